@@ -1,0 +1,135 @@
+import type BetterSqlite3 from "better-sqlite3";
+import { isCommand, type Command } from "./command.ts";
+import { Origin, type Context } from "./context.ts";
+import { SqliteDatabase } from "./db/database.ts";
+
+export interface AppDefinition {
+  /** The URI scheme of the app's resources: `app` gives `app://customers_show/12`. */
+  name: string;
+  /** Every command, keyed by export name (spread the command modules: `{ ...customers }`). */
+  commands: Record<string, Command>;
+  /** What an AI agent may use. A command not granted is invisible and unreachable over MCP. */
+  agent: { grant: Command[] };
+  /** Opens the app's SQLite database; called once, on first use. */
+  database?: () => BetterSqlite3.Database;
+}
+
+/** What middleware sees: the handler's context plus the arguments it will get. */
+export interface Invocation extends Context {
+  readonly args: readonly unknown[];
+}
+
+export type Middleware = (invocation: Invocation, next: () => Promise<unknown>) => Promise<unknown>;
+
+export interface RunOptions {
+  origin: Origin;
+}
+
+export class App {
+  readonly name: string;
+  /** Commands by name, in code-unit order of name. */
+  readonly commands: ReadonlyMap<string, Command>;
+  readonly #granted = new Set<string>();
+  readonly #middleware: Middleware[] = [];
+  readonly #grantListeners = new Set<() => void>();
+  readonly #openDatabase?: () => BetterSqlite3.Database;
+  #database?: SqliteDatabase;
+
+  constructor(definition: AppDefinition) {
+    this.name = definition.name;
+    this.commands = nameCommands(definition.commands);
+    this.#openDatabase = definition.database;
+    for (const granted of definition.agent.grant) this.#granted.add(this.nameOf(granted));
+  }
+
+  /** The name a command is known by; throws for a command that is not part of this app. */
+  nameOf(target: Command): string {
+    for (const [name, command] of this.commands) if (command === target) return name;
+    throw new Error(`livecmd: the command is not part of app "${this.name}"; add it to defineApp({ commands })`);
+  }
+
+  isGranted(name: string): boolean {
+    return this.#granted.has(name);
+  }
+
+  /** Grants commands to the agent at runtime; connected clients are told the lists changed. */
+  grant(...commands: Command[]): void {
+    this.#changeGrants(commands, (name) => this.#granted.add(name));
+  }
+
+  revoke(...commands: Command[]): void {
+    this.#changeGrants(commands, (name) => this.#granted.delete(name));
+  }
+
+  /** Calls `listener` whenever the set of granted commands changes; returns an unsubscribe. */
+  onGrantsChanged(listener: () => void): () => void {
+    this.#grantListeners.add(listener);
+    return () => this.#grantListeners.delete(listener);
+  }
+
+  use(middleware: Middleware): this {
+    this.#middleware.push(middleware);
+    return this;
+  }
+
+  get db(): SqliteDatabase {
+    if (!this.#database) {
+      if (!this.#openDatabase) throw new Error(`livecmd: app "${this.name}" has no database; pass defineApp({ database })`);
+      this.#database = new SqliteDatabase(this.#openDatabase());
+    }
+    return this.#database;
+  }
+
+  /** Runs a command through the middleware, as `origin`. */
+  async run(name: string, args: readonly unknown[], options: RunOptions): Promise<unknown> {
+    const command = this.commands.get(name);
+    if (!command) throw new Error(`livecmd: app "${this.name}" has no command "${name}"`);
+    const invocation = this.#invocation(name, args, options.origin);
+    const chain = this.#middleware.reduceRight<() => Promise<unknown>>(
+      (next, middleware) => () => middleware(invocation, next),
+      async () => command.handler(invocation, ...args),
+    );
+    return chain();
+  }
+
+  #invocation(name: string, args: readonly unknown[], origin: Origin): Invocation {
+    const app = this;
+    return {
+      origin,
+      command: name,
+      args,
+      get db() {
+        return app.db;
+      },
+      changed() {},
+    };
+  }
+
+  #changeGrants(commands: Command[], change: (name: string) => unknown): void {
+    const before = [...this.#granted].sort().join("\n");
+    for (const command of commands) change(this.nameOf(command));
+    if ([...this.#granted].sort().join("\n") !== before) for (const listener of this.#grantListeners) listener();
+  }
+}
+
+export function defineApp(definition: AppDefinition): App {
+  return new App(definition);
+}
+
+function nameCommands(commands: Record<string, Command>): Map<string, Command> {
+  const named = new Map<string, Command>();
+  for (const key of Object.keys(commands).sort(byCodeUnit)) {
+    const command = commands[key];
+    if (!isCommand(command)) continue;
+    const name = command.options.name ?? key;
+    if (named.has(name)) throw new Error(`livecmd: two commands are named "${name}"; rename one or set options.name`);
+    named.set(name, command);
+  }
+  return new Map([...named].sort(([a], [b]) => byCodeUnit(a, b)));
+}
+
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export { Origin };

@@ -1,0 +1,21 @@
+import type { Database } from "./db/database.ts";
+
+/** Who asked for a command to run. */
+export const Origin = {
+  /** An AI agent over MCP (tools/call, resources/read, live re-runs of its subscriptions). */
+  Agent: "agent",
+  /** The app itself: its own code, scripts, tests. */
+  App: "app",
+} as const;
+export type Origin = (typeof Origin)[keyof typeof Origin];
+
+/** What a handler receives as its first argument. */
+export interface Context {
+  readonly origin: Origin;
+  /** The command being run. */
+  readonly command: string;
+  /** The app's database; statements are tracked for live subscriptions. */
+  readonly db: Database;
+  /** Reports a change made outside the database, so subscriptions that read `table` re-run. */
+  changed(table: string): void;
+}

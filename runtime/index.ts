@@ -1,0 +1,4 @@
+export { command, isCommand, type Command, type CommandOptions, type Handler, type Int, type RateLimit } from "./command.ts";
+export { Origin, type Context } from "./context.ts";
+export { App, defineApp, type AppDefinition, type Invocation, type Middleware, type RunOptions } from "./app.ts";
+export { SqliteDatabase, type Database, type SqlParam } from "./db/database.ts";
