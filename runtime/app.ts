@@ -1,4 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
+import type { Generated } from "./catalog.ts";
 import { isCommand, type Command } from "./command.ts";
 import { Origin, type Context } from "./context.ts";
 import { SqliteDatabase } from "./db/database.ts";
@@ -12,6 +13,8 @@ export interface AppDefinition {
   agent: { grant: Command[] };
   /** Opens the app's SQLite database; called once, on first use. */
   database?: () => BetterSqlite3.Database;
+  /** The app's `generated/` output (catalog.json and templates.ts), which the MCP server serves. */
+  generated?: Generated;
 }
 
 /** What middleware sees: the handler's context plus the arguments it will get. */
@@ -29,6 +32,7 @@ export class App {
   readonly name: string;
   /** Commands by name, in code-unit order of name. */
   readonly commands: ReadonlyMap<string, Command>;
+  readonly generated?: Generated;
   readonly #granted = new Set<string>();
   readonly #middleware: Middleware[] = [];
   readonly #grantListeners = new Set<() => void>();
@@ -39,6 +43,7 @@ export class App {
     this.name = definition.name;
     this.commands = nameCommands(definition.commands);
     this.#openDatabase = definition.database;
+    this.generated = definition.generated;
     for (const granted of definition.agent.grant) this.#granted.add(this.nameOf(granted));
   }
 

@@ -2,3 +2,5 @@ export { command, isCommand, type Command, type CommandOptions, type Handler, ty
 export { Origin, type Context } from "./context.ts";
 export { App, defineApp, type AppDefinition, type Invocation, type Middleware, type RunOptions } from "./app.ts";
 export { SqliteDatabase, type Database, type SqlParam } from "./db/database.ts";
+export type { ArgumentShape, Catalog, CommandEntry, Generated, ResourceEntry, ResourceTemplateEntry, ToolEntry } from "./catalog.ts";
+export type { CommandTemplate, FieldError, JsonSchema, ParseResult, TemplateVariable } from "./uri/template.ts";

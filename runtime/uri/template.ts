@@ -1,0 +1,30 @@
+/** One bad variable (or the URI as a whole, as field "uri"), with what to do about it. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export type ParseResult<V> = { ok: true; vars: V } | { ok: false; errors: FieldError[] };
+
+export type JsonSchema = { [keyword: string]: unknown };
+
+export interface TemplateVariable {
+  name: string;
+  /** Required variables are path segments; optional ones are the form query. */
+  in: "path" | "query";
+  schema: JsonSchema;
+}
+
+/**
+ * What the generated `templates.ts` holds for one command: how to read an expanded URI back
+ * into typed variables, and how to rebuild the command's argument list from them.
+ */
+export interface CommandTemplate<V = Record<string, unknown>> {
+  name: string;
+  uriTemplate: string;
+  variables: readonly TemplateVariable[];
+  /** Never throws: any string gives either typed variables or every field error. */
+  parse(uri: string): ParseResult<V>;
+  /** The handler's arguments, exactly as `tools/call` with the same values gives them. */
+  args(vars: V): unknown[];
+}
