@@ -2,6 +2,8 @@ import type { CommandTemplate, JsonSchema } from "./uri/template.ts";
 
 /** `generated/catalog.json`: what the MCP server lists, exactly as on the wire, plus every command's plan. */
 export interface Catalog {
+  /** The generated-file notice (JSON has no comments). */
+  $comment?: string;
   /** The app's name, which is its URI scheme. */
   app: string;
   /** Plain resources of granted commands (`resources/list`), in name order. */

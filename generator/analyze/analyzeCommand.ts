@@ -1,0 +1,55 @@
+import { Node, type ParameterDeclaration } from "ts-morph";
+import type { CommandDecl, ParamDecl } from "../model.ts";
+import { diagnosticAt, DiagnosticError, locationOf } from "../discover/locate.ts";
+import type { CommandSyntax } from "../discover/readCommand.ts";
+import { typeToSchema } from "./typeToSchema.ts";
+
+/** A command's parameters as JSON Schemas, with the docs that describe them. */
+export function analyzeCommand(command: CommandSyntax, granted: boolean, cwd: string): CommandDecl {
+  if (!command.description) {
+    throw new DiagnosticError(
+      diagnosticAt(command.declaration, cwd, "CG008", `command "${command.name}" has no JSDoc summary; hosts show it to people choosing what to read. Add /** One sentence saying what it returns. */ above it`),
+    );
+  }
+  return {
+    name: command.name,
+    live: command.live,
+    confirm: command.confirm,
+    granted,
+    ...(command.title !== undefined && { title: command.title }),
+    description: command.description,
+    mimeType: command.mimeType,
+    params: command.params.map((param) => analyzeParam(command, param, cwd)),
+    location: command.location,
+  };
+}
+
+function analyzeParam(command: CommandSyntax, param: ParameterDeclaration, cwd: string): ParamDecl {
+  const nameNode = param.getNameNode();
+  if (!Node.isIdentifier(nameNode)) {
+    throw new DiagnosticError(
+      diagnosticAt(param, cwd, "CG003", `a parameter of command "${command.name}" is destructured; name it (e.g. query: CustomerQuery), since its name is the tool argument's name`),
+    );
+  }
+  const name = nameNode.getText();
+  const typeNode = param.getTypeNode();
+  if (!typeNode) {
+    throw new DiagnosticError(
+      diagnosticAt(param, cwd, "CG003", `parameter "${name}" of command "${command.name}" has no type annotation; write its type (e.g. ${name}: string), since the published schema comes from it`),
+    );
+  }
+  const schema = typeToSchema(param.getType(), {
+    node: param,
+    typeNode,
+    cwd,
+    describe: `parameter "${name}" of command "${command.name}"`,
+  });
+  const doc = command.paramDocs.get(name);
+  return {
+    name,
+    optional: param.hasQuestionToken() || param.hasInitializer(),
+    typeText: typeNode.getText(),
+    schema: doc ? { ...schema, description: doc } : schema,
+    location: locationOf(param, cwd),
+  };
+}

@@ -1,0 +1,87 @@
+import path from "node:path";
+import type { Project } from "ts-morph";
+import { analyzeCommand } from "../analyze/analyzeCommand.ts";
+import { byCodeUnit, type AppDecl, type CommandDecl, type Diagnostic } from "../model.ts";
+import { findApp } from "./findApp.ts";
+import { loadApp } from "./createProject.ts";
+import { diagnosticAt, DiagnosticError, toPosixRelative } from "./locate.ts";
+import { readCommand, type CommandSyntax } from "./readCommand.ts";
+
+export type Discovery = { ok: true; app: AppDecl } | { ok: false; diagnostics: Diagnostic[] };
+
+/**
+ * Reads the app module and every command it registers. Problems are collected, not thrown,
+ * so one run reports all of them.
+ */
+export function discoverApp(project: Project, appFile: string, cwd: string): Discovery {
+  const diagnostics: Diagnostic[] = [];
+  const collect = <T>(work: () => T): T | undefined => {
+    try {
+      return work();
+    } catch (error) {
+      if (!(error instanceof DiagnosticError)) throw error;
+      diagnostics.push(error.diagnostic);
+      return undefined;
+    }
+  };
+  const syntax = collect(() => findApp(loadApp(project, path.resolve(cwd, appFile)), cwd));
+  if (!syntax) return { ok: false, diagnostics };
+
+  const commands = syntax.commands.flatMap(({ key, declaration }) => {
+    const command = collect(() => readCommand(key, declaration, cwd));
+    return command ? [command] : [];
+  });
+  const granted = collect(() => grantedDeclarations(syntax.grant, commands, cwd)) ?? new Set();
+  const decls = commands.flatMap((command) => {
+    const decl = collect(() => analyzeCommand(command, granted.has(command), cwd));
+    return decl ? [decl] : [];
+  });
+  collect(() => rejectDuplicateNames(commands, cwd));
+  if (diagnostics.length > 0) return { ok: false, diagnostics: sortDiagnostics(diagnostics) };
+  return {
+    ok: true,
+    app: { name: syntax.name, file: toPosixRelative(path.resolve(cwd, appFile), cwd), commands: sortByName(decls) },
+  };
+}
+
+function grantedDeclarations(
+  grant: ReturnType<typeof findApp>["grant"],
+  commands: CommandSyntax[],
+  cwd: string,
+): Set<CommandSyntax> {
+  const granted = new Set<CommandSyntax>();
+  for (const { node, declaration } of grant) {
+    const command = commands.find((candidate) => candidate.declaration === declaration);
+    if (!command) {
+      throw new DiagnosticError(
+        diagnosticAt(node, cwd, "CG006", `agent.grant lists "${node.getText()}", which is not one of this app's commands; grant only commands registered in defineApp({ commands })`),
+      );
+    }
+    granted.add(command);
+  }
+  return granted;
+}
+
+function rejectDuplicateNames(commands: CommandSyntax[], cwd: string): void {
+  const seen = new Map<string, CommandSyntax>();
+  for (const command of commands) {
+    const first = seen.get(command.name);
+    if (first && first.declaration !== command.declaration) {
+      const where = `${first.location.file}:${first.location.line}:${first.location.column}`;
+      throw new DiagnosticError(
+        diagnosticAt(command.declaration, cwd, "CG005", `two commands are named "${command.name}" (the other is at ${where}); rename one, or set options.name`),
+      );
+    }
+    seen.set(command.name, command);
+  }
+}
+
+function sortByName(commands: CommandDecl[]): CommandDecl[] {
+  const unique = new Map(commands.map((command) => [command.name, command]));
+  return [...unique.values()].sort((a, b) => byCodeUnit(a.name, b.name));
+}
+
+function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
+  const key = (d: Diagnostic) => `${d.location.file}\u0000${String(d.location.line).padStart(8, "0")}\u0000${String(d.location.column).padStart(8, "0")}`;
+  return diagnostics.sort((a, b) => byCodeUnit(key(a), key(b)));
+}

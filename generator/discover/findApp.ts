@@ -1,0 +1,100 @@
+import { Node, SyntaxKind, type CallExpression, type ObjectLiteralExpression, type SourceFile, type VariableDeclaration } from "ts-morph";
+import { diagnosticAt, DiagnosticError } from "./locate.ts";
+import { isLivecmdFunction, variableOf, variableOfExpression } from "./resolveDeclaration.ts";
+
+/** The app as its `defineApp({...})` call spells it, before any command is analysed. */
+export interface AppSyntax {
+  name: string;
+  /** Each entry of `commands`, under the key it is registered with. */
+  commands: { key: string; declaration: VariableDeclaration }[];
+  /** Each element of `agent.grant`, and the variable it names (undefined when it names none). */
+  grant: { node: Node; declaration: VariableDeclaration | undefined }[];
+}
+
+export function findApp(appFile: SourceFile, cwd: string): AppSyntax {
+  const call = findDefineAppCall(appFile, cwd);
+  const definition = call.getArguments()[0];
+  if (!Node.isObjectLiteralExpression(definition)) {
+    throw fail(call, cwd, "defineApp(...) must be given an object literal: defineApp({ name, commands, agent })");
+  }
+  return {
+    name: readAppName(definition, cwd),
+    commands: readCommands(definition, cwd),
+    grant: readGrant(definition, cwd),
+  };
+}
+
+function findDefineAppCall(appFile: SourceFile, cwd: string): CallExpression {
+  const calls = appFile
+    .getDescendantsOfKind(SyntaxKind.CallExpression)
+    .filter((call) => isLivecmdFunction(call.getExpression(), "defineApp", "app.ts"));
+  if (calls.length === 1) return calls[0]!;
+  const where = calls[1] ?? appFile;
+  throw fail(
+    where,
+    cwd,
+    calls.length === 0
+      ? `no defineApp(...) call from "livecmd" in this file; the app module must call defineApp once`
+      : `defineApp(...) is called ${calls.length} times; an app module defines exactly one app`,
+  );
+}
+
+function readAppName(definition: ObjectLiteralExpression, cwd: string): string {
+  const initializer = propertyInitializer(definition, "name", cwd);
+  if (!Node.isStringLiteral(initializer) || !/^[a-z][a-z0-9+.-]*$/.test(initializer.getLiteralValue())) {
+    throw fail(initializer, cwd, `the app's name is its URI scheme and must be a string literal of lowercase letters, digits, "+", "." or "-", starting with a letter (e.g. "app")`);
+  }
+  return initializer.getLiteralValue();
+}
+
+function readCommands(definition: ObjectLiteralExpression, cwd: string): AppSyntax["commands"] {
+  const initializer = propertyInitializer(definition, "commands", cwd);
+  if (!Node.isObjectLiteralExpression(initializer)) {
+    throw fail(initializer, cwd, "commands must be an object literal, e.g. { ...customers, ...orders }");
+  }
+  return initializer.getProperties().flatMap((element) => {
+    if (Node.isSpreadAssignment(element)) {
+      return element
+        .getExpression()
+        .getType()
+        .getProperties()
+        .map((symbol) => ({ key: symbol.getName(), declaration: variableOf(symbol) }))
+        .filter(hasDeclaration);
+    }
+    if (Node.isShorthandPropertyAssignment(element) || Node.isPropertyAssignment(element)) {
+      const expression = Node.isPropertyAssignment(element) ? element.getInitializerOrThrow() : element;
+      return [{ key: element.getName(), declaration: variableOfExpression(expression) }].filter(hasDeclaration);
+    }
+    throw fail(element, cwd, "commands may only hold spreads of command modules and command references");
+  });
+}
+
+function readGrant(definition: ObjectLiteralExpression, cwd: string): AppSyntax["grant"] {
+  const agent = propertyInitializer(definition, "agent", cwd);
+  if (!Node.isObjectLiteralExpression(agent)) throw fail(agent, cwd, "agent must be an object literal: { grant: [...] }");
+  const grant = propertyInitializer(agent, "grant", cwd);
+  if (!Node.isArrayLiteralExpression(grant)) {
+    throw fail(grant, cwd, "agent.grant must be an array literal of command references, e.g. [customers_show]");
+  }
+  return grant.getElements().map((node) => ({ node, declaration: variableOfExpression(node) }));
+}
+
+function propertyInitializer(object: ObjectLiteralExpression, name: string, cwd: string): Node {
+  const property = object.getProperty(name);
+  if (Node.isPropertyAssignment(property)) return property.getInitializerOrThrow();
+  if (Node.isShorthandPropertyAssignment(property)) {
+    const declaration = variableOfExpression(property)?.getInitializer();
+    if (declaration) return declaration;
+  }
+  throw fail(property ?? object, cwd, `defineApp needs "${name}" written out here as "${name}: ..."`);
+}
+
+function hasDeclaration<T extends { declaration: VariableDeclaration | undefined }>(
+  entry: T,
+): entry is T & { declaration: VariableDeclaration } {
+  return entry.declaration !== undefined;
+}
+
+function fail(node: Node, cwd: string, message: string): DiagnosticError {
+  return new DiagnosticError(diagnosticAt(node, cwd, "CG007", message));
+}

@@ -1,0 +1,27 @@
+import path from "node:path";
+import { createTwoFilesPatch } from "diff";
+import type { OutputSet } from "../model.ts";
+import { listFiles, readIfExists } from "./writeOutputs.ts";
+
+export interface CheckProblem {
+  kind: "stale" | "missing" | "extra";
+  file: string;
+  /** A unified diff from what is on disk to what the generator produces (stale files only). */
+  diff?: string;
+}
+
+/** Compares the bytes a write would produce with what is on disk; never writes. */
+export async function checkOutputs(outDir: string, outputs: OutputSet): Promise<CheckProblem[]> {
+  const problems: CheckProblem[] = [];
+  for (const [file, text] of outputs) {
+    const onDisk = await readIfExists(path.join(outDir, file));
+    if (onDisk === undefined) problems.push({ kind: "missing", file });
+    else if (onDisk !== text) {
+      problems.push({ kind: "stale", file, diff: createTwoFilesPatch(`a/${file}`, `b/${file}`, onDisk, text, "", "", { context: 3 }) });
+    }
+  }
+  for (const file of await listFiles(outDir)) {
+    if (!outputs.has(file)) problems.push({ kind: "extra", file });
+  }
+  return problems;
+}

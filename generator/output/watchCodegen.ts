@@ -1,0 +1,50 @@
+import { watch } from "node:fs";
+import path from "node:path";
+import { createProject } from "../discover/createProject.ts";
+import { generate } from "../pipeline.ts";
+import type { CodegenOptions } from "../runCodegen.ts";
+import { formatDiagnostics } from "./formatDiagnostics.ts";
+import { writeOutputs } from "./writeOutputs.ts";
+
+const DEBOUNCE_MS = 50;
+
+/**
+ * Regenerates on every change under the app's folder. The ts-morph Project stays alive between
+ * runs, so an edit costs a re-analysis, not a cold start. Errors are printed and watching goes on.
+ */
+export async function watchCodegen(options: Omit<CodegenOptions, "check">): Promise<void> {
+  const project = createProject();
+  const outDir = path.resolve(options.cwd, options.out);
+  const watched = path.dirname(path.resolve(options.cwd, options.app));
+  const run = async () => {
+    const started = performance.now();
+    const generation = await generate(project, { appFile: options.app, cwd: options.cwd });
+    if (!generation.ok) return options.log(formatDiagnostics(generation.diagnostics));
+    const report = await writeOutputs(outDir, generation.outputs);
+    options.log(`${options.out}/: ${report.written.length} written, ${report.removed.length} removed (${Math.round(performance.now() - started)} ms)`);
+  };
+  await run();
+  options.log(`watching ${path.relative(options.cwd, watched) || "."}/ for changes (Ctrl-C to stop)`);
+  let timer: NodeJS.Timeout | undefined;
+  const changed = new Set<string>();
+  watch(watched, { recursive: true }, (_event, file) => {
+    if (!file) return;
+    const absolute = path.join(watched, file.toString());
+    if (absolute.startsWith(outDir + path.sep) || !/\.(ts|tsx|mts|cts)$/.test(absolute)) return;
+    changed.add(absolute);
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      for (const file of changed) refresh(project, file);
+      changed.clear();
+      void run();
+    }, DEBOUNCE_MS);
+  });
+  await new Promise(() => {});
+}
+
+function refresh(project: ReturnType<typeof createProject>, file: string): void {
+  const sourceFile = project.getSourceFile(file);
+  // A deleted file is forgotten by the refresh; a new one is picked up when the app reaches it.
+  if (sourceFile) sourceFile.refreshFromFileSystemSync();
+  else project.addSourceFileAtPathIfExists(file);
+}

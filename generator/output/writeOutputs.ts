@@ -1,0 +1,58 @@
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { OutputSet } from "../model.ts";
+
+export interface WriteReport {
+  written: string[];
+  removed: string[];
+  unchanged: number;
+}
+
+/**
+ * Writes only the files whose bytes changed (mtimes stay put, watchers stay quiet) and removes
+ * files the generator no longer produces.
+ */
+export async function writeOutputs(outDir: string, outputs: OutputSet): Promise<WriteReport> {
+  await mkdir(outDir, { recursive: true });
+  const report: WriteReport = { written: [], removed: [], unchanged: 0 };
+  for (const [file, text] of outputs) {
+    const target = path.join(outDir, file);
+    if ((await readIfExists(target)) === text) {
+      report.unchanged += 1;
+      continue;
+    }
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, text);
+    report.written.push(file);
+  }
+  for (const file of await listFiles(outDir)) {
+    if (outputs.has(file)) continue;
+    await rm(path.join(outDir, file));
+    report.removed.push(file);
+  }
+  return report;
+}
+
+export async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** Files under `dir` as sorted POSIX paths relative to it; none when it does not exist. */
+export async function listFiles(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+    .sort();
+}
