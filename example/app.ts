@@ -1,0 +1,36 @@
+import { defineApp, type App } from "livecmd";
+import * as customers from "./commands/customers.ts";
+import * as orders from "./commands/orders.ts";
+import { exampleDatabasePath, openExampleDatabase } from "./db.ts";
+
+/**
+ * The example app on the SQLite database at `databasePath` (`":memory:"` for a fresh one), or
+ * at `exampleDatabasePath()` when absent. The database is opened, and seeded if new, on first use.
+ */
+export function createExampleApp(databasePath?: string): App {
+  return defineApp({
+    name: "app",
+    commands: { ...customers, ...orders },
+    agent: {
+      // Everything but customers_export: a bulk dump of every customer is not an agent's business.
+      grant: [
+        customers.customers_index,
+        customers.customers_show,
+        customers.customers_tagged,
+        customers.customers_report,
+        customers.customers_by_attributes,
+        customers.customers_search,
+        customers.customers_create,
+        customers.customers_rename,
+        customers.customers_delete,
+        orders.orders_between,
+        orders.orders_over,
+        orders.orders_flagged,
+        orders.orders_create,
+      ],
+    },
+    database: () => openExampleDatabase(databasePath ?? exampleDatabasePath()),
+  });
+}
+
+export default createExampleApp();

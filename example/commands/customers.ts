@@ -1,0 +1,283 @@
+import { command, type Database, type Int, type SqlParam } from "livecmd";
+import {
+  checkDate,
+  checkEmail,
+  checkInteger,
+  checkNumber,
+  checkOneOf,
+  checkString,
+  checkStringMap,
+  checkStrings,
+  checkText,
+  noCustomer,
+} from "../validate.ts";
+
+export type SortKey = "name" | "created_at" | "balance";
+
+export interface CustomerQuery {
+  /** Sort direction; `asc` when absent. */
+  direction?: "asc" | "desc";
+  /** The page to return, from 1; 1 when absent. */
+  page?: Int;
+  /** Customers per page, 1 to 100; 20 when absent. */
+  per_page?: Int;
+  /** Text to find in the name or email, case-insensitive (`ada` finds "Ada Lovelace"). */
+  search?: string;
+  /** What to sort by; customers come in id order when absent. */
+  sort?: SortKey;
+}
+
+export interface ReportFilter {
+  /** Only customers created on or after this date, `YYYY-MM-DD`. */
+  since?: string;
+  /** Only customers whose balance lies within these inclusive bounds. */
+  balance: { min?: number; max?: number };
+}
+
+export interface NewCustomer {
+  name: string;
+  /** Unique among customers, ignoring case. */
+  email: string;
+  /** 0 when absent. */
+  balance?: number;
+}
+
+export interface Customer {
+  id: Int;
+  name: string;
+  email: string;
+  balance: number;
+  /** ISO 8601, UTC. */
+  created_at: string;
+}
+
+export interface CustomerDetail extends Customer {
+  /** Orders of every status, cancelled ones included. */
+  order_count: Int;
+  /** The sum of those orders' totals. */
+  order_total: number;
+  /** Sorted. */
+  tags: string[];
+  attributes: Record<string, string>;
+}
+
+export interface CustomerPage {
+  page: Int;
+  per_page: Int;
+  /** How many customers match, on every page. */
+  total: Int;
+  customers: Customer[];
+}
+
+export interface CustomerReport {
+  /** How many customers match the filter. */
+  count: Int;
+  /** Their balances: the sum, and the average (null when no customer matches). */
+  balance: { total: number; average: number | null };
+  /** Their orders, of every status. */
+  orders: { count: Int; total: number };
+}
+
+export interface DeletedCustomer {
+  id: Int;
+  name: string;
+  orders_deleted: Int;
+}
+
+const COLUMNS = "id, name, email, balance, created_at";
+
+/** Sort keys map to SQL here, so no argument is ever spliced into a statement. */
+const SORT_COLUMNS: Record<SortKey, string> = { name: "name COLLATE NOCASE", created_at: "created_at", balance: "balance" };
+const DIRECTIONS = { asc: "ASC", desc: "DESC" } as const;
+
+/** Takes the LIKE pattern three times; a null pattern matches every customer. */
+const SEARCH = String.raw`(? IS NULL OR name LIKE ? ESCAPE '\' OR email LIKE ? ESCAPE '\')`;
+
+/** Takes since, balance min and max; a null bound does not restrict. */
+const REPORT_FILTER =
+  "c.created_at >= COALESCE(?, c.created_at) AND c.balance >= COALESCE(?, c.balance) AND c.balance <= COALESCE(?, c.balance)";
+
+/**
+ * A page of customers as `{ page, per_page, total, customers }`: `search` matches name or email,
+ * case-insensitive, and `sort` orders by name, created_at or balance (id order when absent).
+ */
+export const customers_index = command({ live: true, title: "Customers" }, (ctx, query: CustomerQuery): CustomerPage =>
+  pageOfCustomers(ctx.db, query),
+);
+
+/**
+ * One customer by id, with their order count, order total, tags and attributes.
+ * @param id The customer's id, e.g. 1 for Ada Lovelace.
+ */
+export const customers_show = command({ live: true, title: "Customer" }, (ctx, id: Int): CustomerDetail => {
+  checkInteger("id", id);
+  const customer = ctx.db.get<Omit<CustomerDetail, "tags" | "attributes">>(
+    `SELECT c.id, c.name, c.email, c.balance, c.created_at,
+            COUNT(o.id) AS order_count, ROUND(COALESCE(SUM(o.total), 0), 2) AS order_total
+       FROM customers c LEFT JOIN orders o ON o.customer_id = c.id
+      WHERE c.id = ? GROUP BY c.id`,
+    id,
+  );
+  if (!customer) throw noCustomer(id);
+  return { ...customer, tags: tagsOf(ctx.db, id), attributes: attributesOf(ctx.db, id) };
+});
+
+/**
+ * The customers that carry every one of `tags`, in id order.
+ * @param tags Tags to require, e.g. ["vip", "beta"]; the example data uses beta, churn-risk, newsletter, vip and wholesale.
+ */
+export const customers_tagged = command({ live: true }, (ctx, tags: string[]): Customer[] => {
+  const wanted = checkStrings("tags", tags);
+  return ctx.db.all<Customer>(
+    `SELECT ${COLUMNS} FROM customers WHERE id IN (
+       SELECT customer_id FROM customer_tags WHERE tag IN (SELECT value FROM json_each(?))
+        GROUP BY customer_id HAVING COUNT(*) = ?)
+     ORDER BY id`,
+    JSON.stringify(wanted),
+    wanted.length,
+  );
+});
+
+/**
+ * Totals for the customers created since `since` whose balance is within `balance.min`..`balance.max`:
+ * their count, balance sum and average, and their orders' count and sum.
+ */
+export const customers_report = command({ live: true }, (ctx, filter: ReportFilter): CustomerReport => {
+  const bounds = reportBounds(filter);
+  const customers = ctx.db.get<{ count: Int; total: number; average: number | null }>(
+    `SELECT COUNT(*) AS count, ROUND(COALESCE(SUM(c.balance), 0), 2) AS total, ROUND(AVG(c.balance), 2) AS average
+       FROM customers c WHERE ${REPORT_FILTER}`,
+    ...bounds,
+  )!;
+  const orders = ctx.db.get<{ count: Int; total: number }>(
+    `SELECT COUNT(*) AS count, ROUND(COALESCE(SUM(o.total), 0), 2) AS total
+       FROM orders o JOIN customers c ON c.id = o.customer_id WHERE ${REPORT_FILTER}`,
+    ...bounds,
+  )!;
+  return { count: customers.count, balance: { total: customers.total, average: customers.average }, orders };
+});
+
+/**
+ * The customers whose attributes include every key and value of `attrs`, in id order.
+ * @param attrs Attributes to match exactly, e.g. {"plan": "pro", "region": "eu"}; the example data has plan (free, pro, enterprise), region (apac, eu, latam, na) and industry (education, finance, health, retail, software).
+ */
+export const customers_by_attributes = command({ live: true }, (ctx, attrs: Record<string, string>): Customer[] => {
+  const wanted = checkStringMap("attrs", attrs);
+  return ctx.db.all<Customer>(
+    `SELECT ${COLUMNS} FROM customers WHERE id IN (
+       SELECT a.customer_id FROM customer_attributes a JOIN json_each(?) w ON w.key = a.key AND w.value = a.value
+        GROUP BY a.customer_id HAVING COUNT(*) = ?)
+     ORDER BY id`,
+    JSON.stringify(wanted),
+    Object.keys(wanted).length,
+  );
+});
+
+/**
+ * Like customers_index, a page of customers as `{ page, per_page, total, customers }`, but the
+ * page is its own argument: `page` wins over `query.page`.
+ */
+export const customers_search = command({ live: true }, (ctx, query: CustomerQuery, page: Int): CustomerPage =>
+  pageOfCustomers(ctx.db, { ...query, page }),
+);
+
+/** Creates a customer and returns it; the email must not be in use yet. */
+export const customers_create = command({}, (ctx, input: NewCustomer): Customer => {
+  const name = checkText("name", input.name);
+  const email = checkEmail("email", input.email);
+  const balance = input.balance === undefined ? 0 : checkNumber("balance", input.balance);
+  return ctx.db.transaction(() => {
+    const holder = ctx.db.get<{ id: Int }>("SELECT id FROM customers WHERE email = ? COLLATE NOCASE", email);
+    if (holder) throw new Error(`email ${email} is already used by customer ${holder.id}`);
+    const { lastInsertRowid } = ctx.db.run(
+      "INSERT INTO customers (name, email, balance, created_at) VALUES (?, ?, ?, ?)",
+      name,
+      email,
+      balance,
+      new Date().toISOString(),
+    );
+    return customerById(ctx.db, Number(lastInsertRowid));
+  });
+});
+
+/** Renames a customer and returns them. */
+export const customers_rename = command({}, (ctx, id: Int, name: string): Customer => {
+  checkInteger("id", id);
+  const { changes } = ctx.db.run("UPDATE customers SET name = ? WHERE id = ?", checkText("name", name), id);
+  if (changes === 0) throw noCustomer(id);
+  return customerById(ctx.db, id);
+});
+
+/** Deletes a customer with their orders, tags and attributes, and says how many orders went. */
+export const customers_delete = command({ confirm: true }, (ctx, id: Int): DeletedCustomer => {
+  checkInteger("id", id);
+  return ctx.db.transaction(() => {
+    const { name } = customerById(ctx.db, id);
+    // Each table is deleted from by name, not by cascade, so that every change is a statement
+    // the live machinery sees.
+    ctx.db.run("DELETE FROM customer_tags WHERE customer_id = ?", id);
+    ctx.db.run("DELETE FROM customer_attributes WHERE customer_id = ?", id);
+    const orders = ctx.db.run("DELETE FROM orders WHERE customer_id = ?", id);
+    ctx.db.run("DELETE FROM customers WHERE id = ?", id);
+    return { id, name, orders_deleted: orders.changes as Int };
+  });
+});
+
+/** Every customer, in id order. */
+export const customers_export = command({ live: true }, (ctx): Customer[] =>
+  ctx.db.all<Customer>(`SELECT ${COLUMNS} FROM customers ORDER BY id`),
+);
+
+function pageOfCustomers(db: Database, query: CustomerQuery = {}): CustomerPage {
+  const page = checkInteger("page", query.page ?? 1, 1) as Int;
+  const perPage = checkInteger("per_page", query.per_page ?? 20, 1, 100) as Int;
+  const pattern = query.search === undefined ? null : likePattern(checkString("search", query.search));
+  const { total } = db.get<{ total: Int }>(`SELECT COUNT(*) AS total FROM customers WHERE ${SEARCH}`, pattern, pattern, pattern)!;
+  const customers = db.all<Customer>(
+    `SELECT ${COLUMNS} FROM customers WHERE ${SEARCH} ORDER BY ${orderBy(query)} LIMIT ? OFFSET ?`,
+    pattern,
+    pattern,
+    pattern,
+    perPage,
+    (page - 1) * perPage,
+  );
+  return { page, per_page: perPage, total, customers };
+}
+
+/** The ORDER BY clause, from whitelisted SQL only; ties go by id so that pages never overlap. */
+function orderBy({ sort, direction = "asc" }: CustomerQuery): string {
+  const order = DIRECTIONS[checkOneOf("direction", direction, ["asc", "desc"])];
+  if (sort === undefined) return `id ${order}`;
+  return `${SORT_COLUMNS[checkOneOf("sort", sort, Object.keys(SORT_COLUMNS) as SortKey[])]} ${order}, id`;
+}
+
+function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, "\\$&")}%`;
+}
+
+function reportBounds(filter: ReportFilter): SqlParam[] {
+  const since = filter.since === undefined ? null : checkDate("since", filter.since);
+  if (typeof filter.balance !== "object" || filter.balance === null) {
+    throw new Error("balance must be an object like { min?: number, max?: number }");
+  }
+  const { min, max } = filter.balance;
+  const low = min === undefined ? null : checkNumber("balance.min", min);
+  const high = max === undefined ? null : checkNumber("balance.max", max);
+  if (low !== null && high !== null && low > high) throw new Error(`balance.min (${low}) is greater than balance.max (${high})`);
+  return [since, low, high];
+}
+
+function customerById(db: Database, id: number): Customer {
+  const customer = db.get<Customer>(`SELECT ${COLUMNS} FROM customers WHERE id = ?`, id);
+  if (!customer) throw noCustomer(id);
+  return customer;
+}
+
+function tagsOf(db: Database, id: number): string[] {
+  return db.all<{ tag: string }>("SELECT tag FROM customer_tags WHERE customer_id = ? ORDER BY tag", id).map(({ tag }) => tag);
+}
+
+function attributesOf(db: Database, id: number): Record<string, string> {
+  const rows = db.all<{ key: string; value: string }>("SELECT key, value FROM customer_attributes WHERE customer_id = ? ORDER BY key", id);
+  return Object.fromEntries(rows.map(({ key, value }) => [key, value]));
+}

@@ -1,0 +1,101 @@
+import { command, type Database, type Int, type SqlParam } from "livecmd";
+import { checkBoolean, checkDate, checkInteger, checkNumber, checkOneOf, noCustomer } from "../validate.ts";
+
+export type OrderStatus = "pending" | "paid" | "shipped" | "cancelled";
+
+export interface NewOrder {
+  customer_id: Int;
+  /** At least 0. */
+  total: number;
+  /** `pending` when absent. */
+  status?: OrderStatus;
+  /** `YYYY-MM-DD`. */
+  placed_on: string;
+}
+
+export interface Order {
+  id: Int;
+  customer_id: Int;
+  customer_name: string;
+  total: number;
+  status: OrderStatus;
+  /** `YYYY-MM-DD`. */
+  placed_on: string;
+  /** Marked for review. */
+  flagged: boolean;
+  /** Settled long ago; orders_flagged leaves archived orders out unless asked. */
+  archived: boolean;
+}
+
+const STATUSES: readonly OrderStatus[] = ["pending", "paid", "shipped", "cancelled"];
+
+const SELECT_ORDERS = `SELECT o.id, o.customer_id, c.name AS customer_name, o.total, o.status, o.placed_on, o.flagged, o.archived
+  FROM orders o JOIN customers c ON c.id = o.customer_id`;
+
+/**
+ * The orders placed from `from` to `to`, both inclusive and written `YYYY-MM-DD`
+ * (e.g. 2025-01-01 and 2025-01-31), optionally only those with `status`, oldest first.
+ * @param from The first day, `YYYY-MM-DD`.
+ * @param to The last day, `YYYY-MM-DD`, not before `from`.
+ * @param status Only orders in this status; all statuses when absent.
+ */
+export const orders_between = command({ live: true }, (ctx, from: string, to: string, status?: OrderStatus): Order[] => {
+  checkDate("from", from);
+  checkDate("to", to);
+  if (from > to) throw new Error(`from (${from}) is after to (${to})`);
+  return selectOrders(ctx.db, "o.placed_on BETWEEN ? AND ? AND o.status = COALESCE(?, o.status)", from, to, statusOrNull(status));
+});
+
+/**
+ * The orders whose total is at least `min_total` (e.g. 10000), optionally only those with `status`, oldest first.
+ * @param min_total The smallest total to include.
+ * @param status Only orders in this status; all statuses when absent.
+ */
+export const orders_over = command({ live: true }, (ctx, min_total: number, status?: OrderStatus): Order[] =>
+  selectOrders(ctx.db, "o.total >= ? AND o.status = COALESCE(?, o.status)", checkNumber("min_total", min_total), statusOrNull(status)),
+);
+
+/**
+ * The orders flagged for review, oldest first; archived ones only when `include_archived` is true.
+ * @param include_archived Also list archived orders; false when absent.
+ */
+export const orders_flagged = command({ live: true }, (ctx, include_archived?: boolean): Order[] => {
+  const archivedToo = include_archived === undefined ? false : checkBoolean("include_archived", include_archived);
+  return selectOrders(ctx.db, "o.flagged = 1 AND (o.archived = 0 OR ? = 1)", archivedToo ? 1 : 0);
+});
+
+/** Places an order for an existing customer and returns it. */
+export const orders_create = command({}, (ctx, input: NewOrder): Order => {
+  const customerId = checkInteger("customer_id", input.customer_id);
+  const total = checkNumber("total", input.total, 0);
+  const status = input.status === undefined ? "pending" : checkOneOf("status", input.status, STATUSES);
+  const placedOn = checkDate("placed_on", input.placed_on);
+  return ctx.db.transaction(() => {
+    if (!ctx.db.get("SELECT 1 FROM customers WHERE id = ?", customerId)) throw noCustomer(customerId);
+    const { lastInsertRowid } = ctx.db.run(
+      "INSERT INTO orders (customer_id, total, status, placed_on, flagged, archived) VALUES (?, ?, ?, ?, 0, 0)",
+      customerId,
+      total,
+      status,
+      placedOn,
+    );
+    return selectOrders(ctx.db, "o.id = ?", lastInsertRowid)[0]!;
+  });
+});
+
+interface OrderRow extends Omit<Order, "flagged" | "archived"> {
+  flagged: number;
+  archived: number;
+}
+
+function selectOrders(db: Database, where: string, ...params: SqlParam[]): Order[] {
+  return db.all<OrderRow>(`${SELECT_ORDERS} WHERE ${where} ORDER BY o.placed_on, o.id`, ...params).map(toOrder);
+}
+
+function toOrder(row: OrderRow): Order {
+  return { ...row, flagged: row.flagged === 1, archived: row.archived === 1 };
+}
+
+function statusOrNull(status: OrderStatus | undefined): OrderStatus | null {
+  return status === undefined ? null : checkOneOf("status", status, STATUSES);
+}

@@ -1,0 +1,209 @@
+import type BetterSqlite3 from "better-sqlite3";
+
+// Fixed inputs only (no Math.random, no clock): every seeded database holds the same rows.
+const SEED = 20240101;
+const CUSTOMER_COUNT = 2000;
+const ORDER_COUNT = 6000;
+const DAY_MS = 86_400_000;
+const CUSTOMERS_FROM = Date.UTC(2021, 0, 1);
+const CUSTOMERS_TO = Date.UTC(2025, 6, 1);
+const ORDERS_FROM_DAY = Date.UTC(2024, 0, 1) / DAY_MS;
+/** The data set's "today": order statuses are relative to it. */
+const ORDERS_TO_DAY = Date.UTC(2025, 11, 31) / DAY_MS;
+const ARCHIVED_BEFORE = "2024-07-01";
+
+/** The first customers, so that examples and tests can name them. */
+const PIONEERS: readonly [first: string, last: string][] = [
+  ["Ada", "Lovelace"],
+  ["Grace", "Hopper"],
+  ["Alan", "Turing"],
+  ["Katherine", "Johnson"],
+  ["Edsger", "Dijkstra"],
+  ["Barbara", "Liskov"],
+  ["Adam", "Osborne"],
+  ["Margaret", "Hamilton"],
+  ["Ada", "Yonath"],
+  ["Donald", "Knuth"],
+];
+
+// Neither list contains "ada", so searching for it finds only the pioneers above.
+const FIRST_NAMES = [
+  "Alice", "Amir", "Beatriz", "Bruno", "Carlos", "Chloé", "Daniel", "Dmitri", "Elena", "Emma",
+  "Farid", "Felix", "Greta", "Hana", "Hugo", "Ingrid", "Ivan", "Jonas", "José", "Julia",
+  "Kenji", "Kofi", "Laura", "Lena", "Marco", "Mateo", "Nina", "Noor", "Omar", "Oskar",
+  "Paula", "Priya", "Quentin", "Ravi", "Rosa", "Samuel", "Sofia", "Theo", "Tomás", "Uma",
+  "Vera", "Victor", "Wen", "Willem", "Ximena", "Yusuf", "Zoë",
+];
+const LAST_NAMES = [
+  "Andersen", "Bauer", "Brown", "Castro", "Costa", "Diaz", "Dubois", "Eriksson", "Evans", "Fischer",
+  "Fontaine", "García", "Gupta", "Haas", "Horvat", "Ibrahim", "Ito", "Jensen", "Keller", "Kowalski",
+  "Larsen", "Lopez", "Moreau", "Müller", "Nakamura", "Novak", "Okafor", "Olsen", "Patel", "Petrov",
+  "Quinn", "Romano", "Rossi", "Schmidt", "Silva", "Tanaka", "Tran", "Urban", "Varga", "Vogel",
+  "Walsh", "Weber", "Xu", "Yilmaz", "Young", "Zhang",
+];
+const EMAIL_DOMAINS = ["example.com", "example.net", "example.org"];
+
+/** Each tag is given to a customer independently, with this probability. */
+const TAG_ODDS: readonly [tag: string, probability: number][] = [
+  ["beta", 0.08],
+  ["churn-risk", 0.06],
+  ["newsletter", 0.4],
+  ["vip", 0.05],
+  ["wholesale", 0.1],
+];
+const PLANS: readonly [plan: string, weight: number][] = [
+  ["free", 6],
+  ["pro", 3],
+  ["enterprise", 1],
+];
+const REGIONS = ["apac", "eu", "latam", "na"];
+const INDUSTRIES = ["education", "finance", "health", "retail", "software"];
+
+interface SeedCustomer {
+  id: number;
+  name: string;
+  email: string;
+  balance: number;
+  created_at: string;
+  /** The day created_at falls on, counted from 1970-01-01. */
+  joined_day: number;
+}
+
+interface SeedOrder {
+  customer_id: number;
+  total: number;
+  status: string;
+  placed_on: string;
+  flagged: number;
+  archived: number;
+}
+
+/** Fills the empty example schema with customers, their tags and attributes, and orders. */
+export function seed(db: BetterSqlite3.Database): void {
+  const random = new Random(SEED);
+  const customers = makeCustomers(random);
+  insertCustomers(db, customers, random);
+  insertOrders(db, makeOrders(random, customers));
+}
+
+function makeCustomers(random: Random): SeedCustomer[] {
+  const createdAt = Array.from({ length: CUSTOMER_COUNT }, () => random.int(CUSTOMERS_FROM / 1000, CUSTOMERS_TO / 1000) * 1000);
+  return createdAt.sort((a, b) => a - b).map((createdMs, index) => {
+    const id = index + 1;
+    const pioneer = PIONEERS[index];
+    const [first, last] = pioneer ?? [random.pick(FIRST_NAMES), random.pick(LAST_NAMES)];
+    // Generated names repeat, so their emails carry the id to stay unique.
+    const email = pioneer
+      ? `${emailPart(first)}.${emailPart(last)}@example.com`
+      : `${emailPart(first)}.${emailPart(last)}${id}@${random.pick(EMAIL_DOMAINS)}`;
+    const balance = random.chance(0.1) ? 0 : cents(random.next() * 5000);
+    const created_at = new Date(createdMs).toISOString();
+    return { id, name: `${first} ${last}`, email, balance, created_at, joined_day: Math.floor(createdMs / DAY_MS) };
+  });
+}
+
+function insertCustomers(db: BetterSqlite3.Database, customers: SeedCustomer[], random: Random): void {
+  const insertCustomer = db.prepare("INSERT INTO customers (id, name, email, balance, created_at) VALUES (?, ?, ?, ?, ?)");
+  const insertTag = db.prepare("INSERT INTO customer_tags (customer_id, tag) VALUES (?, ?)");
+  const insertAttribute = db.prepare("INSERT INTO customer_attributes (customer_id, key, value) VALUES (?, ?, ?)");
+  for (const customer of customers) {
+    insertCustomer.run(customer.id, customer.name, customer.email, customer.balance, customer.created_at);
+    for (const [tag, probability] of TAG_ODDS) if (random.chance(probability)) insertTag.run(customer.id, tag);
+    insertAttribute.run(customer.id, "plan", random.weighted(PLANS));
+    insertAttribute.run(customer.id, "region", random.pick(REGIONS));
+    if (random.chance(0.5)) insertAttribute.run(customer.id, "industry", random.pick(INDUSTRIES));
+  }
+}
+
+function makeOrders(random: Random, customers: SeedCustomer[]): SeedOrder[] {
+  const orders = Array.from({ length: ORDER_COUNT }, () => makeOrder(random, customers));
+  // Ids then follow the order in which orders were placed, as they would in a live shop.
+  return orders.sort((a, b) => (a.placed_on < b.placed_on ? -1 : a.placed_on > b.placed_on ? 1 : 0));
+}
+
+function makeOrder(random: Random, customers: SeedCustomer[]): SeedOrder {
+  // The smaller of two draws favours older customers: they have had longer to order.
+  const customer = customers[Math.min(random.int(0, customers.length - 1), random.int(0, customers.length - 1))]!;
+  const day = random.int(Math.max(ORDERS_FROM_DAY, customer.joined_day), ORDERS_TO_DAY);
+  const total = orderTotal(random);
+  const status = orderStatus(random, ORDERS_TO_DAY - day);
+  const placed_on = new Date(day * DAY_MS).toISOString().slice(0, 10);
+  return {
+    customer_id: customer.id,
+    total,
+    status,
+    placed_on,
+    flagged: random.chance(total >= 3000 ? 0.25 : 0.01) ? 1 : 0,
+    archived: placed_on < ARCHIVED_BEFORE && (status === "shipped" || status === "cancelled") ? 1 : 0,
+  };
+}
+
+/** Mostly small baskets, some large ones, and a few above 10,000. */
+function orderTotal(random: Random): number {
+  const size = random.next();
+  if (size < 0.85) return cents(5 + random.next() * 295);
+  if (size < 0.98) return cents(300 + random.next() * 2700);
+  return cents(3000 + random.next() * 22000);
+}
+
+function orderStatus(random: Random, daysOld: number): string {
+  if (random.chance(0.05)) return "cancelled";
+  if (daysOld < 7) return random.pick(["pending", "paid"]);
+  if (daysOld < 30) return random.pick(["paid", "shipped"]);
+  return "shipped";
+}
+
+function insertOrders(db: BetterSqlite3.Database, orders: SeedOrder[]): void {
+  const insert = db.prepare(
+    "INSERT INTO orders (customer_id, total, status, placed_on, flagged, archived) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  for (const order of orders) insert.run(order.customer_id, order.total, order.status, order.placed_on, order.flagged, order.archived);
+}
+
+function emailPart(name: string): string {
+  return name.normalize("NFD").toLowerCase().replace(/[^a-z]/g, "");
+}
+
+function cents(amount: number): number {
+  return Math.round(amount * 100) / 100;
+}
+
+/** mulberry32: a tiny PRNG whose sequence depends only on its seed. */
+class Random {
+  #state: number;
+
+  constructor(seed: number) {
+    this.#state = seed >>> 0;
+  }
+
+  /** A float in [0, 1). */
+  next(): number {
+    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
+    let t = this.#state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** An integer in [min, max]. */
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  chance(probability: number): boolean {
+    return this.next() < probability;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[this.int(0, items.length - 1)]!;
+  }
+
+  weighted<T>(choices: readonly [T, number][]): T {
+    let roll = this.next() * choices.reduce((sum, [, weight]) => sum + weight, 0);
+    for (const [choice, weight] of choices) {
+      roll -= weight;
+      if (roll < 0) return choice;
+    }
+    return choices[choices.length - 1]![0];
+  }
+}
