@@ -1,0 +1,61 @@
+import { Server, type ServerCapabilities, type Tool } from "@modelcontextprotocol/server";
+import { LISTING, LIVE_READ } from "./cacheHints.ts";
+import { callTool } from "./callTool.ts";
+import { complete } from "./complete.ts";
+import { paginate } from "./pagination.ts";
+import { readResource } from "./readResource.ts";
+import type { ServedApp } from "./servedApp.ts";
+
+const VERSION = "0.1.0";
+
+/**
+ * The capabilities, fixed before any transport starts. `resources` only when some command could
+ * ever be read: a granted-at-runtime command cannot add a capability after connect.
+ */
+export function capabilitiesOf(served: ServedApp): ServerCapabilities {
+  return {
+    tools: { listChanged: true },
+    completions: {},
+    ...(served.catalog.hasReadableCommands && { resources: { subscribe: true, listChanged: true } }),
+  };
+}
+
+/**
+ * One SDK `Server` instance for the app: a connection (stdio, legacy HTTP session) or a single
+ * HTTP request (2026-07-28). Cheap to build, and holds no state of its own; everything it answers
+ * comes from `served` and the app's grant at the time of the request.
+ */
+export function buildServer(served: ServedApp): Server {
+  const capabilities = capabilitiesOf(served);
+  const server = new Server(
+    { name: served.app.name, version: VERSION },
+    {
+      capabilities,
+      cacheHints: {
+        "server/discover": LISTING,
+        "tools/list": LISTING,
+        "resources/list": LISTING,
+        "resources/templates/list": LISTING,
+        "resources/read": LIVE_READ,
+      },
+    },
+  );
+  const { catalog, pageSize } = served;
+  server.setRequestHandler("tools/list", (request) => {
+    const page = paginate("tools", catalog.tools(), request.params?.cursor, pageSize);
+    return { tools: page.items as Tool[], ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+  });
+  server.setRequestHandler("tools/call", async (request) => server.projectCallToolResult(await callTool(served, request.params.name, request.params.arguments), undefined));
+  server.setRequestHandler("completion/complete", (request) => complete(served, request.params));
+  if (!capabilities.resources) return server;
+  server.setRequestHandler("resources/list", (request) => {
+    const page = paginate("resources", catalog.resources(), request.params?.cursor, pageSize);
+    return { resources: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+  });
+  server.setRequestHandler("resources/templates/list", (request) => {
+    const page = paginate("resourceTemplates", catalog.resourceTemplates(), request.params?.cursor, pageSize);
+    return { resourceTemplates: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+  });
+  server.setRequestHandler("resources/read", (request) => readResource(served, request.params.uri));
+  return server;
+}

@@ -1,0 +1,37 @@
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";
+import type { FieldError } from "../uri/template.ts";
+
+/**
+ * JSON-RPC code of "over the command's rate limit": in the range JSON-RPC leaves to servers, and
+ * clear of the codes the MCP SDK uses (-32020..-32022, -32042).
+ */
+export const RATE_LIMITED = -32029;
+
+/**
+ * The one answer for a URI that names nothing the agent may read: unknown, ungranted,
+ * confirm-only and tool-only commands all get it, byte for byte, so a read cannot probe the app.
+ */
+export function resourceNotFound(uri: string): ProtocolError {
+  return new ResourceNotFoundError(uri);
+}
+
+export function invalidUri(uri: string, errors: FieldError[]): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid URI ${uri}: ${describe(errors)}`, { uri, errors });
+}
+
+export function unknownTool(name: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
+}
+
+export function invalidArguments(tool: string, errors: FieldError[]): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for tool ${tool}: ${describe(errors)}`, { name: tool, errors });
+}
+
+export function rateLimited(command: string, retryAfterMs: number): ProtocolError {
+  const seconds = Math.ceil(retryAfterMs / 1000);
+  return new ProtocolError(RATE_LIMITED, `Rate limit of ${command} reached; retry in ${seconds} s`, { command, retryAfterMs });
+}
+
+function describe(errors: FieldError[]): string {
+  return errors.map((error) => `${error.field}: ${error.message}`).join("; ");
+}

@@ -1,0 +1,72 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from "@modelcontextprotocol/node";
+import { createMcpHandler, isLegacyRequest } from "@modelcontextprotocol/server";
+import type { App } from "../app.ts";
+import { buildServer } from "./buildServer.ts";
+import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
+import { ServedApp, type ServeOptions } from "./servedApp.ts";
+
+export const MCP_PATH = "/mcp";
+
+export interface ServeHttpOptions extends ServeOptions {
+  /** 0 picks a free port; `url` tells which. */
+  port: number;
+  /** Only loopback: the endpoint has no authentication, and Host/Origin checks assume localhost. */
+  host?: "127.0.0.1";
+  onerror?: (error: Error) => void;
+}
+
+export interface HttpServing {
+  /** The endpoint, `http://127.0.0.1:PORT/mcp`. */
+  url: URL;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the app over Streamable HTTP at `/mcp` on 127.0.0.1. 2026-07-28 requests go to the
+ * SDK's per-request handler, whose listen streams receive `list_changed` through its event bus;
+ * 2025-era requests go to sessions (see `LegacyHttpSessions`). Host and Origin are checked
+ * against localhost, against DNS rebinding.
+ */
+export async function serveHttp(app: App, options: ServeHttpOptions): Promise<HttpServing> {
+  const served = new ServedApp(app, options);
+  const onerror = options.onerror ?? ((error: Error) => process.stderr.write(`livecmd: ${error.message}\n`));
+  const modern = createMcpHandler(() => buildServer(served), { legacy: "reject", onerror });
+  const legacy = new LegacyHttpSessions(served, onerror);
+  const stopWatchingGrants = app.onGrantsChanged(() => {
+    if (served.catalog.hasReadableCommands) modern.notify.resourcesChanged();
+    modern.notify.toolsChanged();
+  });
+  const route = async (request: Request): Promise<Response> =>
+    request.method !== "POST" || (await isLegacyRequest(request)) ? legacy.fetch(request) : modern.fetch(request);
+  const nodeHandler = toNodeHandler({ fetch: route }, { onerror });
+  const validHost = localhostHostValidation();
+  const validOrigin = localhostOriginValidation();
+  const http = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (!validHost(req, res) || !validOrigin(req, res)) return;
+    if (new URL(req.url ?? "/", "http://localhost").pathname !== MCP_PATH) {
+      res.writeHead(404, { "content-type": "text/plain" }).end(`Not found: the MCP endpoint is ${MCP_PATH}\n`);
+      return;
+    }
+    void nodeHandler(req, res);
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port, host, () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: new URL(`http://${host}:${port}${MCP_PATH}`),
+    async close() {
+      stopWatchingGrants();
+      await modern.close();
+      await legacy.close();
+      // One tick lets the graceful end of open listen streams reach the clients before the sockets go.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
