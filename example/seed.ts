@@ -10,6 +10,7 @@ const CUSTOMERS_TO = Date.UTC(2025, 6, 1);
 const ORDERS_FROM_DAY = Date.UTC(2024, 0, 1) / DAY_MS;
 /** The data set's "today": order statuses are relative to it. */
 const ORDERS_TO_DAY = Date.UTC(2025, 11, 31) / DAY_MS;
+/** Orders placed before this day and since shipped or cancelled are archived. */
 const ARCHIVED_BEFORE = "2024-07-01";
 
 /** The first customers, so that examples and tests can name them. */
@@ -27,6 +28,7 @@ const PIONEERS: readonly [first: string, last: string][] = [
 ];
 
 // Neither list contains "ada", so searching for it finds only the pioneers above.
+// prettier-ignore
 const FIRST_NAMES = [
   "Alice", "Amir", "Beatriz", "Bruno", "Carlos", "Chloé", "Daniel", "Dmitri", "Elena", "Emma",
   "Farid", "Felix", "Greta", "Hana", "Hugo", "Ingrid", "Ivan", "Jonas", "José", "Julia",
@@ -34,6 +36,7 @@ const FIRST_NAMES = [
   "Paula", "Priya", "Quentin", "Ravi", "Rosa", "Samuel", "Sofia", "Theo", "Tomás", "Uma",
   "Vera", "Victor", "Wen", "Willem", "Ximena", "Yusuf", "Zoë",
 ];
+// prettier-ignore
 const LAST_NAMES = [
   "Andersen", "Bauer", "Brown", "Castro", "Costa", "Diaz", "Dubois", "Eriksson", "Evans", "Fischer",
   "Fontaine", "García", "Gupta", "Haas", "Horvat", "Ibrahim", "Ito", "Jensen", "Keller", "Kowalski",
@@ -87,19 +90,26 @@ export function seed(db: BetterSqlite3.Database): void {
 }
 
 function makeCustomers(random: Random): SeedCustomer[] {
-  const createdAt = Array.from({ length: CUSTOMER_COUNT }, () => random.int(CUSTOMERS_FROM / 1000, CUSTOMERS_TO / 1000) * 1000);
-  return createdAt.sort((a, b) => a - b).map((createdMs, index) => {
-    const id = index + 1;
-    const pioneer = PIONEERS[index];
-    const [first, last] = pioneer ?? [random.pick(FIRST_NAMES), random.pick(LAST_NAMES)];
-    // Generated names repeat, so their emails carry the id to stay unique.
-    const email = pioneer
-      ? `${emailPart(first)}.${emailPart(last)}@example.com`
-      : `${emailPart(first)}.${emailPart(last)}${id}@${random.pick(EMAIL_DOMAINS)}`;
-    const balance = random.chance(0.1) ? 0 : cents(random.next() * 5000);
-    const created_at = new Date(createdMs).toISOString();
-    return { id, name: `${first} ${last}`, email, balance, created_at, joined_day: Math.floor(createdMs / DAY_MS) };
-  });
+  const createdMs = Array.from({ length: CUSTOMER_COUNT }, () => random.int(CUSTOMERS_FROM / 1000, CUSTOMERS_TO / 1000) * 1000);
+  // Sorted, so that ids follow the order in which customers signed up.
+  return createdMs.sort((a, b) => a - b).map((ms, index) => makeCustomer(random, index + 1, ms));
+}
+
+function makeCustomer(random: Random, id: number, createdMs: number): SeedCustomer {
+  const pioneer = PIONEERS[id - 1];
+  const [first, last] = pioneer ?? [random.pick(FIRST_NAMES), random.pick(LAST_NAMES)];
+  // Generated names repeat, so their emails carry the id to stay unique.
+  const email = pioneer
+    ? `${emailPart(first)}.${emailPart(last)}@example.com`
+    : `${emailPart(first)}.${emailPart(last)}${id}@${random.pick(EMAIL_DOMAINS)}`;
+  return {
+    id,
+    name: `${first} ${last}`,
+    email,
+    balance: random.chance(0.1) ? 0 : cents(random.next() * 5000),
+    created_at: new Date(createdMs).toISOString(),
+    joined_day: Math.floor(createdMs / DAY_MS),
+  };
 }
 
 function insertCustomers(db: BetterSqlite3.Database, customers: SeedCustomer[], random: Random): void {
@@ -154,14 +164,15 @@ function orderStatus(random: Random, daysOld: number): string {
 }
 
 function insertOrders(db: BetterSqlite3.Database, orders: SeedOrder[]): void {
-  const insert = db.prepare(
-    "INSERT INTO orders (customer_id, total, status, placed_on, flagged, archived) VALUES (?, ?, ?, ?, ?, ?)",
-  );
+  const insert = db.prepare("INSERT INTO orders (customer_id, total, status, placed_on, flagged, archived) VALUES (?, ?, ?, ?, ?, ?)");
   for (const order of orders) insert.run(order.customer_id, order.total, order.status, order.placed_on, order.flagged, order.archived);
 }
 
 function emailPart(name: string): string {
-  return name.normalize("NFD").toLowerCase().replace(/[^a-z]/g, "");
+  return name
+    .normalize("NFD")
+    .toLowerCase()
+    .replace(/[^a-z]/g, "");
 }
 
 function cents(amount: number): number {

@@ -208,7 +208,7 @@ export const customers_rename = command({}, (ctx, id: Int, name: string): Custom
   return customerById(ctx.db, id);
 });
 
-/** Deletes a customer with their orders, tags and attributes, and says how many orders went. */
+/** Deletes a customer with their orders, tags and attributes, returning `{ id, name, orders_deleted }`. */
 export const customers_delete = command({ confirm: true }, (ctx, id: Int): DeletedCustomer => {
   checkInteger("id", id);
   return ctx.db.transaction(() => {

@@ -20,8 +20,11 @@ function freshApp() {
   return { app, run, sql: app.db.connection };
 }
 
-function count(sql: BetterSqlite3.Database, query: string, ...params: unknown[]): number {
-  return (sql.prepare(query).pluck().get(...params) as number);
+function scalar(sql: BetterSqlite3.Database, query: string, ...params: unknown[]): number {
+  return sql
+    .prepare(query)
+    .pluck()
+    .get(...params) as number;
 }
 
 function checksum(sql: BetterSqlite3.Database): string {
@@ -44,7 +47,7 @@ describe("example database", () => {
 
   it("holds 2,000 customers, 6,000 orders across 2024 and 2025, tags and attributes", () => {
     assert.deepEqual(
-      TABLES.map((table) => count(sql, `SELECT COUNT(*) FROM ${table}`)),
+      TABLES.map((table) => scalar(sql, `SELECT COUNT(*) FROM ${table}`)),
       [2000, 6000, 1369, 5013],
     );
     assert.deepEqual(sql.prepare("SELECT MIN(placed_on), MAX(placed_on) FROM orders").raw().get(), ["2024-01-01", "2025-12-31"]);
@@ -60,7 +63,7 @@ describe("example database", () => {
       first.prepare("UPDATE customers SET name = 'Countess of Lovelace' WHERE id = 1").run();
       first.close();
       const second = openExampleDatabase(path);
-      assert.equal(count(second, "SELECT COUNT(*) FROM customers"), 2000);
+      assert.equal(scalar(second, "SELECT COUNT(*) FROM customers"), 2000);
       assert.equal(second.prepare("SELECT name FROM customers WHERE id = 1").pluck().get(), "Countess of Lovelace");
       second.close();
     } finally {
@@ -101,14 +104,14 @@ describe("customers_show", () => {
     const ada = await run<CustomerDetail>("customers_show", 1);
     assert.equal(ada.name, "Ada Lovelace");
     assert.equal(ada.email, "ada.lovelace@example.com");
-    assert.equal(ada.order_count, count(sql, "SELECT COUNT(*) FROM orders WHERE customer_id = 1"));
-    assert.equal(ada.order_total, count(sql, "SELECT ROUND(SUM(total), 2) FROM orders WHERE customer_id = 1"));
+    assert.equal(ada.order_count, scalar(sql, "SELECT COUNT(*) FROM orders WHERE customer_id = 1"));
+    assert.equal(ada.order_total, scalar(sql, "SELECT ROUND(SUM(total), 2) FROM orders WHERE customer_id = 1"));
     assert.deepEqual(ada.tags, sql.prepare("SELECT tag FROM customer_tags WHERE customer_id = 1 ORDER BY tag").pluck().all());
-    assert.equal(Object.keys(ada.attributes).length, count(sql, "SELECT COUNT(*) FROM customer_attributes WHERE customer_id = 1"));
+    assert.equal(Object.keys(ada.attributes).length, scalar(sql, "SELECT COUNT(*) FROM customer_attributes WHERE customer_id = 1"));
   });
 
   it("shows a customer without orders with zero counts", async () => {
-    const id = count(sql, "SELECT MIN(id) FROM customers WHERE id NOT IN (SELECT customer_id FROM orders)");
+    const id = scalar(sql, "SELECT MIN(id) FROM customers WHERE id NOT IN (SELECT customer_id FROM orders)");
     const customer = await run<CustomerDetail>("customers_show", id);
     assert.deepEqual([customer.order_count, customer.order_total], [0, 0]);
   });
@@ -123,14 +126,20 @@ describe("customers_index", () => {
   it("defaults to the first 20 customers in id order", async () => {
     const page = await run<CustomerPage>("customers_index", {});
     assert.deepEqual([page.page, page.per_page, page.total], [1, 20, 2000]);
-    assert.deepEqual(page.customers.map((c) => c.id), Array.from({ length: 20 }, (_, i) => i + 1));
+    assert.deepEqual(
+      page.customers.map((c) => c.id),
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
   });
 
   it("searches name and email, case-insensitive", async () => {
     const page = await run<CustomerPage>("customers_index", { search: "ADA" });
-    assert.deepEqual(page.customers.map((c) => c.name), ["Ada Lovelace", "Adam Osborne", "Ada Yonath"]);
+    assert.deepEqual(
+      page.customers.map((c) => c.name),
+      ["Ada Lovelace", "Adam Osborne", "Ada Yonath"],
+    );
     const byEmail = await run<CustomerPage>("customers_index", { search: "@Example.ORG" });
-    assert.equal(byEmail.total, count(sql, "SELECT COUNT(*) FROM customers WHERE email LIKE '%@example.org'"));
+    assert.equal(byEmail.total, scalar(sql, "SELECT COUNT(*) FROM customers WHERE email LIKE '%@example.org'"));
   });
 
   it("takes % and _ in a search literally", async () => {
@@ -161,7 +170,9 @@ describe("customers_index", () => {
     await assert.rejects(run("customers_index", { per_page: 0 }), { message: "per_page must be an integer from 1 to 100, got 0" });
     await assert.rejects(run("customers_index", { per_page: 101 }), { message: "per_page must be an integer from 1 to 100, got 101" });
     await assert.rejects(run("customers_index", { page: 0 }), { message: "page must be an integer of at least 1, got 0" });
-    await assert.rejects(run("customers_index", { sort: "email" }), { message: 'sort must be one of name, created_at, balance, got "email"' });
+    await assert.rejects(run("customers_index", { sort: "email" }), {
+      message: 'sort must be one of name, created_at, balance, got "email"',
+    });
   });
 });
 
@@ -179,7 +190,12 @@ describe("customers_tagged, customers_by_attributes, customers_report", () => {
     assert.ok(customers.length > 0);
     assert.deepEqual(
       customers.map((c) => c.id),
-      sql.prepare("SELECT customer_id FROM customer_tags WHERE tag = 'vip' INTERSECT SELECT customer_id FROM customer_tags WHERE tag = 'beta'").pluck().all(),
+      sql
+        .prepare(
+          "SELECT customer_id FROM customer_tags WHERE tag = 'vip' INTERSECT SELECT customer_id FROM customer_tags WHERE tag = 'beta'",
+        )
+        .pluck()
+        .all(),
     );
     await assert.rejects(run("customers_tagged", []), { message: "tags must be a non-empty list of strings, got []" });
   });
@@ -189,7 +205,7 @@ describe("customers_tagged, customers_by_attributes, customers_report", () => {
     assert.ok(customers.length > 0);
     assert.equal(
       customers.length,
-      count(
+      scalar(
         sql,
         `SELECT COUNT(*) FROM customer_attributes p JOIN customer_attributes r USING (customer_id)
           WHERE p.key = 'plan' AND p.value = 'enterprise' AND r.key = 'region' AND r.value = 'eu'`,
@@ -201,48 +217,58 @@ describe("customers_tagged, customers_by_attributes, customers_report", () => {
   it("reports on customers by creation date and balance", async () => {
     const report = await run<CustomerReport>("customers_report", { since: "2024-01-01", balance: { min: 1000, max: 2000 } });
     const where = "created_at >= '2024-01-01' AND balance BETWEEN 1000 AND 2000";
-    assert.equal(report.count, count(sql, `SELECT COUNT(*) FROM customers WHERE ${where}`));
-    assert.equal(report.balance.total, count(sql, `SELECT ROUND(SUM(balance), 2) FROM customers WHERE ${where}`));
-    assert.equal(report.orders.count, count(sql, `SELECT COUNT(*) FROM orders WHERE customer_id IN (SELECT id FROM customers WHERE ${where})`));
+    assert.equal(report.count, scalar(sql, `SELECT COUNT(*) FROM customers WHERE ${where}`));
+    assert.equal(report.balance.total, scalar(sql, `SELECT ROUND(SUM(balance), 2) FROM customers WHERE ${where}`));
+    assert.equal(
+      report.orders.count,
+      scalar(sql, `SELECT COUNT(*) FROM orders WHERE customer_id IN (SELECT id FROM customers WHERE ${where})`),
+    );
     const everyone = await run<CustomerReport>("customers_report", { balance: {} });
     assert.deepEqual([everyone.count, everyone.orders.count], [2000, 6000]);
     const nobody = await run<CustomerReport>("customers_report", { balance: { min: 1e9 } });
     assert.deepEqual(nobody, { count: 0, balance: { total: 0, average: null }, orders: { count: 0, total: 0 } });
-    await assert.rejects(run("customers_report", { balance: { min: 5, max: 1 } }), { message: "balance.min (5) is greater than balance.max (1)" });
+    await assert.rejects(run("customers_report", { balance: { min: 5, max: 1 } }), {
+      message: "balance.min (5) is greater than balance.max (1)",
+    });
   });
 });
 
 describe("orders", () => {
   it("lists the orders between two dates, inclusive", async () => {
     const orders = await run<Order[]>("orders_between", "2025-01-01", "2025-01-31");
-    assert.equal(orders.length, count(sql, "SELECT COUNT(*) FROM orders WHERE placed_on >= '2025-01-01' AND placed_on <= '2025-01-31'"));
+    assert.equal(orders.length, scalar(sql, "SELECT COUNT(*) FROM orders WHERE placed_on >= '2025-01-01' AND placed_on <= '2025-01-31'"));
     assert.ok(orders.every((o) => o.placed_on >= "2025-01-01" && o.placed_on <= "2025-01-31"));
     assert.deepEqual([orders[0]!.placed_on, orders.at(-1)!.placed_on], ["2025-01-01", "2025-01-31"]);
     const cancelled = await run<Order[]>("orders_between", "2025-01-01", "2025-12-31", "cancelled");
-    assert.equal(cancelled.length, count(sql, "SELECT COUNT(*) FROM orders WHERE placed_on LIKE '2025-%' AND status = 'cancelled'"));
+    assert.equal(cancelled.length, scalar(sql, "SELECT COUNT(*) FROM orders WHERE placed_on LIKE '2025-%' AND status = 'cancelled'"));
   });
 
   it("rejects dates that are not YYYY-MM-DD calendar dates, or in the wrong order", async () => {
     await assert.rejects(run("orders_between", "2025-1-5", "2025-02-01"), { message: 'from must be a date as YYYY-MM-DD, got "2025-1-5"' });
-    await assert.rejects(run("orders_between", "2025-02-01", "2025-02-30"), { message: 'to must be a date as YYYY-MM-DD, got "2025-02-30"' });
+    await assert.rejects(run("orders_between", "2025-02-01", "2025-02-30"), {
+      message: 'to must be a date as YYYY-MM-DD, got "2025-02-30"',
+    });
     await assert.rejects(run("orders_between", "2025-02-01", "2025-01-01"), { message: "from (2025-02-01) is after to (2025-01-01)" });
-    await assert.rejects(run("orders_between", "2025-01-01", "2025-02-01", "lost"), /status must be one of pending, paid, shipped, cancelled/);
+    await assert.rejects(
+      run("orders_between", "2025-01-01", "2025-02-01", "lost"),
+      /status must be one of pending, paid, shipped, cancelled/,
+    );
   });
 
   it("lists the orders of at least a total", async () => {
     const orders = await run<Order[]>("orders_over", 10000);
-    assert.equal(orders.length, count(sql, "SELECT COUNT(*) FROM orders WHERE total >= 10000"));
+    assert.equal(orders.length, scalar(sql, "SELECT COUNT(*) FROM orders WHERE total >= 10000"));
     assert.ok(orders.length > 0 && orders.every((o) => o.total >= 10000));
     const shipped = await run<Order[]>("orders_over", 10000, "shipped");
-    assert.equal(shipped.length, count(sql, "SELECT COUNT(*) FROM orders WHERE total >= 10000 AND status = 'shipped'"));
+    assert.equal(shipped.length, scalar(sql, "SELECT COUNT(*) FROM orders WHERE total >= 10000 AND status = 'shipped'"));
   });
 
   it("lists flagged orders, archived ones only when asked", async () => {
     const current = await run<Order[]>("orders_flagged");
-    assert.equal(current.length, count(sql, "SELECT COUNT(*) FROM orders WHERE flagged = 1 AND archived = 0"));
+    assert.equal(current.length, scalar(sql, "SELECT COUNT(*) FROM orders WHERE flagged = 1 AND archived = 0"));
     assert.ok(current.every((o) => o.flagged === true && o.archived === false));
     const all = await run<Order[]>("orders_flagged", true);
-    assert.equal(all.length, count(sql, "SELECT COUNT(*) FROM orders WHERE flagged = 1"));
+    assert.equal(all.length, scalar(sql, "SELECT COUNT(*) FROM orders WHERE flagged = 1"));
     assert.ok(all.length > current.length);
   });
 });
@@ -257,23 +283,37 @@ describe("writes", () => {
     const order = await run<Order>("orders_create", { customer_id: created.id, total: 12.5, placed_on: "2025-06-01" });
     assert.deepEqual(
       { ...order, id: 0 },
-      { id: 0, customer_id: 2001, customer_name: "Grace Murray", total: 12.5, status: "pending", placed_on: "2025-06-01", flagged: false, archived: false },
+      {
+        id: 0,
+        customer_id: 2001,
+        customer_name: "Grace Murray",
+        total: 12.5,
+        status: "pending",
+        placed_on: "2025-06-01",
+        flagged: false,
+        archived: false,
+      },
     );
     assert.ok((await run<Order[]>("orders_between", "2025-06-01", "2025-06-01")).some((o) => o.id === order.id));
     const deleted = await run<DeletedCustomer>("customers_delete", created.id);
     assert.deepEqual(deleted, { id: 2001, name: "Grace Murray", orders_deleted: 1 });
     await assert.rejects(run("customers_show", created.id), { message: "no customer with id 2001" });
-    assert.equal(count(sql, "SELECT COUNT(*) FROM orders WHERE customer_id = 2001"), 0);
+    assert.equal(scalar(sql, "SELECT COUNT(*) FROM orders WHERE customer_id = 2001"), 0);
   });
 
   it("deletes a seeded customer with their orders, tags and attributes", async () => {
     const { run, sql } = freshApp();
-    const orders = count(sql, "SELECT COUNT(*) FROM orders WHERE customer_id = 1");
+    const orders = scalar(sql, "SELECT COUNT(*) FROM orders WHERE customer_id = 1");
     assert.equal((await run<DeletedCustomer>("customers_delete", 1)).orders_deleted, orders);
-    for (const [table, column] of [["customers", "id"], ["orders", "customer_id"], ["customer_tags", "customer_id"], ["customer_attributes", "customer_id"]]) {
-      assert.equal(count(sql, `SELECT COUNT(*) FROM ${table} WHERE ${column} = 1`), 0, table);
+    for (const [table, column] of [
+      ["customers", "id"],
+      ["orders", "customer_id"],
+      ["customer_tags", "customer_id"],
+      ["customer_attributes", "customer_id"],
+    ]) {
+      assert.equal(scalar(sql, `SELECT COUNT(*) FROM ${table} WHERE ${column} = 1`), 0, table);
     }
-    assert.equal(count(sql, "SELECT COUNT(*) FROM orders"), 6000 - orders);
+    assert.equal(scalar(sql, "SELECT COUNT(*) FROM orders"), 6000 - orders);
   });
 
   it("rejects bad input with a clear message and writes nothing", async () => {
@@ -281,10 +321,14 @@ describe("writes", () => {
     await assert.rejects(run("customers_create", { name: "Ada", email: "ADA.LOVELACE@example.com" }), {
       message: "email ADA.LOVELACE@example.com is already used by customer 1",
     });
-    await assert.rejects(run("customers_create", { name: "Ada", email: "ada" }), { message: 'email must look like name@example.com, got "ada"' });
+    await assert.rejects(run("customers_create", { name: "Ada", email: "ada" }), {
+      message: 'email must look like name@example.com, got "ada"',
+    });
     await assert.rejects(run("customers_create", { name: "  ", email: "x@y.z" }), { message: "name must not be blank" });
     await assert.rejects(run("customers_rename", 99999, "Nobody"), { message: "no customer with id 99999" });
-    await assert.rejects(run("orders_create", { customer_id: 99999, total: 1, placed_on: "2025-01-01" }), { message: "no customer with id 99999" });
+    await assert.rejects(run("orders_create", { customer_id: 99999, total: 1, placed_on: "2025-01-01" }), {
+      message: "no customer with id 99999",
+    });
     await assert.rejects(run("orders_create", { customer_id: 1, total: -1, placed_on: "2025-01-01" }), {
       message: "total must be a finite number of at least 0, got -1",
     });
