@@ -49,6 +49,8 @@ function unionToSchema(type: Type, site: TypeSite, visiting: Type[]): JsonSchema
     ? enumToSchema(type, site)
     : rest.every((member) => member.isBooleanLiteral())
       ? { type: "boolean" }
+      : rest.every((member) => member.isNumberLiteral())
+        ? { type: "number", enum: literalsOf(type).sort((a, b) => Number(a) - Number(b)) }
       : rest.length === 1
         ? typeToSchema(rest[0]!, site, visiting)
         : { anyOf: rest.map((member) => typeToSchema(member, site, visiting)) };

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Project } from "ts-morph";
 import { analyzeCommand } from "../analyze/analyzeCommand.ts";
 import { byCodeUnit, type AppDecl, type CommandDecl, type Diagnostic } from "../model.ts";
-import { findApp } from "./findApp.ts";
+import { findApp, type AppSyntax } from "./findApp.ts";
 import { loadApp } from "./createProject.ts";
 import { diagnosticAt, DiagnosticError, toPosixRelative } from "./locate.ts";
 import { readCommand, type CommandSyntax } from "./readCommand.ts";
@@ -31,7 +31,7 @@ export function discoverApp(project: Project, appFile: string, cwd: string): Dis
     const command = collect(() => readCommand(key, declaration, cwd));
     return command ? [command] : [];
   });
-  const granted = collect(() => grantedDeclarations(syntax.grant, commands, cwd)) ?? new Set();
+  const granted = new Set(syntax.grant.flatMap((element) => collect(() => [grantedCommand(element, commands, cwd)]) ?? []));
   const decls = commands.flatMap((command) => {
     const decl = collect(() => analyzeCommand(command, granted.has(command), cwd));
     return decl ? [decl] : [];
@@ -44,22 +44,12 @@ export function discoverApp(project: Project, appFile: string, cwd: string): Dis
   };
 }
 
-function grantedDeclarations(
-  grant: ReturnType<typeof findApp>["grant"],
-  commands: CommandSyntax[],
-  cwd: string,
-): Set<CommandSyntax> {
-  const granted = new Set<CommandSyntax>();
-  for (const { node, declaration } of grant) {
-    const command = commands.find((candidate) => candidate.declaration === declaration);
-    if (!command) {
-      throw new DiagnosticError(
-        diagnosticAt(node, cwd, "CG006", `agent.grant lists "${node.getText()}", which is not one of this app's commands; grant only commands registered in defineApp({ commands })`),
-      );
-    }
-    granted.add(command);
-  }
-  return granted;
+function grantedCommand({ node, declaration }: AppSyntax["grant"][number], commands: CommandSyntax[], cwd: string): CommandSyntax {
+  const command = commands.find((candidate) => candidate.declaration === declaration);
+  if (command) return command;
+  throw new DiagnosticError(
+    diagnosticAt(node, cwd, "CG006", `agent.grant lists "${node.getText()}", which is not one of this app's commands; grant only commands registered in defineApp({ commands })`),
+  );
 }
 
 function rejectDuplicateNames(commands: CommandSyntax[], cwd: string): void {

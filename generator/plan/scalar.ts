@@ -34,7 +34,11 @@ export function describeShape(schema: JsonSchema): string {
   if (schema.type === "array") return "a list";
   if (isStruct(schema)) return "a nested object";
   if (schema.type === "object") return "a map with open keys";
-  if (Array.isArray(schema.anyOf)) return "a union of different types";
+  if (Array.isArray(schema.anyOf)) {
+    const objects = schema.anyOf.every((member) => (member as JsonSchema).type === "object");
+    return objects ? "a union of objects" : "a union of different types";
+  }
+  if (Array.isArray(schema.enum)) return "an enum of numbers (only string enums are scalars)";
   if (Object.keys(schema).filter((key) => key !== "description").length === 0) return "a value with no fixed type";
   return "not a scalar";
 }
