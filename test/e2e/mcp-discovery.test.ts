@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { defineApp } from "../../runtime/app.ts";
+import { command } from "../../runtime/command.ts";
+import { testApp } from "../../runtime/testing/index.ts";
+import { withFixtureGenerated } from "./fixtures/fixtureCatalog.ts";
+import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
+import { createShopApp } from "./fixtures/shopApp.ts";
+
+function toolsOnlyApp() {
+  const rename = command({}, (_ctx, id: number) => ({ id }));
+  return withFixtureGenerated({ name: "app", commands: { rename }, agent: { grant: [rename] } }, [
+    { name: "rename", shape: { kind: "positional", names: ["id"] }, variables: [{ name: "id", in: "path", schema: { type: "integer" } }] },
+  ]);
+}
+
+for (const protocol of PROTOCOLS) {
+  describe(`discovery on ${protocol}`, () => {
+    it("declares resources {subscribe, listChanged}, completions and tools at the handshake", async () => {
+      const mcp = await testApp(createShopApp().app).mcp({ protocol });
+      assert.deepEqual(mcp.client.getServerCapabilities(), {
+        resources: { subscribe: true, listChanged: true },
+        completions: {},
+        tools: { listChanged: true },
+      });
+      await mcp.close();
+    });
+
+    it("declares no resources capability for an app with no live command", async () => {
+      const mcp = await testApp(toolsOnlyApp()).mcp({ protocol });
+      const capabilities = mcp.client.getServerCapabilities();
+      assert.equal(capabilities?.resources, undefined);
+      assert.deepEqual(capabilities?.tools, { listChanged: true });
+      assert.deepEqual((await mcp.tools()).map((tool) => tool.name), ["rename"]);
+      await mcp.close();
+    });
+
+    it("lists plain resources only on resources/list, never a template string", async () => {
+      const mcp = await testApp(createShopApp().app).mcp({ protocol });
+      const resources = await mcp.resources();
+      assert.deepEqual(resources.map((resource) => resource.uri), ["app://customers_index", "app://server_time"]);
+      for (const resource of resources) assert.ok(!resource.uri.includes("{"), resource.uri);
+      await mcp.close();
+    });
+
+    it("lists the templates of granted, live, unconfirmed commands in name order", async () => {
+      const mcp = await testApp(createShopApp().app).mcp({ protocol });
+      const templates = await mcp.templates();
+      assert.deepEqual(
+        templates.map((template) => [template.name, template.uriTemplate]),
+        [
+          ["customers_index", "app://customers_index{?direction,page,search,vip}"],
+          ["customers_show", "app://customers_show/{id}"],
+          ["quota_show", "app://quota_show/{id}"],
+        ],
+      );
+      await mcp.close();
+    });
+
+    it("lists every granted command as a tool, with its inputSchema from the catalog", async () => {
+      const { app } = createShopApp();
+      const mcp = await testApp(app).mcp({ protocol });
+      const tools = await mcp.tools();
+      assert.deepEqual(tools.map((tool) => tool.name), ["customers_delete", "customers_index", "customers_rename", "customers_show", "quota_show", "server_time"]);
+      const show = app.generated!.catalog.commands.find((entry) => entry.name === "customers_show")!;
+      assert.deepEqual(tools.find((tool) => tool.name === "customers_show")?.inputSchema, show.inputSchema);
+      await mcp.close();
+    });
+  });
+}
+
+describe("cache hints", () => {
+  it("marks 2026-07-28 listings public for a minute and live reads uncacheable", async () => {
+    const mcp = await testApp(createShopApp().app).mcp({ protocol: "2026-07-28" });
+    const bypass = { cacheMode: "bypass" } as const;
+    const listings = [
+      await mcp.client.listTools(undefined, bypass),
+      await mcp.client.listResources(undefined, bypass),
+      await mcp.client.listResourceTemplates(undefined, bypass),
+    ];
+    for (const listing of listings) assert.deepEqual([listing.ttlMs, listing.cacheScope], [60_000, "public"]);
+    const read = await mcp.read("app://customers_show/1");
+    assert.deepEqual([read.ttlMs, read.cacheScope], [0, "private"]);
+    assert.deepEqual([mcp.client.getDiscoverResult()?.ttlMs, mcp.client.getDiscoverResult()?.cacheScope], [60_000, "public"]);
+    await mcp.close();
+  });
+
+  it("sends no cache fields on the 2025 era, which has none", async () => {
+    const mcp = await testApp(createShopApp().app).mcp({ protocol: "2025-11-25" });
+    const templates = await mcp.client.listResourceTemplates(undefined, { cacheMode: "bypass" });
+    const read = await mcp.read("app://customers_show/1");
+    for (const result of [templates, read]) assert.deepEqual([result.ttlMs, result.cacheScope], [undefined, undefined]);
+    await mcp.close();
+  });
+});
+
+describe("an app without generated output", () => {
+  it("is refused with what to run", async () => {
+    const app = defineApp({ name: "app", commands: {}, agent: { grant: [] } });
+    await assert.rejects(testApp(app).mcp({ protocol: "2026-07-28" }), /no generated catalog; run `livecmd codegen`/);
+  });
+});
