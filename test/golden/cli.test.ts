@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import { runCodegen } from "../../generator/runCodegen.ts";
+import { livecmd, root } from "../helpers/cli.ts";
+
+test("cli: codegen --check exits 0 on the committed example output", async () => {
+  const run = await livecmd(["codegen", "--check"]);
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /generated\/ is up to date \(3 files/);
+});
+
+test("cli: an app with input errors exits 2 and prints file:line:col", async () => {
+  const run = await livecmd(["codegen", "--check", "--app", "test/fixtures/grant-error/app/app.ts"]);
+  assert.equal(run.code, 2);
+  assert.match(run.stdout, /^test\/fixtures\/grant-error\/app\/app\.ts:9:86 - error CG006: agent\.grant lists "stray"/m);
+});
+
+test("cli: inspect prints every command with its template or why it has none", async () => {
+  const run = await livecmd(["inspect"]);
+  assert.equal(run.code, 0, run.stderr);
+  const rows = [
+    /^customers_index\s+live\s+yes\s+app:\/\/customers_index\s+app:\/\/customers_index\{\?direction,page,per_page,search,sort\}$/m,
+    /^customers_show\s+live\s+yes\s+-\s+app:\/\/customers_show\/\{id\}$/m,
+    /^orders_between\s+live\s+yes\s+-\s+app:\/\/orders_between\/\{from\}\/\{to\}\{\?status\}$/m,
+    /^orders_over\s+live\s+yes\s+-\s+app:\/\/orders_over\/\{min_total\}\{\?status\}$/m,
+    /^orders_flagged\s+live\s+yes\s+app:\/\/orders_flagged\s+app:\/\/orders_flagged\{\?include_archived\}$/m,
+    /^customers_tagged\s+live\s+yes\s+-\s+none: argument "tags" \(string\[\]\) is a list/m,
+    /^customers_report\s+live\s+yes\s+-\s+none: argument "filter" \(ReportFilter\) has field "balance", a nested object/m,
+    /^customers_by_attributes\s+live\s+yes\s+-\s+none: argument "attrs" \(Record<string, string>\) is a map/m,
+    /^customers_search\s+live\s+yes\s+-\s+none: two variables are named "page"/m,
+    /^customers_create\s+write\s+yes\s+-\s+-$/m,
+    /^customers_delete\s+confirm\s+yes\s+-\s+-$/m,
+    /^customers_export\s+live\s+no\s+/m,
+  ];
+  for (const row of rows) assert.match(run.stdout, row);
+});
+
+test("cli: every command has --help, and a mistyped flag is an error", async () => {
+  for (const command of ["codegen", "inspect"]) {
+    const help = await livecmd([command, "--help"]);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /--app/);
+  }
+  const typo = await livecmd(["codegen", "--chek"]);
+  assert.notEqual(typo.code, 0);
+  assert.match(typo.stderr, /Unknown argument: chek/);
+});
+
+test("codegen --check reports stale (with a diff), missing and extra files, and writes nothing", async () => {
+  const dir = await mkdtemp(path.join(root, ".tmp", "check-"));
+  try {
+    await cp(path.join(root, "test/fixtures/scalars/app"), path.join(dir, "app"), { recursive: true });
+    const options = { app: path.relative(root, path.join(dir, "app/app.ts")), out: path.relative(root, path.join(dir, "out")), cwd: root, log: () => {} };
+    assert.equal(await runCodegen({ ...options, check: true }), 1, "nothing generated yet: missing");
+    assert.equal(await runCodegen({ ...options, check: false }), 0);
+    assert.equal(await runCodegen({ ...options, check: true }), 0);
+
+    const appFile = path.join(dir, "app/app.ts");
+    await writeFile(appFile, (await readFile(appFile, "utf8")).replace("async (ctx, id: Int) => id);", "async (ctx, id: string) => id);"));
+    await writeFile(path.join(dir, "out/stray.ts"), "export {};\n");
+    const before = await readFile(path.join(dir, "out/templates.ts"), "utf8");
+    const log: string[] = [];
+    assert.equal(await runCodegen({ ...options, check: true, log: (text) => log.push(text) }), 1);
+    assert.match(log.join("\n"), /stale: {3}.*templates\.ts\n[\s\S]*-\s+id: read\.integer\("id", path\.id\),\n\+\s+id: read\.string\("id", path\.id\),/);
+    assert.match(log.join("\n"), /extra: {3}.*stray\.ts/);
+    assert.equal(await readFile(path.join(dir, "out/templates.ts"), "utf8"), before, "--check never writes");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

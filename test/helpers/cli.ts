@@ -1,0 +1,19 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+
+export const root = path.resolve(import.meta.dirname, "../..");
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `livecmd ...args` as a user would (a real child process), from the repository root. */
+export function livecmd(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(root, "bin/livecmd.js"), ...args], { cwd: root, env: { ...process.env, ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
