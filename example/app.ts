@@ -2,6 +2,8 @@ import { defineApp, type App } from "livecmd";
 import * as customers from "./commands/customers.ts";
 import * as orders from "./commands/orders.ts";
 import { exampleDatabasePath, openExampleDatabase } from "./db.ts";
+import catalog from "../generated/catalog.json" with { type: "json" };
+import { templates } from "../generated/templates.ts";
 
 /**
  * The example app on the SQLite database at `databasePath` (`":memory:"` for a fresh one), or
@@ -30,6 +32,7 @@ export function createExampleApp(databasePath?: string): App {
       ],
     },
     database: () => openExampleDatabase(databasePath ?? exampleDatabasePath()),
+    generated: { catalog, templates },
   });
 }
 

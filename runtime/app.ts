@@ -1,5 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
-import type { Generated } from "./catalog.ts";
+import type { Catalog, Generated } from "./catalog.ts";
 import { isCommand, type Command } from "./command.ts";
 import { Origin, type Context } from "./context.ts";
 import { SqliteDatabase } from "./db/database.ts";
@@ -13,8 +13,11 @@ export interface AppDefinition {
   agent: { grant: Command[] };
   /** Opens the app's SQLite database; called once, on first use. */
   database?: () => BetterSqlite3.Database;
-  /** The app's `generated/` output (catalog.json and templates.ts), which the MCP server serves. */
-  generated?: Generated;
+  /**
+   * The app's `generated/` output, which the MCP server serves: the parsed catalog.json and the
+   * `templates` of templates.ts. Checked when the app is defined.
+   */
+  generated?: { catalog: unknown; templates: Generated["templates"] };
 }
 
 /** What middleware sees: the handler's context plus the arguments it will get. */
@@ -43,7 +46,7 @@ export class App {
     this.name = definition.name;
     this.commands = nameCommands(definition.commands);
     this.#openDatabase = definition.database;
-    this.generated = definition.generated;
+    this.generated = definition.generated && checkGenerated(this.name, definition.generated);
     for (const granted of definition.agent.grant) this.#granted.add(this.nameOf(granted));
   }
 
@@ -131,6 +134,18 @@ function nameCommands(commands: Record<string, Command>): Map<string, Command> {
     named.set(name, command);
   }
   return new Map([...named].sort(([a], [b]) => byCodeUnit(a, b)));
+}
+
+function checkGenerated(app: string, { catalog, templates }: NonNullable<AppDefinition["generated"]>): Generated {
+  const shaped = catalog as Partial<Catalog> | null;
+  const lists = ["resources", "resourceTemplates", "tools", "commands"] as const;
+  if (typeof shaped !== "object" || shaped === null || !lists.every((list) => Array.isArray(shaped[list]))) {
+    throw new Error(`livecmd: app "${app}" was given a catalog that is not a livecmd catalog.json; pass the file \`livecmd codegen\` wrote`);
+  }
+  if (shaped.app !== app) {
+    throw new Error(`livecmd: the catalog was generated for app "${String(shaped.app)}", not "${app}"; run \`livecmd codegen --app <this app's module>\``);
+  }
+  return { catalog: shaped as Catalog, templates };
 }
 
 function byCodeUnit(a: string, b: string): number {

@@ -76,7 +76,7 @@ function enumToSchema(type: Type, site: TypeSite): JsonSchema {
 
 /** Literal members in the order the declaring syntax lists them; the checker's order is not stable. */
 function declaredLiteralOrder(type: Type, typeNode: TypeNode | undefined): unknown[] | undefined {
-  const expected = new Set(literalsOf(type).filter((value) => value !== null));
+  const expected = new Set<unknown>(literalsOf(type).filter((value) => value !== null));
   const enumDeclaration = enumDeclarationOf(type);
   if (enumDeclaration) return enumDeclaration.getMembers().map((member) => member.getValue());
   const declared = literalsInSyntax(typeNode ?? aliasTypeNode(type.getAliasSymbol()));

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Project } from "ts-morph";
 import { analyzeCommand } from "../analyze/analyzeCommand.ts";
+import { variablesTypeName } from "../plan/naming.ts";
 import { byCodeUnit, type AppDecl, type CommandDecl, type Diagnostic } from "../model.ts";
 import { findApp, type AppSyntax } from "./findApp.ts";
 import { loadApp } from "./createProject.ts";
@@ -36,7 +37,7 @@ export function discoverApp(project: Project, appFile: string, cwd: string): Dis
     const decl = collect(() => analyzeCommand(command, granted.has(command), cwd));
     return decl ? [decl] : [];
   });
-  collect(() => rejectDuplicateNames(commands, cwd));
+  diagnostics.push(...duplicateNames(commands, cwd));
   if (diagnostics.length > 0) return { ok: false, diagnostics: sortDiagnostics(diagnostics) };
   return {
     ok: true,
@@ -52,18 +53,21 @@ function grantedCommand({ node, declaration }: AppSyntax["grant"][number], comma
   );
 }
 
-function rejectDuplicateNames(commands: CommandSyntax[], cwd: string): void {
+/** Names must be unique, and so must the type names generated from them (`Orders` and `orders`). */
+function duplicateNames(commands: CommandSyntax[], cwd: string): Diagnostic[] {
   const seen = new Map<string, CommandSyntax>();
+  const found: Diagnostic[] = [];
   for (const command of commands) {
-    const first = seen.get(command.name);
+    const typeName = variablesTypeName(command.name);
+    const first = seen.get(command.name) ?? seen.get(typeName);
     if (first && first.declaration !== command.declaration) {
       const where = `${first.location.file}:${first.location.line}:${first.location.column}`;
-      throw new DiagnosticError(
-        diagnosticAt(command.declaration, cwd, "CG005", `two commands are named "${command.name}" (the other is at ${where}); rename one, or set options.name`),
-      );
+      const clash = first.name === command.name ? `two commands are named "${command.name}"` : `commands "${first.name}" and "${command.name}" would both generate the type ${typeName}`;
+      found.push(diagnosticAt(command.declaration, cwd, "CG005", `${clash} (the other is at ${where}); rename one, or set options.name`));
     }
-    seen.set(command.name, command);
+    seen.set(command.name, command).set(typeName, command);
   }
+  return found;
 }
 
 function sortByName(commands: CommandDecl[]): CommandDecl[] {

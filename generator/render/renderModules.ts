@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import Handlebars from "handlebars";
 import type { PlannedVariable } from "../plan/planVariables.ts";
 import type { ArgumentPlan, TemplatePlan } from "../plan/planCommand.ts";
-import { literal, variablesTypeName } from "./naming.ts";
+import { literal, variablesTypeName } from "../plan/naming.ts";
 
 export interface ModuleContext {
   app: string;

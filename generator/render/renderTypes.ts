@@ -1,6 +1,6 @@
-import { compile } from "json-schema-to-typescript";
+import { compile, type JSONSchema } from "json-schema-to-typescript";
 import type { TemplatePlan } from "../plan/planCommand.ts";
-import { variablesTypeName } from "./naming.ts";
+import { variablesTypeName } from "../plan/naming.ts";
 
 /**
  * The variables' TypeScript types, from the published schemas through json-schema-to-typescript,
@@ -8,7 +8,7 @@ import { variablesTypeName } from "./naming.ts";
  */
 export async function renderVariableTypes(templates: TemplatePlan[]): Promise<string> {
   if (templates.length === 0) return "";
-  const root = {
+  const root: JSONSchema = {
     title: "TemplateVariables",
     description: "The variables of every resource template, by command name.",
     type: "object",
@@ -26,7 +26,7 @@ export async function renderVariableTypes(templates: TemplatePlan[]): Promise<st
   });
 }
 
-function variablesSchema(template: TemplatePlan) {
+function variablesSchema(template: TemplatePlan): JSONSchema {
   const variables = [...template.path, ...template.query];
   return {
     title: variablesTypeName(template.name),
@@ -34,6 +34,6 @@ function variablesSchema(template: TemplatePlan) {
     type: "object",
     additionalProperties: false,
     required: template.path.map((variable) => variable.name),
-    properties: Object.fromEntries(variables.map((variable) => [variable.name, variable.schema])),
+    properties: Object.fromEntries(variables.map((variable) => [variable.name, variable.schema as JSONSchema])),
   };
 }
