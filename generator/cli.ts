@@ -1,5 +1,6 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
+import { serveCommand } from "../runtime/server/serveCommand.ts";
 import { runCodegen } from "./runCodegen.ts";
 import { runInspect } from "./inspect/runInspect.ts";
 import { watchCodegen } from "./output/watchCodegen.ts";
@@ -38,6 +39,7 @@ await yargs(hideBin(process.argv))
       process.exitCode = await runInspect({ app: argv.app, cwd: process.cwd(), log });
     },
   )
+  .command(serveCommand)
   .demandCommand(1, "Name a command: codegen, inspect or serve. See livecmd --help.")
   .strict()
   .help()
