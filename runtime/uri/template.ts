@@ -28,3 +28,15 @@ export interface CommandTemplate<V = Record<string, unknown>> {
   /** The handler's arguments, exactly as `tools/call` with the same values gives them. */
   args(vars: V): unknown[];
 }
+
+/**
+ * `V` once its `undefined` values are dropped: keys that may hold `undefined` become optional
+ * and never hold it; the others stay as they are.
+ */
+export type WithoutUndefined<V> = Simplify<
+  { [K in keyof V as undefined extends V[K] ? never : K]: V[K] } & {
+    [K in keyof V as undefined extends V[K] ? K : never]?: Exclude<V[K], undefined>;
+  }
+>;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
