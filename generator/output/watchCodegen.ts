@@ -1,5 +1,6 @@
 import { watch } from "node:fs";
 import path from "node:path";
+import type { Project } from "ts-morph";
 import { createProject } from "../discover/createProject.ts";
 import { generate } from "../pipeline.ts";
 import type { CodegenOptions } from "../runCodegen.ts";
@@ -16,13 +17,7 @@ export async function watchCodegen(options: Omit<CodegenOptions, "check">): Prom
   const project = createProject();
   const outDir = path.resolve(options.cwd, options.out);
   const watched = path.dirname(path.resolve(options.cwd, options.app));
-  const run = async () => {
-    const started = performance.now();
-    const generation = await generate(project, { appFile: options.app, cwd: options.cwd });
-    if (!generation.ok) return options.log(formatDiagnostics(generation.diagnostics));
-    const report = await writeOutputs(outDir, generation.outputs);
-    options.log(`${options.out}/: ${report.written.length} written, ${report.removed.length} removed (${Math.round(performance.now() - started)} ms)`);
-  };
+  const run = () => generateOnce(project, options, outDir).catch((error: Error) => options.log(`codegen failed: ${error.message}`));
   await run();
   options.log(`watching ${path.relative(options.cwd, watched) || "."}/ for changes (Ctrl-C to stop)`);
   let timer: NodeJS.Timeout | undefined;
@@ -42,7 +37,15 @@ export async function watchCodegen(options: Omit<CodegenOptions, "check">): Prom
   await new Promise(() => {});
 }
 
-function refresh(project: ReturnType<typeof createProject>, file: string): void {
+async function generateOnce(project: Project, options: Omit<CodegenOptions, "check">, outDir: string): Promise<void> {
+  const started = performance.now();
+  const generation = await generate(project, { appFile: options.app, cwd: options.cwd });
+  if (!generation.ok) return options.log(formatDiagnostics(generation.diagnostics));
+  const report = await writeOutputs(outDir, generation.outputs);
+  options.log(`${options.out}/: ${report.written.length} written, ${report.removed.length} removed (${Math.round(performance.now() - started)} ms)`);
+}
+
+function refresh(project: Project, file: string): void {
   const sourceFile = project.getSourceFile(file);
   // A deleted file is forgotten by the refresh; a new one is picked up when the app reaches it.
   if (sourceFile) sourceFile.refreshFromFileSystemSync();
