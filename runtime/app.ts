@@ -29,7 +29,12 @@ export type Middleware = (invocation: Invocation, next: () => Promise<unknown>) 
 
 export interface RunOptions {
   origin: Origin;
+  /** Filled with the tables the run read (what a live subscription of it depends on). */
+  reads?: Set<string>;
 }
+
+/** Tables a write changed; listeners re-run what read them. */
+export type ChangeListener = (tables: readonly string[]) => void;
 
 export class App {
   readonly name: string;
@@ -39,6 +44,7 @@ export class App {
   readonly #granted = new Set<string>();
   readonly #middleware: Middleware[] = [];
   readonly #grantListeners = new Set<() => void>();
+  readonly #changeListeners = new Set<ChangeListener>();
   readonly #openDatabase?: () => BetterSqlite3.Database;
   #database?: SqliteDatabase;
 
@@ -80,19 +86,32 @@ export class App {
     return this;
   }
 
+  /** The app's database; writes through it, by commands or by the app's own code, are seen live. */
   get db(): SqliteDatabase {
     if (!this.#database) {
       if (!this.#openDatabase) throw new Error(`livecmd: app "${this.name}" has no database; pass defineApp({ database })`);
-      this.#database = new SqliteDatabase(this.#openDatabase());
+      this.#database = new SqliteDatabase(this.#openDatabase(), { read() {}, wrote: (tables) => this.changed(...tables) });
     }
     return this.#database;
+  }
+
+  /** Reports tables changed outside the database (or by SQL the runtime cannot see). */
+  changed(...tables: string[]): void {
+    if (tables.length === 0) return;
+    for (const listener of this.#changeListeners) listener(tables);
+  }
+
+  /** Calls `listener` after every write with the tables it changed; returns an unsubscribe. */
+  onChange(listener: ChangeListener): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
   }
 
   /** Runs a command through the middleware, as `origin`. */
   async run(name: string, args: readonly unknown[], options: RunOptions): Promise<unknown> {
     const command = this.commands.get(name);
     if (!command) throw new Error(`livecmd: app "${this.name}" has no command "${name}"`);
-    const invocation = this.#invocation(name, args, options.origin);
+    const invocation = this.#invocation(name, args, options);
     const chain = this.#middleware.reduceRight<() => Promise<unknown>>(
       (next, middleware) => () => middleware(invocation, next),
       async () => command.handler(invocation, ...args),
@@ -100,16 +119,21 @@ export class App {
     return chain();
   }
 
-  #invocation(name: string, args: readonly unknown[], origin: Origin): Invocation {
+  #invocation(name: string, args: readonly unknown[], { origin, reads }: RunOptions): Invocation {
     const app = this;
+    let db: SqliteDatabase | undefined;
     return {
       origin,
       command: name,
       args,
       get db() {
-        return app.db;
+        db ??= app.db.observedBy({
+          read: (tables) => tables.forEach((table) => reads?.add(table)),
+          wrote: (tables) => app.changed(...tables),
+        });
+        return db;
       },
-      changed() {},
+      changed: (table) => app.changed(table),
     };
   }
 

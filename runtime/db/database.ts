@@ -1,10 +1,11 @@
 import type BetterSqlite3 from "better-sqlite3";
+import { StatementTables } from "./statementTables.ts";
 
 export type SqlParam = string | number | bigint | boolean | null | Buffer;
 
 /**
- * The database as a handler sees it. A thin layer over better-sqlite3 so that the runtime can
- * see every statement a command runs (the live machinery tracks reads and writes per table).
+ * The database as a handler sees it. A thin layer over better-sqlite3 so that the runtime sees
+ * which tables every statement reads and writes: live subscriptions re-run on those.
  */
 export interface Database {
   all<T = Record<string, unknown>>(sql: string, ...params: SqlParam[]): T[];
@@ -14,48 +15,75 @@ export interface Database {
   transaction<T>(fn: () => T): T;
 }
 
-/** Statement observer: told which SQL a run executed, so reads and writes can be attributed. */
-export interface StatementObserver {
-  statement(sql: string): void;
+/** Told which tables each statement read, and which it wrote once it ran. */
+export interface TableObserver {
+  read(tables: readonly string[]): void;
+  wrote(tables: readonly string[]): void;
 }
 
-/** A Database over one better-sqlite3 connection, caching prepared statements by SQL text. */
-export class SqliteDatabase implements Database {
-  constructor(
-    readonly connection: BetterSqlite3.Database,
-    private readonly observer?: StatementObserver,
-    private readonly statements = new Map<string, BetterSqlite3.Statement>(),
-  ) {}
+/** What every view of one connection shares: the connection, its statements, their tables. */
+class Connection {
+  readonly statements = new Map<string, BetterSqlite3.Statement>();
+  readonly tables: StatementTables;
 
-  /** The same connection and statement cache, reporting to another observer (one per command run). */
-  observedBy(observer: StatementObserver): SqliteDatabase {
-    return new SqliteDatabase(this.connection, observer, this.statements);
+  constructor(readonly handle: BetterSqlite3.Database) {
+    this.tables = new StatementTables(handle);
+  }
+
+  prepare(sql: string): BetterSqlite3.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.handle.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+/** A Database over one better-sqlite3 connection, reporting table access to its observer. */
+export class SqliteDatabase implements Database {
+  readonly #connection: Connection;
+
+  constructor(
+    connection: BetterSqlite3.Database | Connection,
+    private readonly observer?: TableObserver,
+  ) {
+    this.#connection = connection instanceof Connection ? connection : new Connection(connection);
+  }
+
+  get connection(): BetterSqlite3.Database {
+    return this.#connection.handle;
+  }
+
+  /** The same connection and caches, reporting to another observer (one per command run). */
+  observedBy(observer: TableObserver): SqliteDatabase {
+    return new SqliteDatabase(this.#connection, observer);
   }
 
   all<T>(sql: string, ...params: SqlParam[]): T[] {
-    return this.#prepare(sql).all(...params) as T[];
+    return this.#observed(sql, (statement) => statement.all(...params) as T[]);
   }
 
   get<T>(sql: string, ...params: SqlParam[]): T | undefined {
-    return this.#prepare(sql).get(...params) as T | undefined;
+    return this.#observed(sql, (statement) => statement.get(...params) as T | undefined);
   }
 
   run(sql: string, ...params: SqlParam[]) {
-    const { changes, lastInsertRowid } = this.#prepare(sql).run(...params);
+    const { changes, lastInsertRowid } = this.#observed(sql, (statement) => statement.run(...params));
     return { changes, lastInsertRowid };
   }
 
   transaction<T>(fn: () => T): T {
-    return this.connection.transaction(fn)();
+    return this.#connection.handle.transaction(fn)();
   }
 
-  #prepare(sql: string): BetterSqlite3.Statement {
-    this.observer?.statement(sql);
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.connection.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+  /** Reads are reported before the statement runs, writes only once it ran (`INSERT ... RETURNING` included). */
+  #observed<T>(sql: string, execute: (statement: BetterSqlite3.Statement) => T): T {
+    const statement = this.#connection.prepare(sql);
+    const access = this.observer && this.#connection.tables.of(sql);
+    if (access) this.observer!.read(access.reads);
+    const result = execute(statement);
+    if (access && access.writes.length > 0) this.observer!.wrote(access.writes);
+    return result;
   }
 }
