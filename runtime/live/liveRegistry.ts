@@ -1,0 +1,185 @@
+import { Origin } from "../context.ts";
+import type { App } from "../app.ts";
+
+/** One place a change is delivered: a client's subscription to the URI it sent. */
+export interface Subscriber {
+  readonly uri: string;
+  notify(uri: string): void;
+}
+
+export interface LiveRegistryOptions {
+  /** Re-run each affected (command, arguments) once per burst of writes (default) rather than once per write. */
+  coalesce?: boolean;
+  /** Told when a re-run throws; the subscription stays. Defaults to a line on stderr. */
+  onError?: (error: unknown, command: string, args: readonly unknown[]) => void;
+}
+
+export interface LiveStats {
+  subscriptions: number;
+  /** Distinct (command, arguments): each is re-run once per change however many watch it. */
+  groups: number;
+  reruns: number;
+  notifications: number;
+}
+
+/** Every subscription to one (command, arguments), and what it last returned. */
+interface Group {
+  readonly key: string;
+  readonly command: string;
+  readonly args: readonly unknown[];
+  readonly subscribers: Set<Subscriber>;
+  /** Tables the last run read; undefined until the first run ends (then any change counts). */
+  reads: Set<string> | undefined;
+  lastResult: string | undefined;
+  running: Promise<void> | undefined;
+  /** Changes that arrived during a run: runs still owed (at most one when coalescing). */
+  owed: number;
+}
+
+/**
+ * Live subscriptions: each holds a command and its arguments. When a write changes a table the
+ * command read, the command is re-run (as the agent, through the middleware) and subscribers are
+ * notified only if the result changed.
+ */
+export class LiveRegistry {
+  readonly #app: App;
+  readonly #coalesce: boolean;
+  readonly #onError: NonNullable<LiveRegistryOptions["onError"]>;
+  readonly #groups = new Map<string, Group>();
+  readonly #groupsByTable = new Map<string, Set<Group>>();
+  readonly #pendingTables = new Set<string>();
+  #flushScheduled = false;
+  #reruns = 0;
+  #notifications = 0;
+  readonly #stopListening: () => void;
+
+  constructor(app: App, options: LiveRegistryOptions = {}) {
+    this.#app = app;
+    this.#coalesce = options.coalesce ?? true;
+    this.#onError = options.onError ?? logRerunError;
+    this.#stopListening = app.onChange((tables) => this.#changed(tables));
+  }
+
+  /**
+   * Watches `command(...args)` for `subscriber`; the first subscriber of a (command, arguments)
+   * runs it once, to learn what it reads. Returns the function that ends this subscription.
+   */
+  async add(command: string, args: readonly unknown[], subscriber: Subscriber): Promise<() => void> {
+    const key = JSON.stringify([command, args]);
+    let group = this.#groups.get(key);
+    if (!group) {
+      group = { key, command, args, subscribers: new Set(), reads: undefined, lastResult: undefined, running: undefined, owed: 0 };
+      this.#groups.set(key, group);
+      this.#run(group);
+    }
+    group.subscribers.add(subscriber);
+    const current = group;
+    await current.running;
+    return () => this.#remove(current, subscriber);
+  }
+
+  stats(): LiveStats {
+    let subscriptions = 0;
+    for (const group of this.#groups.values()) subscriptions += group.subscribers.size;
+    return { subscriptions, groups: this.#groups.size, reruns: this.#reruns, notifications: this.#notifications };
+  }
+
+  /** Resolves once every change so far has been re-run and notified (tests and shutdown use it). */
+  async settled(): Promise<void> {
+    while (this.#flushScheduled || [...this.#groups.values()].some((group) => group.running)) {
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.all([...this.#groups.values()].map((group) => group.running));
+    }
+  }
+
+  close(): void {
+    this.#stopListening();
+    this.#groups.clear();
+    this.#groupsByTable.clear();
+  }
+
+  #changed(tables: readonly string[]): void {
+    if (!this.#coalesce) return this.#rerunReaders(tables);
+    for (const table of tables) this.#pendingTables.add(table);
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    setImmediate(() => {
+      this.#flushScheduled = false;
+      const burst = [...this.#pendingTables];
+      this.#pendingTables.clear();
+      this.#rerunReaders(burst);
+    });
+  }
+
+  #rerunReaders(tables: readonly string[]): void {
+    const affected = new Set<Group>();
+    for (const table of tables) for (const group of this.#groupsByTable.get(table) ?? []) affected.add(group);
+    for (const group of this.#groups.values()) if (group.reads === undefined) affected.add(group);
+    for (const group of affected) this.#rerun(group);
+  }
+
+  #rerun(group: Group): void {
+    if (!group.running) return this.#run(group);
+    group.owed = this.#coalesce ? 1 : group.owed + 1;
+  }
+
+  #run(group: Group): void {
+    group.running = this.#execute(group).then(() => {
+      group.running = undefined;
+      if (group.owed > 0 && this.#groups.get(group.key) === group) {
+        group.owed -= 1;
+        this.#run(group);
+      }
+    });
+  }
+
+  async #execute(group: Group): Promise<void> {
+    const first = group.reads === undefined;
+    if (!first) this.#reruns += 1;
+    const reads = new Set<string>();
+    let result: string;
+    try {
+      result = JSON.stringify(await this.#app.run(group.command, group.args, { origin: Origin.Agent, reads })) ?? "undefined";
+    } catch (error) {
+      if (!first) this.#onError(error, group.command, group.args);
+      // What it read before failing (a missing row's table) is what can make it succeed.
+      this.#index(group, reads.size > 0 ? reads : (group.reads ?? new Set()));
+      return;
+    }
+    this.#index(group, reads);
+    if (result === group.lastResult) return;
+    const changed = !first;
+    group.lastResult = result;
+    if (!changed || !this.#groups.has(group.key)) return;
+    for (const subscriber of group.subscribers) {
+      this.#notifications += 1;
+      subscriber.notify(subscriber.uri);
+    }
+  }
+
+  #index(group: Group, reads: Set<string>): void {
+    for (const table of group.reads ?? []) if (!reads.has(table)) this.#groupsByTable.get(table)?.delete(group);
+    for (const table of reads) {
+      let groups = this.#groupsByTable.get(table);
+      if (!groups) this.#groupsByTable.set(table, (groups = new Set()));
+      groups.add(group);
+    }
+    group.reads = reads;
+  }
+
+  #remove(group: Group, subscriber: Subscriber): void {
+    group.subscribers.delete(subscriber);
+    if (group.subscribers.size > 0 || this.#groups.get(group.key) !== group) return;
+    this.#groups.delete(group.key);
+    for (const table of group.reads ?? []) {
+      const groups = this.#groupsByTable.get(table);
+      groups?.delete(group);
+      if (groups?.size === 0) this.#groupsByTable.delete(table);
+    }
+  }
+}
+
+function logRerunError(error: unknown, command: string, args: readonly unknown[]): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`livecmd: re-running ${command}(${JSON.stringify(args).slice(1, -1)}) for its subscribers failed: ${message}; the subscriptions stay\n`);
+}

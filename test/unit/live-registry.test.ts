@@ -1,0 +1,121 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { createExampleApp } from "../../example/app.ts";
+import type { App } from "../../runtime/app.ts";
+import { LiveRegistry, type Subscriber } from "../../runtime/live/liveRegistry.ts";
+
+function recorder(uri: string): Subscriber & { received: string[] } {
+  const received: string[] = [];
+  return { uri, received, notify: (sent) => received.push(sent) };
+}
+
+async function write(app: App, command: string, ...args: unknown[]): Promise<void> {
+  await app.run(command, args, { origin: "app" });
+}
+
+function setup(coalesce = true) {
+  const app = createExampleApp(":memory:");
+  return { app, live: new LiveRegistry(app, { coalesce, onError: () => {} }) };
+}
+
+test("live: a write that changes what a subscription returns notifies it, with the URI it sent", async () => {
+  const { app, live } = setup();
+  const show = recorder("app://customers_show/1");
+  const search = recorder("app://customers_index?search=ada");
+  await live.add("customers_show", [1], show);
+  await live.add("customers_index", [{ search: "ada" }], search);
+  await write(app, "customers_rename", 1, "Ada King");
+  await live.settled();
+  assert.deepEqual(show.received, ["app://customers_show/1"]);
+  assert.deepEqual(search.received, ["app://customers_index?search=ada"]);
+});
+
+test("live: a write to another row re-runs but does not notify, since the result did not change", async () => {
+  const { app, live } = setup();
+  const show = recorder("app://customers_show/1");
+  await live.add("customers_show", [1], show);
+  await write(app, "customers_rename", 500, "Somebody Else");
+  await live.settled();
+  assert.deepEqual(show.received, []);
+  assert.equal(live.stats().reruns, 1);
+});
+
+test("live: a write to a table the command never read does not even re-run it", async () => {
+  const { app, live } = setup();
+  const flagged = recorder("app://orders_flagged");
+  await live.add("orders_flagged", [undefined], flagged);
+  app.db.run("INSERT INTO customer_tags (customer_id, tag) VALUES (1, 'vip-test')");
+  await live.settled();
+  assert.equal(live.stats().reruns, 0);
+  assert.deepEqual(flagged.received, []);
+});
+
+test("live: two spellings of the same arguments are two subscriptions in one group, re-run once, both notified", async () => {
+  const { app, live } = setup();
+  const a = recorder("app://customers_index?search=ada&sort=name");
+  const b = recorder("app://customers_index?sort=name&search=ada");
+  await live.add("customers_index", [{ search: "ada", sort: "name" }], a);
+  await live.add("customers_index", [{ search: "ada", sort: "name" }], b);
+  assert.deepEqual(live.stats(), { subscriptions: 2, groups: 1, reruns: 0, notifications: 0 });
+  await write(app, "customers_rename", 1, "Ada King");
+  await live.settled();
+  assert.equal(live.stats().reruns, 1);
+  assert.deepEqual([a.received, b.received], [[a.uri], [b.uri]]);
+});
+
+test("live: a burst of writes is coalesced into one re-run per subscription; without coalescing each write re-runs", async () => {
+  const counts: number[] = [];
+  for (const coalesce of [true, false]) {
+    const { app, live } = setup(coalesce);
+    await live.add("customers_show", [1], recorder("app://customers_show/1"));
+    for (let i = 0; i < 20; i += 1) app.db.run("UPDATE customers SET balance = balance + 1 WHERE id = 1");
+    await live.settled();
+    counts.push(live.stats().reruns);
+  }
+  assert.deepEqual(counts, [1, 20]);
+});
+
+test("live: a create, an update and a delete each notify a subscription whose result they change", async () => {
+  const { app, live } = setup();
+  const over = recorder("app://orders_over/100000");
+  await live.add("orders_over", [100000, undefined], over);
+  await write(app, "orders_create", { customer_id: 3, total: 250000, placed_on: "2025-06-01" });
+  await live.settled();
+  app.db.run("UPDATE orders SET total = 300000 WHERE total = 250000");
+  await live.settled();
+  await write(app, "customers_delete", 3);
+  await live.settled();
+  assert.equal(over.received.length, 3);
+});
+
+test("live: a re-run that throws keeps the subscription and reports the error", async () => {
+  const app = createExampleApp(":memory:");
+  const errors: string[] = [];
+  const live = new LiveRegistry(app, { onError: (error) => errors.push((error as Error).message) });
+  const show = recorder("app://customers_show/7");
+  await live.add("customers_show", [7], show);
+  await write(app, "customers_delete", 7);
+  await live.settled();
+  assert.equal(errors.length, 1);
+  assert.match(errors[0]!, /no customer with id 7/);
+  assert.equal(live.stats().subscriptions, 1);
+});
+
+test("live: ctx.changed and app.changed re-run readers of a table written outside the database API", async () => {
+  const { app, live } = setup();
+  const show = recorder("app://customers_show/1");
+  await live.add("customers_show", [1], show);
+  app.db.connection.prepare("UPDATE customers SET name = 'Ada Byron' WHERE id = 1").run();
+  await live.settled();
+  assert.deepEqual(show.received, [], "a raw connection write is invisible");
+  app.changed("customers");
+  await live.settled();
+  assert.deepEqual(show.received, [show.uri]);
+});
+
+test("live: removing the last subscription of a group forgets it", async () => {
+  const { live } = setup();
+  const remove = await live.add("customers_show", [1], recorder("app://customers_show/1"));
+  remove();
+  assert.deepEqual(live.stats(), { subscriptions: 0, groups: 0, reruns: 0, notifications: 0 });
+});
