@@ -24,25 +24,20 @@ const PERCENT = 0x25;
 export function percentDecode(s: string, start: number, end: number): string | DecodeFailure {
   let out = "";
   let runStart = start;
-  let i = start;
-  while (i < end) {
-    if (s.charCodeAt(i) !== PERCENT) {
-      i++;
-      continue;
-    }
+  // Native `indexOf` skips the unescaped runs faster than a charCodeAt loop.
+  for (let i = s.indexOf("%", start); i >= 0 && i < end; i = s.indexOf("%", runStart)) {
     if (i > runStart) out += s.slice(runStart, i);
     const lead = escapedByte(s, i, end);
     if (lead < 0) return malformedEscape(s, i, end);
     if (lead < 0x80) {
       out += String.fromCharCode(lead);
-      i += 3;
+      runStart = i + 3;
     } else {
       const codePoint = decodeSequence(s, i, end, lead);
       if (typeof codePoint !== "number") return codePoint;
       out += fromCodePoint(codePoint);
-      i += 3 * sequenceLength(lead);
+      runStart = i + 3 * sequenceLength(lead);
     }
-    runStart = i;
   }
   return runStart === start ? s.slice(start, end) : out + s.slice(runStart, end);
 }
