@@ -24,7 +24,9 @@ export class LegacyHttpSessions {
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId !== null) {
       const transport = this.#sessions.get(sessionId);
-      return transport ? transport.handleRequest(request) : jsonRpcError(404, -32001, `Session ${sessionId} not found; initialize again`);
+      if (!transport) return jsonRpcError(404, -32001, `Session ${sessionId} not found; initialize again`);
+      const response = await transport.handleRequest(request);
+      return request.method === "GET" ? openedAtOnce(response) : response;
     }
     const body: unknown = request.method === "POST" ? await request.clone().json().catch(() => undefined) : undefined;
     if (!isInitializeRequest(body)) return jsonRpcError(400, -32000, "Bad Request: a 2025-era request needs the Mcp-Session-Id header that initialize returned");
@@ -50,6 +52,21 @@ export class LegacyHttpSessions {
     };
     return transport;
   }
+}
+
+/**
+ * The push stream (GET) with an SSE comment up front: without a first chunk the response head
+ * stays unsent until the first keep-alive, and the client cannot tell the stream is there.
+ */
+function openedAtOnce(response: Response): Response {
+  if (!response.body || !response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
+  const opening = new TextEncoder().encode(": stream open\n\n");
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      start: (controller) => controller.enqueue(opening),
+    }),
+  );
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {

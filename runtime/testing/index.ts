@@ -65,7 +65,7 @@ async function connect(app: App, options: McpTestOptions): Promise<McpTestClient
     options.protocol === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
   );
   const recorder = new ListChangeRecorder(client);
-  const stop = await connectTransport(app, client, options);
+  const { stop, pushStreamOpen } = await connectTransport(app, client, options);
   let listen: McpSubscription | undefined;
   return {
     client,
@@ -78,6 +78,7 @@ async function connect(app: App, options: McpTestOptions): Promise<McpTestClient
     tools: async () => (await client.listTools(undefined, BYPASS)).tools,
     async listChanges() {
       if (options.protocol === "2026-07-28") listen ??= await client.listen({ resourcesListChanged: true, toolsListChanged: true });
+      else await pushStreamOpen;
       return recorder;
     },
     async close() {
@@ -88,17 +89,32 @@ async function connect(app: App, options: McpTestOptions): Promise<McpTestClient
   };
 }
 
-async function connectTransport(app: App, client: Client, options: McpTestOptions): Promise<() => Promise<void>> {
+interface Connected {
+  stop(): Promise<void>;
+  /** Settles once the server can push unsolicited messages (2025 era) to this client. */
+  pushStreamOpen: Promise<void>;
+}
+
+async function connectTransport(app: App, client: Client, options: McpTestOptions): Promise<Connected> {
   const serveOptions = options.pageSize === undefined ? {} : { pageSize: options.pageSize };
   if (options.transport === "http") {
     const serving = await serveHttp(app, { ...serveOptions, port: 0 });
-    await client.connect(new StreamableHTTPClientTransport(serving.url));
-    return () => serving.close();
+    // A 2025 client opens its GET stream some time after initialize; what the server pushes
+    // before that is lost, so `listChanges()` waits for the stream to be there.
+    let opened!: () => void;
+    const pushStreamOpen = new Promise<void>((resolve) => (opened = resolve));
+    const fetchNotingPushStream = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+      const response = await fetch(url, init);
+      if (init?.method === "GET" && response.ok) opened();
+      return response;
+    };
+    await client.connect(new StreamableHTTPClientTransport(serving.url, { fetch: fetchNotingPushStream }));
+    return { stop: () => serving.close(), pushStreamOpen };
   }
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const handle = serveStdio(app, { ...serveOptions, transport: serverTransport });
   await client.connect(clientTransport);
-  return () => handle.close();
+  return { stop: () => handle.close(), pushStreamOpen: Promise.resolve() };
 }
 
 class ListChangeRecorder implements ListChanges {
