@@ -1,4 +1,5 @@
 import type { FieldError, ParseResult, WithoutUndefined } from "./template.ts";
+import { withoutUndefined } from "./pickDefined.ts";
 import { quoteValue } from "./quote.ts";
 import { isIntegerSyntax, isJsonNumberSyntax } from "./scalarSyntax.ts";
 
@@ -81,9 +82,7 @@ export class FieldReader {
   /** The variables without their `undefined` entries, or every error recorded so far. */
   result<V extends object>(vars: V): ParseResult<WithoutUndefined<V>> {
     if (this.errors) return { ok: false, errors: this.errors };
-    const defined: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(vars)) if (value !== undefined) defined[key] = value;
-    return { ok: true, vars: defined as WithoutUndefined<V> };
+    return { ok: true, vars: withoutUndefined(vars) };
   }
 
   private reject(field: string, expected: string, raw: string, hint = ""): undefined {

@@ -8,7 +8,7 @@ export function pickDefined<T extends object, const K extends keyof T>(
   obj: T,
   keys: readonly K[],
 ): WithoutUndefined<Pick<T, K>> {
-  return pickDefinedOrUndefined(obj, keys) ?? ({} as WithoutUndefined<Pick<T, K>>);
+  return (definedEntries(obj, keys) ?? {}) as WithoutUndefined<Pick<T, K>>;
 }
 
 /** Like `pickDefined`, but `undefined` when no key is defined: an optional struct left out. */
@@ -16,14 +16,33 @@ export function pickDefinedOrUndefined<T extends object, const K extends keyof T
   obj: T,
   keys: readonly K[],
 ): WithoutUndefined<Pick<T, K>> | undefined {
-  const picked: Partial<Pick<T, K>> = {};
-  let any = false;
+  return definedEntries(obj, keys) as WithoutUndefined<Pick<T, K>> | undefined;
+}
+
+/** `vars` without its `undefined` entries. */
+export function withoutUndefined<V extends object>(vars: V): WithoutUndefined<V> {
+  return (definedEntries(vars, Object.keys(vars)) ?? {}) as WithoutUndefined<V>;
+}
+
+function definedEntries(
+  obj: object,
+  keys: readonly PropertyKey[],
+): Record<PropertyKey, unknown> | undefined {
+  let picked: Record<PropertyKey, unknown> | undefined;
   for (const key of keys) {
-    const value = obj[key];
-    if (value !== undefined) {
-      picked[key] = value;
-      any = true;
-    }
+    const value = (obj as Record<PropertyKey, unknown>)[key];
+    if (value === undefined) continue;
+    picked ??= {};
+    // Defined rather than assigned, so that a variable named `__proto__` stays a plain key
+    // instead of replacing the prototype, as it does in splitUri's records.
+    if (key === "__proto__") {
+      Object.defineProperty(picked, key, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else picked[key] = value;
   }
-  return any ? (picked as WithoutUndefined<Pick<T, K>>) : undefined;
+  return picked;
 }

@@ -73,8 +73,9 @@ function rawCharMessage(codePoint: number, position: number, count: number): str
 function describe(codePoint: number): string {
   const hex = "U+" + codePoint.toString(16).toUpperCase().padStart(4, "0");
   if (codePoint === 0x20) return "a space";
-  if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint < 0xa0))
+  if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint < 0xa0)) {
     return `a control character (${hex})`;
+  }
   if (codePoint >= 0xd800 && codePoint <= 0xdfff) return `an unpaired surrogate (${hex})`;
   return `${JSON.stringify(String.fromCodePoint(codePoint))} (${hex})`;
 }

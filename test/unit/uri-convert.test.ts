@@ -180,6 +180,15 @@ describe("FieldReader: absent values and result", () => {
     assert.ok(result.ok && !("page" in result.vars));
   });
 
+  it("keeps a variable named __proto__ a plain key", () => {
+    const reader = new FieldReader();
+    const vars = JSON.parse('{"__proto__": "x"}') as Record<string, string>;
+    const result = reader.result(vars);
+    assert.ok(result.ok);
+    assert.ok(Object.hasOwn(result.vars, "__proto__"));
+    assert.equal(Object.getPrototypeOf(result.vars), Object.prototype);
+  });
+
   it("collects every field error, not just the first", () => {
     const reader = new FieldReader();
     const vars = {

@@ -160,6 +160,15 @@ describe("pickDefined", () => {
     assert.deepEqual(pickDefined({ a: undefined as number | undefined }, ["a"]), {});
   });
 
+  it("keeps a key named __proto__ an own property instead of a prototype", () => {
+    const vars = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as Record<string, unknown>;
+    const picked = pickDefined(vars, ["__proto__", "a"]) as Record<string, unknown>;
+    assert.equal(Object.getPrototypeOf(picked), Object.prototype);
+    assert.ok(Object.hasOwn(picked, "__proto__"));
+    assert.deepEqual(Object.keys(picked), ["__proto__", "a"]);
+    assert.equal(picked["polluted"], undefined);
+  });
+
   it("returns a new object", () => {
     const vars = { a: 1 };
     assert.notEqual(pickDefined(vars, ["a"]), vars);
