@@ -11,17 +11,31 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioClientTransportV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
-// Real server processes started the way a user starts them, and clients this project did not write.
-const SERVE = ["--import", "tsx", "test/e2e/fixtures/serveEntry.ts", "serve", "--app", "test/e2e/fixtures/shopAppModule.ts"];
-const SHOW_1 = { id: 1, name: "Ada Lovelace" };
-const TEMPLATES = ["app://customers_index{?direction,page,search,vip}", "app://customers_show/{id}", "app://quota_show/{id}"];
+// The example app, served by real processes started the way a user starts them, to clients this
+// project did not write. Each server gets a fresh in-memory database.
+const SERVE = ["--import", "tsx", "test/e2e/fixtures/serveEntry.ts", "serve", "--app", "example/app.ts"];
+const FRESH_DATABASE = { LIVECMD_EXAMPLE_DB: ":memory:" };
+const TEMPLATES = [
+  "app://customers_index{?direction,page,per_page,search,sort}",
+  "app://customers_show/{id}",
+  "app://orders_between/{from}/{to}{?status}",
+  "app://orders_flagged{?include_archived}",
+  "app://orders_over/{min_total}{?status}",
+];
 
-function textOf(result: { contents: unknown[] }): unknown {
-  return JSON.parse((result.contents[0] as { text: string }).text);
+/** The customer a read or call returned, down to what identifies it. */
+function customerIn(text: string): { id: unknown; name: unknown } {
+  const { id, name } = JSON.parse(text) as { id: unknown; name: unknown };
+  return { id, name };
+}
+const ADA = { id: 1, name: "Ada Lovelace" };
+
+function textOf(result: { contents: unknown[] }): { id: unknown; name: unknown } {
+  return customerIn((result.contents[0] as { text: string }).text);
 }
 
 async function startHttpServer(): Promise<{ url: URL; process: ChildProcess }> {
-  const child = spawn(process.execPath, [...SERVE, "--http", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...SERVE, "--http", "0"], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...FRESH_DATABASE } });
   let out = "";
   child.stdout!.setEncoding("utf8");
   for await (const chunk of child.stdout!) {
@@ -50,14 +64,14 @@ describe("the SDK v2 Client against `livecmd serve` on stdio", () => {
   ] as const) {
     it(`lists templates, reads an expanded URI and gets -32602 for a typo (${era})`, async () => {
       const client = new Client({ name: "e2e", version: "0" }, { versionNegotiation: negotiation });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: SERVE, stderr: "ignore" }));
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: SERVE, env: FRESH_DATABASE, stderr: "ignore" }));
       assert.equal(client.getProtocolEra(), era);
       assert.deepEqual((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate), TEMPLATES);
-      assert.deepEqual(textOf(await client.readResource({ uri: "app://customers_show/1" })), SHOW_1);
+      assert.deepEqual(textOf(await client.readResource({ uri: "app://customers_show/1" })), ADA);
       const error = await client.readResource({ uri: "app://customers_index?serch=ada" }).catch((e: unknown) => e);
       assert.ok(error instanceof ProtocolError);
       assert.equal(error.code, -32602);
-      assert.deepEqual((error.data as { errors: { field: string }[] }).errors.map((e) => e.field), ["serch"]);
+      assert.match(JSON.stringify(error.data), /serch/);
       await client.close();
     });
   }
@@ -70,12 +84,12 @@ describe("clients against `livecmd serve --http 0`", () => {
       const modern = new Client({ name: "e2e", version: "0" }, { versionNegotiation: { mode: "auto" } });
       await modern.connect(new StreamableHTTPClientTransport(server.url));
       assert.equal(modern.getNegotiatedProtocolVersion(), "2026-07-28");
-      assert.deepEqual(textOf(await modern.readResource({ uri: "app://customers_show/1" })), SHOW_1);
+      assert.deepEqual(textOf(await modern.readResource({ uri: "app://customers_show/1" })), ADA);
 
       const v1 = new ClientV1({ name: "e2e-v1", version: "0" });
       await v1.connect(new StreamableHTTPClientTransportV1(server.url));
       assert.deepEqual((await v1.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate), TEMPLATES);
-      assert.deepEqual(textOf(await v1.readResource({ uri: "app://customers_show/1" })), SHOW_1);
+      assert.deepEqual(textOf(await v1.readResource({ uri: "app://customers_show/1" })), ADA);
       assert.deepEqual(await v1.complete({ ref: { type: "ref/resource", uri: TEMPLATES[0]! }, argument: { name: "direction", value: "d" } }), {
         completion: { values: ["desc"], total: 1, hasMore: false },
       });
@@ -92,18 +106,18 @@ describe("clients against `livecmd serve --http 0`", () => {
 describe("the v1 @modelcontextprotocol/sdk Client against `livecmd serve` on stdio", () => {
   it("lists, reads and calls on the 2025 era", async () => {
     const client = new ClientV1({ name: "e2e-v1", version: "0" });
-    await client.connect(new StdioClientTransportV1({ command: process.execPath, args: SERVE, stderr: "ignore" }));
-    assert.deepEqual((await client.listResources()).resources.map((r) => r.uri), ["app://customers_index", "app://server_time"]);
-    assert.deepEqual(textOf(await client.readResource({ uri: "app://customers_show/1" })), SHOW_1);
+    await client.connect(new StdioClientTransportV1({ command: process.execPath, args: SERVE, env: FRESH_DATABASE, stderr: "ignore" }));
+    assert.deepEqual((await client.listResources()).resources.map((r) => r.uri), ["app://customers_index", "app://orders_flagged"]);
+    assert.deepEqual(textOf(await client.readResource({ uri: "app://customers_show/1" })), ADA);
     const call = await client.callTool({ name: "customers_show", arguments: { id: 1 } });
-    assert.deepEqual(JSON.parse((call.content as { text: string }[])[0]!.text), SHOW_1);
+    assert.deepEqual(customerIn((call.content as { text: string }[])[0]!.text), ADA);
     await client.close();
   });
 });
 
 describe("the MCP Inspector CLI against `livecmd serve` on stdio", () => {
   const inspector = (...method: string[]) =>
-    promisify(execFile)("node_modules/.bin/mcp-inspector", ["--cli", process.execPath, ...SERVE, ...method], { timeout: 30_000 });
+    promisify(execFile)("node_modules/.bin/mcp-inspector", ["--cli", "-e", "LIVECMD_EXAMPLE_DB=:memory:", process.execPath, ...SERVE, ...method], { timeout: 30_000 });
 
   it("lists the resource templates", async () => {
     const { stdout } = await inspector("--method", "resources/templates/list");
@@ -112,6 +126,6 @@ describe("the MCP Inspector CLI against `livecmd serve` on stdio", () => {
 
   it("reads app://customers_show/1", async () => {
     const { stdout } = await inspector("--method", "resources/read", "--uri", "app://customers_show/1");
-    assert.deepEqual(textOf(JSON.parse(stdout) as { contents: unknown[] }), SHOW_1);
+    assert.deepEqual(textOf(JSON.parse(stdout) as { contents: unknown[] }), ADA);
   });
 });
