@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from
 
 // The example app, served by real processes started the way a user starts them, to clients this
 // project did not write. Each server gets a fresh in-memory database.
-const SERVE = ["--import", "tsx", "test/e2e/fixtures/serveEntry.ts", "serve", "--app", "example/app.ts"];
+const SERVE = ["bin/livecmd.js", "serve", "--app", "example/app.ts"];
 const FRESH_DATABASE = { LIVECMD_EXAMPLE_DB: ":memory:" };
 const TEMPLATES = [
   "app://customers_index{?direction,page,per_page,search,sort}",
