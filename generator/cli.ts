@@ -1,9 +1,6 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { serveCommand } from "../runtime/server/serveCommand.ts";
-import { runCodegen } from "./runCodegen.ts";
-import { runInspect } from "./inspect/runInspect.ts";
-import { watchCodegen } from "./output/watchCodegen.ts";
 
 const log = (text: string) => process.stdout.write(`${text}\n`);
 const appOption = {
@@ -27,8 +24,9 @@ await yargs(hideBin(process.argv))
         .epilog("Exit codes: 0 up to date or written; 1 --check found stale, missing or extra files; 2 the app's source has errors (printed with file:line:col)."),
     async (argv) => {
       const options = { app: argv.app, out: argv.out, check: argv.check === true, cwd: process.cwd(), log };
-      if (argv.watch) await watchCodegen(options);
-      else process.exitCode = await runCodegen(options);
+      // The generator (ts-morph, prettier) loads only for the commands that use it: `serve` starts fast.
+      if (argv.watch) await (await import("./output/watchCodegen.ts")).watchCodegen(options);
+      else process.exitCode = await (await import("./runCodegen.ts")).runCodegen(options);
     },
   )
   .command(
@@ -36,6 +34,7 @@ await yargs(hideBin(process.argv))
     "Print every command: live, confirm, granted, its resource and template, or why it has none",
     (command) => command.option("app", appOption),
     async (argv) => {
+      const { runInspect } = await import("./inspect/runInspect.ts");
       process.exitCode = await runInspect({ app: argv.app, cwd: process.cwd(), log });
     },
   )
