@@ -57,15 +57,15 @@ export const templates = {
       },
     ],
     parse(uri) {
-      const parts = splitUri(
+      const split = splitUri(
         uri,
         "app://customers_index",
         [],
         ["direction", "page", "per_page", "search", "sort"],
       );
-      if (!parts.ok) return parts;
-      const { query } = parts.vars;
-      const read = new FieldReader();
+      if (!split.parts) return split;
+      const { query } = split.parts;
+      const read = new FieldReader(split.errors);
       return read.result({
         direction: read.enum("direction", query.direction, ["asc", "desc"]),
         page: read.integer("page", query.page),
@@ -87,10 +87,10 @@ export const templates = {
       },
     ],
     parse(uri) {
-      const parts = splitUri(uri, "app://customers_show", ["id"], []);
-      if (!parts.ok) return parts;
-      const { path } = parts.vars;
-      const read = new FieldReader();
+      const split = splitUri(uri, "app://customers_show", ["id"], []);
+      if (!split.parts) return split;
+      const { path } = split.parts;
+      const read = new FieldReader(split.errors);
       return read.result({
         id: read.integer("id", path.id),
       });
@@ -122,10 +122,10 @@ export const templates = {
       },
     ],
     parse(uri) {
-      const parts = splitUri(uri, "app://orders_between", ["from", "to"], ["status"]);
-      if (!parts.ok) return parts;
-      const { path, query } = parts.vars;
-      const read = new FieldReader();
+      const split = splitUri(uri, "app://orders_between", ["from", "to"], ["status"]);
+      if (!split.parts) return split;
+      const { path, query } = split.parts;
+      const read = new FieldReader(split.errors);
       return read.result({
         from: read.string("from", path.from),
         to: read.string("to", path.to),
@@ -145,10 +145,10 @@ export const templates = {
       },
     ],
     parse(uri) {
-      const parts = splitUri(uri, "app://orders_flagged", [], ["include_archived"]);
-      if (!parts.ok) return parts;
-      const { query } = parts.vars;
-      const read = new FieldReader();
+      const split = splitUri(uri, "app://orders_flagged", [], ["include_archived"]);
+      if (!split.parts) return split;
+      const { query } = split.parts;
+      const read = new FieldReader(split.errors);
       return read.result({
         include_archived: read.boolean("include_archived", query.include_archived),
       });
@@ -175,10 +175,10 @@ export const templates = {
       },
     ],
     parse(uri) {
-      const parts = splitUri(uri, "app://orders_over", ["min_total"], ["status"]);
-      if (!parts.ok) return parts;
-      const { path, query } = parts.vars;
-      const read = new FieldReader();
+      const split = splitUri(uri, "app://orders_over", ["min_total"], ["status"]);
+      if (!split.parts) return split;
+      const { path, query } = split.parts;
+      const read = new FieldReader(split.errors);
       return read.result({
         min_total: read.number("min_total", path.min_total),
         status: read.enum("status", query.status, ["pending", "paid", "shipped", "cancelled"]),

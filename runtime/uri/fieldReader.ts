@@ -14,6 +14,11 @@ import { isIntegerSyntax, isJsonNumberSyntax } from "./scalarSyntax.ts";
 export class FieldReader {
   private errors: FieldError[] | undefined;
 
+  /** `errors`: what splitting the URI found already; they come first in the result. */
+  constructor(errors?: readonly FieldError[]) {
+    if (errors && errors.length > 0) this.errors = [...errors];
+  }
+
   /** `-?(0|[1-9][0-9]*)` within ±(2^53-1); `-0` reads as -0. */
   integer(field: string, raw: string): number;
   integer(field: string, raw: string | undefined): number | undefined;

@@ -7,7 +7,7 @@ export type {
   WithoutUndefined,
 } from "./template.ts";
 export { MAX_URI_LENGTH } from "./uriLength.ts";
-export { splitUri, type UriParts } from "./splitUri.ts";
+export { splitUri, type SplitResult, type UriParts } from "./splitUri.ts";
 export { FieldReader } from "./fieldReader.ts";
 export { formQuery, formatScalar, pathSegment, type ScalarValue } from "./expand.ts";
 export { commandOf } from "./commandOf.ts";

@@ -1,4 +1,4 @@
-import type { FieldError, ParseResult } from "./template.ts";
+import type { FieldError } from "./template.ts";
 import { baseMismatch, startsWithBase } from "./matchBase.ts";
 import { DecodeFailure, percentDecode } from "./percentDecode.ts";
 import { quoteValue } from "./quote.ts";
@@ -30,6 +30,16 @@ export interface UriParts<P extends string = string, Q extends string = string> 
 }
 
 /**
+ * A split URI. A URI with mistakes still gives the values that did split cleanly, as long as it
+ * names this template with the right number of segments, so conversion can report its errors
+ * along with the structural ones: a typo'd parameter and a bad value in one answer.
+ */
+export type SplitResult<P extends string, Q extends string> =
+  | { ok: true; parts: UriParts<P, Q>; errors?: undefined }
+  | { ok: false; errors: FieldError[]; parts: UriParts<P, Q> }
+  | { ok: false; errors: FieldError[]; parts: undefined };
+
+/**
  * Takes an expanded URI apart strictly (design.md, "Reading a URI back"): `base`, then one
  * `/segment` per name in `pathNames`, in order, then an optional form query whose names must be
  * in `queryNames`. Collects every error it can; never throws.
@@ -42,13 +52,13 @@ export function splitUri<const P extends string, const Q extends string>(
   base: string,
   pathNames: readonly P[],
   queryNames: readonly Q[],
-): ParseResult<UriParts<P, Q>> {
-  if (uri.length > MAX_URI_LENGTH) return { ok: false, errors: [tooLongError()] };
+): SplitResult<P, Q> {
+  if (uri.length > MAX_URI_LENGTH) return { ok: false, errors: [tooLongError()], parts: undefined };
   const result = new Splitter<P, Q>(uri, base, pathNames, queryNames).split();
   // A URI that splits is ASCII, so its length is its size in bytes; only a failed one can
   // still be too long, and then the length error replaces the others.
   if (!result.ok && uri.length * 3 > MAX_URI_LENGTH && exceedsUtf8Length(uri, MAX_URI_LENGTH)) {
-    return { ok: false, errors: [tooLongError()] };
+    return { ok: false, errors: [tooLongError()], parts: undefined };
   }
   return result;
 }
@@ -87,12 +97,12 @@ class Splitter<P extends string, Q extends string> {
     >;
   }
 
-  split(): ParseResult<UriParts<P, Q>> {
+  split(): SplitResult<P, Q> {
     const { uri, base } = this;
     let schemeError: FieldError | undefined;
     if (!startsWithBase(uri, base)) {
       const mismatch = baseMismatch(uri, base);
-      if (!mismatch.readable) return { ok: false, errors: [mismatch.error] };
+      if (!mismatch.readable) return { ok: false, errors: [mismatch.error], parts: undefined };
       schemeError = mismatch.error;
     }
     let i = this.readPath(base.length);
@@ -104,12 +114,24 @@ class Splitter<P extends string, Q extends string> {
       );
     }
     if (!schemeError && !this.rawChars && !this.errors) {
-      return { ok: true, vars: { path: this.path, query: this.query } };
+      return { ok: true, parts: { path: this.path, query: this.query } };
     }
     const errors = schemeError ? [schemeError] : [];
     if (this.rawChars) errors.push(...this.rawChars.errors());
     if (this.errors) errors.push(...this.errors);
-    return { ok: false, errors };
+    if (this.segmentCount !== this.pathNames.length) return { ok: false, errors, parts: undefined };
+    return { ok: false, errors, parts: this.cleanParts(errors) };
+  }
+
+  /** The values without an error of their own, so no field is reported twice. */
+  private cleanParts(errors: FieldError[]): UriParts<P, Q> {
+    const path: Record<string, string> = { ...this.path };
+    const query: Record<string, string> = Object.assign(Object.create(null), this.query);
+    for (const { field } of errors) {
+      delete path[field];
+      delete query[field];
+    }
+    return { path: path as Record<P, string>, query: query as { [K in Q]?: string } };
   }
 
   /** Reads `/segment`s from `start`; returns where the query or fragment begins, or the end. */

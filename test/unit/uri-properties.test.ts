@@ -7,6 +7,7 @@ import {
   pathSegment,
   splitUri,
   type ParseResult,
+  type SplitResult,
 } from "../../runtime/uri/index.ts";
 
 // Fixed so that a failure reproduces; fast-check prints the counterexample and its path.
@@ -57,7 +58,7 @@ const pieceUri = fc
   .array(fc.constantFrom(...PIECES), { maxLength: 20 })
   .map((pieces) => pieces.join(""));
 
-function assertWellFormedResult(result: ParseResult<unknown>): void {
+function assertWellFormedResult(result: ParseResult<unknown> | SplitResult<string, string>): void {
   if (result.ok) return;
   assert.ok(result.errors.length > 0);
   for (const error of result.errors) {
@@ -112,7 +113,7 @@ describe("FieldReader never throws", () => {
 function throughPath(value: string | number | boolean): string {
   const result = splitUri(`app://show/${pathSegment(value)}`, "app://show", ["v"], []);
   if (!result.ok) assert.fail(JSON.stringify(result.errors));
-  return result.vars.path.v;
+  return result.parts.path.v;
 }
 
 // Valid values only: a lone surrogate is not valid UTF-8, and "" has no path segment (an empty
@@ -196,8 +197,8 @@ describe("a form query reads back as the pairs it was expanded from", () => {
         const result = splitUri(`${BASE}/a/b${formQuery(given)}`, BASE, PATH, QUERY);
         if (!result.ok) assert.fail(JSON.stringify(result.errors));
         const expected = Object.fromEntries(given.filter(([, value]) => value !== undefined));
-        assert.deepEqual({ ...result.vars.query }, { ...expected });
-        assert.equal(Object.getPrototypeOf(result.vars.query), null);
+        assert.deepEqual({ ...result.parts.query }, { ...expected });
+        assert.equal(Object.getPrototypeOf(result.parts.query), null);
       }),
       RUNS,
     );

@@ -15,14 +15,14 @@ function partsOf(uri: string): UriParts {
   const result = split(uri);
   if (!result.ok)
     assert.fail(`expected ${JSON.stringify(uri)} to split; got ${JSON.stringify(result.errors)}`);
-  return result.vars;
+  return result.parts;
 }
 
 function errorsOf(uri: string): FieldError[] {
   const result = split(uri);
   if (result.ok)
     assert.fail(
-      `expected ${JSON.stringify(uri)} to be rejected; got ${JSON.stringify(result.vars)}`,
+      `expected ${JSON.stringify(uri)} to be rejected; got ${JSON.stringify(result.parts)}`,
     );
   return result.errors;
 }
@@ -53,8 +53,8 @@ describe("splitUri: a well-formed URI", () => {
   it("reads a template with neither path nor query from its bare base", () => {
     const result = splitUri("app://customers_index", "app://customers_index", [], ["page"]);
     assert.ok(result.ok);
-    assert.deepEqual({ ...result.vars.path }, {});
-    assert.deepEqual({ ...result.vars.query }, {});
+    assert.deepEqual({ ...result.parts.path }, {});
+    assert.deepEqual({ ...result.parts.query }, {});
   });
 
   it("accepts RFC 3986 sub-delimiters and other harmless ASCII raw", () => {
@@ -396,7 +396,7 @@ describe("splitUri: hostile names", () => {
       ["__proto__", "constructor"],
     );
     assert.ok(result.ok);
-    const query = result.vars.query as Record<string, string>;
+    const query = result.parts.query as Record<string, string>;
     assert.equal(Object.getPrototypeOf(query), null);
     assert.ok(Object.hasOwn(query, "__proto__"));
     assert.equal(query["__proto__"], "x");
@@ -406,9 +406,9 @@ describe("splitUri: hostile names", () => {
   it("keeps a path variable named __proto__ an ordinary key", () => {
     const result = splitUri("app://t/x", "app://t", ["__proto__"], []);
     assert.ok(result.ok);
-    assert.ok(Object.hasOwn(result.vars.path, "__proto__"));
-    assert.equal(result.vars.path["__proto__"], "x");
-    assert.equal((result.vars.path as Record<string, unknown>)["toString"], undefined);
+    assert.ok(Object.hasOwn(result.parts.path, "__proto__"));
+    assert.equal(result.parts.path["__proto__"], "x");
+    assert.equal((result.parts.path as Record<string, unknown>)["toString"], undefined);
   });
 });
 
