@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { ProtocolError } from "@modelcontextprotocol/client";
+import fc from "fast-check";
+import { templates } from "../../generated/templates.ts";
+import { commandOf } from "../../runtime/uri/index.ts";
+import { testApp, type McpTestClient } from "../../runtime/testing/index.ts";
+import { arbitraryUri, expand, mutatedUri, TEMPLATE_NAMES, validUri, variablesOf } from "./support/arbitraries.ts";
+import { countedExampleApp, PROTOCOLS, readText } from "./support/exampleApp.ts";
+
+/** Cases per template and era for read == call (2 requests each), and per era for garbage reads. */
+const DIFFERENTIAL_RUNS = 100;
+const GARBAGE_RUNS = 600;
+
+/** How a request ended, in terms both paths share: the result's JSON, or the command's message. */
+type Outcome = { ok: true; json: string } | { ok: false; message: string };
+
+async function readOutcome(mcp: McpTestClient, uri: string): Promise<Outcome> {
+  try {
+    return { ok: true, json: readText(await mcp.read(uri)) };
+  } catch (error) {
+    assert.ok(error instanceof ProtocolError && error.code === -32603, `read ${uri}: ${String(error)}`);
+    return { ok: false, message: error.message };
+  }
+}
+
+async function callOutcome(mcp: McpTestClient, tool: string, args: Record<string, unknown>): Promise<Outcome> {
+  const result = await mcp.call(tool, args);
+  const [content] = result.content as { type: string; text: string }[];
+  assert.equal(content?.type, "text");
+  return result.isError ? { ok: false, message: content.text } : { ok: true, json: content.text };
+}
+
+for (const protocol of PROTOCOLS) {
+  describe(`read(uri) == tools/call(args) for random valid values of every template (${protocol})`, () => {
+    const counted = countedExampleApp();
+    let mcp: McpTestClient;
+    before(async () => {
+      mcp = await testApp(counted.app).mcp({ protocol });
+    });
+    after(() => mcp.close());
+
+    for (const name of TEMPLATE_NAMES) {
+      it(`${name}: the handler gets the same arguments, and the agent the same result or the same error`, async () => {
+        const outcomes = { ok: 0, failed: 0 };
+        await fc.assert(
+          fc.asyncProperty(variablesOf(name), async (vars) => {
+            counted.runs.length = 0;
+            const read = await readOutcome(mcp, expand(name, vars));
+            const call = await callOutcome(mcp, name, vars);
+            assert.equal(counted.runs.length, 2, "both requests run the command once");
+            assert.deepStrictEqual(counted.runs[0]!.args, counted.runs[1]!.args);
+            assert.deepStrictEqual(read, call);
+            outcomes[read.ok ? "ok" : "failed"]++;
+          }),
+          { numRuns: DIFFERENTIAL_RUNS },
+        );
+        // A differential of errors only would prove little: most random values must read.
+        assert.ok(outcomes.ok >= DIFFERENTIAL_RUNS / 4, `only ${outcomes.ok} of ${DIFFERENTIAL_RUNS} reads succeeded`);
+      });
+    }
+  });
+
+  describe(`resources/read never breaks on arbitrary strings (${protocol})`, () => {
+    const counted = countedExampleApp();
+    let mcp: McpTestClient;
+    before(async () => {
+      mcp = await testApp(counted.app).mcp({ protocol });
+    });
+    after(() => mcp.close());
+
+    it("answers every string with a result or a JSON-RPC error, the parser's own errors for a template's URI, and runs a command only on a valid URI", async () => {
+      await fc.assert(
+        fc.asyncProperty(arbitraryUri, async (uri) => {
+          counted.runs.length = 0;
+          const name = commandOf(uri, "app");
+          const template = name === undefined ? undefined : templates[name as keyof typeof templates];
+          const parsed = template?.parse(uri);
+          const answer = await mcp.read(uri).then(
+            (result) => ({ result }),
+            (error: unknown) => ({ error }),
+          );
+          if ("result" in answer) {
+            assert.ok(parsed?.ok || uri === "app://customers_index" || uri === "app://orders_flagged", `read ${uri} succeeded`);
+            assert.equal(counted.runs.length, 1);
+            return;
+          }
+          const { error } = answer;
+          assert.ok(error instanceof ProtocolError, `read ${JSON.stringify(uri)}: ${String(error)}`);
+          if (error.code === -32603) {
+            assert.equal(counted.runs.length, 1, "-32603 only when the command ran and threw");
+            return;
+          }
+          assert.equal(error.code, -32602, error.message);
+          assert.equal(counted.runs.length, 0, "a refused URI never runs the command");
+          const data = error.data as { uri: string; errors?: unknown };
+          assert.equal(data.uri, uri);
+          if (parsed && !parsed.ok) assert.deepStrictEqual(data.errors, parsed.errors, "the server reports exactly what the parser found");
+        }),
+        { numRuns: GARBAGE_RUNS },
+      );
+    });
+
+    it("keeps answering after a concurrent burst of garbage reads", async () => {
+      const garbage = fc.sample(arbitraryUri, { numRuns: 300, seed: 7 });
+      const answers = await Promise.allSettled(garbage.map((uri) => mcp.read(uri)));
+      for (const answer of answers) {
+        if (answer.status === "rejected") assert.ok(answer.reason instanceof ProtocolError, String(answer.reason));
+      }
+      const customer = JSON.parse(readText(await mcp.read("app://customers_show/3"))) as { id: number };
+      assert.equal(customer.id, 3);
+    });
+  });
+}
+
+describe("parse gives canonical variables", () => {
+  it("re-expanding what any string parsed to parses to the same variables", () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.oneof(validUri, mutatedUri, arbitraryUri), (uri) => {
+        const name = commandOf(uri, "app") as keyof typeof templates | undefined;
+        const template = name && templates[name];
+        if (!template) return;
+        const parsed = template.parse(uri);
+        if (!parsed.ok) return;
+        accepted++;
+        assert.deepStrictEqual(template.parse(expand(name, parsed.vars as Record<string, unknown>)), parsed);
+      }),
+      { numRuns: 3000 },
+    );
+    assert.ok(accepted > 1000, `only ${accepted} strings parsed`);
+  });
+});
