@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { runCodegen } from "../../generator/runCodegen.ts";
-import { livecmd, root } from "../helpers/cli.ts";
+import { livecmd, root, scratchDir } from "../helpers/cli.ts";
 
 test("cli: codegen --check exits 0 on the committed example output", async () => {
   const run = await livecmd(["codegen", "--check"]);
@@ -49,7 +49,7 @@ test("cli: every command has --help, and a mistyped flag is an error", async () 
 });
 
 test("codegen --check reports stale (with a diff), missing and extra files, and writes nothing", async () => {
-  const dir = await mkdtemp(path.join(root, ".tmp", "check-"));
+  const dir = await scratchDir("check-");
   try {
     await cp(path.join(root, "test/fixtures/scalars/app"), path.join(dir, "app"), { recursive: true });
     const options = { app: path.relative(root, path.join(dir, "app/app.ts")), out: path.relative(root, path.join(dir, "out")), cwd: root, log: () => {} };

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { createProject } from "../../generator/discover/createProject.ts";
 import { generate } from "../../generator/pipeline.ts";
-import { livecmd, root } from "../helpers/cli.ts";
+import { livecmd, root, scratchDir } from "../helpers/cli.ts";
 
 async function catalogOf(fixture: string) {
   const generation = await generate(createProject(), { appFile: `test/fixtures/${fixture}/app/app.ts`, cwd: root });
@@ -22,7 +22,7 @@ test("ordering: adding an unrelated command file changes no other command's outp
 });
 
 test("ordering: output is byte-identical under the sv_SE and en_US locales", async () => {
-  const dirs = await Promise.all(["sv", "en"].map((tag) => mkdtemp(path.join(root, ".tmp", `locale-${tag}-`))));
+  const dirs = await Promise.all(["sv", "en"].map((tag) => scratchDir(`locale-${tag}-`)));
   try {
     const runs = await Promise.all(
       [["sv_SE.UTF-8", dirs[0]!], ["en_US.UTF-8", dirs[1]!]].map(([locale, dir]) =>

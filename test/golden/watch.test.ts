@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { root } from "../helpers/cli.ts";
+import { root, scratchDir } from "../helpers/cli.ts";
 
 /** Resolves when `stdout` has printed `count` lines matching `pattern`. */
 function linesMatching(stdout: NodeJS.ReadableStream, pattern: RegExp, count: number): Promise<void> {
@@ -21,7 +21,7 @@ function linesMatching(stdout: NodeJS.ReadableStream, pattern: RegExp, count: nu
 }
 
 test("codegen --watch regenerates after a source edit, and keeps watching after an input error", { timeout: 60_000 }, async () => {
-  const dir = await mkdtemp(path.join(root, ".tmp", "watch-"));
+  const dir = await scratchDir("watch-");
   await cp(path.join(root, "test/fixtures/scalars/app"), path.join(dir, "app"), { recursive: true });
   const child = spawn(process.execPath, ["bin/livecmd.js", "codegen", "--watch", "--app", path.relative(root, `${dir}/app/app.ts`), "--out", path.relative(root, `${dir}/out`)], { cwd: root });
   try {

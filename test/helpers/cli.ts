@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { mkdir, mkdtemp } from "node:fs/promises";
 import path from "node:path";
 
 export const root = path.resolve(import.meta.dirname, "../..");
@@ -16,4 +17,13 @@ export function livecmd(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cl
       resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr });
     });
   });
+}
+
+/**
+ * A fresh folder under the repository's `.tmp/` (inside the package, so fixture apps still
+ * resolve `livecmd`); `.tmp/` itself does not exist on a fresh clone.
+ */
+export async function scratchDir(prefix: string): Promise<string> {
+  await mkdir(path.join(root, ".tmp"), { recursive: true });
+  return mkdtemp(path.join(root, ".tmp", prefix));
 }
