@@ -1,0 +1,275 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, afterEach, before, describe, it } from "node:test";
+import BetterSqlite3 from "better-sqlite3";
+import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import * as customers from "../../example/commands/customers.ts";
+import { command, type Int } from "../../runtime/command.ts";
+import type { Context } from "../../runtime/context.ts";
+import { RATE_LIMITED, serveHttp } from "../../runtime/server/index.ts";
+import { testApp, type McpTestClient } from "../../runtime/testing/index.ts";
+import { countedExampleApp, protocolError, PROTOCOLS, readText } from "./support/exampleApp.ts";
+
+/** Lets a test hold a command inside its handler, and know when it got there. */
+class Gate {
+  entered!: Promise<void>;
+  /** Settles once the held command has returned. */
+  left!: Promise<void>;
+  #enter!: () => void;
+  #leave!: () => void;
+  #release!: () => void;
+  #opened!: Promise<void>;
+
+  constructor() {
+    this.reset();
+  }
+
+  reset(): void {
+    this.entered = new Promise((resolve) => (this.#enter = resolve));
+    this.left = new Promise((resolve) => (this.#leave = resolve));
+    this.#opened = new Promise((resolve) => (this.#release = resolve));
+  }
+
+  /** Runs `body` once the gate is released. */
+  async pass<T>(body: () => T): Promise<T> {
+    this.#enter();
+    await this.#opened;
+    try {
+      return body();
+    } finally {
+      this.#leave();
+    }
+  }
+
+  release(): void {
+    this.#release();
+  }
+}
+
+const circular: Record<string, unknown> = { id: 0 };
+circular.self = circular;
+
+const gate = new Gate();
+const showCustomer = customers.customers_show.handler as (ctx: Context, id: Int) => unknown;
+
+/**
+ * customers_show with faults on chosen ids (the catalog entry and parser stay the example's):
+ * what a real command does when its code, its data or its database goes wrong.
+ */
+const FAULTS: [id: number, what: string, message: RegExp][] = [
+  [13, "throws an Error", /^boom 13$/],
+  [14, "rejects asynchronously with a TypeError", /^async boom$/],
+  [15, "returns a value JSON cannot hold (a BigInt)", /BigInt/],
+  [16, "returns a circular value", /circular/],
+  [17, "throws the error better-sqlite3 throws for a busy database", /^database is locked$/],
+];
+
+const faultyShow = command({ live: true, title: "Customer" }, async (ctx: Context, id: Int): Promise<unknown> => {
+  switch (id) {
+    case 13:
+      throw new Error("boom 13");
+    case 14:
+      await null;
+      throw new TypeError("async boom");
+    case 15:
+      return { id, balance: 10n };
+    case 16:
+      return circular;
+    case 17:
+      throw Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+    case 30:
+      return gate.pass(() => showCustomer(ctx, 1 as Int));
+    default:
+      return showCustomer(ctx, id);
+  }
+});
+
+/** Unhandled rejections and uncaught exceptions while a test runs: there must be none. */
+const stray: unknown[] = [];
+const noteStray = (error: unknown) => void stray.push(error);
+before(() => {
+  process.on("unhandledRejection", noteStray);
+  process.on("uncaughtException", noteStray);
+});
+after(() => {
+  process.off("unhandledRejection", noteStray);
+  process.off("uncaughtException", noteStray);
+});
+afterEach(() => assert.deepEqual(stray.splice(0), [], "no unhandled rejection or uncaught exception"));
+
+for (const protocol of PROTOCOLS) {
+  describe(`a command that fails during a read (${protocol})`, () => {
+    const counted = countedExampleApp({ overrides: { customers_show: faultyShow } });
+    let mcp: McpTestClient;
+    before(async () => {
+      mcp = await testApp(counted.app).mcp({ protocol });
+    });
+    after(() => mcp.close());
+
+    for (const [id, what, message] of FAULTS) {
+      it(`${what}: the read is -32603 with its message, a call is a tool error with the same message, and the server keeps serving`, async () => {
+        const error = await protocolError(mcp.read(`app://customers_show/${id}`), -32603);
+        assert.match(error.message, message);
+        const call = await mcp.call("customers_show", { id });
+        assert.equal(call.isError, true);
+        assert.equal((call.content[0] as { text: string }).text, error.message);
+        assert.equal(JSON.parse(readText(await mcp.read("app://customers_show/2"))).name, "Grace Hopper");
+      });
+    }
+  });
+}
+
+describe("a locked database", () => {
+  const dir = mkdtempSync(join(tmpdir(), "livecmd-locked-"));
+  const path = join(dir, "example.sqlite");
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const protocol of PROTOCOLS) {
+    it(`keeps reads answering, fails a write with a clear tool error, loses nothing, and takes the write once the lock is gone (${protocol})`, async () => {
+      const counted = countedExampleApp({ path });
+      const db = counted.app.db.connection;
+      assert.equal(db.pragma("journal_mode", { simple: true }), "wal");
+      // better-sqlite3 waits 5 s for a lock by default, blocking the event loop all along (see the
+      // report); a short wait keeps this test fast without changing what it shows.
+      db.pragma("busy_timeout = 50");
+      const mcp = await testApp(counted.app).mcp({ protocol });
+      const locker = new BetterSqlite3(path);
+      try {
+        locker.exec("BEGIN EXCLUSIVE");
+        locker.prepare("INSERT INTO customers (name, email, balance, created_at) VALUES (?, ?, 0, ?)").run("Lock Holder", `holder-${protocol}@example.com`, "2026-01-01T00:00:00.000Z");
+
+        // WAL: a writer's lock does not block readers, who see the last committed state.
+        const before_ = JSON.parse(readText(await mcp.read("app://customers_index?search=holder-"))) as { total: number };
+        const email = `blocked-${protocol}@example.com`;
+        const blocked = await mcp.call("customers_create", { name: "Blocked Writer", email });
+        assert.equal(blocked.isError, true);
+        assert.equal((blocked.content[0] as { text: string }).text, "database is locked");
+        assert.equal(counted.runs.filter((run) => run.command === "customers_create").length, 1, "the write ran and was refused by SQLite");
+
+        locker.exec("COMMIT");
+        const after_ = JSON.parse(readText(await mcp.read("app://customers_index?search=holder-"))) as { total: number };
+        assert.equal(after_.total, before_.total + 1, "the lock holder's committed row is seen");
+        const retried = await mcp.call("customers_create", { name: "Blocked Writer", email });
+        assert.equal(retried.isError, undefined, JSON.stringify(retried.content));
+        const found = JSON.parse(readText(await mcp.read(`app://customers_index?search=${encodeURIComponent(email)}`))) as { total: number };
+        assert.equal(found.total, 1, "the refused write left nothing behind, and the retry wrote exactly once");
+        assert.equal(db.pragma("integrity_check", { simple: true }), "ok");
+      } finally {
+        if (locker.inTransaction) locker.exec("ROLLBACK");
+        locker.close();
+        await mcp.close();
+      }
+    });
+  }
+});
+
+describe("a flood of reads past the rate limit", () => {
+  const PER_MS = 400;
+  const limitedShow = command({ live: true, title: "Customer", rateLimit: { max: 10, perMs: PER_MS } }, showCustomer);
+
+  it("lets exactly 10 of 100 concurrent reads and calls from two clients on both eras run, refuses the rest with -32029 and a retry hint, and serves again after the window", async () => {
+    const counted = countedExampleApp({ overrides: { customers_show: limitedShow } });
+    const modern = await testApp(counted.app).mcp({ protocol: "2026-07-28" });
+    const legacy = await testApp(counted.app).mcp({ protocol: "2025-11-25" });
+    try {
+      const flood = Array.from({ length: 100 }, (_, i) => {
+        const client = i % 2 === 0 ? modern : legacy;
+        return i % 4 < 2 ? client.read(`app://customers_show/${(i % 50) + 1}`) : client.call("customers_show", { id: (i % 50) + 1 });
+      });
+      const answers = await Promise.allSettled(flood);
+      const refused = answers.flatMap((answer) => (answer.status === "rejected" ? [answer.reason as unknown] : []));
+      assert.equal(answers.length - refused.length, 10, "exactly the limit succeeds");
+      assert.equal(counted.runs.length, 10, "refused runs never reach the handler");
+      let longestWait = 0;
+      for (const error of refused) {
+        assert.ok(error instanceof ProtocolError && error.code === RATE_LIMITED, String(error));
+        assert.match(error.message, /^Rate limit of customers_show reached; retry in 1 s$/);
+        const { command: name, retryAfterMs } = error.data as { command: string; retryAfterMs: number };
+        assert.equal(name, "customers_show");
+        assert.ok(retryAfterMs > 0 && retryAfterMs <= PER_MS, `retryAfterMs ${retryAfterMs}`);
+        longestWait = Math.max(longestWait, retryAfterMs);
+      }
+      // The hint is when the oldest counted run leaves the window: a slot is free then, not sooner.
+      await sleep(longestWait + 5);
+      assert.equal(JSON.parse(readText(await legacy.read("app://customers_show/1"))).id, 1);
+      await sleep(PER_MS + 5);
+      const next = await Promise.allSettled(Array.from({ length: 11 }, (_, i) => modern.read(`app://customers_show/${i + 1}`)));
+      assert.equal(next.filter((answer) => answer.status === "fulfilled").length, 10, "a whole window later, a full quota again, and no more");
+    } finally {
+      await modern.close();
+      await legacy.close();
+    }
+  });
+});
+
+describe("a client that vanishes mid-request", () => {
+  for (const protocol of PROTOCOLS) {
+    it(`in memory: the client closes while a slow read runs; the command finishes, other clients are served throughout (${protocol})`, async () => {
+      gate.reset();
+      const counted = countedExampleApp({ overrides: { customers_show: faultyShow } });
+      const leaving = await testApp(counted.app).mcp({ protocol });
+      const staying = await testApp(counted.app).mcp({ protocol });
+      const slow = leaving.read("app://customers_show/30").then(
+        () => "answered",
+        () => "failed",
+      );
+      await gate.entered;
+      assert.equal(JSON.parse(readText(await staying.read("app://customers_show/2"))).name, "Grace Hopper", "a slow command blocks no one");
+      await leaving.close();
+      assert.equal(await slow, "failed", "the closed client's request fails locally");
+      gate.release();
+      await gate.left;
+      assert.equal(JSON.parse(readText(await staying.read("app://customers_show/3"))).id, 3);
+      await staying.close();
+    });
+
+    it(`over HTTP: the connection is cut while a slow read runs; the server stays healthy for new clients (${protocol})`, async () => {
+      gate.reset();
+      const counted = countedExampleApp({ overrides: { customers_show: faultyShow } });
+      const errors: Error[] = [];
+      const serving = await serveHttp(counted.app, { port: 0, onerror: (error) => void errors.push(error) });
+      const aborts = new Set<AbortController>();
+      const cuttable = (url: string | URL, init?: RequestInit) => {
+        const controller = new AbortController();
+        aborts.add(controller);
+        return fetch(url, { ...init, signal: controller.signal });
+      };
+      const client = connectClient(protocol);
+      try {
+        await client.connect(new StreamableHTTPClientTransport(serving.url, { fetch: cuttable }));
+        const slow = client.readResource({ uri: "app://customers_show/30" }).then(
+          () => "answered",
+          () => "failed",
+        );
+        await gate.entered;
+        for (const controller of aborts) controller.abort();
+        assert.equal(await slow, "failed");
+        gate.release();
+        await gate.left;
+        for (const era of PROTOCOLS) {
+          const fresh = connectClient(era);
+          await fresh.connect(new StreamableHTTPClientTransport(serving.url));
+          const { contents } = await fresh.readResource({ uri: "app://customers_show/2" });
+          assert.equal(JSON.parse(readText({ contents })).name, "Grace Hopper");
+          await fresh.close();
+        }
+        assert.deepEqual(errors.map((error) => error.message), [], "a client that left is not an error of the server");
+      } finally {
+        gate.release();
+        await client.close().catch(() => undefined);
+        await serving.close();
+      }
+    });
+  }
+});
+
+/** Waiting for a rate-limit window to pass is waiting for time itself. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function connectClient(protocol: (typeof PROTOCOLS)[number]): Client {
+  return new Client({ name: "reliability", version: "0.0.0" }, protocol === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+}
