@@ -1,0 +1,112 @@
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { expectSuccess, LIVECMD, REPO_ROOT, timeNode, type Finished } from "./lib/processes.ts";
+import { figureOf, ratio, type BenchContext, type BenchModule, type Comparison, type Figure, type Section } from "./lib/section.ts";
+import { writeSyntheticApp } from "./lib/syntheticApp.ts";
+
+export const CODEGEN_SIZES = [1, 100, 2000] as const;
+/** Fresh processes per figure; the median of three already shrugs off one slow outlier. */
+const REPETITIONS = 3;
+
+export interface ColdRuns {
+  commands: number;
+  write: Figure;
+  check: Figure;
+  bare: Figure;
+  /** What the CLI's own timer printed: the pipeline without process start-up. */
+  pipeline: Figure;
+}
+
+/** The cold figures for an app of `commands` commands, measured once per `npm run bench`. */
+export function coldRuns(context: BenchContext, commands: number): Promise<ColdRuns> {
+  return context.once(`codegen cold ${commands}`, async () => {
+    await context.once("warm the tsx cache", warmUp);
+    context.log(`codegen: ${commands} commands, ${REPETITIONS} x (write, --check, bare load)`);
+    return measureCold(commands);
+  });
+}
+
+export const codegenBench: BenchModule = {
+  async run(context) {
+    const runs: ColdRuns[] = [];
+    for (const commands of CODEGEN_SIZES) runs.push(await coldRuns(context, commands));
+    return section(runs);
+  },
+};
+
+async function measureCold(commands: number): Promise<ColdRuns> {
+  const app = await writeSyntheticApp(commands);
+  const samples = { write: [] as Finished[], check: [] as Finished[], bare: [] as Finished[] };
+  // Interleaved, so that a burst of load elsewhere on the machine hits all three alike.
+  for (let i = 0; i < REPETITIONS; i++) {
+    await rm(path.join(REPO_ROOT, app.outDir), { recursive: true, force: true });
+    samples.write.push(expectSuccess("codegen", await timeNode([...LIVECMD, "codegen", "--app", app.appFile, "--out", app.outDir]), /: 3 written/));
+    samples.check.push(expectSuccess("codegen --check", await timeNode([...LIVECMD, "codegen", "--check", "--app", app.appFile, "--out", app.outDir]), /is up to date/));
+    samples.bare.push(expectSuccess("bare load", await timeNode(["--import", "tsx", "bench/peers/bareLoad.ts", app.appFile]), /^loaded \d+ files/));
+  }
+  const label = (what: string) => `${commands} command${commands === 1 ? "" : "s"}: ${what}`;
+  const ms = (runs: Finished[]) => runs.map((run) => run.ms);
+  return {
+    commands,
+    write: figureOf(label("`livecmd codegen`"), "ms", ms(samples.write)),
+    check: figureOf(label("`livecmd codegen --check`"), "ms", ms(samples.check)),
+    bare: figureOf(label("bare ts-morph load"), "ms", ms(samples.bare)),
+    pipeline: figureOf(label("`livecmd codegen`, its own timer"), "ms", samples.write.map(reportedMs)),
+  };
+}
+
+/** The first run of a process compiles the TypeScript into tsx's cache; no user pays that twice. */
+async function warmUp(): Promise<void> {
+  const app = await writeSyntheticApp(1, "warm-up");
+  expectSuccess("codegen", await timeNode([...LIVECMD, "codegen", "--app", app.appFile, "--out", app.outDir]), /written/);
+  expectSuccess("bare load", await timeNode(["--import", "tsx", "bench/peers/bareLoad.ts", app.appFile]), /^loaded/);
+}
+
+/** The `(1234 ms)` that ends the CLI's summary line. */
+export function reportedMs(run: Pick<Finished, "stdout">): number {
+  const match = /\((\d+) ms\)\s*$/.exec(run.stdout);
+  if (!match) throw new Error(`no timing in ${JSON.stringify(run.stdout)}`);
+  return Number(match[1]);
+}
+
+function section(runs: ColdRuns[]): Section {
+  const largest = runs[runs.length - 1]!;
+  const comparisons: Comparison[] = runs.flatMap((run) => {
+    const target = run === largest ? ({ op: "<=", value: 2 } as const) : undefined;
+    return [
+      ratio(`codegen ${run.commands}: \`livecmd codegen\` / bare load`, run.write, run.bare, target),
+      ratio(`codegen ${run.commands}: \`--check\` / bare load`, run.check, run.bare, target),
+    ];
+  });
+  comparisons.push(...growth(runs, "write", "`livecmd codegen`"), ...growth(runs, "check", "`--check`"), ...growth(runs, "bare", "bare load"));
+  return {
+    title: "Codegen, cold",
+    method: [
+      `Synthetic apps of ${runs.map((run) => run.commands).join(" / ")} commands written by the bench into \`.tmp/bench-apps/\`: one module per command with an enum alias, a struct of optional fields, and a live command of three scalars and the struct (six template variables).`,
+      `Every figure is a fresh \`node\` process timed from spawn to exit, ${REPETITIONS} repetitions interleaved (write, --check, bare), median; one untimed run first fills tsx's compile cache.`,
+      "`livecmd codegen` is `node bin/livecmd.js codegen --app ... --out ...` into an emptied folder; `--check` then compares against what it wrote.",
+      "Bare load (`bench/peers/bareLoad.ts`, run with `node --import tsx`): the same compiler options, `addSourceFileAtPath(app)`, `resolveSourceFileDependencies()`, `getTypeChecker()`.",
+      "Growth compares the cost of each extra command from 100 to 2,000 with that from 1 to 100: 1.0 is linear, above 1 grows faster than linear.",
+    ],
+    figures: runs.flatMap((run) => [run.write, run.check, run.bare, run.pipeline]),
+    comparisons,
+    notes: notes(largest),
+  };
+}
+
+/** Per-command cost from the middle size to the largest, over that from the smallest to the middle. */
+function growth(runs: ColdRuns[], key: "write" | "check" | "bare", what: string): Comparison[] {
+  const [small, middle, large] = runs;
+  if (!small || !middle || !large) return [];
+  const early = (middle[key].median - small[key].median) / (middle.commands - small.commands);
+  const late = (large[key].median - middle[key].median) / (large.commands - middle.commands);
+  const target = key === "bare" ? undefined : ({ op: "<=", value: 1.5 } as const);
+  return [{ label: `codegen growth, ${what}: ms per command ${middle.commands}→${large.commands} / ${small.commands}→${middle.commands}`, value: late / early, unit: "x", target }];
+}
+
+function notes(largest: ColdRuns): string[] {
+  const seconds = (figure: Figure) => `${(figure.median / 1000).toFixed(1)} s`;
+  return [
+    `At ${largest.commands} commands the pipeline alone, by the CLI's own timer, took ${seconds(largest.pipeline)} of the write's ${seconds(largest.write)}; the bare load, start-up included, took ${seconds(largest.bare)}.`,
+  ];
+}

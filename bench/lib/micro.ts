@@ -1,0 +1,44 @@
+import { Bench } from "tinybench";
+import { figureOf, type Figure } from "./section.ts";
+
+export interface MicroTask {
+  label: string;
+  /** Does `batchSize` operations and returns something derived from every result. */
+  batch: () => number;
+  batchSize: number;
+}
+
+export interface MicroOptions {
+  /** Each round gives every task `timeMs` in turn, so a burst of load elsewhere hits them all alike. */
+  rounds: number;
+  timeMs: number;
+  warmupMs: number;
+}
+
+export const DEFAULT_MICRO: MicroOptions = { rounds: 3, timeMs: 500, warmupMs: 200 };
+
+/** Kept observable so that no task's work can be optimised away. */
+let sink = 0;
+
+/**
+ * Times each task with tinybench and returns one figure per task, in nanoseconds per operation:
+ * a sample is one batch (tens of microseconds, far above the timer's resolution) divided by
+ * its size.
+ */
+export async function measureMicro(tasks: readonly MicroTask[], options: MicroOptions = DEFAULT_MICRO): Promise<Figure[]> {
+  const samples = new Map<string, number[]>(tasks.map((task) => [task.label, []]));
+  for (let round = 0; round < options.rounds; round++) {
+    const bench = new Bench({ time: options.timeMs, warmupTime: options.warmupMs, retainSamples: true, throws: true });
+    for (const task of tasks) bench.add(task.label, () => void (sink += task.batch()));
+    await bench.run();
+    for (const task of bench.tasks) {
+      const result = task.result;
+      if (result.state !== "completed" || !result.latency.samples) throw new Error(`${task.name}: ${result.state}`);
+      const size = tasks.find((candidate) => candidate.label === task.name)!.batchSize;
+      const perOperation = samples.get(task.name)!;
+      for (const ms of result.latency.samples) perOperation.push((ms * 1e6) / size);
+    }
+  }
+  if (Number.isNaN(sink)) throw new Error("unreachable: keeps the sink observable");
+  return tasks.map((task) => figureOf(task.label, "ns", samples.get(task.label)!));
+}

@@ -1,0 +1,95 @@
+import { uris, type CustomersIndexVariables, type CustomersShowVariables, type OrdersBetweenVariables } from "../../generated/uris.ts";
+
+/**
+ * The example app's templates the URI rows measure, and a fixed, seeded set of realistic
+ * variables for each. Every optional variable is set, so that the SDK, which matches only URIs
+ * with all their query variables in template order, can read every URI the others read.
+ */
+export const BENCH_TEMPLATES = ["customers_show", "customers_index", "orders_between"] as const;
+export type BenchTemplate = (typeof BENCH_TEMPLATES)[number];
+
+export interface FixtureVariables {
+  customers_show: CustomersShowVariables;
+  customers_index: Required<CustomersIndexVariables>;
+  orders_between: Required<OrdersBetweenVariables>;
+}
+
+/** Per template: enough distinct values to defeat any caching, few enough to stay in cache. */
+export const FIXTURES_PER_TEMPLATE = 64;
+
+/** Searches as people type them: mostly ASCII, some needing escapes, a little non-Latin text. */
+const SEARCHES = ["ada", "Lovelace", "grace hopper", "O'Brien", "josé", "Müller & Sons", "50% off", "a+b", "東京", "smith", "acme.io", "x_y-z"];
+const DIRECTIONS = ["asc", "desc"] as const;
+const SORTS = ["name", "created_at", "balance"] as const;
+const STATUSES = ["pending", "paid", "shipped", "cancelled"] as const;
+
+/** One URI to read or build: its template, its variables, and the URI `uris.*` builds from them. */
+export interface UriCase {
+  template: BenchTemplate;
+  vars: object;
+  uri: string;
+}
+
+export interface UriWorkload {
+  name: string;
+  cases: UriCase[];
+}
+
+/** One workload per template, then all of them interleaved, as a server meets them. */
+export function uriWorkloads(): UriWorkload[] {
+  const single = BENCH_TEMPLATES.map((template) => ({ name: template, cases: casesOf(template) }));
+  const interleaved = single[0]!.cases.flatMap((_, i) => single.map((workload) => workload.cases[i]!));
+  return [...single, { name: "all three, interleaved", cases: interleaved }];
+}
+
+function casesOf(template: BenchTemplate): UriCase[] {
+  const expand = uris[template] as (vars: object) => string;
+  return fixtureVariables(template).map((vars) => ({ template, vars, uri: expand(vars) }));
+}
+
+function fixtureVariables<T extends BenchTemplate>(template: T, seed = 0x5eed): FixtureVariables[T][] {
+  const random = mulberry32(seed + BENCH_TEMPLATES.indexOf(template));
+  const make = MAKERS[template] as (random: Random) => FixtureVariables[T];
+  return Array.from({ length: FIXTURES_PER_TEMPLATE }, () => make(random));
+}
+
+type Random = () => number;
+
+const MAKERS: { [T in BenchTemplate]: (random: Random) => FixtureVariables[T] } = {
+  customers_show: (random) => ({ id: 1 + Math.floor(random() * 99_999) }),
+  customers_index: (random) => ({
+    direction: pick(random, DIRECTIONS),
+    page: 1 + Math.floor(random() * 50),
+    per_page: pick(random, [10, 20, 50, 100]),
+    search: pick(random, SEARCHES),
+    sort: pick(random, SORTS),
+  }),
+  orders_between: (random) => {
+    const from = dayIn2025(random);
+    return { from, to: dayIn2025(random, from), status: pick(random, STATUSES) };
+  },
+};
+
+function pick<T>(random: Random, values: readonly T[]): T {
+  return values[Math.floor(random() * values.length)]!;
+}
+
+/** A `YYYY-MM-DD` day of 2025, not before `notBefore` when given. */
+function dayIn2025(random: Random, notBefore = "2025-01-01"): string {
+  const start = Date.parse(`${notBefore}T00:00:00Z`);
+  const end = Date.parse("2025-12-31T00:00:00Z");
+  const day = start + Math.floor((random() * (end - start)) / 86_400_000) * 86_400_000;
+  return new Date(day).toISOString().slice(0, 10);
+}
+
+/** A small, well-known seeded generator: the same URIs on every machine and every run. */
+function mulberry32(seed: number): Random {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

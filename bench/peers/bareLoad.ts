@@ -1,0 +1,15 @@
+/**
+ * The floor for cold codegen: what any ts-morph based generator pays before its own work, on the
+ * same files and compiler options as `livecmd codegen`. Run as its own process, like the CLI:
+ * `node --import tsx bench/peers/bareLoad.ts <app file>`.
+ */
+import path from "node:path";
+import { createProject } from "../../generator/discover/createProject.ts";
+
+const appFile = process.argv[2];
+if (!appFile) throw new Error("usage: bareLoad.ts <app file>");
+const project = createProject();
+project.addSourceFileAtPath(path.resolve(appFile));
+project.resolveSourceFileDependencies();
+project.getTypeChecker();
+process.stdout.write(`loaded ${project.getSourceFiles().length} files\n`);
