@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, afterEach, before, describe, it } from "node:test";
+import { after, afterEach, before, describe, it, mock } from "node:test";
 import BetterSqlite3 from "better-sqlite3";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import * as customers from "../../example/commands/customers.ts";
@@ -166,8 +166,11 @@ describe("a locked database", () => {
 });
 
 describe("a flood of reads past the rate limit", () => {
-  const PER_MS = 400;
+  const PER_MS = 1000;
   const limitedShow = command({ live: true, title: "Customer", rateLimit: { max: 10, perMs: PER_MS } }, showCustomer);
+  // The limiter reads Date.now: a mocked clock makes the window exact however slow the machine.
+  before(() => mock.timers.enable({ apis: ["Date"], now: 1_000_000 }));
+  after(() => mock.timers.reset());
 
   it("lets exactly 10 of 100 concurrent reads and calls from two clients on both eras run, refuses the rest with -32029 and a retry hint, and serves again after the window", async () => {
     const counted = countedExampleApp({ overrides: { customers_show: limitedShow } });
@@ -182,21 +185,17 @@ describe("a flood of reads past the rate limit", () => {
       const refused = answers.flatMap((answer) => (answer.status === "rejected" ? [answer.reason as unknown] : []));
       assert.equal(answers.length - refused.length, 10, "exactly the limit succeeds");
       assert.equal(counted.runs.length, 10, "refused runs never reach the handler");
-      let longestWait = 0;
       for (const error of refused) {
         assert.ok(error instanceof ProtocolError && error.code === RATE_LIMITED, String(error));
-        assert.match(error.message, /^Rate limit of customers_show reached; retry in 1 s$/);
-        const { command: name, retryAfterMs } = error.data as { command: string; retryAfterMs: number };
-        assert.equal(name, "customers_show");
-        assert.ok(retryAfterMs > 0 && retryAfterMs <= PER_MS, `retryAfterMs ${retryAfterMs}`);
-        longestWait = Math.max(longestWait, retryAfterMs);
+        assert.equal(error.message, "Rate limit of customers_show reached; retry in 1 s");
+        assert.deepEqual(error.data, { command: "customers_show", retryAfterMs: PER_MS });
       }
-      // The hint is when the oldest counted run leaves the window: a slot is free then, not sooner.
-      await sleep(longestWait + 5);
-      assert.equal(JSON.parse(readText(await legacy.read("app://customers_show/1"))).id, 1);
-      await sleep(PER_MS + 5);
+      mock.timers.tick(PER_MS - 1);
+      await protocolError(legacy.read("app://customers_show/1"), RATE_LIMITED);
+      mock.timers.tick(1);
       const next = await Promise.allSettled(Array.from({ length: 11 }, (_, i) => modern.read(`app://customers_show/${i + 1}`)));
-      assert.equal(next.filter((answer) => answer.status === "fulfilled").length, 10, "a whole window later, a full quota again, and no more");
+      assert.equal(next.filter((answer) => answer.status === "fulfilled").length, 10, "once the window has passed, a full quota again, and no more");
+      assert.equal(counted.runs.length, 20);
     } finally {
       await modern.close();
       await legacy.close();
@@ -264,11 +263,6 @@ describe("a client that vanishes mid-request", () => {
     });
   }
 });
-
-/** Waiting for a rate-limit window to pass is waiting for time itself. */
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 function connectClient(protocol: (typeof PROTOCOLS)[number]): Client {
   return new Client({ name: "reliability", version: "0.0.0" }, protocol === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
