@@ -61,14 +61,21 @@ export function exampleDatabasePath(): string {
  * Opens the example database, creating and seeding it on first use. The seed is deterministic:
  * every new database holds the same rows. `":memory:"` gives a fresh, seeded database.
  */
+const BUSY_TIMEOUT_MS = 250;
+
 export function openExampleDatabase(path: string): BetterSqlite3.Database {
-  const db = new BetterSqlite3(path);
+  // better-sqlite3 is synchronous: a statement waiting on a lock blocks the whole event loop, so
+  // wait briefly and fail with "database is locked" rather than stall every client for 5 s.
+  const db = new BetterSqlite3(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     db.pragma("journal_mode = WAL");
     db.pragma("foreign_keys = ON");
-    // IMMEDIATE takes the write lock before reading the version, so two processes opening a
-    // new file cannot both decide to seed it.
-    db.transaction(() => createUnlessPresent(db, path)).immediate();
+    // A seeded database opens without taking the write lock; a new one is seeded under
+    // IMMEDIATE, which takes it before reading the version again, so two processes opening a
+    // new file cannot both seed it.
+    if (db.pragma("user_version", { simple: true }) !== SCHEMA_VERSION) {
+      db.transaction(() => createUnlessPresent(db, path)).immediate();
+    }
     return db;
   } catch (error) {
     db.close();
