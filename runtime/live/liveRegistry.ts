@@ -92,10 +92,12 @@ export class LiveRegistry {
     }
   }
 
+  /**
+   * Stops re-running on writes. Subscriptions stay until their owners remove them, so that
+   * `stats()` after a shutdown still tells whether every connection cleaned up after itself.
+   */
   close(): void {
     this.#stopListening();
-    this.#groups.clear();
-    this.#groupsByTable.clear();
   }
 
   #changed(tables: readonly string[]): void {

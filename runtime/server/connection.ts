@@ -1,24 +1,30 @@
 import type { Server } from "@modelcontextprotocol/server";
+import { LegacySubscriptions } from "./legacySubscriptions.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /**
  * One client connection and the `Server` instance pinned to it (a stdio connection, or a legacy
- * HTTP session). It pushes what concerns this client: today `list_changed` when the grant
- * changes; per-connection subscriptions belong here too.
+ * HTTP session). It pushes what concerns this client: `list_changed` when the grant changes, and
+ * `resources/updated` for the URIs it subscribed to with `resources/subscribe` (2025 era).
  *
  * On 2026-07-28 the SDK's stdio entry rewrites these notifications onto the listen streams that
  * asked for them (and drops them if none did); on the legacy era they go out unsolicited, as the
- * `listChanged` capability promises.
+ * `listChanged` capability promises. `resources/subscribe` does not exist on 2026-07-28 (the SDK
+ * answers -32601 before any handler); listens are tracked on the wire instead (`stdioListens.ts`).
  */
 export class Connection {
   readonly #server: Server;
   readonly #served: ServedApp;
+  readonly #onError: (error: Error) => void;
+  readonly #subscriptions: LegacySubscriptions | undefined;
   readonly #stopWatchingGrants: () => void;
 
   constructor(served: ServedApp, server: Server, onError: (error: Error) => void) {
     this.#served = served;
     this.#server = server;
+    this.#onError = onError;
     this.#stopWatchingGrants = served.app.onGrantsChanged(() => this.#announceListChanges().catch(onError));
+    if (served.catalog.hasReadableCommands) this.#subscriptions = this.#acceptSubscriptions();
     const previous = server.onclose;
     server.onclose = () => {
       this.close();
@@ -28,6 +34,28 @@ export class Connection {
 
   close(): void {
     this.#stopWatchingGrants();
+    this.#subscriptions?.clear();
+  }
+
+  /**
+   * Ends the subscriptions when nothing can deliver them any more (a legacy HTTP session's push
+   * stream closed); the connection itself may go on answering requests.
+   */
+  endSubscriptions(): void {
+    this.#subscriptions?.clear();
+  }
+
+  #acceptSubscriptions(): LegacySubscriptions {
+    const subscriptions = new LegacySubscriptions(this.#served, (uri) => void this.#server.sendResourceUpdated({ uri }).catch(this.#onError));
+    this.#server.setRequestHandler("resources/subscribe", async (request) => {
+      await subscriptions.subscribe(request.params.uri);
+      return {};
+    });
+    this.#server.setRequestHandler("resources/unsubscribe", (request) => {
+      subscriptions.unsubscribe(request.params.uri);
+      return {};
+    });
+    return subscriptions;
   }
 
   async #announceListChanges(): Promise<void> {

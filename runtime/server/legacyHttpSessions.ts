@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { buildServer } from "./buildServer.ts";
 import { Connection } from "./connection.ts";
+import { isEventStream, whenStreamEnds } from "./eventStream.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /**
@@ -9,11 +10,15 @@ import type { ServedApp } from "./servedApp.ts";
  * stateless and can push nothing, so a 2025 client would never hear `list_changed`; here each
  * `initialize` opens a session with its own instance and connection, and the client's GET
  * stream carries what the server pushes.
+ *
+ * A session's `resources/subscribe` subscriptions end with its GET stream: nothing else could
+ * deliver them, and on a loopback-only endpoint a closed stream means the client went away (the
+ * SDK client's `close()` aborts its streams without ending the session).
  */
 export class LegacyHttpSessions {
   readonly #served: ServedApp;
   readonly #onerror: (error: Error) => void;
-  readonly #sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  readonly #sessions = new Map<string, Session>();
 
   constructor(served: ServedApp, onerror: (error: Error) => void) {
     this.#served = served;
@@ -23,10 +28,15 @@ export class LegacyHttpSessions {
   async fetch(request: Request): Promise<Response> {
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId !== null) {
-      const transport = this.#sessions.get(sessionId);
-      if (!transport) return jsonRpcError(404, -32001, `Session ${sessionId} not found; initialize again`);
-      const response = await transport.handleRequest(request);
-      return request.method === "GET" ? openedAtOnce(response) : response;
+      const session = this.#sessions.get(sessionId);
+      if (!session) return jsonRpcError(404, -32001, `Session ${sessionId} not found; initialize again`);
+      const response = await session.transport.handleRequest(request);
+      if (request.method !== "GET" || !isEventStream(response)) return response;
+      // The SDK's transport keeps the stream of a client that went away until it writes to it;
+      // the request's signal tells at once.
+      const end = () => session.connection.endSubscriptions();
+      request.signal.addEventListener("abort", end, { once: true });
+      return whenStreamEnds(openedAtOnce(response), end);
     }
     const body: unknown = request.method === "POST" ? await request.clone().json().catch(() => undefined) : undefined;
     if (!isInitializeRequest(body)) return jsonRpcError(400, -32000, "Bad Request: a 2025-era request needs the Mcp-Session-Id header that initialize returned");
@@ -34,16 +44,16 @@ export class LegacyHttpSessions {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.#sessions.values()].map((transport) => transport.close()));
+    await Promise.all([...this.#sessions.values()].map((session) => session.transport.close()));
   }
 
   async #open(): Promise<WebStandardStreamableHTTPServerTransport> {
+    const server = buildServer(this.#served);
+    const connection = new Connection(this.#served, server, this.#onerror);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void this.#sessions.set(id, transport),
+      onsessioninitialized: (id) => void this.#sessions.set(id, { transport, connection }),
     });
-    const server = buildServer(this.#served);
-    new Connection(this.#served, server, this.#onerror);
     await server.connect(transport);
     const onclose = transport.onclose;
     transport.onclose = () => {
@@ -54,14 +64,19 @@ export class LegacyHttpSessions {
   }
 }
 
+interface Session {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly connection: Connection;
+}
+
 /**
  * The push stream (GET) with an SSE comment up front: without a first chunk the response head
  * stays unsent until the first keep-alive, and the client cannot tell the stream is there.
+ * Takes an event stream (`isEventStream`).
  */
 function openedAtOnce(response: Response): Response {
-  if (!response.body || !response.headers.get("content-type")?.startsWith("text/event-stream")) return response;
   const opening = new TextEncoder().encode(": stream open\n\n");
-  const body = response.body.pipeThrough(
+  const body = response.body!.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       start: (controller) => controller.enqueue(opening),
     }),

@@ -4,8 +4,9 @@ import { localhostHostValidation, localhostOriginValidation, toNodeHandler } fro
 import { createMcpHandler, isLegacyRequest } from "@modelcontextprotocol/server";
 import type { App } from "../app.ts";
 import { buildServer } from "./buildServer.ts";
+import { HttpListens } from "./httpListens.ts";
 import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
-import { ServedApp, type ServeOptions } from "./servedApp.ts";
+import { ServedApp, type LiveStatus, type ServeOptions } from "./servedApp.ts";
 
 export const MCP_PATH = "/mcp";
 
@@ -20,26 +21,32 @@ export interface ServeHttpOptions extends ServeOptions {
 export interface HttpServing {
   /** The endpoint, `http://127.0.0.1:PORT/mcp`. */
   url: URL;
+  /** The live subscriptions of every client of this endpoint. */
+  readonly live: LiveStatus;
+  /** Ends open listens gracefully and sessions, then closes the sockets. */
   close(): Promise<void>;
 }
 
 /**
  * Serves the app over Streamable HTTP at `/mcp` on 127.0.0.1. 2026-07-28 requests go to the
- * SDK's per-request handler, whose listen streams receive `list_changed` through its event bus;
- * 2025-era requests go to sessions (see `LegacyHttpSessions`). Host and Origin are checked
- * against localhost, against DNS rebinding.
+ * SDK's per-request handler, whose listen streams receive `list_changed` and `resources/updated`
+ * through its event bus (`HttpListens` narrows and tracks their filters); 2025-era requests go to
+ * sessions (see `LegacyHttpSessions`). Host and Origin are checked against localhost, against DNS
+ * rebinding.
  */
 export async function serveHttp(app: App, options: ServeHttpOptions): Promise<HttpServing> {
   const served = new ServedApp(app, options);
   const onerror = options.onerror ?? ((error: Error) => process.stderr.write(`livecmd: ${error.message}\n`));
   const modern = createMcpHandler(() => buildServer(served), { legacy: "reject", onerror });
   const legacy = new LegacyHttpSessions(served, onerror);
+  // The bus delivers by exact URI to every listen holding it, which is every subscriber of it.
+  const listens = new HttpListens(served, (uri) => modern.notify.resourceUpdated(uri));
   const stopWatchingGrants = app.onGrantsChanged(() => {
     if (served.catalog.hasReadableCommands) modern.notify.resourcesChanged();
     modern.notify.toolsChanged();
   });
   const route = async (request: Request): Promise<Response> =>
-    request.method !== "POST" || (await isLegacyRequest(request)) ? legacy.fetch(request) : modern.fetch(request);
+    request.method !== "POST" || (await isLegacyRequest(request)) ? legacy.fetch(request) : listens.fetch(request, modern.fetch);
   const nodeHandler = toNodeHandler({ fetch: route }, { onerror });
   const validHost = localhostHostValidation();
   const validOrigin = localhostOriginValidation();
@@ -59,6 +66,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   const { port } = http.address() as AddressInfo;
   return {
     url: new URL(`http://${host}:${port}${MCP_PATH}`),
+    live: served.live,
     async close() {
       stopWatchingGrants();
       await modern.close();
@@ -67,6 +75,8 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
       await new Promise((resolve) => setTimeout(resolve, 10));
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
+      listens.closeAll();
+      served.close();
     },
   };
 }

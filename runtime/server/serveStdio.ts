@@ -1,9 +1,11 @@
-import type { Transport } from "@modelcontextprotocol/server";
-import { serveStdio as serveStdioEntry, type StdioServerHandle } from "@modelcontextprotocol/server/stdio";
+import type { McpRequestContext, RequestId, Server, Transport } from "@modelcontextprotocol/server";
+import { serveStdio as serveStdioEntry, StdioServerTransport, type StdioServerHandle } from "@modelcontextprotocol/server/stdio";
 import type { App } from "../app.ts";
 import { buildServer } from "./buildServer.ts";
 import { Connection } from "./connection.ts";
-import { ServedApp, type ServeOptions } from "./servedApp.ts";
+import { ListenRegistrations } from "./listens.ts";
+import { ServedApp, type LiveStatus, type ServeOptions } from "./servedApp.ts";
+import { StdioListenTap } from "./stdioListens.ts";
 
 export interface ServeStdioOptions extends ServeOptions {
   /** Another transport than the process's stdin/stdout (a socket, or an in-memory pair in tests). */
@@ -12,19 +14,40 @@ export interface ServeStdioOptions extends ServeOptions {
   onerror?: (error: Error) => void;
 }
 
+export interface StdioServing extends StdioServerHandle {
+  /** The live subscriptions of this connection. */
+  readonly live: LiveStatus;
+}
+
 /**
  * Serves the app over stdio, on both eras: the SDK's entry picks the era from the opening
- * message and pins one instance to the connection.
+ * message and pins one instance to the connection. Live subscriptions: `resources/subscribe` on
+ * the 2025 era (`Connection`), `subscriptions/listen` on 2026-07-28 (`StdioListenTap`), whose
+ * updates go out through the pinned instance so the entry stamps them onto the listens.
  */
-export function serveStdio(app: App, options: ServeStdioOptions = {}): StdioServerHandle {
+export function serveStdio(app: App, options: ServeStdioOptions = {}): StdioServing {
   const served = new ServedApp(app, options);
   const onerror = options.onerror ?? ((error: Error) => process.stderr.write(`livecmd: ${error.message}\n`));
-  return serveStdioEntry(
-    () => {
+  // The instance the entry built last is the one it pins (a discarded discover probe is followed
+  // by the legacy instance that replaces it).
+  let pinned: { server: Server; era: McpRequestContext["era"] } | undefined;
+  const listens = new ListenRegistrations<RequestId>(served, (uri) => void pinned?.server.sendResourceUpdated({ uri }).catch(onerror));
+  const transport = new StdioListenTap(options.transport ?? new StdioServerTransport(), listens, () => pinned?.era !== "legacy");
+  const handle = serveStdioEntry(
+    (context) => {
       const server = buildServer(served);
       new Connection(served, server, onerror);
+      pinned = { server, era: context.era };
       return server;
     },
-    { ...(options.transport && { transport: options.transport }), onerror },
+    { transport, onerror },
   );
+  return {
+    live: served.live,
+    async close() {
+      await handle.close();
+      listens.closeAll();
+      served.close();
+    },
+  };
 }

@@ -1,16 +1,32 @@
 import type { App } from "../app.ts";
 import type { CommandEntry } from "../catalog.ts";
 import { Origin } from "../context.ts";
+import { LiveRegistry, type LiveStats } from "../live/liveRegistry.ts";
 import { ArgumentValidator } from "./argumentValidator.ts";
 import { GrantedCatalog } from "./grantedCatalog.ts";
 import { DEFAULT_PAGE_SIZE } from "./pagination.ts";
 import { rateLimited } from "./protocolErrors.ts";
 import { rateLimiterOf, type RateLimiter } from "./rateLimiter.ts";
+import type { ResolvedUri } from "./resolveUri.ts";
 
 export interface ServeOptions {
   /** Entries per page of `tools/list`, `resources/list` and `resources/templates/list`. */
   pageSize?: number;
 }
+
+/** What a serving entry tells about its live subscriptions (tests and measurements read it). */
+export interface LiveStatus {
+  stats(): LiveStats;
+  /** Resolves once every write so far has been re-run and notified. */
+  settled(): Promise<void>;
+}
+
+/**
+ * At most this many URIs watched per connection (legacy subscriptions, or the URIs of a stdio
+ * connection's open listens together), so that one client cannot make every write re-run an
+ * unbounded number of commands.
+ */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 64;
 
 /** Everything the MCP handlers share across connections and requests for one app. */
 export class ServedApp {
@@ -18,6 +34,8 @@ export class ServedApp {
   readonly catalog: GrantedCatalog;
   readonly validator = new ArgumentValidator();
   readonly pageSize: number;
+  /** Every subscription of every connection this entry serves, re-run on the app's writes. */
+  readonly live: LiveRegistry;
   readonly #limiter: RateLimiter;
 
   constructor(app: App, options: ServeOptions = {}) {
@@ -30,6 +48,7 @@ export class ServedApp {
     this.catalog = new GrantedCatalog(app, app.generated);
     this.pageSize = pageSize;
     this.#limiter = rateLimiterOf(app);
+    this.live = new LiveRegistry(app);
   }
 
   /** Counts a run against the command's rate limit; over the limit, throws the retry hint. */
@@ -41,5 +60,18 @@ export class ServedApp {
   /** Runs a command for the agent, through the app's middleware. */
   runAsAgent(entry: CommandEntry, args: readonly unknown[]): Promise<unknown> {
     return this.app.run(entry.name, args, { origin: Origin.Agent });
+  }
+
+  /**
+   * Watches a resolved URI: `notify(uri)` whenever a write changes what it returns. Not counted
+   * against the rate limit: the agent did not ask for these runs, the app's writes caused them.
+   */
+  watch(resolved: ResolvedUri, notify: (uri: string) => void): Promise<() => void> {
+    return this.live.add(resolved.entry.name, resolved.args, { uri: resolved.uri, notify });
+  }
+
+  /** Stops re-running on writes; the subscriptions were removed by the connections that held them. */
+  close(): void {
+    this.live.close();
   }
 }

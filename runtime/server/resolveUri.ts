@@ -1,0 +1,53 @@
+import type { CommandEntry } from "../catalog.ts";
+import { commandOf } from "../uri/index.ts";
+import type { FieldError } from "../uri/template.ts";
+import { argumentsObject, handlerArgs } from "./commandArguments.ts";
+import { invalidUri, resourceNotFound } from "./protocolErrors.ts";
+import type { ServedApp } from "./servedApp.ts";
+
+/** A URI the agent may read: the granted command it names and the handler's arguments. */
+export interface ResolvedUri {
+  readonly uri: string;
+  readonly entry: CommandEntry;
+  readonly args: readonly unknown[];
+}
+
+/**
+ * Resolves a plain resource or an expanded template URI the way `resources/read` does: parse
+ * with the generated parser, rebuild the handler's arguments and validate them against the
+ * published `inputSchema` exactly as `tools/call` would. Throws the error a read of `uri` gives,
+ * so reads and subscriptions accept exactly the same URIs and refuse the rest alike.
+ */
+export function resolveUri(served: ServedApp, uri: string): ResolvedUri {
+  const name = commandOf(uri, served.catalog.scheme);
+  const entry = name === undefined ? undefined : served.catalog.readable(name);
+  if (!entry) throw resourceNotFound(uri);
+  const args = argsOf(served, entry, uri);
+  const errors = served.validator.validate(entry.inputSchema, argumentsObject(entry.arguments, args));
+  if (errors.length > 0) throw invalidUri(uri, errors);
+  return { uri, entry, args };
+}
+
+/** `resolveUri` for callers that drop what does not resolve (a listen's filter). */
+export function resolvesTo(served: ServedApp, uri: string): ResolvedUri | undefined {
+  try {
+    return resolveUri(served, uri);
+  } catch {
+    return undefined;
+  }
+}
+
+function argsOf(served: ServedApp, entry: CommandEntry, uri: string): unknown[] {
+  const template = served.catalog.template(entry);
+  if (template) {
+    const parsed = template.parse(uri);
+    if (!parsed.ok) throw invalidUri(uri, parsed.errors);
+    return template.args(parsed.vars);
+  }
+  if (uri !== entry.resource) throw invalidUri(uri, [plainResourceOnly(entry.resource!)]);
+  return handlerArgs(entry.arguments, {});
+}
+
+function plainResourceOnly(resource: string): FieldError {
+  return { field: "uri", message: `this command takes no variables; read ${resource}` };
+}

@@ -1,0 +1,95 @@
+import {
+  isJSONRPCNotification,
+  isJSONRPCResponse,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type MessageExtraInfo,
+  type RequestId,
+  type Transport,
+  type TransportSendOptions,
+} from "@modelcontextprotocol/server";
+import { ListenRegistrations, narrowedTo, requestedUris } from "./listens.ts";
+import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from "./servedApp.ts";
+
+/**
+ * The stdio connection's wire as the SDK's `serveStdio` entry sees it, with the 2026-07-28
+ * listens tracked on the way. The entry answers `subscriptions/listen` itself, acknowledges the
+ * filter verbatim and tells nobody which filters are open; so each inbound listen has its
+ * `resourceSubscriptions` narrowed to the URIs livecmd will watch (at most 64 across the
+ * connection's open listens) and registered before the entry sees it, and a listen's
+ * registrations end when the client cancels it (`notifications/cancelled`), when the entry
+ * answers it (an error, or the graceful end at shutdown) and when the wire closes.
+ *
+ * Inbound messages keep their order: while a listen waits for its URIs' first runs, later
+ * messages queue behind it, so a write the client sends after listening is seen by a baseline
+ * taken before it.
+ */
+export class StdioListenTap implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+
+  readonly #wire: Transport;
+  readonly #registrations: ListenRegistrations<RequestId>;
+  readonly #servesListens: () => boolean;
+  #queue: Promise<void> = Promise.resolve();
+  #queued = 0;
+
+  /** `servesListens` is false once the connection is pinned to the 2025 era, which has no listens. */
+  constructor(wire: Transport, registrations: ListenRegistrations<RequestId>, servesListens: () => boolean) {
+    this.#wire = wire;
+    this.#registrations = registrations;
+    this.#servesListens = servesListens;
+  }
+
+  start(): Promise<void> {
+    this.#wire.onmessage = (message, extra) => this.#receive(message, extra);
+    this.#wire.onerror = (error) => this.onerror?.(error);
+    this.#wire.onclose = () => {
+      this.#registrations.closeAll();
+      this.onclose?.();
+    };
+    return this.#wire.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    // A response to a listen id is the end of that listen: refused, or ended by the server.
+    if (isJSONRPCResponse(message) && message.id !== undefined) this.#registrations.close(message.id);
+    return this.#wire.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.#wire.close();
+  }
+
+  setProtocolVersion = (version: string): void => this.#wire.setProtocolVersion?.(version);
+
+  get sessionId(): string | undefined {
+    return this.#wire.sessionId;
+  }
+
+  #receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    const narrowing = this.#servesListens() && requestedUris(message) !== undefined;
+    if (!narrowing && this.#queued === 0) return this.#deliver(message, extra);
+    this.#queued += 1;
+    this.#queue = this.#queue
+      .then(async () => this.#deliver(narrowing ? await this.#narrow(message as JSONRPCRequest) : message, extra))
+      .catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))))
+      .finally(() => void (this.#queued -= 1));
+  }
+
+  async #narrow(listen: JSONRPCRequest): Promise<JSONRPCMessage> {
+    const room = MAX_SUBSCRIPTIONS_PER_CONNECTION - this.#registrations.size;
+    const honored = this.#registrations.honor(requestedUris(listen)!, room);
+    await this.#registrations.open(listen.id, honored);
+    return narrowedTo(listen, honored);
+  }
+
+  #deliver(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    if (isJSONRPCNotification(message) && message.method === "notifications/cancelled") {
+      const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (requestId !== undefined) this.#registrations.close(requestId);
+    }
+    this.onmessage?.(message, extra);
+  }
+}
