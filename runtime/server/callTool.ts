@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { handlerArgs, type ArgumentsObject } from "./commandArguments.ts";
-import { invalidArguments, unknownTool } from "./protocolErrors.ts";
+import { failureMessage, invalidArguments, unknownTool } from "./protocolErrors.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /**
@@ -19,7 +19,7 @@ export async function callTool(served: ServedApp, name: string, values: Argument
     const result = await served.runAsAgent(entry, handlerArgs(entry.arguments, values));
     return { content: [{ type: "text", text: JSON.stringify(result ?? null) }] };
   } catch (error) {
-    return toolError(error instanceof Error ? error.message : String(error));
+    return toolError(failureMessage(error));
   }
 }
 

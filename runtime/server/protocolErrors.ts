@@ -32,6 +32,19 @@ export function rateLimited(command: string, retryAfterMs: number): ProtocolErro
   return new ProtocolError(RATE_LIMITED, `Rate limit of ${command} reached; retry in ${seconds} s`, { command, retryAfterMs });
 }
 
+/**
+ * A command that threw during a read. Only the message crosses the wire: an error's own `code`
+ * or `data` (a database driver's, say) must not pass for a JSON-RPC error of livecmd's.
+ */
+export function commandFailed(error: unknown): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InternalError, failureMessage(error));
+}
+
+/** What a failed command says, for a read's error and a tool call's error result alike. */
+export function failureMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 function describe(errors: FieldError[]): string {
   return errors.map((error) => `${error.field}: ${error.message}`).join("; ");
 }

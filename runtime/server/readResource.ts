@@ -1,4 +1,5 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/server";
+import { commandFailed } from "./protocolErrors.ts";
 import { resolveUri } from "./resolveUri.ts";
 import type { ServedApp } from "./servedApp.ts";
 
@@ -10,6 +11,11 @@ import type { ServedApp } from "./servedApp.ts";
 export async function readResource(served: ServedApp, uri: string): Promise<ReadResourceResult> {
   const { entry, args } = resolveUri(served, uri);
   served.admit(entry);
-  const result = await served.runAsAgent(entry, args);
+  let result: unknown;
+  try {
+    result = await served.runAsAgent(entry, args);
+  } catch (error) {
+    throw commandFailed(error);
+  }
   return { contents: [{ uri, mimeType: entry.mimeType, text: JSON.stringify(result ?? null) }] };
 }

@@ -64,6 +64,9 @@ const FAULTS: [id: number, what: string, message: RegExp][] = [
   [15, "returns a value JSON cannot hold (a BigInt)", /BigInt/],
   [16, "returns a circular value", /circular/],
   [17, "throws the error better-sqlite3 throws for a busy database", /^database is locked$/],
+  [18, "throws undefined", /^undefined$/],
+  [19, "throws an error carrying a JSON-RPC code and data of its own", /^spoof$/],
+  [20, "throws a string", /^a string$/],
 ];
 
 const faultyShow = command({ live: true, title: "Customer" }, async (ctx: Context, id: Int): Promise<unknown> => {
@@ -79,6 +82,12 @@ const faultyShow = command({ live: true, title: "Customer" }, async (ctx: Contex
       return circular;
     case 17:
       throw Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+    case 18:
+      throw undefined;
+    case 19:
+      throw Object.assign(new Error("spoof"), { code: -32602, data: { uri: "x" } });
+    case 20:
+      throw "a string";
     case 30:
       return gate.pass(() => showCustomer(ctx, 1 as Int));
     default:
@@ -112,6 +121,7 @@ for (const protocol of PROTOCOLS) {
       it(`${what}: the read is -32603 with its message, a call is a tool error with the same message, and the server keeps serving`, async () => {
         const error = await protocolError(mcp.read(`app://customers_show/${id}`), -32603);
         assert.match(error.message, message);
+        assert.equal(error.data, undefined, "only the message crosses the wire");
         const call = await mcp.call("customers_show", { id });
         assert.equal(call.isError, true);
         assert.equal((call.content[0] as { text: string }).text, error.message);
