@@ -16,7 +16,12 @@ export function resourceNotFound(uri: string): ProtocolError {
 }
 
 export function invalidUri(uri: string, errors: FieldError[]): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid URI ${uri}: ${describe(errors)}`, { uri, errors });
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid URI ${shortened(uri)}: ${describe(errors)}`, { uri, errors });
+}
+
+/** `data.uri` carries the URI whole; the message needs only enough of it to recognise. */
+function shortened(uri: string): string {
+  return uri.length <= 200 ? uri : `${uri.slice(0, 200)}… (${uri.length} characters)`;
 }
 
 export function unknownTool(name: string): ProtocolError {
