@@ -15,7 +15,8 @@ async function expectOutcome(mcp: McpTestClient, { app, runs }: CountedApp, { te
   switch (outcome.kind) {
     case "invalid": {
       const error = await protocolError(mcp.read(uri), -32602);
-      assert.ok(error.message.startsWith(`Invalid URI ${uri}: `), error.message);
+      const quoted = uri.length <= 200 ? uri : `${uri.slice(0, 200)}… (${uri.length} characters)`;
+      assert.ok(error.message.startsWith(`Invalid URI ${quoted}: `), error.message);
       const data = error.data as { uri: string; errors: { field: string; message: string }[] };
       assert.deepEqual(Object.keys(data).sort(), ["errors", "uri"]);
       assert.equal(data.uri, uri);
