@@ -1,13 +1,17 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createExampleApp } from "../../example/app.ts";
 import { Origin } from "../../runtime/app.ts";
-import { RATE_LIMITED } from "../../runtime/server/index.ts";
+import { RATE_LIMITED, serveHttp } from "../../runtime/server/index.ts";
 import { testApp, type McpTestClient } from "../../runtime/testing/index.ts";
 import { createCounterApp } from "./fixtures/counterApp.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
 
 const TRANSPORTS = ["memory", "http"] as const;
+const SERVE = ["bin/livecmd.js", "serve", "--app", "example/app.ts"];
+const FRESH_DATABASE = { LIVECMD_EXAMPLE_DB: ":memory:" };
 
 const SHOW_1 = "app://customers_show/1";
 const SHOW_2 = "app://customers_show/2";
@@ -173,3 +177,136 @@ function delta(before: { reruns: number; notifications: number }, after: { rerun
 function pick<T extends object, K extends keyof T>(value: T, ...keys: K[]): Pick<T, K> {
   return Object.fromEntries(keys.map((key) => [key, value[key]])) as Pick<T, K>;
 }
+
+for (const transport of TRANSPORTS) {
+  describe(`resources/subscribe on 2025-11-25 over ${transport}`, () => {
+    it("refuses a URI a read refuses, with the same error", async () => {
+      const mcp = await testApp(createExampleApp(":memory:")).mcp({ protocol: "2025-11-25", transport });
+      for (const uri of ["app://customers_index?serch=ada", "app://customers_show/abc", "app://customers_export", "not a uri"]) {
+        const read = await protocolError(mcp.read(uri), -32602);
+        const subscribe = await protocolError(mcp.client.subscribeResource({ uri }), -32602);
+        assert.deepEqual([subscribe.message, subscribe.data], [read.message, read.data], uri);
+      }
+      assert.equal(mcp.live.stats().subscriptions, 0);
+      await mcp.close();
+    });
+
+    it("refuses a 65th URI on a connection with the limit, and takes one again after an unsubscribe", async () => {
+      const mcp = await testApp(createExampleApp(":memory:")).mcp({ protocol: "2025-11-25", transport });
+      for (let id = 1; id <= 64; id++) await mcp.client.subscribeResource({ uri: `app://customers_show/${id}` });
+      const refused = await protocolError(mcp.client.subscribeResource({ uri: "app://customers_show/65" }), -32602);
+      assert.match(refused.message, /^Subscription limit reached: a connection may watch at most 64 URIs; unsubscribe from one before subscribing to app:\/\/customers_show\/65$/);
+      assert.deepEqual(refused.data, { uri: "app://customers_show/65", limit: 64 });
+      await mcp.client.unsubscribeResource({ uri: SHOW_1 });
+      await mcp.client.subscribeResource({ uri: "app://customers_show/65" });
+      await mcp.close();
+    });
+
+    it("counts the same URI twice as one subscription, and ignores an unsubscribe of a URI never subscribed", async () => {
+      const mcp = await testApp(createExampleApp(":memory:")).mcp({ protocol: "2025-11-25", transport });
+      assert.deepEqual(await mcp.client.subscribeResource({ uri: SHOW_1 }), {});
+      assert.deepEqual(await mcp.client.subscribeResource({ uri: SHOW_1 }), {});
+      assert.equal(mcp.live.stats().subscriptions, 1);
+      assert.deepEqual(await mcp.client.unsubscribeResource({ uri: SHOW_2 }), {});
+      assert.equal(mcp.live.stats().subscriptions, 1);
+      await mcp.client.unsubscribeResource({ uri: SHOW_1 });
+      await eventually(() => mcp.live.stats().subscriptions === 0, "the registry empties");
+      await mcp.close();
+    });
+  });
+}
+
+describe("subscriptions/listen limits", () => {
+  it("counts the URIs of a stdio connection's open listens together against 64", async () => {
+    const mcp = await testApp(createExampleApp(":memory:")).mcp({ protocol: "2026-07-28" });
+    const first = await mcp.listen(Array.from({ length: 60 }, (_, i) => `app://customers_show/${i + 1}`));
+    const second = await mcp.listen(Array.from({ length: 10 }, (_, i) => `app://customers_show/${i + 61}`));
+    assert.deepEqual(second.honored, ["app://customers_show/61", "app://customers_show/62", "app://customers_show/63", "app://customers_show/64"]);
+    await first.close();
+    await eventually(() => mcp.live.stats().subscriptions === 4, "the first listen's URIs are released");
+    assert.deepEqual((await mcp.listen([SHOW_1])).honored, [SHOW_1]);
+    await mcp.close();
+  });
+
+  it("applies 64 to each HTTP listen, which is all a stateless 2026-07-28 client holds open", async () => {
+    const mcp = await testApp(createExampleApp(":memory:")).mcp({ protocol: "2026-07-28", transport: "http" });
+    await mcp.listen(Array.from({ length: 64 }, (_, i) => `app://customers_show/${i + 1}`));
+    assert.deepEqual((await mcp.listen([SHOW_1])).honored, [SHOW_1]);
+    await mcp.close();
+  });
+});
+
+describe("updates reach only the clients that watch the URI", () => {
+  it("delivers a change to every HTTP client listening to its URI, once, and to no other", async () => {
+    const app = createExampleApp(":memory:");
+    const serving = await serveHttp(app, { port: 0 });
+    const clients = await Promise.all([SHOW_1, SHOW_1, SHOW_2].map(async (uri) => listeningClient(serving.url, uri)));
+    await rename(clients[0]!.mcp, 1, "Ada King");
+    await clients[0]!.next();
+    await clients[1]!.next();
+    await rename(clients[0]!.mcp, 2, "Grace Brewster Hopper");
+    await clients[2]!.next();
+    await serving.live.settled();
+    assert.deepEqual(
+      clients.map((client) => client.received),
+      [[SHOW_1], [SHOW_1], [SHOW_2]],
+    );
+    for (const client of clients) await client.mcp.close();
+    await serving.close();
+  });
+});
+
+/** An SDK client of the server at `url`, listening to one URI and recording every update it gets. */
+async function listeningClient(url: URL, uri: string) {
+  const client = new Client({ name: "e2e", version: "0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const received: string[] = [];
+  const waiting: (() => void)[] = [];
+  client.setNotificationHandler("notifications/resources/updated", (notification) => {
+    received.push(notification.params.uri);
+    waiting.shift()?.();
+  });
+  await client.connect(new StreamableHTTPClientTransport(url));
+  const subscription = await client.listen({ resourceSubscriptions: [uri] });
+  assert.deepEqual(subscription.honoredFilter.resourceSubscriptions, [uri]);
+  let seen = 0;
+  return {
+    received,
+    mcp: {
+      call: (tool: string, args: Record<string, unknown>) => client.callTool({ name: tool, arguments: args }),
+      close: async () => {
+        await subscription.close();
+        await client.close();
+      },
+    } as unknown as McpTestClient,
+    /** Resolves once one more update than before arrived. */
+    next: () => (received.length > seen++ ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve))),
+  };
+}
+
+describe("`livecmd serve` on stdio, a real child process", () => {
+  for (const [era, negotiation] of [
+    ["2026-07-28", { mode: { pin: "2026-07-28" } }],
+    ["2025-11-25", { mode: "legacy" }],
+  ] as const) {
+    it(`notifies the SDK client of the rename it called (${era})`, async () => {
+      const client = new Client({ name: "e2e", version: "0" }, { versionNegotiation: negotiation });
+      const updates = new Promise<string[]>((resolve) => {
+        const received: string[] = [];
+        client.setNotificationHandler("notifications/resources/updated", (notification) => {
+          if (received.push(notification.params.uri) === 2) resolve(received.sort());
+        });
+      });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: SERVE, env: FRESH_DATABASE, stderr: "ignore" }));
+      if (era === "2026-07-28") {
+        const subscription = await client.listen({ resourceSubscriptions: [SHOW_1, "app://customers_index?serch=ada", SEARCH_ADA] });
+        assert.deepEqual(subscription.honoredFilter.resourceSubscriptions, [SHOW_1, SEARCH_ADA]);
+      } else {
+        await client.subscribeResource({ uri: SHOW_1 });
+        await client.subscribeResource({ uri: SEARCH_ADA });
+      }
+      await client.callTool({ name: "customers_rename", arguments: { id: 1, name: "Ada King" } });
+      assert.deepEqual(await updates, [SEARCH_ADA, SHOW_1]);
+      await client.close();
+    });
+  }
+});
