@@ -1,10 +1,13 @@
 /**
  * The main job's demo: an agent's view of the example app over MCP. It starts `livecmd serve`
  * as a real child process on stdio and talks to it with the official SDK client, as Claude
- * Desktop or any MCP host would.
+ * Desktop or any MCP host would: discovery, reads, an error, completion, then live updates.
+ *
+ * The database persists in `.tmp/example.sqlite`, so the demo renames customers back to what
+ * they were called before it ran.
  */
 import path from "node:path";
-import { Client, ProtocolError } from "@modelcontextprotocol/client";
+import { Client, ProtocolError, type CallToolResult } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { uris } from "../generated/uris.ts";
 
@@ -42,6 +45,60 @@ const completion = await client.complete({
   ref: { type: "ref/resource", uri: "app://customers_index{?direction,page,per_page,search,sort}" },
   argument: { name: "direction", value: "" },
 });
-say(`completion/complete direction "" -> ${show(completion.completion)}`);
+say(`completion/complete direction "" -> ${show(completion.completion)}\n`);
 
+// Live updates: watch two URIs, then rename customer 1 from this same client.
+const watched = [uris.customers_index({ search: "ada" }), uris.customers_show({ id: 1 })];
+const updates: string[] = [];
+let updated: (() => void) | undefined;
+client.setNotificationHandler("notifications/resources/updated", ({ params }) => {
+  say(`  <- notifications/resources/updated ${params.uri}  (subscription ${String(params._meta?.["io.modelcontextprotocol/subscriptionId"])})`);
+  updates.push(params.uri);
+  updated?.();
+});
+const subscription = await client.listen({ resourceSubscriptions: watched });
+say(`subscriptions/listen ${show(watched)}\n  -> acknowledged ${show(subscription.honoredFilter)}`);
+
+const ada = await customerName(1);
+const adaRenamed = ada === "Ada King" ? "Ada Lovelace" : "Ada King";
+await rename(1, adaRenamed);
+await updatesArrived(2, 5000);
+
+const other = await customerName(500);
+await rename(500, `${other} (renamed)`);
+const quiet = await updatesArrived(3, 500).then(
+  () => false,
+  () => true,
+);
+say(quiet ? "  (no notification within 500 ms: neither watched result changed)" : "  unexpected notification for a write that matches neither URI");
+
+await subscription.close();
+await rename(500, other);
+await rename(1, ada);
+say(`\nrestored customers 1 and 500 to ${show(ada)} and ${show(other)}`);
 await client.close();
+if (!quiet) process.exitCode = 1;
+
+async function customerName(id: number): Promise<string> {
+  const { contents } = await client.readResource({ uri: uris.customers_show({ id }) }, { cacheMode: "bypass" });
+  return (JSON.parse((contents[0] as { text: string }).text) as { name: string }).name;
+}
+
+async function rename(id: number, name: string): Promise<void> {
+  const result = (await client.callTool({ name: "customers_rename", arguments: { id, name } })) as CallToolResult;
+  if (result.isError) throw new Error(`customers_rename ${id} failed: ${show(result.content)}`);
+  say(`tools/call customers_rename ${show({ id, name })}`);
+}
+
+/** Resolves once `count` updates arrived in all; rejects after `timeoutMs`. */
+function updatesArrived(count: number, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${updates.length} of ${count} notifications within ${timeoutMs} ms`)), timeoutMs);
+    updated = () => {
+      if (updates.length < count) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    updated();
+  });
+}
