@@ -1,7 +1,7 @@
 import type { FieldError, ParseResult, WithoutUndefined } from "./template.ts";
 import { withoutUndefined } from "./pickDefined.ts";
 import { quoteValue } from "./quote.ts";
-import { isIntegerSyntax, isJsonNumberSyntax } from "./scalarSyntax.ts";
+import { integerValue, isJsonNumberSyntax } from "./scalarSyntax.ts";
 
 /**
  * Converts decoded URI values by their variable's schema (design.md's conversion table),
@@ -24,8 +24,8 @@ export class FieldReader {
   integer(field: string, raw: string | undefined): number | undefined;
   integer(field: string, raw: string | undefined): number | undefined {
     if (raw === undefined) return undefined;
-    if (!isIntegerSyntax(raw)) return this.reject(field, "must be an integer like 12", raw);
-    const value = Number(raw);
+    const value = integerValue(raw);
+    if (Number.isNaN(value)) return this.reject(field, "must be an integer like 12", raw);
     if (Math.abs(value) > Number.MAX_SAFE_INTEGER) {
       return this.reject(
         field,

@@ -19,9 +19,18 @@ export function pickDefinedOrUndefined<T extends object, const K extends keyof T
   return definedEntries(obj, keys) as WithoutUndefined<Pick<T, K>> | undefined;
 }
 
-/** `vars` without its `undefined` entries. */
+/**
+ * `vars` without its `undefined` entries, or `vars` itself when it has none: generated parsers
+ * hand over a fresh literal, so a URI that gives every variable (as any path-only template's
+ * does) costs no second object.
+ */
 export function withoutUndefined<V extends object>(vars: V): WithoutUndefined<V> {
-  return (definedEntries(vars, Object.keys(vars)) ?? {}) as WithoutUndefined<V>;
+  for (const key in vars) {
+    if (vars[key] === undefined) {
+      return (definedEntries(vars, Object.keys(vars)) ?? {}) as WithoutUndefined<V>;
+    }
+  }
+  return vars as WithoutUndefined<V>;
 }
 
 function definedEntries(
