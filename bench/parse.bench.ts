@@ -1,6 +1,6 @@
 import { deepStrictEqual } from "node:assert/strict";
 import { templates } from "../generated/templates.ts";
-import { measureMicro, type MicroTask } from "./lib/micro.ts";
+import { measureMicro, ownCallSites, type MicroTask } from "./lib/micro.ts";
 import { ratio, type BenchModule, type Comparison, type Figure, type Section } from "./lib/section.ts";
 import { BENCH_TEMPLATES, FIXTURES_PER_TEMPLATE, uriWorkloads, type BenchTemplate, type UriWorkload } from "./lib/uriFixtures.ts";
 import { readEveryCharacter } from "./peers/floor.ts";
@@ -38,37 +38,58 @@ function checkAgreement({ cases }: UriWorkload): void {
   }
 }
 
-/*
- * One loop per contender, each its own function literal, so that no call site is shared between
- * contenders: a shared one would turn polymorphic and slow the fastest of them down.
- */
 function tasksOf(workload: UriWorkload): MicroTask[] {
   const all = workload.cases.map((c) => c.uri);
-  const livecmd = workload.cases.map((c) => readers.livecmd[c.template]);
-  const sdk = workload.cases.map((c) => readers.sdk[c.template]);
-  const generic = workload.cases.map((c) => readers.generic[c.template]);
   const task = (contender: string, batch: () => number): MicroTask => ({ label: `${workload.name}: ${contender}`, batch, batchSize: all.length });
   return [
-    task("livecmd templates.*.parse", () => {
-      let ok = 0;
-      for (let i = 0; i < all.length; i++) if (livecmd[i]!(all[i]!).ok) ok++;
-      return ok;
-    }),
-    task("SDK UriTemplate.match + conversions", () => {
-      let ok = 0;
-      for (let i = 0; i < all.length; i++) if (sdk[i]!(all[i]!) !== undefined) ok++;
-      return ok;
-    }),
-    task("generic strict matcher", () => {
-      let ok = 0;
-      for (let i = 0; i < all.length; i++) if (generic[i]!.parse(all[i]!).ok) ok++;
-      return ok;
-    }),
-    task("floor: read every character", () => {
-      let sum = 0;
-      for (let i = 0; i < all.length; i++) sum += readEveryCharacter(all[i]!);
-      return sum;
-    }),
+    task(
+      "livecmd templates.*.parse",
+      ownCallSites(
+        (uris, parsers) => {
+          let ok = 0;
+          for (let i = 0; i < uris.length; i++) if (parsers[i]!(uris[i]!).ok) ok++;
+          return ok;
+        },
+        all,
+        workload.cases.map((c) => readers.livecmd[c.template]),
+      ),
+    ),
+    task(
+      "SDK UriTemplate.match + conversions",
+      ownCallSites(
+        (uris, parsers) => {
+          let ok = 0;
+          for (let i = 0; i < uris.length; i++) if (parsers[i]!(uris[i]!) !== undefined) ok++;
+          return ok;
+        },
+        all,
+        workload.cases.map((c) => readers.sdk[c.template]),
+      ),
+    ),
+    task(
+      "generic strict matcher",
+      ownCallSites(
+        (uris, matchers) => {
+          let ok = 0;
+          for (let i = 0; i < uris.length; i++) if (matchers[i]!.parse(uris[i]!).ok) ok++;
+          return ok;
+        },
+        all,
+        workload.cases.map((c) => readers.generic[c.template]),
+      ),
+    ),
+    task(
+      "floor: read every character",
+      ownCallSites(
+        (uris, read) => {
+          let sum = 0;
+          for (let i = 0; i < uris.length; i++) sum += read(uris[i]!);
+          return sum;
+        },
+        all,
+        readEveryCharacter,
+      ),
+    ),
   ];
 }
 
