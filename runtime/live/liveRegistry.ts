@@ -1,6 +1,9 @@
 import { Origin } from "../context.ts";
 import type { App } from "../app.ts";
 
+/** What a group last "returned" when its run threw; no JSON text looks like it. */
+const FAILED = "\u0000failed";
+
 /** One place a change is delivered: a client's subscription to the URI it sent. */
 export interface Subscriber {
   readonly uri: string;
@@ -142,13 +145,14 @@ export class LiveRegistry {
     let result: string;
     try {
       result = JSON.stringify(await this.#app.run(group.command, group.args, { origin: Origin.Agent, reads })) ?? "undefined";
+      this.#index(group, reads);
     } catch (error) {
       if (!first) this.#onError(error, group.command, group.args);
       // What it read before failing (a missing row's table) is what can make it succeed.
       this.#index(group, reads.size > 0 ? reads : (group.reads ?? new Set()));
-      return;
+      // A read of the URI now fails (the customer was deleted): that is a change to tell.
+      result = FAILED;
     }
-    this.#index(group, reads);
     if (result === group.lastResult) return;
     const changed = !first;
     group.lastResult = result;

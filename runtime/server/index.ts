@@ -1,6 +1,6 @@
 export { createServerFactory } from "./createServerFactory.ts";
-export { serveStdio, type ServeStdioOptions } from "./serveStdio.ts";
+export { serveStdio, type ServeStdioOptions, type StdioServing } from "./serveStdio.ts";
 export { serveHttp, MCP_PATH, type HttpServing, type ServeHttpOptions } from "./serveHttp.ts";
 export { RATE_LIMITED } from "./protocolErrors.ts";
 export { DEFAULT_PAGE_SIZE } from "./pagination.ts";
-export type { ServeOptions } from "./servedApp.ts";
+export { MAX_SUBSCRIPTIONS_PER_CONNECTION, type LiveStatus, type ServeOptions } from "./servedApp.ts";

@@ -49,15 +49,16 @@ for (const protocol of PROTOCOLS) {
 
       it("notifies on a create, an update and a delete that change what a watched URI returns", async () => {
         const { app, mcp } = await connect();
-        const listening = await mcp.listen([SEARCH_ZED, SHOW_1, SEARCH_GRACE]);
-        assert.deepEqual(listening.honored, [SEARCH_ZED, SHOW_1, SEARCH_GRACE]);
+        const listening = await mcp.listen([SEARCH_ZED, SHOW_1, SEARCH_GRACE, SHOW_2]);
+        assert.deepEqual(listening.honored, [SEARCH_ZED, SHOW_1, SEARCH_GRACE, SHOW_2]);
         assert.equal((await mcp.call("customers_create", { name: "Zed Shaw", email: "zed@example.com" })).isError, undefined);
         assert.equal(await listening.updates.next(), SEARCH_ZED);
         await rename(mcp, 1, "Ada King");
         assert.equal(await listening.updates.next(), SHOW_1);
         // customers_delete needs a person's confirmation over MCP; the app's own writes are seen too.
         await app.run("customers_delete", [2], { origin: Origin.App });
-        assert.equal(await listening.updates.next(), SEARCH_GRACE);
+        // Reading customer 2 now fails: a change too.
+        assert.deepEqual(await nextTwo(listening.updates), [SEARCH_GRACE, SHOW_2]);
         await mcp.close();
       });
 

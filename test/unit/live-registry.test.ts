@@ -88,7 +88,7 @@ test("live: a create, an update and a delete each notify a subscription whose re
   assert.equal(over.received.length, 3);
 });
 
-test("live: a re-run that throws keeps the subscription and reports the error", async () => {
+test("live: a re-run that throws keeps the subscription, reports the error and notifies once, since a read now fails", async () => {
   const app = createExampleApp(":memory:");
   const errors: string[] = [];
   const live = new LiveRegistry(app, { onError: (error) => errors.push((error as Error).message) });
@@ -99,6 +99,10 @@ test("live: a re-run that throws keeps the subscription and reports the error", 
   assert.equal(errors.length, 1);
   assert.match(errors[0]!, /no customer with id 7/);
   assert.equal(live.stats().subscriptions, 1);
+  assert.deepEqual(show.received, [show.uri]);
+  app.changed("customers");
+  await live.settled();
+  assert.deepEqual(show.received, [show.uri], "failing again is no change");
 });
 
 test("live: ctx.changed and app.changed re-run readers of a table written outside the database API", async () => {
