@@ -100,10 +100,6 @@ export class ListenRegistrations<Key> {
     await watching;
   }
 
-  has(key: Key): boolean {
-    return this.#open.has(key);
-  }
-
   close(key: Key): void {
     const listen = this.#open.get(key);
     if (!listen) return;

@@ -3,6 +3,7 @@ import {
   InMemoryTransport,
   ProtocolError,
   StreamableHTTPClientTransport,
+  SUBSCRIPTION_ID_META_KEY,
   type CallToolResult,
   type CompleteResult,
   type McpSubscription,
@@ -209,8 +210,6 @@ async function subscribeLegacy(client: Client, router: UpdateRouter, uris: reado
   };
 }
 
-const LISTEN_ID_KEY = "io.modelcontextprotocol/subscriptionId";
-
 /**
  * Sends each `notifications/resources/updated` to the listen it belongs to: by subscription id
  * on 2026-07-28 (a URI may be in several listens, each getting its own copy), by URI on the 2025
@@ -225,7 +224,7 @@ class UpdateRouter {
 
   constructor(client: Client) {
     client.setNotificationHandler("notifications/resources/updated", (notification) => {
-      const listenId = notification.params._meta?.[LISTEN_ID_KEY];
+      const listenId = notification.params._meta?.[SUBSCRIPTION_ID_META_KEY];
       if (listenId !== undefined) return this.#byListenId.get(listenId)?.push(notification.params.uri);
       for (const queue of this.#byUri.get(notification.params.uri) ?? []) queue.push(notification.params.uri);
     });
