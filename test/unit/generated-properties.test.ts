@@ -3,30 +3,17 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { templates } from "../../generated/templates.ts";
 import { uris } from "../../generated/uris.ts";
-import type { CommandTemplate, TemplateVariable } from "../../runtime/uri/template.ts";
+import type { CommandTemplate } from "../../runtime/uri/template.ts";
+import { schemaValue } from "../helpers/schemaArbitrary.ts";
 
 const RUNS = 2000;
 const entries = Object.entries(templates) as [keyof typeof uris, CommandTemplate<Record<string, unknown>>][];
 
-/** Any value the variable's schema accepts and a URI can spell (path values are never empty). */
-function valueOf(variable: TemplateVariable): fc.Arbitrary<unknown> {
-  const schema = variable.schema as { type: string; enum?: string[] };
-  if (schema.enum) return fc.constantFrom(...schema.enum);
-  switch (schema.type) {
-    case "integer":
-      return fc.maxSafeInteger();
-    case "number":
-      return fc.double({ noNaN: true, noDefaultInfinity: true });
-    case "boolean":
-      return fc.boolean();
-    default:
-      return fc.string({ unit: "grapheme", minLength: variable.in === "path" ? 1 : 0, maxLength: 30 });
-  }
-}
+const graphemes = (minLength: number) => fc.string({ unit: "grapheme", minLength, maxLength: 30 });
 
 function variablesOf(template: CommandTemplate<Record<string, unknown>>): fc.Arbitrary<Record<string, unknown>> {
   const required = template.variables.filter((variable) => variable.in === "path").map((variable) => variable.name);
-  const shape = Object.fromEntries(template.variables.map((variable) => [variable.name, valueOf(variable)]));
+  const shape = Object.fromEntries(template.variables.map((variable) => [variable.name, schemaValue(variable, graphemes)]));
   return fc.record(shape, { requiredKeys: required, noNullPrototype: true });
 }
 

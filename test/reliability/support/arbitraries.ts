@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { templates, type TemplateName } from "../../../generated/templates.ts";
 import { uris } from "../../../generated/uris.ts";
 import type { TemplateVariable } from "../../../runtime/uri/template.ts";
+import { schemaValue } from "../../helpers/schemaArbitrary.ts";
 
 export const TEMPLATE_NAMES = Object.keys(templates) as TemplateName[];
 
@@ -21,22 +22,9 @@ const INTERESTING: Record<string, fc.Arbitrary<unknown>> = {
   min_total: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 2_000, max: 30_000 }) }, { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) }),
 };
 
-/** Any value the variable's schema accepts and a URI can spell (path values are never empty). */
+/** Any value the variable's schema accepts and a URI can spell, often one that finds data. */
 export function valueOf(variable: TemplateVariable): fc.Arbitrary<unknown> {
-  const interesting = INTERESTING[variable.name];
-  if (interesting) return interesting;
-  const schema = variable.schema as { type: string; enum?: string[] };
-  if (schema.enum) return fc.constantFrom(...schema.enum);
-  switch (schema.type) {
-    case "integer":
-      return fc.maxSafeInteger();
-    case "number":
-      return fc.double({ noNaN: true, noDefaultInfinity: true });
-    case "boolean":
-      return fc.boolean();
-    default:
-      return anyString(variable.in === "path" ? 1 : 0);
-  }
+  return INTERESTING[variable.name] ?? schemaValue(variable, anyString);
 }
 
 /** Random valid variables of a template: path variables always, query variables sometimes. */
