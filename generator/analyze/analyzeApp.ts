@@ -1,20 +1,20 @@
 import path from "node:path";
 import type { Project } from "ts-morph";
-import { analyzeCommand } from "../analyze/analyzeCommand.ts";
+import { analyzeCommand } from "./analyzeCommand.ts";
 import { variablesTypeName } from "../plan/naming.ts";
 import { byCodeUnit, type AppDecl, type CommandDecl, type Diagnostic } from "../model.ts";
-import { findApp, type AppSyntax } from "./findApp.ts";
-import { loadApp } from "./createProject.ts";
-import { diagnosticAt, DiagnosticError, toPosixRelative } from "./locate.ts";
-import { readCommand, type CommandSyntax } from "./readCommand.ts";
+import { findApp, type AppSyntax } from "../discover/findApp.ts";
+import { loadApp } from "../discover/createProject.ts";
+import { diagnosticAt, DiagnosticError, toPosixRelative } from "../discover/locate.ts";
+import { readCommand, type CommandSyntax } from "../discover/readCommand.ts";
 
-export type Discovery = { ok: true; app: AppDecl } | { ok: false; diagnostics: Diagnostic[] };
+export type Analysis = { ok: true; app: AppDecl } | { ok: false; diagnostics: Diagnostic[] };
 
 /**
  * Reads the app module and every command it registers. Problems are collected, not thrown,
  * so one run reports all of them.
  */
-export function discoverApp(project: Project, appFile: string, cwd: string): Discovery {
+export function analyzeApp(project: Project, appFile: string, cwd: string): Analysis {
   const diagnostics: Diagnostic[] = [];
   const collect = <T>(work: () => T): T | undefined => {
     try {
