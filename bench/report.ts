@@ -31,7 +31,9 @@ export function renderReport(environment: Environment, sections: readonly Sectio
   return [
     "# livecmd benchmarks",
     "",
-    "Written by `npm run bench` (`bench/run.ts`); do not edit by hand. Every ratio compares figures measured in the same run.",
+    "Written by `npm run bench` (`bench/run.ts`); do not edit by hand. Every ratio compares figures measured in the same run;",
+    "figures measured in rounds (the micro-benchmarks' rounds, the cold runs' repetitions) are compared round by round and the",
+    "median of those ratios is shown, so that a busy spell on the machine weighs on both sides of a ratio alike.",
     "",
     renderEnvironment(environment),
     "## Targets",

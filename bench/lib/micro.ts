@@ -39,6 +39,7 @@ let sink = 0;
  */
 export async function measureMicro(tasks: readonly MicroTask[], options: MicroOptions = DEFAULT_MICRO): Promise<Figure[]> {
   const samples = new Map<string, number[]>(tasks.map((task) => [task.label, []]));
+  const roundMedians = new Map<string, number[]>(tasks.map((task) => [task.label, []]));
   for (let round = 0; round < options.rounds; round++) {
     const bench = new Bench({ time: options.timeMs, warmupTime: options.warmupMs, retainSamples: true, throws: true });
     for (const task of tasks) bench.add(task.label, () => void (sink += task.batch()));
@@ -49,8 +50,9 @@ export async function measureMicro(tasks: readonly MicroTask[], options: MicroOp
       const size = tasks.find((candidate) => candidate.label === task.name)!.batchSize;
       const perOperation = samples.get(task.name)!;
       for (const ms of result.latency.samples) perOperation.push((ms * 1e6) / size);
+      roundMedians.get(task.name)!.push((result.latency.p50 * 1e6) / size);
     }
   }
   if (Number.isNaN(sink)) throw new Error("unreachable: keeps the sink observable");
-  return tasks.map((task) => figureOf(task.label, "ns", samples.get(task.label)!));
+  return tasks.map((task) => figureOf(task.label, "ns", samples.get(task.label)!, roundMedians.get(task.label)));
 }

@@ -15,6 +15,11 @@ export interface Figure {
   min: number;
   max: number;
   samples: number;
+  /**
+   * The median of each round (or repetition), when the figure was measured in rounds alongside
+   * the figures it is compared with: see `ratio`.
+   */
+  rounds?: number[];
 }
 
 export interface Target {
@@ -62,8 +67,8 @@ export function passes(comparison: Comparison): boolean | undefined {
   return value < target.value;
 }
 
-/** Median, quartiles and range of raw samples, all in `unit`. */
-export function figureOf(label: string, unit: Unit, samples: readonly number[]): Figure {
+/** Median, quartiles and range of raw samples, all in `unit`; `rounds` as `Figure.rounds`. */
+export function figureOf(label: string, unit: Unit, samples: readonly number[], rounds?: number[]): Figure {
   if (samples.length === 0) throw new Error(`no samples for ${label}`);
   const sorted = [...samples].sort((a, b) => a - b);
   return {
@@ -75,7 +80,12 @@ export function figureOf(label: string, unit: Unit, samples: readonly number[]):
     min: sorted[0]!,
     max: sorted[sorted.length - 1]!,
     samples: sorted.length,
+    ...(rounds && { rounds }),
   };
+}
+
+export function median(values: readonly number[]): number {
+  return quantile([...values].sort((a, b) => a - b), 0.5);
 }
 
 /** Linear interpolation between closest ranks, as tinybench computes its percentiles. */
@@ -86,7 +96,15 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[low]! + (sorted[high]! - sorted[low]!) * (position - low);
 }
 
-/** How many times slower `slow` is than `fast`, by median. */
+/**
+ * How many times slower `slow` is than `fast`. Figures measured in the same rounds are compared
+ * round by round, and the median of those ratios taken: on a machine shared with other work, a
+ * busy spell slows a whole round, and comparing pooled medians could set one contender's busy
+ * rounds against another's quiet ones.
+ */
 export function ratio(label: string, slow: Figure, fast: Figure, target?: Target): Comparison {
-  return { label, value: slow.median / fast.median, unit: "x", target };
+  if (slow.unit !== fast.unit) throw new Error(`${label}: ${slow.unit} against ${fast.unit}`);
+  const paired = slow.rounds && fast.rounds && slow.rounds.length === fast.rounds.length;
+  const value = paired ? median(slow.rounds!.map((value, i) => value / fast.rounds![i]!)) : slow.median / fast.median;
+  return { label, value, unit: "x", target };
 }

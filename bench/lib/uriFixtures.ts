@@ -3,7 +3,8 @@ import { uris, type CustomersIndexVariables, type CustomersShowVariables, type O
 /**
  * The example app's templates the URI rows measure, and a fixed, seeded set of realistic
  * variables for each. Every optional variable is set, so that the SDK, which matches only URIs
- * with all their query variables in template order, can read every URI the others read.
+ * with all their query variables in template order, can read every URI the others read; one
+ * more workload leaves some out, as clients do, for the contenders that can read it.
  */
 export const BENCH_TEMPLATES = ["customers_show", "customers_index", "orders_between"] as const;
 export type BenchTemplate = (typeof BENCH_TEMPLATES)[number];
@@ -33,18 +34,34 @@ export interface UriCase {
 export interface UriWorkload {
   name: string;
   cases: UriCase[];
+  /** Whether every variable is given: the SDK's `match` reads nothing else. */
+  complete: boolean;
 }
 
-/** One workload per template, then all of them interleaved, as a server meets them. */
+/**
+ * One workload per template, all of them interleaved as a server meets them, then
+ * customers_index with some optional variables left out.
+ */
 export function uriWorkloads(): UriWorkload[] {
-  const single = BENCH_TEMPLATES.map((template) => ({ name: template, cases: casesOf(template) }));
+  const single = BENCH_TEMPLATES.map((template) => ({ name: template, cases: casesOf(template, fixtureVariables(template)), complete: true }));
   const interleaved = single[0]!.cases.flatMap((_, i) => single.map((workload) => workload.cases[i]!));
-  return [...single, { name: "all three, interleaved", cases: interleaved }];
+  const sparse = casesOf("customers_index", fixtureVariables("customers_index").map(leaveSomeOut));
+  return [
+    ...single,
+    { name: "all three, interleaved", cases: interleaved, complete: true },
+    { name: "customers_index, some variables absent", cases: sparse, complete: false },
+  ];
 }
 
-function casesOf(template: BenchTemplate): UriCase[] {
+function casesOf(template: BenchTemplate, variables: object[]): UriCase[] {
   const expand = uris[template] as (vars: object) => string;
-  return fixtureVariables(template).map((vars) => ({ template, vars, uri: expand(vars) }));
+  return variables.map((vars) => ({ template, vars, uri: expand(vars) }));
+}
+
+/** Each variable left out with probability 1/2, by its own seeded draw: about 2.5 of 5 remain. */
+function leaveSomeOut(vars: object, index: number): object {
+  const random = mulberry32(0xab5e + index);
+  return Object.fromEntries(Object.entries(vars).filter(() => random() < 0.5));
 }
 
 function fixtureVariables<T extends BenchTemplate>(template: T, seed = 0x5eed): FixtureVariables[T][] {
