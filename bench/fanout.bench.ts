@@ -1,0 +1,171 @@
+/**
+ * Issue 5, row 6: live fan-out. 10,000 subscriptions over 1,000 distinct URIs
+ * (`app://customers_show/1..1000`, 10 subscribers each) held directly on a `LiveRegistry` of the
+ * example app, with in-process notify callbacks; a burst of writes renames customers; the
+ * registry with coalescing (the default) against the same registry with coalescing off.
+ *
+ *   npx tsx bench/fanout.bench.ts        # prints this row alone, writes nothing
+ */
+import { deepStrictEqual } from "node:assert/strict";
+import { pathToFileURL } from "node:url";
+import { createExampleApp } from "../example/app.ts";
+import type { App } from "../runtime/app.ts";
+import { Origin } from "../runtime/context.ts";
+import { LiveRegistry } from "../runtime/live/liveRegistry.ts";
+import { runAlone } from "./read.bench.ts";
+import { figureOf, ratio, type BenchModule, type Comparison, type Figure, type Section } from "./lib/section.ts";
+
+const URIS = 1000;
+const SUBSCRIBERS_PER_URI = 10;
+/**
+ * Writes per burst: each renames a different subscribed customer, awaited one after the other.
+ * One write alone is the row's title; the burst is where coalescing can cut anything.
+ */
+const BURSTS = [1, 50] as const;
+const ROUNDS = 5;
+
+type Mode = "coalescing" | "coalescing off";
+const MODES: readonly Mode[] = ["coalescing", "coalescing off"];
+
+interface Burst {
+  reruns: number;
+  notifications: number;
+  /** From just after each write returned to each notify call its change caused, ms. */
+  fromReturn: number[];
+  /** Notify calls that came before the write that caused them had returned (counted as 0 above). */
+  beforeReturn: number;
+  /** From the write's commit (the app's change event, fired when the statement has run) to each notify call, ms. */
+  fromCommit: number[];
+  /** How long each write call took, as the writer saw it, ms. */
+  writeCalls: number[];
+  /** From the first write's start to the last notification, ms. */
+  total: number;
+}
+
+export const fanoutBench: BenchModule = {
+  async run(context) {
+    const app = createExampleApp(":memory:");
+    void app.db; // open and seed the database before anything is timed
+    context.log(`fanout: ${URIS * SUBSCRIBERS_PER_URI} subscriptions over ${URIS} URIs, ${ROUNDS} rounds x ${MODES.length} modes x bursts of ${BURSTS.join(", ")} writes`);
+    const bursts = new Map<string, Burst[]>();
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? MODES : [...MODES].reverse();
+      for (const writes of BURSTS) {
+        for (const mode of order) {
+          const key = `${writes}|${mode}`;
+          bursts.set(key, [...(bursts.get(key) ?? []), await burst(app, mode, round, writes)]);
+        }
+      }
+    }
+    return section(bursts);
+  },
+};
+
+async function burst(app: App, mode: Mode, round: number, writes: number): Promise<Burst> {
+  let writing: string | undefined;
+  const committedAt = new Map<string, number>();
+  // Listening before the registry does, so the commit is stamped before any re-run starts.
+  const stopStamping = app.onChange(() => {
+    if (writing !== undefined && !committedAt.has(writing)) committedAt.set(writing, performance.now());
+  });
+  const registry = new LiveRegistry(app, { coalesce: mode === "coalescing" });
+  const returnedAt = new Map<string, number>();
+  const fromReturn: number[] = [];
+  const fromCommit: number[] = [];
+  let beforeReturn = 0;
+  let lastNotify = 0;
+  const notify = (uri: string) => {
+    const now = performance.now();
+    lastNotify = now;
+    const returned = returnedAt.get(uri);
+    if (returned === undefined) beforeReturn += 1;
+    fromReturn.push(returned === undefined ? 0 : now - returned);
+    fromCommit.push(now - committedAt.get(uri)!);
+  };
+  const removers: Promise<() => void>[] = [];
+  for (let id = 1; id <= URIS; id++) {
+    const uri = `app://customers_show/${id}`;
+    for (let s = 0; s < SUBSCRIBERS_PER_URI; s++) removers.push(registry.add("customers_show", [id], { uri, notify }));
+  }
+  const remove = await Promise.all(removers);
+  await registry.settled();
+  const before = registry.stats();
+  deepStrictEqual(before.subscriptions, URIS * SUBSCRIBERS_PER_URI);
+  deepStrictEqual(before.groups, URIS);
+
+  const writeCalls: number[] = [];
+  const started = performance.now();
+  for (let k = 0; k < writes; k++) {
+    // Spread over the subscribed ids, a different set each round.
+    const id = ((k * 19 + round * 7) % URIS) + 1;
+    const uri = `app://customers_show/${id}`;
+    writing = uri;
+    const callStarted = performance.now();
+    await app.run("customers_rename", [id, `Fanout ${mode} ${round} ${writes} ${k}`], { origin: Origin.App });
+    const now = performance.now();
+    writeCalls.push(now - callStarted);
+    returnedAt.set(uri, now);
+  }
+  writing = undefined;
+  await registry.settled();
+  const after = registry.stats();
+  for (const end of remove) end();
+  registry.close();
+  stopStamping();
+  const notifications = after.notifications - before.notifications;
+  deepStrictEqual(notifications, writes * SUBSCRIBERS_PER_URI, `${mode}: every subscriber of a renamed customer is told once`);
+  return { reruns: after.reruns - before.reruns, notifications, fromReturn, beforeReturn, fromCommit, writeCalls, total: lastNotify - started };
+}
+
+function section(bursts: Map<string, Burst[]>): Section {
+  const figures: Figure[] = [];
+  const comparisons: Comparison[] = [];
+  const notes: string[] = ["Re-runs per write are a count, shown with the report's `ms` unit only because every figure carries a time unit."];
+  for (const writes of BURSTS) {
+    const name = writes === 1 ? "one write" : `${writes}-write burst`;
+    const perMode = new Map<Mode, { reruns: Figure; p99: Figure; p99Commit: Figure }>();
+    for (const mode of MODES) {
+      const runs = bursts.get(`${writes}|${mode}`)!;
+      const label = (what: string) => `${name}, ${mode}: ${what}`;
+      const reruns = figureOf(label("re-runs per write (one per burst)"), "ms", runs.map((b) => b.reruns / writes));
+      const latency = figureOf(label("write returned → notify, every notification"), "ms", runs.flatMap((b) => b.fromReturn));
+      const p99 = figureOf(label("p99 write returned → notify (one per burst)"), "ms", runs.map((b) => percentile(b.fromReturn, 0.99)));
+      const p99Commit = figureOf(label("p99 commit → notify (one per burst)"), "ms", runs.map((b) => percentile(b.fromCommit, 0.99)));
+      const writeCall = figureOf(label("one write call, as the writer sees it"), "ms", runs.flatMap((b) => b.writeCalls));
+      const total = figureOf(label("first write → last notification (one per burst)"), "ms", runs.map((b) => b.total));
+      figures.push(reruns, latency, p99, p99Commit, writeCall, total);
+      perMode.set(mode, { reruns, p99, p99Commit });
+      const early = runs.reduce((sum, b) => sum + b.beforeReturn, 0);
+      if (early > 0) notes.push(`${name}, ${mode}: ${early} of ${runs.reduce((sum, b) => sum + b.notifications, 0)} notifications came before the write that caused them had returned (the re-runs run inside the write call); counted as 0 ms from the return.`);
+    }
+    const on = perMode.get("coalescing")!;
+    const off = perMode.get("coalescing off")!;
+    const target = writes === 1 ? undefined : ({ op: ">=", value: 10 } as const);
+    comparisons.push(
+      ratio(`fan-out ${name}: re-runs per write, coalescing off / coalescing`, off.reruns, on.reruns, target),
+      { label: `fan-out ${name}: p99 write returned → notify, coalescing`, value: on.p99.median, unit: "ms" },
+      { label: `fan-out ${name}: p99 write returned → notify, coalescing off`, value: off.p99.median, unit: "ms" },
+      { label: `fan-out ${name}: p99 commit → notify, coalescing`, value: on.p99Commit.median, unit: "ms" },
+      { label: `fan-out ${name}: p99 commit → notify, coalescing off`, value: off.p99Commit.median, unit: "ms" },
+    );
+  }
+  return {
+    title: "Live fan-out: one write, 10,000 subscriptions over 1,000 URIs",
+    method: [
+      `The example app on a fresh in-memory database; per burst a fresh \`LiveRegistry\` with ${URIS * SUBSCRIBERS_PER_URI} subscriptions: \`add("customers_show", [id], { uri, notify })\` ${SUBSCRIBERS_PER_URI} times for each id 1..${URIS}, notify an in-process callback; then \`settled()\`. Every subscriber of a URI shares its (command, arguments) group, so one write re-runs at most ${URIS} commands, not ${URIS * SUBSCRIBERS_PER_URI}, with or without coalescing.`,
+      `A burst is ${BURSTS.join(" or ")} writes awaited one after the other, \`app.run("customers_rename", [id, name])\` on different subscribed ids; every customers_show subscription reads the customers table, so each write affects all ${URIS} URIs and changes the result of one (${SUBSCRIBERS_PER_URI} notifications per write; checked exactly after \`settled()\`).`,
+      `${ROUNDS} rounds; in each, for each burst size, a burst with coalescing (the default) and one with \`coalesce: false\`, alternating which goes first. Re-runs per write: the registry's \`stats().reruns\` over the burst / its writes.`,
+      "Latency: from just after the write call returned to each notify call. Commit → notify is from the app's change event (a listener registered before the registry's), fired as soon as the UPDATE has run, before the write call returns.",
+    ],
+    figures,
+    comparisons,
+    notes,
+  };
+}
+
+function percentile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await runAlone(fanoutBench);
