@@ -1,4 +1,4 @@
-import { rm } from "node:fs/promises";
+import { readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { expectSuccess, LIVECMD, REPO_ROOT, timeNode, type Finished } from "./lib/processes.ts";
 import { figureOf, ratio, type BenchContext, type BenchModule, type Comparison, type Figure, type Section } from "./lib/section.ts";
@@ -15,13 +15,15 @@ export interface ColdRuns {
   bare: Figure;
   /** What the CLI's own timer printed: the pipeline without process start-up. */
   pipeline: Figure;
+  /** Bytes of each generated file: what the formatter has to get through. */
+  outputBytes: Map<string, number>;
 }
 
 /** The cold figures for an app of `commands` commands, measured once per `npm run bench`. */
 export function coldRuns(context: BenchContext, commands: number): Promise<ColdRuns> {
   return context.once(`codegen cold ${commands}`, async () => {
     await context.once("warm the tsx cache", warmUp);
-    context.log(`codegen: ${commands} commands, ${REPETITIONS} x (write, --check, bare load)`);
+    context.log(`codegen: ${commandCount(commands)}, ${REPETITIONS} x (write, --check, bare load)`);
     return measureCold(commands);
   });
 }
@@ -44,7 +46,7 @@ async function measureCold(commands: number): Promise<ColdRuns> {
     samples.check.push(expectSuccess("codegen --check", await timeNode([...LIVECMD, "codegen", "--check", "--app", app.appFile, "--out", app.outDir]), /is up to date/));
     samples.bare.push(expectSuccess("bare load", await timeNode(["--import", "tsx", "bench/peers/bareLoad.ts", app.appFile]), /^loaded \d+ files/));
   }
-  const label = (what: string) => `${commands} command${commands === 1 ? "" : "s"}: ${what}`;
+  const label = (what: string) => `${commandCount(commands)}: ${what}`;
   // Each repetition is a round: ratios pair the write, check and bare load run back to back.
   const figure = (what: string, runs: Finished[]) => figureOf(label(what), "ms", runs.map((run) => run.ms), runs.map((run) => run.ms));
   return {
@@ -53,7 +55,17 @@ async function measureCold(commands: number): Promise<ColdRuns> {
     check: figure("`livecmd codegen --check`", samples.check),
     bare: figure("bare ts-morph load", samples.bare),
     pipeline: figureOf(label("`livecmd codegen`, its own timer"), "ms", samples.write.map(reportedMs)),
+    outputBytes: await fileSizes(path.join(REPO_ROOT, app.outDir)),
   };
+}
+
+async function fileSizes(dir: string): Promise<Map<string, number>> {
+  const files = await readdir(dir);
+  return new Map(await Promise.all(files.map(async (file) => [file, (await stat(path.join(dir, file))).size] as const)));
+}
+
+function commandCount(commands: number): string {
+  return `${commands} command${commands === 1 ? "" : "s"}`;
 }
 
 /** The first run of a process compiles the TypeScript into tsx's cache; no user pays that twice. */
@@ -107,7 +119,11 @@ function growth(runs: ColdRuns[], key: "write" | "check" | "bare", what: string)
 
 function notes(largest: ColdRuns): string[] {
   const seconds = (figure: Figure) => `${(figure.median / 1000).toFixed(1)} s`;
+  const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+  const files = [...largest.outputBytes].map(([file, bytes]) => `${file} ${megabytes(bytes)}`).join(", ");
+  const total = [...largest.outputBytes.values()].reduce((sum, bytes) => sum + bytes, 0);
   return [
     `At ${largest.commands} commands the pipeline alone, by the CLI's own timer, took ${seconds(largest.pipeline)} of the write's ${seconds(largest.write)}; the bare load, start-up included, took ${seconds(largest.bare)}.`,
+    `It wrote ${megabytes(total)} (${files}), all of which goes through prettier on every run.`,
   ];
 }

@@ -15,7 +15,7 @@ export interface MicroOptions {
   warmupMs: number;
 }
 
-export const DEFAULT_MICRO: MicroOptions = { rounds: 6, timeMs: 250, warmupMs: 100 };
+export const DEFAULT_MICRO: MicroOptions = { rounds: 5, timeMs: 200, warmupMs: 100 };
 
 /**
  * A batch that runs its own copy of `loop`, compiled from its source, so that the call sites in
