@@ -1,7 +1,7 @@
 import { deepStrictEqual } from "node:assert/strict";
 import { templates } from "../generated/templates.ts";
 import { DEFAULT_MICRO, measureMicro, ownCallSites, type MicroTask } from "./lib/micro.ts";
-import { ratio, type BenchModule, type Comparison, type Figure, type Section } from "./lib/section.ts";
+import { passes, ratio, type BenchModule, type Comparison, type Figure, type Section } from "./lib/section.ts";
 import { BENCH_TEMPLATES, FIXTURES_PER_TEMPLATE, uriWorkloads, type BenchTemplate, type UriWorkload } from "./lib/uriFixtures.ts";
 import { readEveryCharacter } from "./peers/floor.ts";
 import { GenericMatcher } from "./peers/genericMatcher.ts";
@@ -110,5 +110,17 @@ function section(workloads: UriWorkload[], figures: Figure[], comparisons: Compa
     ],
     figures,
     comparisons,
+    notes: floorNotes(comparisons),
   };
+}
+
+function floorNotes(comparisons: Comparison[]): string[] {
+  const missed = comparisons.some((comparison) => comparison.label.endsWith("/ floor") && passes(comparison) === false);
+  if (!missed) return [];
+  const generic = comparisons.filter((comparison) => comparison.label.includes("generic")).map((comparison) => comparison.value);
+  const range = `${Math.min(...generic).toFixed(2)}x to ${Math.max(...generic).toFixed(2)}x`;
+  return [
+    "Against the floor: a strict parse slices every value out of the URI, decodes its escapes, fills the split record (a null-prototype object by contract, which V8 keeps as a hash table), converts each value and returns a new `{ ok, vars }`; the floor allocates nothing.",
+    `The generic matcher, on the same runtime primitives, takes ${range} the generated parsers' time: the cost is in those primitives, not in the code generated around them.`,
+  ];
 }
