@@ -22,15 +22,18 @@ export class HttpListens {
     this.#registrations = new ListenRegistrations(served, publish);
   }
 
-  async fetch(request: Request, next: Fetch): Promise<Response> {
+  /** `read`: the body, when the caller has read and parsed it already (the handler then will not). */
+  async fetch(request: Request, next: Fetch, read?: { parsed: unknown }): Promise<Response> {
     // 2026-07-28 requests must name their method in a header, checked against the body by the SDK.
-    if (request.headers.get("mcp-method") !== "subscriptions/listen") return next(request);
-    const message: unknown = await request
-      .clone()
-      .json()
-      .catch(() => undefined);
+    if (request.headers.get("mcp-method") !== "subscriptions/listen") return read ? next(request, { parsedBody: read.parsed }) : next(request);
+    const message: unknown = read
+      ? read.parsed
+      : await request
+          .clone()
+          .json()
+          .catch(() => undefined);
     const requested = requestedUris(message);
-    if (!requested) return next(request);
+    if (!requested) return read ? next(request, { parsedBody: read.parsed }) : next(request);
     const listen = {};
     const honored = this.#registrations.honor(requested, MAX_SUBSCRIPTIONS_PER_CONNECTION);
     await this.#registrations.open(listen, honored);
