@@ -13,13 +13,14 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { LineStream, REPO_ROOT } from "./lib/processes.ts";
 import { figureOf, ratio, type BenchContext, type BenchModule, type Comparison, type Figure, type Section } from "./lib/section.ts";
 
-const ROUNDS = 5;
+/** Many short rounds: on a shared machine, ratios are paired round by round (see `ratio`). */
+const ROUNDS = 8;
 /** Sequential requests per contender per round: 2,000 in all for p50/p99. */
-const SEQUENTIAL = 400;
+const SEQUENTIAL = 250;
 /** Requests in flight at once for throughput, and how many per contender per round. */
 const CONCURRENCY = 16;
-const CONCURRENT = 1600;
-const WARM_UP = 600;
+const CONCURRENT = 640;
+const WARM_UP = 400;
 /** Customers 1..IDS, cycled: every request reads a different row than the one before. */
 const IDS = 1000;
 const PROTOCOL = "2026-07-28";
@@ -28,13 +29,15 @@ const START_TIMEOUT_MS = 30_000;
 interface Contender {
   key: "read" | "call" | "sdk";
   label: string;
+  server: Server;
   request(id: number): Promise<string>;
 }
 
 interface Server {
   url: URL;
   child: ChildProcess;
-  /** Extra node flags it was started with (a profile, when asked for). */
+  /** The child's user + system CPU time so far, in microseconds. */
+  cpu(): Promise<number>;
 }
 
 /** Node flags for the server children, e.g. `READ_BENCH_SERVER_FLAGS=--cpu-prof` to profile them. */
@@ -59,17 +62,18 @@ export const readBench: BenchModule = {
         return (result.contents[0] as { text: string }).text;
       };
       const contenders: Contender[] = [
-        { key: "read", label: "livecmd `resources/read`", request: (id) => readText(livecmdClient, id) },
+        { key: "read", label: "livecmd `resources/read`", server: livecmd, request: (id) => readText(livecmdClient, id) },
         {
           key: "call",
           label: "livecmd `tools/call`",
+          server: livecmd,
           request: async (id) => {
             const result = await livecmdClient.callTool({ name: "customers_show", arguments: { id } });
             if (result.isError) throw new Error(`tools/call customers_show ${id}: ${JSON.stringify(result.content)}`);
             return (result.content as { text: string }[])[0]!.text;
           },
         },
-        { key: "sdk", label: "SDK `McpServer` + `ResourceTemplate` read", request: (id) => readText(sdkClient, id) },
+        { key: "sdk", label: "SDK `McpServer` + `ResourceTemplate` read", server: sdk, request: (id) => readText(sdkClient, id) },
       ];
       await checkSameAnswers(contenders);
       context.log(`read: warm-up, then ${ROUNDS} rounds x 3 contenders x (${SEQUENTIAL} sequential + ${CONCURRENT} at ${CONCURRENCY} in flight)`);
@@ -87,7 +91,11 @@ async function startServer(script: string): Promise<Server> {
   const lines = new LineStream(child.stdout!);
   try {
     const line = await lines.next(/^listening /, START_TIMEOUT_MS);
-    return { url: new URL(line.text.slice("listening ".length)), child };
+    const cpu = async () => {
+      child.stdin!.write("cpu\n");
+      return Number((await lines.next(/^cpu \d+$/, START_TIMEOUT_MS)).text.slice(4));
+    };
+    return { url: new URL(line.text.slice("listening ".length)), child, cpu };
   } catch (error) {
     child.kill();
     throw error;
@@ -115,6 +123,10 @@ async function checkSameAnswers(contenders: Contender[]): Promise<void> {
 interface Samples {
   /** Milliseconds per sequential request, all rounds. */
   latency: number[];
+  /** Each round's median of those. */
+  p50: number[];
+  /** Each round's server CPU time per request, sequential and concurrent together, in microseconds. */
+  cpu: number[];
   /** Each round's 99th percentile of those. */
   p99: number[];
   /** Each round's wall time per request with CONCURRENCY in flight, in microseconds. */
@@ -128,21 +140,24 @@ async function measure(contenders: Contender[]): Promise<Map<Contender["key"], S
     for (let i = 0; i < WARM_UP; i++) await contender.request(idOf(i));
     await concurrent(contender, WARM_UP);
   }
-  const samples = new Map(contenders.map((contender) => [contender.key, { latency: [], p99: [], perRequest: [] } as Samples]));
+  const samples = new Map(contenders.map((contender) => [contender.key, { latency: [], p50: [], p99: [], perRequest: [], cpu: [] } as Samples]));
   for (let round = 0; round < ROUNDS; round++) {
     // A different contender goes first each round, so a slow spell on the machine hits them alike.
     const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!);
     for (const contender of order) {
       const own = samples.get(contender.key)!;
       const latencies: number[] = [];
+      const cpuBefore = await contender.server.cpu();
       for (let i = 0; i < SEQUENTIAL; i++) {
         const started = performance.now();
         await contender.request(idOf(round * SEQUENTIAL + i));
         latencies.push(performance.now() - started);
       }
       own.latency.push(...latencies);
+      own.p50.push(percentile(latencies, 0.5));
       own.p99.push(percentile(latencies, 0.99));
       own.perRequest.push(((await concurrent(contender, CONCURRENT)) * 1000) / CONCURRENT);
+      own.cpu.push(((await contender.server.cpu()) - cpuBefore) / (SEQUENTIAL + CONCURRENT));
     }
   }
   return samples;
@@ -165,13 +180,14 @@ function percentile(values: readonly number[], q: number): number {
 }
 
 function section(contenders: Contender[], samples: Map<Contender["key"], Samples>): Section {
-  const figures = new Map<Contender["key"], { p50: Figure; p99: Figure; throughput: Figure }>();
+  const figures = new Map<Contender["key"], { p50: Figure; p99: Figure; throughput: Figure; cpu: Figure }>();
   for (const contender of contenders) {
     const own = samples.get(contender.key)!;
     figures.set(contender.key, {
-      p50: figureOf(`${contender.label}: latency, sequential (median = p50)`, "ms", own.latency),
-      p99: figureOf(`${contender.label}: p99 latency, sequential (one per round)`, "ms", own.p99),
-      throughput: figureOf(`${contender.label}: wall time per request, ${CONCURRENCY} in flight (one per round)`, "µs", own.perRequest),
+      p50: figureOf(`${contender.label}: latency, sequential (median = p50)`, "ms", own.latency, own.p50),
+      p99: figureOf(`${contender.label}: p99 latency, sequential (one per round)`, "ms", own.p99, own.p99),
+      throughput: figureOf(`${contender.label}: wall time per request, ${CONCURRENCY} in flight (one per round)`, "µs", own.perRequest, own.perRequest),
+      cpu: figureOf(`${contender.label}: server CPU time per request (one per round)`, "µs", own.cpu, own.cpu),
     });
   }
   const read = figures.get("read")!;
@@ -185,6 +201,7 @@ function section(contenders: Contender[], samples: Map<Contender["key"], Samples
       ratio(`read p50: livecmd read / ${name}`, read.p50, other.p50, noSlower),
       ratio(`read p99: livecmd read / ${name}`, read.p99, other.p99, noSlower),
       ratio(`read throughput: ${name} req/s / livecmd read req/s`, read.throughput, other.throughput, noSlower),
+      ratio(`read server CPU per request: livecmd read / ${name}`, read.cpu, other.cpu),
     );
   }
   return {
@@ -193,9 +210,10 @@ function section(contenders: Contender[], samples: Map<Contender["key"], Samples
       "Servers are child processes on 127.0.0.1: livecmd's `serveHttp(createExampleApp(\":memory:\"), { port: 0 })` (`bench/peers/livecmdServer.ts`) and a plain SDK `McpServer` with `ResourceTemplate(\"app://customers_show/{id}\")`, `createMcpHandler` and `toNodeHandler` on `node:http` with the same Host/Origin checks, running customers_show's three statements (prepared once) on the example's schema and seed in memory (`bench/peers/sdkServer.ts`).",
       `Clients run in the bench process: one SDK \`Client\` per server over \`StreamableHTTPClientTransport\`, pinned to ${PROTOCOL}; reads use \`cacheMode: "bypass"\`; \`tools/call\` is \`customers_show({ id })\` on livecmd's server. Every contender is first checked to give the same JSON for the same ids.`,
       `Ids cycle through customers 1..${IDS}. Warm-up: ${WARM_UP} sequential requests and ${WARM_UP} at ${CONCURRENCY} in flight per contender; then ${ROUNDS} rounds, each contender in turn (a different one first each round): ${SEQUENTIAL} sequential requests timed one by one, then ${CONCURRENT} with ${CONCURRENCY} in flight timed as a whole.`,
-      "Latency is per request from the client's call to its resolved result (p50 is the median of all rounds' requests, p99 is taken per round); throughput is shown as wall time per request at that concurrency, so lower is better and every ratio reads livecmd / peer (<= 1 means no slower).",
+      "Latency is per request from the client's call to its resolved result (p50 is the median of all rounds' requests, p99 is taken per round); throughput is shown as wall time per request at that concurrency, so lower is better and every ratio reads livecmd / peer (<= 1 means no slower). Ratios are the median of per-round ratios.",
+      "Server CPU time per request: the server child's \`process.cpuUsage()\` (user + system) across a contender's round, divided by its requests; it does not depend on how busy the rest of the machine is, as the wall-clock figures do.",
     ],
-    figures: [...figures.values()].flatMap(({ p50, p99, throughput }) => [p50, p99, throughput]),
+    figures: [...figures.values()].flatMap(({ p50, p99, throughput, cpu }) => [p50, p99, throughput, cpu]),
     comparisons,
     notes: [`Throughput at ${CONCURRENCY} in flight, by median round: ${contenders.map((c) => `${c.label} ${reqPerSecond(figures.get(c.key)!.throughput)} req/s`).join("; ")}.`],
   };

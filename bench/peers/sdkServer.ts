@@ -6,13 +6,14 @@
  * at 127.0.0.1 with the same Host/Origin checks livecmd makes.
  *
  * Run as a child: `node --import tsx bench/peers/sdkServer.ts` prints `listening <url>` and serves
- * until stdin closes or SIGTERM.
+ * until stdin closes or SIGTERM; answers `cpu` lines (see `childControl.ts`).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
 import { openExampleDatabase } from "../../example/db.ts";
+import { controlledByStdin } from "./childControl.ts";
 
 const db = openExampleDatabase(":memory:");
 // Prepared once, as a hand-written server would (livecmd caches its statements the same way).
@@ -69,6 +70,4 @@ const stop = () => {
   http.closeAllConnections();
   http.close(() => process.exit(0));
 };
-process.stdin.on("end", stop);
-process.stdin.resume();
-process.once("SIGTERM", stop);
+controlledByStdin(stop);
