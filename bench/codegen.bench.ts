@@ -5,8 +5,14 @@ import { figureOf, ratio, type BenchContext, type BenchModule, type Comparison, 
 import { writeSyntheticApp } from "./lib/syntheticApp.ts";
 
 export const CODEGEN_SIZES = [1, 100, 2000] as const;
-/** Fresh processes per figure; the median of three already shrugs off one slow outlier. */
-const REPETITIONS = 3;
+/**
+ * Fresh processes per figure: three, whose median shrugs off one slow outlier, except for the
+ * largest app, where each run takes the better part of a minute and two keep `npm run bench`
+ * near five minutes.
+ */
+function repetitions(commands: number): number {
+  return commands >= 1000 ? 2 : 3;
+}
 
 export interface ColdRuns {
   commands: number;
@@ -23,7 +29,7 @@ export interface ColdRuns {
 export function coldRuns(context: BenchContext, commands: number): Promise<ColdRuns> {
   return context.once(`codegen cold ${commands}`, async () => {
     await context.once("warm the tsx cache", warmUp);
-    context.log(`codegen: ${commandCount(commands)}, ${REPETITIONS} x (write, --check, bare load)`);
+    context.log(`codegen: ${commandCount(commands)}, ${repetitions(commands)} x (write, --check, bare load)`);
     return measureCold(commands);
   });
 }
@@ -40,7 +46,7 @@ async function measureCold(commands: number): Promise<ColdRuns> {
   const app = await writeSyntheticApp(commands);
   const samples = { write: [] as Finished[], check: [] as Finished[], bare: [] as Finished[] };
   // Interleaved, so that a burst of load elsewhere on the machine hits all three alike.
-  for (let i = 0; i < REPETITIONS; i++) {
+  for (let i = 0; i < repetitions(commands); i++) {
     await rm(path.join(REPO_ROOT, app.outDir), { recursive: true, force: true });
     samples.write.push(expectSuccess("codegen", await timeNode([...LIVECMD, "codegen", "--app", app.appFile, "--out", app.outDir]), /: 3 written/));
     samples.check.push(expectSuccess("codegen --check", await timeNode([...LIVECMD, "codegen", "--check", "--app", app.appFile, "--out", app.outDir]), /is up to date/));
@@ -96,7 +102,7 @@ function section(runs: ColdRuns[]): Section {
     title: "Codegen, cold",
     method: [
       `Synthetic apps of ${runs.map((run) => run.commands).join(" / ")} commands written by the bench into \`.tmp/bench-apps/\`: one module per command with an enum alias, a struct of optional fields, and a live command of three scalars and the struct (six template variables).`,
-      `Every figure is a fresh \`node\` process timed from spawn to exit, ${REPETITIONS} repetitions interleaved (write, --check, bare), median; one untimed run first fills tsx's compile cache.`,
+      `Every figure is a fresh \`node\` process timed from spawn to exit, ${runs.map((run) => repetitions(run.commands)).join(" / ")} repetitions interleaved (write, --check, bare), median; one untimed run first fills tsx's compile cache.`,
       "`livecmd codegen` is `node bin/livecmd.js codegen --app ... --out ...` into an emptied folder; `--check` then compares against what it wrote.",
       "Bare load (`bench/peers/bareLoad.ts`, run with `node --import tsx`): the same compiler options, `addSourceFileAtPath(app)`, `resolveSourceFileDependencies()`, `getTypeChecker()`.",
       "Growth compares the cost of each extra command from 100 to 2,000 with that from 1 to 100: 1.0 is linear, above 1 grows faster than linear.",
