@@ -30,6 +30,7 @@ it("50 listens of 64 URIs and a burst of 1,000 writes: no lost update, no spurio
   });
   const summary = describeReport(report);
   assert.equal(report.timedOut, false, summary);
+  assert.equal(report.writes, 1000, summary);
   assert.equal(report.subscriptions, 50 * 64, summary);
   assert.deepEqual(report.modelMismatches, [], summary);
   assert.ok(report.changedPairs > 1000, `most listen-URI pairs are written: ${summary}`);

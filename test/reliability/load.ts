@@ -4,14 +4,20 @@
  *
  *   npm run load                                   # 32 clients, 8 s, at most 200,000 requests
  *   npm run load -- --clients 64 --seconds 20 --max 500000
+ *   npm run load -- --live                         # 500 listens x 64 URIs, 10,000 writes, writes stop at 300 s
+ *   npm run load -- --live --listens 200 --writes 2000 --live-seconds 60
  *
  * Each client loops: valid reads of every template (most), hostile reads, tool calls, and writes
  * (customers_create / orders_create). Checked: every valid read answers (no lost request, no
  * transport error), hostile reads are -32602, reads keep being answered while writes go on (the
  * longest gap between two answered reads), nothing is written twice or lost (rows after = rows
  * before + successful creates), and heap returns near its baseline once everyone disconnects.
- * Live subscriptions (500 listens x 64 URIs, 10,000 writes, no lost update) need the live
- * engineer's `listen` helper and are not part of this script yet.
+ *
+ * `--live` runs support/liveLoad.ts instead: `--listens` 2026-07-28 listens of 64 URIs each over
+ * HTTP on 127.0.0.1 (at most 1000: the SDK refuses more than 1024 open listens per endpoint),
+ * then `--writes` renames (at most 100,000) by 64 clients while 4 others read; the writes stop
+ * at `--live-seconds` (which fails the run). Checked: no lost update, no spurious update, every
+ * read answered, the registry empty and the heap back near its baseline once everyone left.
  */
 import assert from "node:assert/strict";
 import { parseArgs } from "node:util";
@@ -21,14 +27,61 @@ import { serveHttp } from "../../runtime/server/index.ts";
 import { validUri } from "./support/arbitraries.ts";
 import { countedExampleApp, PROTOCOLS, type Protocol } from "./support/exampleApp.ts";
 import { HOSTILE_URIS } from "./support/hostileUris.ts";
+import { describeReport, runLiveLoad } from "./support/liveLoad.ts";
 
 const { values: options } = parseArgs({
   options: {
     clients: { type: "string", default: "32" },
     seconds: { type: "string", default: "8" },
     max: { type: "string", default: "200000" },
+    live: { type: "boolean", default: false },
+    listens: { type: "string", default: "500" },
+    writes: { type: "string", default: "10000" },
+    "live-seconds": { type: "string", default: "300" },
   },
 });
+if (options.live) {
+  await runLive();
+  process.exit();
+}
+
+async function runLive(): Promise<void> {
+  const listens = Math.min(1000, Math.max(1, Number(options.listens)));
+  const writes = Math.min(100_000, Math.max(1, Number(options.writes)));
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const started = performance.now();
+  const report = await runLiveLoad({
+    listens,
+    urisPerListen: 64,
+    writes,
+    writers: 64,
+    readers: 4,
+    targets: 1200,
+    shows: 600,
+    groups: 20,
+    untouched: 20,
+    seed: 20260728,
+    deadlineMs: Math.min(600, Number(options["live-seconds"])) * 1000,
+    ...(gc ? { gc } : {}),
+    log: (line) => console.log(line),
+  });
+  console.log(`live load over HTTP on 127.0.0.1, ${((performance.now() - started) / 1000).toFixed(1)} s in all`);
+  console.log(describeReport(report));
+  try {
+    assert.equal(report.timedOut, false, "the writes finished before --live-seconds");
+    assert.equal(report.subscriptions, listens * 64, "every URI of every listen honored");
+    assert.deepEqual(report.modelMismatches.slice(0, 5), [], "the writes touched exactly the URIs whose reads changed");
+    assert.deepEqual(report.lostUpdates.slice(0, 5), [], "no lost update");
+    assert.deepEqual(report.spuriousUpdates.slice(0, 5), [], "no spurious update");
+    assert.deepEqual(report.failedReads.slice(0, 5), [], "every read answered");
+    assert.deepEqual(report.statsAfterDisconnect, { subscriptions: 0, groups: 0 }, "the registry empty once everyone left");
+    if (report.heapMiB) assert.ok(report.heapMiB.afterDisconnect - report.heapMiB.baseline < Math.max(16, (report.heapMiB.listening - report.heapMiB.baseline) / 4), "heap back near its baseline");
+    console.log("ok");
+  } catch (error) {
+    console.error(String(error));
+    process.exitCode = 1;
+  }
+}
 const CLIENTS = Number(options.clients);
 const DEADLINE = performance.now() + Number(options.seconds) * 1000;
 const MAX_REQUESTS = Number(options.max);
