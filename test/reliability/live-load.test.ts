@@ -40,7 +40,9 @@ it("50 listens of 64 URIs and a burst of 1,000 writes: no lost update, no spurio
   assert.ok(report.reads >= 50, `reads kept being answered during the burst: ${summary}`);
   assert.deepEqual(report.statsAfterDisconnect, { subscriptions: 0, groups: 0 }, summary);
   const heap = report.heapMiB!;
-  // Generous: the listens themselves cost several MiB; what must not stay is anything like that.
-  assert.ok(heap.afterDisconnect - heap.baseline < Math.max(8, (heap.listening - heap.baseline) / 2), `heap back near its baseline: ${summary}`);
+  // The listens cost ~7 MiB; ~3 MiB stays (caches filled by the burst), wherever the
+  // subscriptions go. Were they all kept, the heap would stay above what it was while listening.
+  assert.ok(heap.afterDisconnect < heap.listening, `the listens' memory was released: ${summary}`);
+  assert.ok(heap.afterDisconnect - heap.baseline < 8, `heap back near its baseline: ${summary}`);
   console.log(summary);
 });
