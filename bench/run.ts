@@ -15,6 +15,8 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["expand", async () => (await import("./expand.bench.ts")).expandBench],
   ["codegen", async () => (await import("./codegen.bench.ts")).codegenBench],
   ["watch", async () => (await import("./watch.bench.ts")).watchBench],
+  ["read", async () => (await import("./read.bench.ts")).readBench],
+  ["fanout", async () => (await import("./fanout.bench.ts")).fanoutBench],
 ];
 
 const RESULTS_FILE = path.join(import.meta.dirname, "RESULTS.md");
