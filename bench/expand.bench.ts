@@ -3,7 +3,7 @@ import { UriTemplate } from "@modelcontextprotocol/server";
 import { parseTemplate } from "url-template";
 import { templates } from "../generated/templates.ts";
 import { uris } from "../generated/uris.ts";
-import { DEFAULT_MICRO, measureMicro, ownCallSites, type MicroTask } from "./lib/micro.ts";
+import { MICRO_ROUNDS, measureMicro, ownCallSites, type MicroTask } from "./lib/micro.ts";
 import { passes, ratio, type BenchModule, type Comparison, type Figure, type Section } from "./lib/section.ts";
 import { BENCH_TEMPLATES, FIXTURES_PER_TEMPLATE, uriWorkloads, type BenchTemplate, type UriWorkload } from "./lib/uriFixtures.ts";
 
@@ -123,7 +123,7 @@ function section(figures: Figure[], comparisons: Comparison[]): Section {
       "Before timing, every URI each contender builds is checked to parse back, strictly, to its variables.",
       "SDK: `new UriTemplate(t)` once per template, then `expand` (given strings, as its types require: numbers are converted before timing). url-template: `parseTemplate(t)` once per template, then `expand`.",
       "Each URI is read (one character from its middle), as any use of it would: a string built by concatenation is only a tree of pieces until something reads it, and that first read pays for joining them.",
-      `Figures are per URI: a tinybench sample is one pass over the workload divided by its size; ${DEFAULT_MICRO.rounds} rounds in which every contender runs ${DEFAULT_MICRO.timeMs} ms in turn (after ${DEFAULT_MICRO.warmupMs} ms of warm-up).`,
+      `Figures are per URI: a tinybench sample is one pass over the workload divided by its size; ${MICRO_ROUNDS.rounds} rounds in which every contender runs ${MICRO_ROUNDS.timeMs} ms in turn (after ${MICRO_ROUNDS.warmupMs} ms of warm-up).`,
     ],
     figures,
     comparisons,

@@ -1,6 +1,6 @@
 import { deepStrictEqual } from "node:assert/strict";
 import { templates } from "../generated/templates.ts";
-import { DEFAULT_MICRO, measureMicro, ownCallSites, type MicroTask } from "./lib/micro.ts";
+import { MICRO_ROUNDS, measureMicro, ownCallSites, type MicroTask } from "./lib/micro.ts";
 import { passes, ratio, type BenchModule, type Comparison, type Figure, type Section } from "./lib/section.ts";
 import { BENCH_TEMPLATES, FIXTURES_PER_TEMPLATE, uriWorkloads, type BenchTemplate, type UriWorkload } from "./lib/uriFixtures.ts";
 import { readEveryCharacter } from "./peers/floor.ts";
@@ -106,7 +106,7 @@ function section(workloads: UriWorkload[], figures: Figure[], comparisons: Compa
       "SDK: `new UriTemplate(t)` once per template, then per URI `match`, `decodeURIComponent` and a `Number`/enum check per variable (`bench/peers/sdkMatch.ts`).",
       "Generic: `bench/peers/genericMatcher.ts`, the same strict rules and runtime primitives, driven at run time by the template string and schemas.",
       "Floor: a loop that reads every character once and allocates nothing (`bench/peers/floor.ts`).",
-      `Figures are per URI: a tinybench sample is one pass over the workload divided by its size; ${DEFAULT_MICRO.rounds} rounds in which every contender runs ${DEFAULT_MICRO.timeMs} ms in turn (after ${DEFAULT_MICRO.warmupMs} ms of warm-up).`,
+      `Figures are per URI: a tinybench sample is one pass over the workload divided by its size; ${MICRO_ROUNDS.rounds} rounds in which every contender runs ${MICRO_ROUNDS.timeMs} ms in turn (after ${MICRO_ROUNDS.warmupMs} ms of warm-up).`,
     ],
     figures,
     comparisons,

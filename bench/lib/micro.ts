@@ -8,14 +8,8 @@ export interface MicroTask {
   batchSize: number;
 }
 
-export interface MicroOptions {
-  /** Each round gives every task `timeMs` in turn, so a burst of load elsewhere hits them all alike. */
-  rounds: number;
-  timeMs: number;
-  warmupMs: number;
-}
-
-export const DEFAULT_MICRO: MicroOptions = { rounds: 5, timeMs: 200, warmupMs: 100 };
+/** Each round gives every task `timeMs` in turn, so a burst of load elsewhere hits them all alike. */
+export const MICRO_ROUNDS = { rounds: 5, timeMs: 200, warmupMs: 100 } as const;
 
 /**
  * A batch that runs its own copy of `loop`, compiled from its source, so that the call sites in
@@ -37,11 +31,12 @@ let sink = 0;
  * a sample is one batch (tens of microseconds, far above the timer's resolution) divided by
  * its size.
  */
-export async function measureMicro(tasks: readonly MicroTask[], options: MicroOptions = DEFAULT_MICRO): Promise<Figure[]> {
+export async function measureMicro(tasks: readonly MicroTask[]): Promise<Figure[]> {
+  const { rounds, timeMs, warmupMs } = MICRO_ROUNDS;
   const samples = new Map<string, number[]>(tasks.map((task) => [task.label, []]));
   const roundMedians = new Map<string, number[]>(tasks.map((task) => [task.label, []]));
-  for (let round = 0; round < options.rounds; round++) {
-    const bench = new Bench({ time: options.timeMs, warmupTime: options.warmupMs, retainSamples: true, throws: true });
+  for (let round = 0; round < rounds; round++) {
+    const bench = new Bench({ time: timeMs, warmupTime: warmupMs, retainSamples: true, throws: true });
     for (const task of tasks) bench.add(task.label, () => void (sink += task.batch()));
     await bench.run();
     for (const task of bench.tasks) {
