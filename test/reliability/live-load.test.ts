@@ -25,7 +25,8 @@ it("50 listens of 64 URIs and a burst of 1,000 writes: no lost update, no spurio
     groups: 8,
     untouched: 8,
     seed: 20260728,
-    deadlineMs: 20_000,
+    // A safety bound, not a speed target: under a loaded CI machine the burst runs at ~45 writes/s.
+    deadlineMs: 120_000,
     gc,
   });
   const summary = describeReport(report);
