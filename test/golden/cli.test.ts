@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
@@ -9,6 +10,16 @@ test("cli: codegen --check exits 0 on the committed example output", async () =>
   const run = await livecmd(["codegen", "--check"]);
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /generated\/ is up to date \(3 files/);
+});
+
+test("cli: `npm run codegen -- --check` works from the package scripts (the README's commands)", async () => {
+  const run = await new Promise<{ code: number; out: string }>((resolve) => {
+    execFile("npm", ["run", "--silent", "codegen", "--", "--check"], { cwd: root }, (error, stdout, stderr) =>
+      resolve({ code: error ? 1 : 0, out: stdout + stderr }),
+    );
+  });
+  assert.equal(run.code, 0, run.out);
+  assert.match(run.out, /generated\/ is up to date/);
 });
 
 test("cli: an app with input errors exits 2 and prints file:line:col", async () => {
