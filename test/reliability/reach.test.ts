@@ -2,38 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { testApp, type McpTestClient } from "../../runtime/testing/index.ts";
 import { countedExampleApp, PROTOCOLS } from "./support/exampleApp.ts";
+import { GUESSED_URIS } from "./support/guesses.ts";
 import { WireErrors } from "./support/wire.ts";
-
-/**
- * URIs an agent might guess for commands it must not reach, by why it must not: a live command
- * not granted (customers_export), a granted one that needs confirmation (customers_delete), a
- * granted one that is not live (customers_rename), granted live ones that are tools only
- * (arguments that cannot be URI variables), and commands that do not exist. Every guess must get
- * the answer of a command that does not exist, byte for byte but for the URI itself.
- */
-const GUESSED_URIS: [why: string, uri: string][] = [
-  ["ungranted", "app://customers_export"],
-  ["ungranted", "app://customers_export?page=1"],
-  ["ungranted", "app://customers_export/1"],
-  ["ungranted", "APP://customers_export"],
-  ["ungranted", "app://customers_export#all"],
-  ["confirm-only", "app://customers_delete/1"],
-  ["confirm-only", "app://customers_delete"],
-  ["confirm-only", "app://customers_delete?id=1"],
-  ["confirm-only", "App://customers_delete/1"],
-  ["not live", "app://customers_rename/1/Ada"],
-  ["not live", "app://customers_rename?id=1&name=Ada"],
-  ["not live", "app://customers_rename"],
-  ["tool only", "app://customers_tagged?tags=vip"],
-  ["tool only", "app://customers_report"],
-  ["tool only", "app://customers_search?page=1"],
-  ["not live, not granted", "app://orders_create"],
-  ["unknown", "app://customers_nowhere/1"],
-  ["unknown", "app://customers_exports"],
-  ["unknown", "app://customers_delete_all"],
-  ["unknown", "app://__proto__"],
-  ["unknown", "app://constructor/1"],
-];
 
 /** Template strings an agent might guess for completion, for the same commands. */
 const GUESSED_TEMPLATES: [why: string, template: string][] = [

@@ -1,9 +1,8 @@
 /**
- * URIs an agent might guess for commands it must not watch, by why it must not: a live command
+ * URIs an agent might guess for commands it must not read or watch, by why it must not: a live command
  * not granted (customers_export), a granted one that needs confirmation (customers_delete), a
  * granted one that is not live (customers_rename), granted live ones that are tools only
- * (arguments that cannot be URI variables), and commands that do not exist. (The same guesses
- * reach.test.ts makes through read.)
+ * (arguments that cannot be URI variables), and commands that do not exist.
  */
 export const GUESSED_URIS: readonly [why: string, uri: string][] = [
   ["ungranted", "app://customers_export"],
