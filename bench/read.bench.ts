@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { deepStrictEqual } from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createContext } from "./lib/context.ts";
 import { LineStream, REPO_ROOT } from "./lib/processes.ts";
 import { figureOf, ratio, type BenchContext, type BenchModule, type Comparison, type Figure, type Section } from "./lib/section.ts";
 
@@ -220,24 +221,13 @@ function section(contenders: Contender[], samples: Map<Contender["key"], Samples
 }
 
 /** `npx tsx bench/read.bench.ts`: this row alone, printed. */
-export async function runAlone(module: BenchModule, context: BenchContext = aloneContext()): Promise<void> {
+export async function runAlone(module: BenchModule, context: BenchContext = createContext()): Promise<void> {
   const { renderReport, environmentNow } = await import("./report.ts");
   const os = await import("node:os");
   const started = performance.now();
   const environment = environmentNow();
   const section = await module.run(context);
   process.stdout.write(renderReport({ ...environment, loadAfter: os.loadavg()[0]!, seconds: (performance.now() - started) / 1000 }, [section]));
-}
-
-function aloneContext(): BenchContext {
-  const measured = new Map<string, Promise<unknown>>();
-  return {
-    once<T>(key: string, measure: () => Promise<T>): Promise<T> {
-      if (!measured.has(key)) measured.set(key, measure());
-      return measured.get(key) as Promise<T>;
-    },
-    log: (text) => process.stderr.write(`${text}\n`),
-  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await runAlone(readBench);

@@ -7,7 +7,8 @@ import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { renderReport, environmentNow } from "./report.ts";
-import type { BenchContext, BenchModule, Section } from "./lib/section.ts";
+import { createContext } from "./lib/context.ts";
+import type { BenchModule, Section } from "./lib/section.ts";
 
 /** One line per benchmark module: `[name, () => import(file)]`. The report follows this order. */
 const MODULES: [string, () => Promise<BenchModule>][] = [
@@ -37,17 +38,6 @@ async function main(selected: string[]): Promise<void> {
   if (selected.length > 0) return void process.stdout.write(report);
   await writeFile(RESULTS_FILE, report);
   context.log(`wrote ${path.relative(process.cwd(), RESULTS_FILE)}`);
-}
-
-function createContext(): BenchContext {
-  const measured = new Map<string, Promise<unknown>>();
-  return {
-    once<T>(key: string, measure: () => Promise<T>): Promise<T> {
-      if (!measured.has(key)) measured.set(key, measure());
-      return measured.get(key) as Promise<T>;
-    },
-    log: (text) => process.stderr.write(`${text}\n`),
-  };
 }
 
 await main(process.argv.slice(2));

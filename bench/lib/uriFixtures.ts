@@ -1,3 +1,4 @@
+import { mulberry32 } from "../../test/helpers/mulberry32.ts";
 import { uris, type CustomersIndexVariables, type CustomersShowVariables, type OrdersBetweenVariables } from "../../generated/uris.ts";
 
 /**
@@ -97,16 +98,4 @@ function dayIn2025(random: Random, notBefore = "2025-01-01"): string {
   const end = Date.parse("2025-12-31T00:00:00Z");
   const day = start + Math.floor((random() * (end - start)) / 86_400_000) * 86_400_000;
   return new Date(day).toISOString().slice(0, 10);
-}
-
-/** A small, well-known seeded generator: the same URIs on every machine and every run. */
-function mulberry32(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

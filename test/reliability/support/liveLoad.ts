@@ -2,6 +2,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { createExampleApp } from "../../../example/app.ts";
 import type { Invocation } from "../../../runtime/app.ts";
 import { serveHttp } from "../../../runtime/server/index.ts";
+import { mulberry32 } from "../../helpers/mulberry32.ts";
 
 /**
  * Live subscriptions under load, over Streamable HTTP on 127.0.0.1, against the example app:
@@ -88,18 +89,6 @@ async function waitFor(condition: () => boolean, timeoutMs: number): Promise<voi
   while (!condition() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
-/** A small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const show = (id: number) => `app://customers_show/${id}`;
 const groupTag = (group: number) => `<g${group}>`;
 const search = (group: number) => `app://customers_index?search=${encodeURIComponent(groupTag(group))}&per_page=100`;
@@ -117,7 +106,7 @@ const MiB = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 
 export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadReport> {
   const log = options.log ?? (() => undefined);
-  const random = prng(options.seed);
+  const random = mulberry32(options.seed);
   if (options.shows / options.groups > 100) throw new Error("a group must fit on one page of 100");
   if (Math.max(options.shows, options.targets) >= FIRST_UNTOUCHED_ID || options.untouched > SENTINEL_ID - FIRST_UNTOUCHED_ID) throw new Error("shows, targets < 1900; untouched <= 100");
 
@@ -162,7 +151,7 @@ export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadRep
   };
   // A warm-up round (a few listens, writes, everyone leaves) before the baseline, so that the
   // baseline holds what the first use of each code path keeps for good (compiled code, pools).
-  const warmRandom = prng(options.seed + 1);
+  const warmRandom = mulberry32(options.seed + 1);
   const warm = await Promise.all(
     Array.from({ length: 8 }, async (_, i) => {
       const client = await connectClient(serving.url, `load-warm-up-${i}`);
