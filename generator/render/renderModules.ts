@@ -3,6 +3,8 @@ import Handlebars from "handlebars";
 import type { PlannedVariable } from "../plan/planVariables.ts";
 import type { ArgumentPlan, TemplatePlan } from "../plan/planCommand.ts";
 import { literal, variablesTypeName } from "../plan/naming.ts";
+import { cursorReads } from "./cursorReads.ts";
+import { ifStatement } from "./statementLine.ts";
 
 export interface ModuleContext {
   app: string;
@@ -20,15 +22,19 @@ const urisModule = compileTemplate("uris.ts.hbs");
 
 /** `generated/templates.ts`: a strict parser and an argument rebuild per template. */
 export function renderTemplatesModule({ app, header, templates }: ModuleContext): string {
-  const imports = [
-    `import { ${["FieldReader", ...usedPickers(templates), "splitUri", "type CommandTemplate"].join(", ")} } from "livecmd/uri";`,
-    templates.length > 0 ? `import type { ${templates.map((t) => variablesTypeName(t.name)).join(", ")} } from "./uris.js";` : "",
+  const reads = templates.map(cursorReads);
+  const usesCursor = reads.some((lines) => lines.length > 0);
+  const runtime = ["FieldReader", ...usedPickers(templates), "splitUri", ...(usesCursor ? ["UriCursor"] : []), "type CommandTemplate"];
+  const imports = templates.length === 0 ? [] : [
+    `import { ${runtime.join(", ")} } from "livecmd/uri";`,
+    `import type { ${templates.map((t) => variablesTypeName(t.name)).join(", ")} } from "./uris.js";`,
   ];
   return templatesModule({
     header,
     app,
-    imports: imports.filter(Boolean).join("\n"),
-    templates: templates.map((template) => ({
+    imports: imports.join("\n"),
+    usesCursor,
+    templates: templates.map((template, index) => ({
       name: template.name,
       nameLiteral: literal(template.name),
       uriTemplateLiteral: literal(template.uriTemplate),
@@ -39,6 +45,7 @@ export function renderTemplatesModule({ app, header, templates }: ModuleContext)
       baseLiteral: literal(template.base),
       pathNamesLiteral: literal(template.path.map((variable) => variable.name)),
       queryNamesLiteral: literal(template.query.map((variable) => variable.name)),
+      cursorReads: reads[index],
       partsBinding: [template.path.length > 0 && "path", template.query.length > 0 && "query"].filter(Boolean).join(", "),
       fields: [
         ...template.path.map((variable) => ({ name: variable.name, readCall: readCall(variable, "path") })),
@@ -52,21 +59,17 @@ export function renderTemplatesModule({ app, header, templates }: ModuleContext)
 
 /** `generated/uris.ts`: typed URI builders, importable anywhere (no Node, no server runtime). */
 export function renderUrisModule({ app, header, templates }: ModuleContext, types: string): string {
-  const helpers = [
-    templates.some((template) => template.path.length > 0) && "pathSegment",
-    templates.some((template) => template.query.length > 0) && "formQuery",
-  ].filter(Boolean);
   return urisModule({
     header,
     app,
-    imports: helpers.length > 0 ? `import { ${helpers.join(", ")} } from "livecmd/uri";` : "",
+    imports: importsOfUris(templates),
     types,
     templates: templates.map((template) => ({
       name: template.name,
       description: commentSafe(template.description),
       uriTemplate: commentSafe(template.uriTemplate),
       parameter: `vars: ${variablesTypeName(template.name)}${template.path.length === 0 ? " = {}" : ""}`,
-      expression: expandExpression(template),
+      body: expandBody(template),
     })),
   });
 }
@@ -92,12 +95,27 @@ function usedPickers(templates: TemplatePlan[]): string[] {
   ].filter((name): name is string => typeof name === "string");
 }
 
-/** A template literal: the fixed base, each path value encoded, then the form query. */
-function expandExpression(template: TemplatePlan): string {
+/**
+ * The builder's body: a template literal of the fixed base and each path value encoded, and
+ * for a template with a query, before it, one `&name=value` per defined variable.
+ */
+function expandBody(template: TemplatePlan): string {
   const path = template.path.map((variable) => `/\${pathSegment(vars.${variable.name})}`).join("");
-  const pairs = template.query.map((variable) => `[${literal(variable.name)}, vars.${variable.name}]`).join(", ");
-  const query = template.query.length > 0 ? `\${formQuery([${pairs}])}` : "";
-  return `\`${template.base}${path}${query}\``;
+  if (template.query.length === 0) return `\`${template.base}${path}\``;
+  const params = template.query.map(({ name }) => ifStatement(4, `vars.${name} != null`, `query += \`&${name}=\${pathSegment(vars.${name})}\`;`));
+  return [
+    "{",
+    '    let query = "";',
+    ...params.map((line) => `    ${line}`),
+    `    return \`${template.base}${path}\${queryFrom(query)}\`;`,
+    "  }",
+  ].join("\n");
+}
+
+function importsOfUris(templates: TemplatePlan[]): string {
+  if (templates.length === 0) return "";
+  const query = templates.some((template) => template.query.length > 0);
+  return `import { ${["pathSegment", ...(query ? ["queryFrom"] : [])].join(", ")} } from "livecmd/uri";`;
 }
 
 function commentSafe(text: string): string {

@@ -6,9 +6,12 @@ const BYTE_ESCAPES: readonly string[] = Array.from(
   (_, byte) => "%" + byte.toString(16).toUpperCase().padStart(2, "0"),
 );
 
-/** 1 for the RFC 3986 unreserved characters `A-Z a-z 0-9 - . _ ~`, the only ones left as is. */
+/**
+ * 1 for the RFC 3986 unreserved characters `A-Z a-z 0-9 - . _ ~`, the only ones left as is.
+ * Every UTF-16 code unit has an entry, so the hot loop needs no range check.
+ */
 const UNRESERVED: Uint8Array = (() => {
-  const table = new Uint8Array(128);
+  const table = new Uint8Array(0x10000);
   for (const ch of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~") {
     table[ch.charCodeAt(0)] = 1;
   }
@@ -50,7 +53,7 @@ export function percentEncode(s: string): string {
 }
 
 function isUnreserved(c: number): boolean {
-  return c < 128 && UNRESERVED[c] === 1;
+  return UNRESERVED[c] === 1;
 }
 
 function encodeCodePoint(cp: number): string {
