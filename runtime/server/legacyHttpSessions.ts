@@ -14,15 +14,23 @@ import type { ServedApp } from "./servedApp.ts";
  * A session's `resources/subscribe` subscriptions end with its GET stream: nothing else could
  * deliver them, and on a loopback-only endpoint a closed stream means the client went away (the
  * SDK client's `close()` aborts its streams without ending the session).
+ *
+ * Clients rarely end their sessions (a DELETE), so a session with no request in progress and no
+ * open stream for `idleMs` is closed; its client then gets 404 and initializes again, as the
+ * protocol provides for.
  */
 export class LegacyHttpSessions {
   readonly #served: ServedApp;
   readonly #onerror: (error: Error) => void;
+  readonly #idleMs: number;
   readonly #sessions = new Map<string, Session>();
+  readonly #sweep: NodeJS.Timeout;
 
-  constructor(served: ServedApp, onerror: (error: Error) => void) {
+  constructor(served: ServedApp, onerror: (error: Error) => void, idleMs: number) {
     this.#served = served;
     this.#onerror = onerror;
+    this.#idleMs = idleMs;
+    this.#sweep = setInterval(() => this.#closeIdle(), Math.min(idleMs, 60_000)).unref();
   }
 
   async fetch(request: Request): Promise<Response> {
@@ -30,11 +38,22 @@ export class LegacyHttpSessions {
     if (sessionId !== null) {
       const session = this.#sessions.get(sessionId);
       if (!session) return jsonRpcError(404, -32001, `Session ${sessionId} not found; initialize again`);
-      const response = await session.transport.handleRequest(request);
-      if (request.method !== "GET" || !isEventStream(response)) return response;
+      const done = session.activity.begin();
+      const response = await session.transport.handleRequest(request).catch((error: unknown) => {
+        done();
+        throw error;
+      });
+      if (!isEventStream(response)) {
+        done();
+        return response;
+      }
+      if (request.method !== "GET") return whenStreamEnds(response, done);
       // The SDK's transport keeps the stream of a client that went away until it writes to it;
       // the request's signal tells at once.
-      const end = () => session.connection.endSubscriptions();
+      const end = () => {
+        done();
+        session.connection.endSubscriptions();
+      };
       request.signal.addEventListener("abort", end, { once: true });
       return whenStreamEnds(openedAtOnce(response), end);
     }
@@ -44,6 +63,7 @@ export class LegacyHttpSessions {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#sweep);
     await Promise.all([...this.#sessions.values()].map((session) => session.transport.close()));
   }
 
@@ -52,7 +72,7 @@ export class LegacyHttpSessions {
     const connection = new Connection(this.#served, server, this.#onerror);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void this.#sessions.set(id, { transport, connection }),
+      onsessioninitialized: (id) => void this.#sessions.set(id, { transport, connection, activity: new Activity() }),
     });
     await server.connect(transport);
     const onclose = transport.onclose;
@@ -62,11 +82,42 @@ export class LegacyHttpSessions {
     };
     return transport;
   }
+
+  #closeIdle(): void {
+    const now = performance.now();
+    for (const session of this.#sessions.values()) {
+      if (session.activity.idleSince(now) > this.#idleMs) void session.transport.close().catch(this.#onerror);
+    }
+  }
 }
 
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly connection: Connection;
+  readonly activity: Activity;
+}
+
+/** Requests in progress and streams open in one session, and since when it has had none. */
+class Activity {
+  #open = 0;
+  #lastEnded = performance.now();
+
+  /** Marks a request or stream as open; returns what ends it (once, however often called). */
+  begin(): () => void {
+    this.#open++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.#open--;
+      this.#lastEnded = performance.now();
+    };
+  }
+
+  /** Milliseconds without anything open; 0 while something is. */
+  idleSince(now: number): number {
+    return this.#open > 0 ? 0 : now - this.#lastEnded;
+  }
 }
 
 /**

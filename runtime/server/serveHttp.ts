@@ -15,8 +15,15 @@ export interface ServeHttpOptions extends ServeOptions {
   port: number;
   /** Only loopback: the endpoint has no authentication, and Host/Origin checks assume localhost. */
   host?: "127.0.0.1";
+  /**
+   * How long a 2025-era session may go without a request in progress or an open stream
+   * before it is closed (its client initializes again). 30 minutes when absent.
+   */
+  sessionIdleMs?: number;
   onerror?: (error: Error) => void;
 }
+
+const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 export interface HttpServing {
   /** The endpoint, `http://127.0.0.1:PORT/mcp`. */
@@ -35,10 +42,12 @@ export interface HttpServing {
  * rebinding.
  */
 export async function serveHttp(app: App, options: ServeHttpOptions): Promise<HttpServing> {
+  const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  if (!(sessionIdleMs > 0)) throw new Error(`livecmd: sessionIdleMs must be a positive number of milliseconds, got ${sessionIdleMs}`);
   const served = new ServedApp(app, options);
   const onerror = options.onerror ?? ((error: Error) => process.stderr.write(`livecmd: ${error.message}\n`));
   const modern = createMcpHandler(() => buildServer(served), { legacy: "reject", onerror });
-  const legacy = new LegacyHttpSessions(served, onerror);
+  const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs);
   // The bus delivers by exact URI to every listen holding it, which is every subscriber of it.
   const listens = new HttpListens(served, (uri) => modern.notify.resourceUpdated(uri));
   const stopWatchingGrants = app.onGrantsChanged(() => {

@@ -277,3 +277,67 @@ describe("a client that vanishes mid-request", () => {
 function connectClient(protocol: (typeof PROTOCOLS)[number]): Client {
   return new Client({ name: "reliability", version: "0.0.0" }, protocol === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
 }
+
+describe("fault: 2025-era HTTP sessions a client leaves behind", () => {
+  const IDLE_MS = 200;
+  const LEGACY = "2025-11-25";
+  const headers = (session?: string): Record<string, string> => ({
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": LEGACY,
+    ...(session && { "mcp-session-id": session }),
+  });
+  const post = (url: URL, session: string | undefined, message: object) => fetch(url, { method: "POST", headers: headers(session), body: JSON.stringify({ jsonrpc: "2.0", ...message }) });
+
+  async function openSession(url: URL): Promise<string> {
+    const response = await post(url, undefined, { id: 1, method: "initialize", params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: "idle", version: "0" } } });
+    await response.body?.cancel();
+    const session = response.headers.get("mcp-session-id");
+    assert.ok(session, "initialize opens a session");
+    await (await post(url, session, { method: "notifications/initialized" })).body?.cancel();
+    return session;
+  }
+
+  async function readStatus(url: URL, session: string): Promise<{ status: number; text: string }> {
+    const response = await post(url, session, { id: 2, method: "resources/read", params: { uri: "app://customers_show/1" } });
+    return { status: response.status, text: await response.text() };
+  }
+
+  const idle = () => new Promise((resolve) => setTimeout(resolve, IDLE_MS * 4));
+
+  it("closes a session with nothing open for sessionIdleMs; its next request gets 404 and a hint to initialize again", async () => {
+    const serving = await serveHttp(countedExampleApp().app, { port: 0, sessionIdleMs: IDLE_MS });
+    try {
+      const session = await openSession(serving.url);
+      assert.equal((await readStatus(serving.url, session)).status, 200, "a fresh session answers");
+      await idle();
+      const expired = await readStatus(serving.url, session);
+      assert.equal(expired.status, 404);
+      assert.match(expired.text, /Session .* not found; initialize again/);
+      assert.equal((await readStatus(serving.url, await openSession(serving.url))).status, 200, "a new session works");
+    } finally {
+      await serving.close();
+    }
+  });
+
+  it("keeps a session whose push stream is open, however long, and closes it once the stream ends", async () => {
+    const serving = await serveHttp(countedExampleApp().app, { port: 0, sessionIdleMs: IDLE_MS });
+    try {
+      const session = await openSession(serving.url);
+      const stream = new AbortController();
+      const push = await fetch(serving.url, { headers: { ...headers(session), accept: "text/event-stream" }, signal: stream.signal });
+      assert.equal(push.status, 200);
+      await idle();
+      assert.equal((await readStatus(serving.url, session)).status, 200, "an open stream keeps the session");
+      stream.abort();
+      await idle();
+      assert.equal((await readStatus(serving.url, session)).status, 404, "idle once the stream is gone");
+    } finally {
+      await serving.close();
+    }
+  });
+
+  it("refuses a sessionIdleMs that is not a positive number", async () => {
+    await assert.rejects(serveHttp(countedExampleApp().app, { port: 0, sessionIdleMs: 0 }), /sessionIdleMs must be a positive number of milliseconds, got 0/);
+  });
+});
