@@ -186,6 +186,11 @@ export class LiveRegistry {
 }
 
 function logRerunError(error: unknown, command: string, args: readonly unknown[]): void {
+  process.stderr.write(`livecmd: ${describeRerunFailure(error, command, args)}\n`);
+}
+
+/** What went wrong in a re-run, for a log line or a server's `onerror`. */
+export function describeRerunFailure(error: unknown, command: string, args: readonly unknown[]): string {
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`livecmd: re-running ${command}(${JSON.stringify(args).slice(1, -1)}) for its subscribers failed: ${message}; the subscriptions stay\n`);
+  return `re-running ${command}(${JSON.stringify(args).slice(1, -1)}) for its subscribers failed: ${message}; the subscriptions stay`;
 }

@@ -20,7 +20,6 @@ export interface ServeHttpOptions extends ServeOptions {
    * before it is closed (its client initializes again). 30 minutes when absent.
    */
   sessionIdleMs?: number;
-  onerror?: (error: Error) => void;
 }
 
 const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
@@ -45,7 +44,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   if (!(sessionIdleMs > 0)) throw new Error(`livecmd: sessionIdleMs must be a positive number of milliseconds, got ${sessionIdleMs}`);
   const served = new ServedApp(app, options);
-  const onerror = options.onerror ?? ((error: Error) => process.stderr.write(`livecmd: ${error.message}\n`));
+  const { onerror } = served;
   const modern = createMcpHandler(() => buildServer(served), { legacy: "reject", onerror });
   const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs);
   // The bus delivers by exact URI to every listen holding it, which is every subscriber of it.

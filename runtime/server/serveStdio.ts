@@ -10,8 +10,6 @@ import { StdioListenTap } from "./stdioListens.ts";
 export interface ServeStdioOptions extends ServeOptions {
   /** Another transport than the process's stdin/stdout (a socket, or an in-memory pair in tests). */
   transport?: Transport;
-  /** Out-of-band errors; defaults to a line on stderr, since stdout carries the protocol. */
-  onerror?: (error: Error) => void;
 }
 
 export interface StdioServing extends StdioServerHandle {
@@ -27,7 +25,7 @@ export interface StdioServing extends StdioServerHandle {
  */
 export function serveStdio(app: App, options: ServeStdioOptions = {}): StdioServing {
   const served = new ServedApp(app, options);
-  const onerror = options.onerror ?? ((error: Error) => process.stderr.write(`livecmd: ${error.message}\n`));
+  const { onerror } = served;
   // The instance the entry built last is the one it pins (a discarded discover probe is followed
   // by the legacy instance that replaces it).
   let pinned: { server: Server; era: McpRequestContext["era"] } | undefined;

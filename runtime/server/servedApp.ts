@@ -1,7 +1,7 @@
 import type { App } from "../app.ts";
 import type { CommandEntry } from "../catalog.ts";
 import { Origin } from "../context.ts";
-import { LiveRegistry, type LiveStats } from "../live/liveRegistry.ts";
+import { describeRerunFailure, LiveRegistry, type LiveStats } from "../live/liveRegistry.ts";
 import { ArgumentValidator } from "./argumentValidator.ts";
 import { GrantedCatalog } from "./grantedCatalog.ts";
 import { DEFAULT_PAGE_SIZE } from "./pagination.ts";
@@ -12,7 +12,14 @@ import type { ResolvedUri } from "./resolveUri.ts";
 export interface ServeOptions {
   /** Entries per page of `tools/list`, `resources/list` and `resources/templates/list`. */
   pageSize?: number;
+  /**
+   * Errors no request can carry: a re-run for subscribers that threw, an update that could not
+   * be sent. A line on stderr when absent (stdout may carry the protocol).
+   */
+  onerror?: (error: Error) => void;
 }
+
+const logToStderr = (error: Error): void => void process.stderr.write(`livecmd: ${error.message}\n`);
 
 /** What a serving entry tells about its live subscriptions (tests and measurements read it). */
 export interface LiveStatus {
@@ -34,6 +41,7 @@ export class ServedApp {
   readonly catalog: GrantedCatalog;
   readonly validator = new ArgumentValidator();
   readonly pageSize: number;
+  readonly onerror: (error: Error) => void;
   /** Every subscription of every connection this entry serves, re-run on the app's writes. */
   readonly live: LiveRegistry;
   readonly #limiter: RateLimiter;
@@ -48,7 +56,8 @@ export class ServedApp {
     this.catalog = new GrantedCatalog(app, app.generated);
     this.pageSize = pageSize;
     this.#limiter = rateLimiterOf(app);
-    this.live = new LiveRegistry(app);
+    this.onerror = options.onerror ?? logToStderr;
+    this.live = new LiveRegistry(app, { onError: (error, command, args) => this.onerror(new Error(describeRerunFailure(error, command, args))) });
   }
 
   /** Counts a run against the command's rate limit; over the limit, throws the retry hint. */

@@ -298,3 +298,24 @@ describe("a server shutdown with open listens and a re-run in flight", () => {
     });
   }
 });
+
+describe("a re-run that throws, with an onerror given to serveHttp", () => {
+  it("is reported to onerror, with the command and its arguments, and not on stderr", async () => {
+    const counted = countedExampleApp({ overrides: { customers_show: faultyShow } });
+    const errors: string[] = [];
+    const serving = await serveHttp(counted.app, { port: 0, onerror: (error) => void errors.push(error.message) });
+    const watcher = await watch(serving.url, "2025-11-25", [show(1)], "watcher");
+    try {
+      stderr.take();
+      armed.add(1);
+      counted.app.db.run("UPDATE customers SET balance = balance + 1 WHERE id = ?", 1);
+      await until(() => errors.length > 0, "onerror hears of the failed re-run");
+      await serving.live.settled();
+      assert.deepEqual(errors, ["re-running customers_show(1) for its subscribers failed: re-run boom; the subscriptions stay"]);
+      assert.deepEqual(stderr.take(), []);
+    } finally {
+      await watcher.close();
+      await serving.close();
+    }
+  });
+});
