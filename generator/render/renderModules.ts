@@ -62,7 +62,7 @@ export function renderUrisModule({ app, header, templates }: ModuleContext, type
   return urisModule({
     header,
     app,
-    imports: importsOfUris(templates),
+    imports: templates.length > 0 ? `import { pathSegment } from "livecmd/uri";` : "",
     types,
     templates: templates.map((template) => ({
       name: template.name,
@@ -102,20 +102,14 @@ function usedPickers(templates: TemplatePlan[]): string[] {
 function expandBody(template: TemplatePlan): string {
   const path = template.path.map((variable) => `/\${pathSegment(vars.${variable.name})}`).join("");
   if (template.query.length === 0) return `\`${template.base}${path}\``;
-  const params = template.query.map(({ name }) => ifStatement(4, `vars.${name} != null`, `query += \`&${name}=\${pathSegment(vars.${name})}\`;`));
+  const params = template.query.map(({ name }) => ifStatement(4, `vars.${name} != null`, `query += \`\${query && "&"}${name}=\${pathSegment(vars.${name})}\`;`));
   return [
     "{",
     '    let query = "";',
     ...params.map((line) => `    ${line}`),
-    `    return \`${template.base}${path}\${queryFrom(query)}\`;`,
+    `    return \`${template.base}${path}\${query && \`?\${query}\`}\`;`,
     "  }",
   ].join("\n");
-}
-
-function importsOfUris(templates: TemplatePlan[]): string {
-  if (templates.length === 0) return "";
-  const query = templates.some((template) => template.query.length > 0);
-  return `import { ${["pathSegment", ...(query ? ["queryFrom"] : [])].join(", ")} } from "livecmd/uri";`;
 }
 
 function commentSafe(text: string): string {

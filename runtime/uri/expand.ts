@@ -14,25 +14,17 @@ export function pathSegment(value: ScalarValue): string {
  * RFC 6570 form-style query expansion, `{?a,b}`: `?a=1&b=x` over the defined values in the
  * given order; `""` gives `name=`; `""` overall when nothing is defined. Names are written as
  * they are: they are template variable names, which RFC 6570 allows only in URI-safe spelling.
- * Generated builders do the same with one line per variable and `queryFrom`.
+ * Generated builders do the same with one line per variable.
  */
 export function formQuery(
   pairs: readonly (readonly [name: string, value: ScalarValue | null | undefined])[],
 ): string {
-  let params = "";
+  let query = "";
   for (let i = 0; i < pairs.length; i++) {
     const [name, value] = pairs[i]!;
-    if (value !== undefined && value !== null) params += `&${name}=${pathSegment(value)}`;
+    if (value !== undefined && value !== null) query += `${query && "&"}${name}=${pathSegment(value)}`;
   }
-  return queryFrom(params);
-}
-
-/**
- * The query part from its parameters written as `&name=value&...`: the first `&` becomes the
- * `?` that starts the query; no parameters, no query.
- */
-export function queryFrom(params: string): string {
-  return params === "" ? "" : `?${params.slice(1)}`;
+  return query && `?${query}`;
 }
 
 /**

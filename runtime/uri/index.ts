@@ -9,7 +9,7 @@ export type {
 export { MAX_URI_LENGTH } from "./uriLength.ts";
 export { splitUri, type SplitResult, type UriParts } from "./splitUri.ts";
 export { FieldReader } from "./fieldReader.ts";
-export { formQuery, formatScalar, pathSegment, queryFrom, type ScalarValue } from "./expand.ts";
+export { formQuery, formatScalar, pathSegment, type ScalarValue } from "./expand.ts";
 export { commandOf } from "./commandOf.ts";
 export { pickDefined, pickDefinedOrUndefined } from "./pickDefined.ts";
 export { UriCursor } from "./uriCursor.ts";

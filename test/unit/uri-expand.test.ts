@@ -7,7 +7,6 @@ import {
   pathSegment,
   pickDefined,
   pickDefinedOrUndefined,
-  queryFrom,
 } from "../../runtime/uri/index.ts";
 
 describe("pathSegment: RFC 6570 simple string expansion", () => {
@@ -116,11 +115,6 @@ describe("formQuery: RFC 6570 form-style query expansion", () => {
   it("keeps -0", () => {
     assert.equal(formQuery([["n", -0]]), "?n=-0");
   });
-});
-
-describe("queryFrom: the query of a generated builder", () => {
-  it("turns the first & into ?, and only the first", () => assert.equal(queryFrom("&a=1&b=x"), "?a=1&b=x"));
-  it("gives no query for no parameters", () => assert.equal(queryFrom(""), ""));
 });
 
 describe("commandOf", () => {
