@@ -1,0 +1,34 @@
+import { builders, printer, type builders as Builders } from "prettier/doc";
+import { flatText } from "./flatText.ts";
+
+export type Doc = Builders.Doc;
+
+/** The pinned layout options: the prettier oracle in the tests formats with the same ones. */
+export const PRINT_WIDTH = 100;
+export const TAB_WIDTH = 2;
+
+const ASCII_ONLY = /^[\x20-\x7e]*$/;
+
+export interface Placement {
+  /** Spaces the enclosing lines are indented by: where broken contents indent from. */
+  indent: number;
+  /** Column the text starts at, on its first line. */
+  column: number;
+  /** What follows the text on its last line (e.g. `,`): it counts towards the width. */
+  after?: string;
+}
+
+/**
+ * Prints a doc where a template placeholder sits: at `column` of a line indented by `indent`,
+ * followed by `after`. Returns the text that goes in the placeholder. The fitting itself is
+ * prettier's own doc printer (`prettier/doc`, no parser): the docs are built as prettier's
+ * TypeScript printer builds them, so lines break exactly where prettier would break them.
+ */
+export function layOut(contents: Doc, { indent, column, after = "" }: Placement): string {
+  const flat = flatText(contents);
+  // What fits flat prints flat (the printer would find the same); only wide text needs its widths.
+  if (flat !== undefined && ASCII_ONLY.test(flat) && column + flat.length + after.length <= PRINT_WIDTH) return flat;
+  const line = [" ".repeat(indent), builders.align(indent, [" ".repeat(column - indent), contents, after])];
+  const printed = printer.printDocToString(line, { printWidth: PRINT_WIDTH, tabWidth: TAB_WIDTH, useTabs: false }).formatted;
+  return printed.slice(column, printed.length - after.length);
+}
