@@ -25,8 +25,9 @@ export function renderVariableTypes(templates: TemplatePlan[]): string {
 function variablesInterface(template: TemplatePlan): string {
   const members = [...template.path, ...template.query].map((variable) => {
     const doc = typeof variable.schema.description === "string" ? docComment(variable.schema.description, "  ") : "";
-    const name = `${variable.name}${variable.required ? "" : "?"}: `;
-    return `${doc}  ${name}${layOut(variableType(variable), { indent: 2, column: 2 + name.length, after: ";" })};\n`;
+    // Laid out with its name: a union that breaks leaves no space after the colon.
+    const member = [`${variable.name}${variable.required ? "" : "?"}: `, variableType(variable)];
+    return `${doc}  ${layOut(member, { indent: 2, column: 2, after: ";" })};\n`;
   });
   return interfaceText(variablesTypeName(template.name), `The variables of \`${template.uriTemplate}\`.`, members);
 }

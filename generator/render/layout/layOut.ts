@@ -28,7 +28,9 @@ export function layOut(contents: Doc, { indent, column, after = "" }: Placement)
   const flat = flatText(contents);
   // What fits flat prints flat (the printer would find the same); only wide text needs its widths.
   if (flat !== undefined && ASCII_ONLY.test(flat) && column + flat.length + after.length <= PRINT_WIDTH) return flat;
-  const line = [" ".repeat(indent), builders.align(indent, [" ".repeat(column - indent), contents, after])];
+  // The line so far stands in as non-blank text, so the printer's trimming of blank line ends
+  // cannot eat into it when the contents break right away.
+  const line = ["x".repeat(column), builders.align(indent, [contents, after])];
   const printed = printer.printDocToString(line, { printWidth: PRINT_WIDTH, tabWidth: TAB_WIDTH, useTabs: false }).formatted;
   return printed.slice(column, printed.length - after.length);
 }
