@@ -3,7 +3,8 @@ import { analyzeApp } from "./analyze/analyzeApp.ts";
 import type { AppDecl, Diagnostic, OutputSet } from "./model.ts";
 import { buildCatalog, type CatalogPlan } from "./plan/buildCatalog.ts";
 import { renderCatalog } from "./render/renderCatalog.ts";
-import { renderTemplatesModule, renderUrisModule } from "./render/renderModules.ts";
+import { renderTemplatesModule } from "./render/renderTemplatesModule.ts";
+import { renderUrisModule } from "./render/renderUrisModule.ts";
 import { renderVariableTypes } from "./render/renderTypes.ts";
 
 export interface CodegenInput {

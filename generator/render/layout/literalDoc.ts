@@ -64,6 +64,6 @@ export function assignmentDoc(key: string, value: Doc, valueIsString: boolean): 
 }
 
 /** Quoted only when it is not an identifier (prettier's quoteProps "as-needed"). */
-function propertyKey(key: string): string {
+export function propertyKey(key: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : stringLiteral(key);
 }
