@@ -5,8 +5,8 @@
  * Safe on generated code because none of its strings, template literals or comments spans lines.
  */
 export function tidyLines(text: string): string {
-  return text
-    .replace(/ +\n/g, "\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .replace(/\{\n *\}/g, "{}");
+  return text.replace(UNTIDY, (match) => (match.startsWith("{") ? "{}" : match.endsWith("\n\n") ? "\n\n" : "\n"));
 }
+
+/** One pass over the text: blank lines (after any line-end spaces), then line-end spaces, then empty braces. */
+const UNTIDY = / *\n(?: *\n){2,}| +\n|\{\n *\}/g;
