@@ -5,7 +5,8 @@ import type { ArgumentPlan, TemplatePlan } from "../plan/planCommand.ts";
 import { variablesTypeName } from "../plan/naming.ts";
 import { argumentsDoc } from "./layout/callDoc.ts";
 import { importDoc } from "./layout/importDoc.ts";
-import { layOut, type Doc } from "./layout/layOut.ts";
+import { flatText } from "./layout/flatText.ts";
+import { layOut, PRINT_WIDTH, type Doc } from "./layout/layOut.ts";
 import { arrayDoc, assignmentDoc, literalDoc } from "./layout/literalDoc.ts";
 import { printList } from "./layout/printList.ts";
 import { printLiteral } from "./layout/printLiteral.ts";
@@ -14,6 +15,7 @@ import { tidyLines } from "./layout/tidyLines.ts";
 import { compileModuleTemplate, type ModuleContext } from "./moduleTemplate.ts";
 
 const templatesModule = compileModuleTemplate("templates.ts.hbs");
+const ASCII_ONLY = /^[\x20-\x7e]*$/;
 
 /** `generated/templates.ts`: a strict parser and an argument rebuild per template. */
 export function renderTemplatesModule({ app, header, templates }: ModuleContext): string {
@@ -50,6 +52,9 @@ export function renderTemplatesModule({ app, header, templates }: ModuleContext)
  * move below starts with a newline, and the space the template leaves before it is tidied away.
  */
 function valueAfterKey(key: string, value: Doc, valueIsString: boolean, indent: number): string {
+  // Most values fit beside their key: then the doc printer has nothing to decide.
+  const flat = flatText(value);
+  if (flat !== undefined && fitsFlat(flat, indent + key.length + 2)) return flat;
   const printed = layOut(assignmentDoc(key, value, valueIsString), { indent, column: indent, after: "," });
   return printed.slice(key.length + 1).replace(/^ /, "");
 }
@@ -68,9 +73,14 @@ function splitArguments(template: TemplatePlan): string {
   return printList(args, "()", { indent: 6, column: 6 + "const split = splitUri".length, after: ";" }, argumentsDoc(args, false));
 }
 
+/** `read.kind("name", from.name)`, or with the enum's values last; a plain string when that is all it can be. */
 function readCallDoc(variable: PlannedVariable, from: "path" | "query"): Doc {
   const args = [stringLiteral(variable.name), `${from}.${variable.name}`];
-  if (variable.kind === "enum") return group(["read.enum", argumentsDoc([...args, literalDoc(variable.schema.enum)], true)]);
+  const values = variable.kind === "enum" ? literalDoc(variable.schema.enum) : undefined;
+  const flat = `read.${variable.kind}(${[...args, ...(values === undefined ? [] : [flatText(values)])].join(", ")})`;
+  // It fits on its field line (indented 8, after `name: `): no doc to build.
+  if (fitsFlat(flat, 8 + variable.name.length + 2)) return flat;
+  if (values !== undefined) return group(["read.enum", argumentsDoc([...args, values], true)]);
   return group([`read.${variable.kind}`, argumentsDoc(args, false)]);
 }
 
@@ -83,7 +93,16 @@ function argsExpression(template: TemplatePlan): string {
 function argumentDoc(argument: ArgumentPlan): Doc {
   if (argument.kind === "variable") return `vars.${argument.name}`;
   const picker = argument.orUndefined ? "pickDefinedOrUndefined" : "pickDefined";
-  return group([picker, argumentsDoc(["vars", literalDoc(argument.fields)], true)]);
+  const fields = literalDoc(argument.fields);
+  const flat = `${picker}(vars, ${flatText(fields)})`;
+  // It fits as an element of the broken args array (indented 6), so it fits in a flat one too.
+  if (fitsFlat(flat, 6)) return flat;
+  return group([picker, argumentsDoc(["vars", fields], true)]);
+}
+
+/** True when `text` fits from `column` with a comma after it. */
+function fitsFlat(text: string, column: number): boolean {
+  return column + text.length + 1 <= PRINT_WIDTH && ASCII_ONLY.test(text);
 }
 
 function usedPickers(templates: TemplatePlan[]): string[] {

@@ -4,6 +4,7 @@
  * for everything else (JSON's escaping is valid TypeScript and prettier keeps it).
  */
 export function stringLiteral(value: string): string {
+  if (!value.includes('"')) return JSON.stringify(value);
   const escaped = JSON.stringify(value).slice(1, -1);
   const doubles = count(escaped, '"');
   const singles = count(escaped, "'");
