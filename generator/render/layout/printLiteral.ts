@@ -11,26 +11,53 @@ const ASCII_ONLY = /^[\x20-\x7e]*$/;
  * Anything it does not handle directly (wide characters, lists of numbers) goes to the printer.
  */
 export function printLiteral(value: unknown, placement: Placement): string {
-  if (typeof value === "string") return stringLiteral(value);
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  const flat = mustBreak(value) ? undefined : flatLiteral(value);
-  if (flat !== undefined && fitsAt(flat, placement)) return flat;
-  if (flat !== undefined && !ASCII_ONLY.test(flat)) return layOut(literalDoc(value), placement);
-  if (Array.isArray(value)) {
-    if (isNumberList(value)) return layOut(literalDoc(value), placement);
-    return broken("[", "]", value.map((element) => (indent: number) => printLiteral(element, { indent, column: indent, after: "," })), placement.indent);
-  }
-  return broken("{", "}", Object.entries(value).map(([key, entry]) => (indent: number) => printProperty(key, entry, indent)), placement.indent);
+  return new LiteralPrinter().print(value, placement);
 }
 
-function printProperty(key: string, value: unknown, indent: number): string {
-  const name = propertyKey(key);
-  const beside = `${name}: `;
-  if (typeof value === "object" && value !== null) return beside + printLiteral(value, { indent, column: indent + beside.length, after: "," });
-  const literal = typeof value === "string" ? stringLiteral(value) : JSON.stringify(value);
-  // A short key keeps its value beside it; a longer one may send a value that does not fit below.
-  if (name.length < 5 || fitsAt(literal, { indent, column: indent + beside.length, after: "," })) return beside + literal;
-  return layOut(assignmentDoc(name, literal, typeof value === "string"), { indent, column: indent, after: "," });
+class LiteralPrinter {
+  /** Each object's or array's one-line text, undefined when it must break; worked out once. */
+  private readonly flats = new Map<object, string | undefined>();
+
+  print(value: unknown, placement: Placement): string {
+    if (value === null || typeof value !== "object") return this.flat(value)!;
+    const flat = this.flat(value);
+    if (flat !== undefined && fitsAt(flat, placement)) return flat;
+    if ((flat !== undefined && !ASCII_ONLY.test(flat)) || (Array.isArray(value) && isNumberList(value))) return layOut(literalDoc(value), placement);
+    if (Array.isArray(value)) return broken("[", "]", value.map((element) => (indent: number) => this.print(element, { indent, column: indent, after: "," })), placement.indent);
+    return broken("{", "}", Object.entries(value).map(([key, entry]) => (indent: number) => this.property(key, entry, indent)), placement.indent);
+  }
+
+  /** `key: value`: a short key keeps its value beside it; a longer one may send a value that does not fit below. */
+  private property(key: string, value: unknown, indent: number): string {
+    const name = propertyKey(key);
+    const beside = `${name}: `;
+    const placement = { indent, column: indent + beside.length, after: "," };
+    if (typeof value === "object" && value !== null) return beside + this.print(value, placement);
+    const literal = this.flat(value)!;
+    if (name.length < 5 || fitsAt(literal, placement)) return beside + literal;
+    return layOut(assignmentDoc(name, literal, typeof value === "string"), { indent, column: indent, after: "," });
+  }
+
+  /** The literal on one line, as the flat layout of `literalDoc` prints it; undefined if it must break. */
+  private flat(value: unknown): string | undefined {
+    if (typeof value === "string") return stringLiteral(value);
+    if (value === null || typeof value !== "object") return JSON.stringify(value);
+    if (this.flats.has(value)) return this.flats.get(value);
+    const flat = this.flatOf(value);
+    this.flats.set(value, flat);
+    return flat;
+  }
+
+  private flatOf(value: object): string | undefined {
+    if (Array.isArray(value)) {
+      // A table (see `isMatrix`) always breaks, and so does everything around it.
+      const elements = isMatrix(value) ? undefined : value.map((element) => this.flat(element));
+      return elements === undefined || elements.includes(undefined) ? undefined : `[${elements.join(", ")}]`;
+    }
+    const entries = Object.entries(value).map(([key, entry]) => [propertyKey(key), this.flat(entry)] as const);
+    if (entries.some(([, flat]) => flat === undefined)) return undefined;
+    return entries.length === 0 ? "{}" : `{ ${entries.map(([key, flat]) => `${key}: ${flat}`).join(", ")} }`;
+  }
 }
 
 function broken(open: string, close: string, entries: ((indent: number) => string)[], indent: number): string {
@@ -42,21 +69,4 @@ function broken(open: string, close: string, entries: ((indent: number) => strin
 
 function fitsAt(text: string, { column, after = "" }: Placement): boolean {
   return ASCII_ONLY.test(text) && column + text.length + after.length <= PRINT_WIDTH;
-}
-
-/** The literal on one line, as the flat layout of `literalDoc` prints it. */
-function flatLiteral(value: unknown): string {
-  if (typeof value === "string") return stringLiteral(value);
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(flatLiteral).join(", ")}]`;
-  const entries = Object.entries(value);
-  if (entries.length === 0) return "{}";
-  return `{ ${entries.map(([key, entry]) => `${propertyKey(key)}: ${flatLiteral(entry)}`).join(", ")} }`;
-}
-
-/** A table (see `isMatrix`) anywhere inside always breaks, and so does everything around it. */
-function mustBreak(value: object): boolean {
-  const values = Array.isArray(value) ? value : Object.values(value);
-  if (Array.isArray(value) && isMatrix(value)) return true;
-  return values.some((entry) => typeof entry === "object" && entry !== null && mustBreak(entry));
 }
