@@ -1,4 +1,4 @@
-import { layOut, PRINT_WIDTH, type Doc } from "./layout/layOut.ts";
+import { fitsOnLine, layOut, type Doc } from "./layout/layOut.ts";
 import { arrayDoc, isMatrix, isNumberList, numberListDoc } from "./layout/literalDoc.ts";
 
 /** An array of plain values as `JSON.stringify(value, null, 2)` writes it, one value a line. */
@@ -21,12 +21,11 @@ function layOutArray(text: string, array: string, offset: number): string {
   // The values as JSON.stringify wrote them, one a line: all but the last end with the separator.
   const values = array.split("\n").slice(1, -1).map((value, index, all) => value.trim().slice(0, index < all.length - 1 ? -1 : undefined));
   const flat = `[${values.join(", ")}]`;
-  if (column + flat.length + after.length <= PRINT_WIDTH && ASCII_ONLY.test(flat)) return flat;
+  if (fitsOnLine(flat, column, after)) return flat;
   const indent = text.slice(lineStart, offset).search(/[^ ]|$/);
   return layOut(jsonArrayDoc(JSON.parse(array) as unknown[]), { indent, column, after });
 }
 
-const ASCII_ONLY = /^[\x20-\x7e]*$/;
 
 /** JSON strings keep JSON's double quotes, and JSON has no trailing commas. */
 function jsonArrayDoc(values: unknown[]): Doc {

@@ -6,7 +6,7 @@ import { variablesTypeName } from "../plan/naming.ts";
 import { argumentsDoc } from "./layout/callDoc.ts";
 import { importDoc } from "./layout/importDoc.ts";
 import { flatText } from "./layout/flatText.ts";
-import { layOut, PRINT_WIDTH, type Doc } from "./layout/layOut.ts";
+import { fitsOnLine, layOut, type Doc } from "./layout/layOut.ts";
 import { arrayDoc, assignmentDoc, literalDoc } from "./layout/literalDoc.ts";
 import { printList } from "./layout/printList.ts";
 import { printLiteral } from "./layout/printLiteral.ts";
@@ -15,7 +15,6 @@ import { tidyLines } from "./layout/tidyLines.ts";
 import { compileModuleTemplate, type ModuleContext } from "./moduleTemplate.ts";
 
 const templatesModule = compileModuleTemplate("templates.ts.hbs");
-const ASCII_ONLY = /^[\x20-\x7e]*$/;
 
 /** `generated/templates.ts`: a strict parser and an argument rebuild per template. */
 export function renderTemplatesModule({ app, header, templates }: ModuleContext): string {
@@ -54,7 +53,7 @@ export function renderTemplatesModule({ app, header, templates }: ModuleContext)
 function valueAfterKey(key: string, value: Doc, valueIsString: boolean, indent: number): string {
   // Most values fit beside their key: then the doc printer has nothing to decide.
   const flat = flatText(value);
-  if (flat !== undefined && fitsFlat(flat, indent + key.length + 2)) return flat;
+  if (flat !== undefined && fitsOnLine(flat, indent + key.length + 2, ",")) return flat;
   const printed = layOut(assignmentDoc(key, value, valueIsString), { indent, column: indent, after: "," });
   return printed.slice(key.length + 1).replace(/^ /, "");
 }
@@ -79,7 +78,7 @@ function readCallDoc(variable: PlannedVariable, from: "path" | "query"): Doc {
   const values = variable.kind === "enum" ? literalDoc(variable.schema.enum) : undefined;
   const flat = `read.${variable.kind}(${[...args, ...(values === undefined ? [] : [flatText(values)])].join(", ")})`;
   // It fits on its field line (indented 8, after `name: `): no doc to build.
-  if (fitsFlat(flat, 8 + variable.name.length + 2)) return flat;
+  if (fitsOnLine(flat, 8 + variable.name.length + 2, ",")) return flat;
   if (values !== undefined) return group(["read.enum", argumentsDoc([...args, values], true)]);
   return group([`read.${variable.kind}`, argumentsDoc(args, false)]);
 }
@@ -96,14 +95,10 @@ function argumentDoc(argument: ArgumentPlan): Doc {
   const fields = literalDoc(argument.fields);
   const flat = `${picker}(vars, ${flatText(fields)})`;
   // It fits as an element of the broken args array (indented 6), so it fits in a flat one too.
-  if (fitsFlat(flat, 6)) return flat;
+  if (fitsOnLine(flat, 6, ",")) return flat;
   return group([picker, argumentsDoc(["vars", fields], true)]);
 }
 
-/** True when `text` fits from `column` with a comma after it. */
-function fitsFlat(text: string, column: number): boolean {
-  return column + text.length + 1 <= PRINT_WIDTH && ASCII_ONLY.test(text);
-}
 
 function usedPickers(templates: TemplatePlan[]): string[] {
   const arguments_ = templates.flatMap((template) => template.args);

@@ -3,7 +3,7 @@ import type { TemplatePlan } from "../plan/planCommand.ts";
 import { variablesTypeName } from "../plan/naming.ts";
 import { argumentsDoc } from "./layout/callDoc.ts";
 import { importDoc } from "./layout/importDoc.ts";
-import { layOut, PRINT_WIDTH, type Doc } from "./layout/layOut.ts";
+import { fitsOnLine, isPlainText, layOut, type Doc } from "./layout/layOut.ts";
 import { arrayDoc, assignmentDoc } from "./layout/literalDoc.ts";
 import { printList } from "./layout/printList.ts";
 import { stringLiteral } from "./layout/stringLiteral.ts";
@@ -13,7 +13,6 @@ import { compileModuleTemplate, type ModuleContext } from "./moduleTemplate.ts";
 const { group, indent, line, softline, ifBreak } = builders;
 
 const urisModule = compileModuleTemplate("uris.ts.hbs");
-const ASCII_ONLY = /^[\x20-\x7e]*$/;
 
 /** `generated/uris.ts`: typed URI builders, importable anywhere (no Node, no server runtime). */
 export function renderUrisModule({ app, header, templates }: ModuleContext, types: string): string {
@@ -46,9 +45,9 @@ export function renderUrisModule({ app, header, templates }: ModuleContext, type
 function uriBuilderParts(template: TemplatePlan): { parameter: string; expression: string } {
   const parameter = `vars: ${variablesTypeName(template.name)}${template.path.length === 0 ? " = {}" : ""}`;
   const signature = `  ${template.name}: (${parameter}): string =>`;
-  if (signature.length > PRINT_WIDTH || !ASCII_ONLY.test(template.base)) return uriBuilderPartsByPrinter(template, parameter);
+  if (!fitsOnLine(signature, 0) || !isPlainText(template.base)) return uriBuilderPartsByPrinter(template, parameter);
   const flatBody = template.query.length < 2 ? expandText(template) : undefined;
-  if (flatBody !== undefined && signature.length + 1 + flatBody.length + 1 <= PRINT_WIDTH) return { parameter, expression: flatBody };
+  if (flatBody !== undefined && fitsOnLine(flatBody, signature.length + 1, ",")) return { parameter, expression: flatBody };
   return { parameter, expression: `\n    ${flatBody ?? expandWithQueryList(template)}` };
 }
 
@@ -84,7 +83,7 @@ function expandText(template: TemplatePlan): string {
 function expandWithQueryList(template: TemplatePlan): string {
   const head = `${expandHead(template)}\${formQuery(`;
   const pairs = queryPairs(template).map((pair) => arrayDoc(pair));
-  const hugged = 4 + head.length + 1 <= PRINT_WIDTH;
+  const hugged = fitsOnLine(`${head}[`, 4);
   const list = printList(pairs, "[]", { indent: hugged ? 4 : 6, column: hugged ? 4 + head.length : 6 }, arrayDoc(pairs, true), true);
   return hugged ? `${head}${list})}\`` : `${head}\n      ${list},\n    )}\``;
 }

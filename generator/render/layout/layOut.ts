@@ -5,9 +5,23 @@ export type Doc = Builders.Doc;
 
 /** The pinned layout options: the prettier oracle in the tests formats with the same ones. */
 export const PRINT_WIDTH = 100;
-export const TAB_WIDTH = 2;
+const TAB_WIDTH = 2;
 
 const ASCII_ONLY = /^[\x20-\x7e]*$/;
+
+/**
+ * True when one-line `text` fits from `column` with `after` following it. Only for printable
+ * ASCII, whose width is its length: text with wide or combining characters answers false and
+ * goes to the doc printer, which measures widths as prettier does.
+ */
+export function fitsOnLine(text: string, column: number, after = ""): boolean {
+  return column + text.length + after.length <= PRINT_WIDTH && isPlainText(text);
+}
+
+/** Printable ASCII only: text whose width in columns is its length. */
+export function isPlainText(text: string): boolean {
+  return ASCII_ONLY.test(text);
+}
 
 export interface Placement {
   /** Spaces the enclosing lines are indented by: where broken contents indent from. */
@@ -27,7 +41,7 @@ export interface Placement {
 export function layOut(contents: Doc, { indent, column, after = "" }: Placement): string {
   const flat = flatText(contents);
   // What fits flat prints flat (the printer would find the same); only wide text needs its widths.
-  if (flat !== undefined && ASCII_ONLY.test(flat) && column + flat.length + after.length <= PRINT_WIDTH) return flat;
+  if (flat !== undefined && fitsOnLine(flat, column, after)) return flat;
   // The line so far stands in as non-blank text, so the printer's trimming of blank line ends
   // cannot eat into it when the contents break right away.
   const line = ["x".repeat(column), builders.align(indent, [contents, after])];

@@ -15,16 +15,17 @@ export function literalDoc(value: unknown): Doc {
   return JSON.stringify(value);
 }
 
-/**
- * `[a, b]`, or one element a line. Prettier breaks an array of two or more objects (or arrays)
- * that each have two or more entries even when it would fit: a table reads better as rows.
- */
+/** `[a, b]`, or one element a line (always, for a table: see `isMatrix`). */
 export function arrayDoc(elements: Doc[], alwaysBreak = false, trailingComma: Doc = ifBreak(",")): Doc {
   if (elements.length === 0) return "[]";
   const grouped = elements.map((element) => group(element));
   return group(["[", indent([softline, join([",", line], grouped), trailingComma]), softline, "]"], { shouldBreak: alwaysBreak });
 }
 
+/**
+ * Prettier breaks an array of two or more objects (or two or more arrays) that each have two or
+ * more entries even when it would fit: a table reads better as rows.
+ */
 export function isMatrix(values: unknown[]): boolean {
   if (values.length < 2) return false;
   const wide = (value: unknown) => value !== null && typeof value === "object" && Object.keys(value).length > 1;
@@ -42,7 +43,7 @@ export function numberListDoc(values: number[], trailingComma: Doc): Doc {
   return group(["[", indent([softline, builders.fill(parts)]), softline, "]"]);
 }
 
-export function objectDoc(properties: Doc[]): Doc {
+function objectDoc(properties: Doc[]): Doc {
   if (properties.length === 0) return "{}";
   return group(["{", indent([line, join([",", line], properties)]), ifBreak(","), line, "}"]);
 }
@@ -52,15 +53,20 @@ export function objectDoc(properties: Doc[]): Doc {
  * a string that does not fit go to the next line, and lets other values move down too, when
  * even their first line does not fit beside it (prettier's assignment layouts).
  */
-export function propertyDoc(key: string, value: unknown): Doc {
+function propertyDoc(key: string, value: unknown): Doc {
   return assignmentDoc(propertyKey(key), literalDoc(value), typeof value === "string");
 }
 
 export function assignmentDoc(key: string, value: Doc, valueIsString: boolean): Doc {
-  if (key.length < 5) return group([key, ": ", value]);
+  if (isShortKey(key)) return group([key, ": ", value]);
   if (valueIsString) return group([key, ":", group(indent([line, value]))]);
   const id = Symbol("assignment");
   return group([key, ":", group(indent(line), { id }), builders.indentIfBreak(value, { groupId: id })]);
+}
+
+/** Narrower than tabWidth + 3 columns: moving the value below would hardly gain any room. */
+export function isShortKey(key: string): boolean {
+  return key.length < 5;
 }
 
 /** Quoted only when it is not an identifier (prettier's quoteProps "as-needed"). */

@@ -1,7 +1,5 @@
 import { flatText } from "./flatText.ts";
-import { layOut, PRINT_WIDTH, type Doc, type Placement } from "./layOut.ts";
-
-const ASCII_ONLY = /^[\x20-\x7e]*$/;
+import { fitsOnLine, isPlainText, layOut, type Doc, type Placement } from "./layOut.ts";
 
 /**
  * A bracketed list with no hugging (an array, or call arguments where no last one is hugged) laid
@@ -12,14 +10,14 @@ const ASCII_ONLY = /^[\x20-\x7e]*$/;
  */
 export function printList(items: Doc[], [open, close]: string, placement: Placement, whole: Doc, alwaysBreak = false): string {
   const flatItems = items.map(flatText);
-  if (flatItems.some((item) => item === undefined || !ASCII_ONLY.test(item))) return layOut(whole, placement);
+  if (flatItems.some((item) => item === undefined || !isPlainText(item))) return layOut(whole, placement);
   const flat = `${open}${(flatItems as string[]).join(", ")}${close}`;
-  if (!alwaysBreak && placement.column + flat.length + (placement.after ?? "").length <= PRINT_WIDTH) return flat;
+  if (!alwaysBreak && fitsOnLine(flat, placement.column, placement.after)) return flat;
   const inner = placement.indent + 2;
   const pad = " ".repeat(inner);
   const lines = items.map((item, index) => {
     const text = flatItems[index]!;
-    const laidOut = inner + text.length + 1 <= PRINT_WIDTH ? text : layOut(item, { indent: inner, column: inner, after: "," });
+    const laidOut = fitsOnLine(text, inner, ",") ? text : layOut(item, { indent: inner, column: inner, after: "," });
     return `${pad}${laidOut},\n`;
   });
   return `${open}\n${lines.join("")}${" ".repeat(placement.indent)}${close}`;

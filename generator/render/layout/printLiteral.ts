@@ -1,8 +1,6 @@
-import { layOut, PRINT_WIDTH, type Placement } from "./layOut.ts";
-import { assignmentDoc, isMatrix, isNumberList, literalDoc, propertyKey } from "./literalDoc.ts";
+import { fitsOnLine, isPlainText, layOut, type Placement } from "./layOut.ts";
+import { assignmentDoc, isMatrix, isNumberList, isShortKey, literalDoc, propertyKey } from "./literalDoc.ts";
 import { stringLiteral } from "./stringLiteral.ts";
-
-const ASCII_ONLY = /^[\x20-\x7e]*$/;
 
 /**
  * A JSON value as a TypeScript literal laid out at `placement`, exactly as `layOut(literalDoc())`
@@ -21,8 +19,8 @@ class LiteralPrinter {
   print(value: unknown, placement: Placement): string {
     if (value === null || typeof value !== "object") return this.flat(value)!;
     const flat = this.flat(value);
-    if (flat !== undefined && fitsAt(flat, placement)) return flat;
-    if ((flat !== undefined && !ASCII_ONLY.test(flat)) || (Array.isArray(value) && isNumberList(value))) return layOut(literalDoc(value), placement);
+    if (flat !== undefined && fitsOnLine(flat, placement.column, placement.after)) return flat;
+    if ((flat !== undefined && !isPlainText(flat)) || (Array.isArray(value) && isNumberList(value))) return layOut(literalDoc(value), placement);
     if (Array.isArray(value)) return broken("[", "]", value.map((element) => (indent: number) => this.print(element, { indent, column: indent, after: "," })), placement.indent);
     return broken("{", "}", Object.entries(value).map(([key, entry]) => (indent: number) => this.property(key, entry, indent)), placement.indent);
   }
@@ -34,7 +32,7 @@ class LiteralPrinter {
     const placement = { indent, column: indent + beside.length, after: "," };
     if (typeof value === "object" && value !== null) return beside + this.print(value, placement);
     const literal = this.flat(value)!;
-    if (name.length < 5 || fitsAt(literal, placement)) return beside + literal;
+    if (isShortKey(name) || fitsOnLine(literal, placement.column, placement.after)) return beside + literal;
     return layOut(assignmentDoc(name, literal, typeof value === "string"), { indent, column: indent, after: "," });
   }
 
@@ -65,8 +63,4 @@ function broken(open: string, close: string, entries: ((indent: number) => strin
   const inner = indent + 2;
   const pad = " ".repeat(inner);
   return `${open}\n${entries.map((entry) => `${pad}${entry(inner)},\n`).join("")}${" ".repeat(indent)}${close}`;
-}
-
-function fitsAt(text: string, { column, after = "" }: Placement): boolean {
-  return ASCII_ONLY.test(text) && column + text.length + after.length <= PRINT_WIDTH;
 }
