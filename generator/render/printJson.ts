@@ -7,7 +7,8 @@ const PLAIN_ARRAY = /\[\n( *)(?:(?:"(?:[^"\\\n]|\\.)*"|-?\d[\d.eE+-]*|true|false
 /**
  * JSON laid out as prettier's `json` parser leaves `JSON.stringify(value, null, 2)`: objects one
  * key a line (prettier keeps an object expanded when its source is), and arrays of plain values
- * on one line when they fit in 100 columns.
+ * on one line when they fit in 100 columns. An array of arrays stays one element a line: the
+ * catalog's schemas never hold one (enums, `type` and `required` list plain values).
  */
 export function printJson(value: unknown): string {
   const text = JSON.stringify(value, null, 2);

@@ -18,7 +18,7 @@ const LONG = "a sentence long enough to run well past the hundredth column of an
 const HOSTILE_APP = `import { command, defineApp, type Int } from "livecmd";
 
 export type Mood = "cheerful" | "melancholic" | "indifferent" | "exuberant" | "contemplative" | "mischievous" | "serene";
-export type Quoted = 'say "hi"' | "it's" | "back\\\\slash" | "naïve" | "東京" | "tab\\there" | \`tick\\\`tock\`;
+export type Quoted = 'say "hi"' | "it's" | "ends, with a comma," | "back\\\\slash" | "naïve" | "東京" | "tab\\there" | \`tick\\\`tock\`;
 export type OneValue = "only";
 export type Level = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22 | 23 | 24 | 25 | 26 | 27 | 28 | 29 | 30;
 
@@ -29,6 +29,8 @@ export interface Wide {
   mood_of_the_person_asking_for_it?: Mood;
   quoted?: Quoted;
   one?: OneValue;
+  /** Values that end with the separator JSON puts between them. */
+  commas?: "a," | "b, c,";
   /** Counted "twice" and 'once' and "again". */
   a?: Int;
   b?: boolean;
