@@ -130,6 +130,6 @@ function notes(largest: ColdRuns): string[] {
   const total = [...largest.outputBytes.values()].reduce((sum, bytes) => sum + bytes, 0);
   return [
     `At ${largest.commands} commands the pipeline alone, by the CLI's own timer, took ${seconds(largest.pipeline)} of the write's ${seconds(largest.write)}; the bare load, start-up included, took ${seconds(largest.bare)}.`,
-    `It wrote ${megabytes(total)} (${files}), all of which goes through prettier on every run.`,
+    `It wrote ${megabytes(total)} (${files}), printed in its final layout by the render stage (no formatter pass).`,
   ];
 }

@@ -24,7 +24,7 @@ await yargs(hideBin(process.argv))
         .epilog("Exit codes: 0 up to date or written; 1 --check found stale, missing or extra files; 2 the app's source has errors (printed with file:line:col)."),
     async (argv) => {
       const options = { app: argv.app, out: argv.out, check: argv.check === true, cwd: process.cwd(), log };
-      // The generator (ts-morph, prettier) loads only for the commands that use it: `serve` starts fast.
+      // The generator (ts-morph) loads only for the commands that use it: `serve` starts fast.
       if (argv.watch) await (await import("./output/watchCodegen.ts")).watchCodegen(options);
       else process.exitCode = await (await import("./runCodegen.ts")).runCodegen(options);
     },

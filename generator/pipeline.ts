@@ -1,10 +1,10 @@
 import type { Project } from "ts-morph";
 import { analyzeApp } from "./analyze/analyzeApp.ts";
-import { formatOutputs } from "./format/formatOutputs.ts";
 import type { AppDecl, Diagnostic, OutputSet } from "./model.ts";
 import { buildCatalog, type CatalogPlan } from "./plan/buildCatalog.ts";
 import { renderCatalog } from "./render/renderCatalog.ts";
-import { renderTemplatesModule, renderUrisModule } from "./render/renderModules.ts";
+import { renderTemplatesModule } from "./render/renderTemplatesModule.ts";
+import { renderUrisModule } from "./render/renderUrisModule.ts";
 import { renderVariableTypes } from "./render/renderTypes.ts";
 
 export interface CodegenInput {
@@ -17,7 +17,10 @@ export type Generation =
   | { ok: true; app: AppDecl; plan: CatalogPlan; outputs: OutputSet }
   | { ok: false; diagnostics: Diagnostic[] };
 
-/** discover -> analyze -> plan -> render -> format. Pure: returns the files, writes nothing. */
+/**
+ * discover -> analyze -> plan -> render. The render stage prints the final layout itself (the
+ * layout prettier would give it; the tests hold it to that). Pure: returns the files, writes nothing.
+ */
 export async function generate(project: Project, input: CodegenInput): Promise<Generation> {
   const analysis = analyzeApp(project, input.appFile, input.cwd);
   if (!analysis.ok) return analysis;
@@ -28,7 +31,7 @@ export async function generate(project: Project, input: CodegenInput): Promise<G
   const outputs = new Map([
     ["catalog.json", renderCatalog(plan.catalog, notice)],
     ["templates.ts", renderTemplatesModule(context)],
-    ["uris.ts", renderUrisModule(context, await renderVariableTypes(plan.templates))],
+    ["uris.ts", renderUrisModule(context, renderVariableTypes(plan.templates))],
   ]);
-  return { ok: true, app, plan, outputs: await formatOutputs(outputs) };
+  return { ok: true, app, plan, outputs };
 }

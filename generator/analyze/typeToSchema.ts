@@ -166,12 +166,13 @@ function propertiesToSchema(type: Type, site: TypeSite, visiting: Type[]): JsonS
 function rejectWithoutJsonForm(type: Type, site: TypeSite): void {
   const name = type.getSymbol()?.getName() ?? "";
   const hint = NO_JSON_FORM[name];
-  const text = type.getText(site.node);
-  if (hint) throw unsupported(site, `${site.describe} has type ${text}, which has no JSON form; use ${hint}`);
-  if (type.getCallSignatures().length > 0) throw unsupported(site, `${site.describe} is a function (${text}); arguments must be JSON data`);
-  if (type.isTuple()) throw unsupported(site, `${site.describe} is a tuple (${text}); use an object with named fields`);
+  // Only for messages: printing a type is costly, and most types are fine.
+  const text = () => type.getText(site.node);
+  if (hint) throw unsupported(site, `${site.describe} has type ${text()}, which has no JSON form; use ${hint}`);
+  if (type.getCallSignatures().length > 0) throw unsupported(site, `${site.describe} is a function (${text()}); arguments must be JSON data`);
+  if (type.isTuple()) throw unsupported(site, `${site.describe} is a tuple (${text()}); use an object with named fields`);
   if (!type.isObject() || type.isUndefined() || type.isNull()) {
-    throw unsupported(site, `${site.describe} has type ${text}, which has no JSON form; use string, number, Int, boolean, a string enum, an array or an object`);
+    throw unsupported(site, `${site.describe} has type ${text()}, which has no JSON form; use string, number, Int, boolean, a string enum, an array or an object`);
   }
 }
 

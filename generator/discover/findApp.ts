@@ -1,6 +1,6 @@
 import { Node, SyntaxKind, type CallExpression, type ObjectLiteralExpression, type SourceFile, type VariableDeclaration } from "ts-morph";
 import { diagnosticAt, DiagnosticError } from "./locate.ts";
-import { isLivecmdFunction, variableOf, variableOfExpression } from "./resolveDeclaration.ts";
+import { isLivecmdFunction, moduleOf, variableOf, variableOfExpression } from "./resolveDeclaration.ts";
 
 /** The app as its `defineApp({...})` call spells it, before any command is analysed. */
 export interface AppSyntax {
@@ -54,12 +54,10 @@ function readCommands(definition: ObjectLiteralExpression, cwd: string): AppSynt
   }
   return initializer.getProperties().flatMap((element) => {
     if (Node.isSpreadAssignment(element)) {
-      return element
-        .getExpression()
-        .getType()
-        .getProperties()
-        .map((symbol) => ({ key: symbol.getName(), declaration: variableOf(symbol) }))
-        .filter(hasDeclaration);
+      const spread = element.getExpression();
+      // A namespace import's exports are read from the module, without type-checking it.
+      const members = moduleOf(spread)?.getExports() ?? spread.getType().getProperties();
+      return members.map((symbol) => ({ key: symbol.getName(), declaration: variableOf(symbol) })).filter(hasDeclaration);
     }
     if (Node.isShorthandPropertyAssignment(element) || Node.isPropertyAssignment(element)) {
       const expression = Node.isPropertyAssignment(element) ? element.getInitializerOrThrow() : element;

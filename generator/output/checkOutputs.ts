@@ -1,5 +1,4 @@
 import path from "node:path";
-import { createTwoFilesPatch } from "diff";
 import type { OutputSet } from "../model.ts";
 import { listFiles, readIfExists } from "./writeOutputs.ts";
 
@@ -17,6 +16,8 @@ export async function checkOutputs(outDir: string, outputs: OutputSet): Promise<
     const onDisk = await readIfExists(path.join(outDir, file));
     if (onDisk === undefined) problems.push({ kind: "missing", file });
     else if (onDisk !== text) {
+      // Loaded only when something is stale: an up-to-date check does not pay for it.
+      const { createTwoFilesPatch } = await import("diff");
       problems.push({ kind: "stale", file, diff: createTwoFilesPatch(`a/${file}`, `b/${file}`, onDisk, text, "", "", { context: 3 }) });
     }
   }

@@ -1,6 +1,7 @@
 import type { Catalog } from "../../runtime/catalog.ts";
+import { printJson } from "./printJson.ts";
 
 /** catalog.json: JSON cannot hold a comment, so the generated-file notice is its first key. */
 export function renderCatalog(catalog: Catalog, notice: string): string {
-  return `${JSON.stringify({ $comment: notice, ...catalog }, null, 2)}\n`;
+  return printJson({ $comment: notice, ...catalog });
 }

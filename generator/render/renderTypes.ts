@@ -1,39 +1,51 @@
-import { compile, type JSONSchema } from "json-schema-to-typescript";
+import { builders } from "prettier/doc";
+import type { PlannedVariable } from "../plan/planVariables.ts";
 import type { TemplatePlan } from "../plan/planCommand.ts";
 import { variablesTypeName } from "../plan/naming.ts";
+import { layOut, type Doc } from "./layout/layOut.ts";
+import { stringLiteral } from "./layout/stringLiteral.ts";
+
+const { group, indent, softline, line, ifBreak, join, align } = builders;
 
 /**
- * The variables' TypeScript types, from the published schemas through json-schema-to-typescript,
- * so a wrong enum value or a missing required variable is a compile error in the caller.
+ * The variables' TypeScript types, so a wrong enum value or a missing required variable is a
+ * compile error in the caller. Written out directly, in the layout json-schema-to-typescript
+ * gives the published schemas once prettier has formatted it; a test holds the two equal.
  */
-export async function renderVariableTypes(templates: TemplatePlan[]): Promise<string> {
+export function renderVariableTypes(templates: TemplatePlan[]): string {
   if (templates.length === 0) return "";
-  const root: JSONSchema = {
-    title: "TemplateVariables",
-    description: "The variables of every resource template, by command name.",
-    type: "object",
-    additionalProperties: false,
-    required: templates.map((template) => template.name),
-    properties: Object.fromEntries(templates.map((template) => [template.name, variablesSchema(template)])),
-  };
-  return compile(root, "TemplateVariables", {
-    bannerComment: "",
-    format: false,
-    additionalProperties: false,
-    declareExternallyReferenced: true,
-    strictIndexSignatures: true,
-    unreachableDefinitions: false,
-  });
+  const root = interfaceText(
+    "TemplateVariables",
+    "The variables of every resource template, by command name.",
+    templates.map((template) => `  ${template.name}: ${variablesTypeName(template.name)};\n`),
+  );
+  return root + templates.map(variablesInterface).join("");
 }
 
-function variablesSchema(template: TemplatePlan): JSONSchema {
-  const variables = [...template.path, ...template.query];
-  return {
-    title: variablesTypeName(template.name),
-    description: `The variables of \`${template.uriTemplate}\`.`,
-    type: "object",
-    additionalProperties: false,
-    required: template.path.map((variable) => variable.name),
-    properties: Object.fromEntries(variables.map((variable) => [variable.name, variable.schema as JSONSchema])),
-  };
+function variablesInterface(template: TemplatePlan): string {
+  const members = [...template.path, ...template.query].map((variable) => {
+    const doc = typeof variable.schema.description === "string" ? docComment(variable.schema.description, "  ") : "";
+    // Laid out with its name: a union that breaks leaves no space after the colon.
+    const member = [`${variable.name}${variable.required ? "" : "?"}: `, variableType(variable)];
+    return `${doc}  ${layOut(member, { indent: 2, column: 2, after: ";" })};\n`;
+  });
+  return interfaceText(variablesTypeName(template.name), `The variables of \`${template.uriTemplate}\`.`, members);
+}
+
+function interfaceText(name: string, description: string, members: string[]): string {
+  return `${docComment(description, "")}export interface ${name} {\n${members.join("")}}\n`;
+}
+
+/** json-schema-to-typescript's block comment; it writes a `*\/` in the text as `* /`. */
+function docComment(text: string, indentation: string): string {
+  const lines = text.replaceAll("*/", "* /").split("\n");
+  return `${indentation}/**\n${lines.map((line) => `${indentation} * ${line}`.trimEnd() + "\n").join("")}${indentation} */\n`;
+}
+
+/** Every variable is a scalar; an enum of two or more values is a union, one `| "value"` a line when too long. */
+function variableType(variable: PlannedVariable): Doc {
+  if (variable.kind !== "enum") return variable.kind === "boolean" ? "boolean" : variable.kind === "string" ? "string" : "number";
+  const values = (variable.schema.enum as string[]).map(stringLiteral);
+  if (values.length === 1) return values[0]!;
+  return group(indent([softline, group([ifBreak("| "), join([line, "| "], values.map((value) => align(2, value)))])]));
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 
-export const DEFAULT_PAGE_SIZE = 100;
+export { DEFAULT_PAGE_SIZE } from "./defaultPageSize.ts";
 
 /** Version of the cursor format; a cursor of another version is rejected like a forged one. */
 const CURSOR_VERSION = 1;

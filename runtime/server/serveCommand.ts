@@ -2,9 +2,9 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
 import type { App } from "../app.ts";
-import { DEFAULT_PAGE_SIZE } from "./pagination.ts";
-import { serveHttp } from "./serveHttp.ts";
-import { serveStdio } from "./serveStdio.ts";
+// Light imports only: the CLI registers this command on every run, `codegen` included; the
+// MCP server runtime loads when `serve` actually runs.
+import { DEFAULT_PAGE_SIZE } from "./defaultPageSize.ts";
 
 interface ServeArguments {
   app: string;
@@ -33,10 +33,12 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
     const app = await loadApp(argv.app);
     const pageSize = argv["page-size"];
     if (argv.http === undefined) {
+      const { serveStdio } = await import("./serveStdio.ts");
       serveStdio(app, { pageSize });
       process.stderr.write(`livecmd: serving app "${app.name}" over stdio\n`);
       return;
     }
+    const { serveHttp } = await import("./serveHttp.ts");
     const serving = await serveHttp(app, { port: argv.http, pageSize });
     process.stdout.write(`livecmd: serving app "${app.name}" at ${serving.url.href}\n`);
     const stop = () => void serving.close().then(() => process.exit(0));
