@@ -2,7 +2,7 @@ import { isPlainConstant } from "../../runtime/uri/uriCursor.ts";
 import { literal } from "../plan/naming.ts";
 import type { TemplatePlan } from "../plan/planCommand.ts";
 import type { PlannedVariable } from "../plan/planVariables.ts";
-import { ifStatement } from "./statementLine.ts";
+import { ifStatement } from "./layout/ifStatement.ts";
 
 /** Where the lines go in `templates.ts.hbs`: inside `parse`, inside an `if`. */
 const INDENT = 8;

@@ -6,7 +6,7 @@ import { fitsOnLine, isPlainText, layOut } from "./layout/layOut.ts";
 import { assignmentDoc } from "./layout/literalDoc.ts";
 import { tidyLines } from "./layout/tidyLines.ts";
 import { compileModuleTemplate, type ModuleContext } from "./moduleTemplate.ts";
-import { ifStatement } from "./statementLine.ts";
+import { ifStatement } from "./layout/ifStatement.ts";
 
 const { group, indent, line, softline, ifBreak } = builders;
 

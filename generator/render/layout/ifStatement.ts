@@ -1,5 +1,4 @@
-/** The column limit the generated modules are laid out for (prettier's `printWidth`). */
-export const PRINT_WIDTH = 100;
+import { fitsOnLine } from "./layOut.ts";
 
 /**
  * `if (test) statement;` at `indent`: on one line when it fits, else with the statement on the
@@ -7,6 +6,6 @@ export const PRINT_WIDTH = 100;
  */
 export function ifStatement(indent: number, test: string, statement: string): string {
   const line = `if (${test}) ${statement}`;
-  if (indent + line.length <= PRINT_WIDTH) return line;
+  if (fitsOnLine(line, indent)) return line;
   return `if (${test})\n${" ".repeat(indent + 2)}${statement}`;
 }
