@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-// The CLI is TypeScript run through tsx, so `npx livecmd` works right after `npm ci`, with no build.
-import { register } from "tsx/esm/api";
-
-register();
-await import("../generator/cli.ts");
+// The compiled CLI (npm run build, or prepare on install). A TypeScript app module is loaded
+// through tsx only when one is given; a compiled app runs on plain Node.
+await import("../dist/cli/main.js");

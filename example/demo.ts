@@ -9,6 +9,7 @@
 import path from "node:path";
 import { Client, ProtocolError, type CallToolResult } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { int } from "livecmd/uri";
 import { uris } from "../generated/uris.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -27,7 +28,7 @@ for (const template of resourceTemplates) say(`  ${template.uriTemplate}  (${tem
 const { resources } = await client.listResources();
 say(`resources/list: ${resources.map((resource) => resource.uri).join(", ")}\n`);
 
-for (const uri of [uris.customers_show({ id: 1 }), uris.customers_index({ search: "ada", sort: "name" })]) {
+for (const uri of [uris.customers_show({ id: int(1) }), uris.customers_index({ search: "ada", sort: "name" })]) {
   const { contents } = await client.readResource({ uri });
   say(`resources/read ${uri}\n  -> ${show(contents[0])}\n`);
 }
@@ -48,7 +49,7 @@ const completion = await client.complete({
 say(`completion/complete direction "" -> ${show(completion.completion)}\n`);
 
 // Live updates: watch two URIs, then rename customer 1 from this same client.
-const watched = [uris.customers_index({ search: "ada" }), uris.customers_show({ id: 1 })];
+const watched = [uris.customers_index({ search: "ada" }), uris.customers_show({ id: int(1) })];
 const updates: string[] = [];
 let updated: (() => void) | undefined;
 client.setNotificationHandler("notifications/resources/updated", ({ params }) => {
@@ -80,7 +81,7 @@ await client.close();
 if (!quiet) process.exitCode = 1;
 
 async function customerName(id: number): Promise<string> {
-  const { contents } = await client.readResource({ uri: uris.customers_show({ id }) }, { cacheMode: "bypass" });
+  const { contents } = await client.readResource({ uri: uris.customers_show({ id: int(id) }) }, { cacheMode: "bypass" });
   return (JSON.parse((contents[0] as { text: string }).text) as { name: string }).name;
 }
 

@@ -30,7 +30,8 @@ export type DiagnosticCode =
   | "CG005" // two commands with one name
   | "CG006" // the grant lists something that is not one of the app's commands
   | "CG007" // no defineApp(...) call, or more than one
-  | "CG008"; // a command without a JSDoc summary
+  | "CG008" // a command without a JSDoc summary
+  | "CG009"; // commands or grant come through an import that does not resolve
 
 export interface ParamDecl {
   name: string;

@@ -1,16 +1,25 @@
 import path from "node:path";
-import { createProject } from "./discover/createProject.ts";
+import { openAppProject, type AppProject } from "./discover/createProject.ts";
 import { checkOutputs, type CheckProblem } from "./output/checkOutputs.ts";
 import { formatDiagnostics } from "./output/formatDiagnostics.ts";
+import { surveyOutputFolder } from "./output/outputFolder.ts";
 import { writeOutputs } from "./output/writeOutputs.ts";
-import { generate } from "./pipeline.ts";
+import { generate, type Generation } from "./pipeline.ts";
 
 export interface CodegenOptions {
+  /** The app module, relative to `cwd`. */
   app: string;
+  /** The output folder, relative to `cwd`. */
   out: string;
   check: boolean;
+  /** Write although `out` holds files codegen did not write (they stay untouched). */
+  force: boolean;
+  /** The tsconfig to read the app with; the nearest one above the app when absent. */
+  tsconfig?: string;
   cwd: string;
   log: (text: string) => void;
+  /** The command that regenerates, as generated files and messages tell it (`npx livecmd codegen`). */
+  rerun: string;
 }
 
 /** Exit codes, as `livecmd codegen --help` documents them. */
@@ -18,28 +27,46 @@ export const EXIT = { ok: 0, stale: 1, inputError: 2 } as const;
 
 export async function runCodegen(options: CodegenOptions): Promise<number> {
   const started = performance.now();
-  const generation = await generate(createProject(), { appFile: options.app, cwd: options.cwd });
+  const generation = generateFor(options);
   if (!generation.ok) {
-    options.log(formatDiagnostics(generation.diagnostics));
+    options.log(generation.problem);
     return EXIT.inputError;
   }
+  const { outputs } = generation;
   const outDir = path.resolve(options.cwd, options.out);
+  const folder = await surveyOutputFolder(outDir, outputs, { cwd: options.cwd, appFile: path.resolve(options.cwd, options.app), force: options.force });
+  if (!folder.ok) {
+    options.log(`livecmd codegen: ${folder.problem}; nothing was written.`);
+    return EXIT.inputError;
+  }
   const elapsed = () => `${Math.round(performance.now() - started)} ms`;
   if (options.check) {
-    const problems = await checkOutputs(outDir, generation.outputs);
-    options.log(problems.length === 0 ? `${options.out}/ is up to date (${generation.outputs.size} files, ${elapsed()})` : describeProblems(options.out, problems));
+    const problems = await checkOutputs(outDir, outputs, folder.extras);
+    options.log(problems.length === 0 ? `${options.out}/ is up to date (${outputs.size} files, ${elapsed()})` : describeProblems(options, problems));
     return problems.length === 0 ? EXIT.ok : EXIT.stale;
   }
-  const report = await writeOutputs(outDir, generation.outputs);
+  const report = await writeOutputs(outDir, outputs, folder.extras);
   const changes = [...report.written.map((file) => `wrote ${options.out}/${file}`), ...report.removed.map((file) => `removed ${options.out}/${file}`)];
   options.log([...changes, `${options.out}/: ${report.written.length} written, ${report.removed.length} removed, ${report.unchanged} unchanged (${elapsed()})`].join("\n"));
   return EXIT.ok;
 }
 
-function describeProblems(out: string, problems: CheckProblem[]): string {
+/** The app read with its tsconfig and generated, or the one message that says why it cannot be. */
+export function generateFor(options: Pick<CodegenOptions, "app" | "tsconfig" | "cwd" | "rerun">, project?: AppProject): (Generation & { ok: true }) | { ok: false; problem: string } {
+  let appProject = project;
+  if (!appProject) {
+    const opened = openAppProject(options);
+    if (!opened.ok) return { ok: false, problem: `livecmd codegen: ${opened.problem}` };
+    appProject = opened;
+  }
+  const generation = generate(appProject.project, { appFile: options.app, cwd: options.cwd, rerun: options.rerun });
+  return generation.ok ? generation : { ok: false, problem: formatDiagnostics(generation.diagnostics) };
+}
+
+function describeProblems({ out, rerun }: CodegenOptions, problems: CheckProblem[]): string {
   const lines = problems.map((problem) => {
     const label = { stale: "stale:   ", missing: "missing: ", extra: "extra:   " }[problem.kind];
     return `${label}${out}/${problem.file}${problem.diff ? `\n${problem.diff}` : ""}`;
   });
-  return `${lines.join("\n")}\n${problems.length} generated file(s) out of date. Run \`npm run codegen\` and commit the result.`;
+  return `${lines.join("\n")}\n${problems.length} generated file(s) out of date. Run \`${rerun}\` and commit the result.`;
 }

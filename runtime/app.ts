@@ -1,18 +1,21 @@
-import type BetterSqlite3 from "better-sqlite3";
 import type { Catalog, Generated } from "./catalog.ts";
 import { isCommand, type Command } from "./command.ts";
 import { Origin, type Context } from "./context.ts";
 import { SqliteDatabase } from "./db/database.ts";
+import type { SqliteConnection } from "./db/sqliteConnection.ts";
+import { sqliteDriverProblem } from "./db/sqliteDriver.ts";
 
 export interface AppDefinition {
-  /** The URI scheme of the app's resources: `app` gives `app://customers_show/12`. */
+  /** The URI scheme of the app's resources: `app` gives `app://customers_show/12`; also the MCP server's name. */
   name: string;
+  /** The MCP server's version (`serverInfo.version`); `livecmd serve` takes the app's package.json version when absent. */
+  version?: string;
   /** Every command, keyed by export name (spread the command modules: `{ ...customers }`). */
   commands: Record<string, Command>;
   /** What an AI agent may use. A command not granted is invisible and unreachable over MCP. */
   agent: { grant: Command[] };
   /** Opens the app's SQLite database; called once, on first use. */
-  database?: () => BetterSqlite3.Database;
+  database?: () => SqliteConnection;
   /**
    * The app's `generated/` output, which the MCP server serves: the parsed catalog.json and the
    * `templates` of templates.ts. Checked when the app is defined.
@@ -38,22 +41,27 @@ export type ChangeListener = (tables: readonly string[]) => void;
 
 export class App {
   readonly name: string;
+  readonly version: string | undefined;
   /** Commands by name, in code-unit order of name. */
   readonly commands: ReadonlyMap<string, Command>;
   readonly generated?: Generated;
+  /** The commands `agent.grant` names, before any runtime `grant` or `revoke` (what codegen saw). */
+  readonly definedGrant: ReadonlySet<string>;
   readonly #granted = new Set<string>();
   readonly #middleware: Middleware[] = [];
   readonly #grantListeners = new Set<() => void>();
   readonly #changeListeners = new Set<ChangeListener>();
-  readonly #openDatabase?: () => BetterSqlite3.Database;
+  readonly #openDatabase?: () => SqliteConnection;
   #database?: SqliteDatabase;
 
   constructor(definition: AppDefinition) {
     this.name = definition.name;
+    this.version = definition.version;
     this.commands = nameCommands(definition.commands);
     this.#openDatabase = definition.database;
     this.generated = definition.generated && checkGenerated(this.name, definition.generated);
     for (const granted of definition.agent.grant) this.#granted.add(this.nameOf(granted));
+    this.definedGrant = new Set(this.#granted);
   }
 
   /** The name a command is known by; throws for a command that is not part of this app. */
@@ -90,6 +98,8 @@ export class App {
   get db(): SqliteDatabase {
     if (!this.#database) {
       if (!this.#openDatabase) throw new Error(`livecmd: app "${this.name}" has no database; pass defineApp({ database })`);
+      const driverProblem = sqliteDriverProblem(`${process.cwd()}/`);
+      if (driverProblem) throw new Error(`livecmd: ${driverProblem}`);
       this.#database = new SqliteDatabase(this.#openDatabase(), { read() {}, wrote: (tables) => this.changed(...tables) });
     }
     return this.#database;

@@ -1,8 +1,5 @@
 import type { Context } from "./context.ts";
 
-/** An integer. Its JSON Schema is `{"type":"integer"}`; a plain `number` is `{"type":"number"}`. */
-export type Int = number & { readonly __brand: "Int" };
-
 export interface RateLimit {
   /** Calls allowed per window, reads and tool calls together. */
   max: number;

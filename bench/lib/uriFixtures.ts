@@ -1,3 +1,4 @@
+import { int } from "../../runtime/uri/int.ts";
 import { mulberry32 } from "../../test/helpers/mulberry32.ts";
 import { uris, type CustomersIndexVariables, type CustomersShowVariables, type OrdersBetweenVariables } from "../../generated/uris.ts";
 
@@ -74,11 +75,11 @@ function fixtureVariables<T extends BenchTemplate>(template: T, seed = 0x5eed): 
 type Random = () => number;
 
 const MAKERS: { [T in BenchTemplate]: (random: Random) => FixtureVariables[T] } = {
-  customers_show: (random) => ({ id: 1 + Math.floor(random() * 99_999) }),
+  customers_show: (random) => ({ id: int(1 + Math.floor(random() * 99_999)) }),
   customers_index: (random) => ({
     direction: pick(random, DIRECTIONS),
-    page: 1 + Math.floor(random() * 50),
-    per_page: pick(random, [10, 20, 50, 100]),
+    page: int(1 + Math.floor(random() * 50)),
+    per_page: int(pick(random, [10, 20, 50, 100])),
     search: pick(random, SEARCHES),
     sort: pick(random, SORTS),
   }),

@@ -5,7 +5,8 @@ import { variablesTypeName } from "../plan/naming.ts";
 import { byCodeUnit, type AppDecl, type CommandDecl, type Diagnostic } from "../model.ts";
 import { findApp, type AppSyntax } from "../discover/findApp.ts";
 import { loadApp } from "../discover/createProject.ts";
-import { diagnosticAt, DiagnosticError, toPosixRelative } from "../discover/locate.ts";
+import { diagnosticAt, DiagnosticError, toPosixRelative, unresolvedImportError } from "../discover/locate.ts";
+import { unresolvedImport } from "../discover/resolveDeclaration.ts";
 import { readCommand, type CommandSyntax } from "../discover/readCommand.ts";
 
 export type Analysis = { ok: true; app: AppDecl } | { ok: false; diagnostics: Diagnostic[] };
@@ -48,6 +49,8 @@ export function analyzeApp(project: Project, appFile: string, cwd: string): Anal
 function grantedCommand({ node, declaration }: AppSyntax["grant"][number], commands: CommandSyntax[], cwd: string): CommandSyntax {
   const command = commands.find((candidate) => candidate.declaration === declaration);
   if (command) return command;
+  const unresolved = unresolvedImport(node);
+  if (unresolved) throw unresolvedImportError(node, unresolved, cwd, `agent.grant lists "${node.getText()}", which`);
   throw new DiagnosticError(
     diagnosticAt(node, cwd, "CG006", `agent.grant lists "${node.getText()}", which is not one of this app's commands; grant only commands registered in defineApp({ commands })`),
   );

@@ -1,6 +1,7 @@
 import { Node, type Symbol as MorphSymbol, type Type, type TypeNode } from "ts-morph";
 import { byCodeUnit, type JsonSchema } from "../model.ts";
 import { diagnosticAt, DiagnosticError } from "../discover/locate.ts";
+import { isLivecmdModule } from "../discover/resolveDeclaration.ts";
 
 /** Where a type is written: for messages, and for reading literal order from the syntax. */
 export interface TypeSite {
@@ -197,10 +198,7 @@ function docText(node: Node & { getJsDocs(): { getDescription(): string }[] }): 
 /** The runtime's branded `Int`, recognised by its declaration, not just its name. */
 function isIntBrand(type: Type): boolean {
   const alias = type.getAliasSymbol();
-  return (
-    alias?.getName() === "Int" &&
-    alias.getDeclarations().some((declaration) => declaration.getSourceFile().getFilePath().endsWith("/runtime/command.ts"))
-  );
+  return alias?.getName() === "Int" && alias.getDeclarations().some((declaration) => isLivecmdModule(declaration.getSourceFile(), "uri/int"));
 }
 
 function unsupported(site: TypeSite, message: string): DiagnosticError {

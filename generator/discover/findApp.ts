@@ -1,6 +1,6 @@
 import { Node, SyntaxKind, type CallExpression, type ObjectLiteralExpression, type SourceFile, type VariableDeclaration } from "ts-morph";
-import { diagnosticAt, DiagnosticError } from "./locate.ts";
-import { isLivecmdFunction, moduleOf, variableOf, variableOfExpression } from "./resolveDeclaration.ts";
+import { diagnosticAt, DiagnosticError, unresolvedImportError } from "./locate.ts";
+import { isLivecmdFunction, moduleOf, unresolvedImport, variableOf, variableOfExpression } from "./resolveDeclaration.ts";
 
 /** The app as its `defineApp({...})` call spells it, before any command is analysed. */
 export interface AppSyntax {
@@ -27,7 +27,7 @@ export function findApp(appFile: SourceFile, cwd: string): AppSyntax {
 function findDefineAppCall(appFile: SourceFile, cwd: string): CallExpression {
   const calls = appFile
     .getDescendantsOfKind(SyntaxKind.CallExpression)
-    .filter((call) => isLivecmdFunction(call.getExpression(), "defineApp", "app.ts"));
+    .filter((call) => isLivecmdFunction(call.getExpression(), "defineApp", "app"));
   if (calls.length === 1) return calls[0]!;
   const where = calls[1] ?? appFile;
   throw fail(
@@ -55,6 +55,8 @@ function readCommands(definition: ObjectLiteralExpression, cwd: string): AppSynt
   return initializer.getProperties().flatMap((element) => {
     if (Node.isSpreadAssignment(element)) {
       const spread = element.getExpression();
+      const unresolved = unresolvedImport(spread);
+      if (unresolved) throw unresolvedImportError(element, unresolved, cwd, `commands spreads ${spread.getText()}, which`);
       // A namespace import's exports are read from the module, without type-checking it.
       const members = moduleOf(spread)?.getExports() ?? spread.getType().getProperties();
       return members.map((symbol) => ({ key: symbol.getName(), declaration: variableOf(symbol) })).filter(hasDeclaration);

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { Node } from "ts-morph";
+import type { ImportDeclaration, Node } from "ts-morph";
 import type { Diagnostic, DiagnosticCode, SourceLocation } from "../model.ts";
 
 export function locationOf(node: Node, cwd: string): SourceLocation {
@@ -23,4 +23,18 @@ export class DiagnosticError extends Error {
   constructor(readonly diagnostic: Diagnostic) {
     super(diagnostic.message);
   }
+}
+
+/** CG009 at `node`: what `what` names comes through `unresolved`, whose module does not resolve. */
+export function unresolvedImportError(node: Node, unresolved: ImportDeclaration, cwd: string, what: string): DiagnosticError {
+  const where = locationOf(unresolved, cwd);
+  const specifier = unresolved.getModuleSpecifierValue();
+  return new DiagnosticError(
+    diagnosticAt(
+      node,
+      cwd,
+      "CG009",
+      `${what} comes from "${specifier}" (imported at ${where.file}:${where.line}), which does not resolve; codegen resolves imports as the app's tsconfig says, so check its "paths" and "baseUrl" (or pass --tsconfig), or the module's path`,
+    ),
+  );
 }

@@ -26,7 +26,7 @@ type LiteralOptions = { [key: string]: string | boolean | number | LiteralOption
 /** Returns undefined for a variable that is not a command (a helper exported next to them). */
 export function readCommand(key: string, declaration: VariableDeclaration, cwd: string): CommandSyntax | undefined {
   const call = declaration.getInitializer();
-  if (!Node.isCallExpression(call) || !isLivecmdFunction(call.getExpression(), "command", "command.ts")) return undefined;
+  if (!Node.isCallExpression(call) || !isLivecmdFunction(call.getExpression(), "command", "command")) return undefined;
   const [optionsNode, handler] = call.getArguments();
   if (!Node.isObjectLiteralExpression(optionsNode) || !(Node.isArrowFunction(handler) || Node.isFunctionExpression(handler))) {
     throw new DiagnosticError(

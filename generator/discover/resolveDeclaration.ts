@@ -1,4 +1,4 @@
-import { Node, type Symbol as MorphSymbol, type VariableDeclaration } from "ts-morph";
+import { Node, SyntaxKind, type ImportDeclaration, type SourceFile, type Symbol as MorphSymbol, type VariableDeclaration } from "ts-morph";
 
 /** Follows import aliases to the variable a symbol finally names, if it names one. */
 export function variableOf(symbol: MorphSymbol | undefined): VariableDeclaration | undefined {
@@ -29,14 +29,36 @@ export function moduleOf(expression: Node): MorphSymbol | undefined {
   return target?.getDeclarations().some(Node.isSourceFile) ? target : undefined;
 }
 
-/** True when `callee` resolves to the function `name` exported by livecmd's `runtime/<file>`. */
-export function isLivecmdFunction(callee: Node, name: string, file: string): boolean {
+/** True when `callee` resolves to the function `name` exported by livecmd's `runtime/<module>`. */
+export function isLivecmdFunction(callee: Node, name: string, module: string): boolean {
   const symbol = callee.getSymbol();
   const target = symbol?.isAlias() ? symbol.getAliasedSymbol() : symbol;
   return (target?.getDeclarations() ?? []).some(
-    (declaration) =>
-      Node.isFunctionDeclaration(declaration) &&
-      declaration.getName() === name &&
-      declaration.getSourceFile().getFilePath().endsWith(`/runtime/${file}`),
+    (declaration) => Node.isFunctionDeclaration(declaration) && declaration.getName() === name && isLivecmdModule(declaration.getSourceFile(), module),
   );
+}
+
+/**
+ * Whether `file` is livecmd's `runtime/<module>`: its source in this repository, or the
+ * declarations an installed package ships (`dist/runtime/<module>.d.ts`).
+ */
+export function isLivecmdModule(file: SourceFile, module: string): boolean {
+  const filePath = file.getFilePath();
+  return filePath.endsWith(`/runtime/${module}.ts`) || filePath.endsWith(`/runtime/${module}.d.ts`);
+}
+
+/**
+ * The import that the leading name of `expression` (`tickets` in `tickets.tickets_show`) comes
+ * through, when that import's module does not resolve: then nothing it names can be found.
+ */
+export function unresolvedImport(expression: Node): ImportDeclaration | undefined {
+  let head = Node.isSpreadAssignment(expression) ? expression.getExpression() : expression;
+  while (Node.isPropertyAccessExpression(head)) head = head.getExpression();
+  if (!Node.isIdentifier(head) && !Node.isShorthandPropertyAssignment(head)) return undefined;
+  const symbol = Node.isShorthandPropertyAssignment(head) ? head.getValueSymbol() : head.getSymbol();
+  for (const declaration of symbol?.getDeclarations() ?? []) {
+    const importDeclaration = declaration.getFirstAncestorByKind(SyntaxKind.ImportDeclaration);
+    if (importDeclaration && !importDeclaration.getModuleSpecifierSourceFile()) return importDeclaration;
+  }
+  return undefined;
 }

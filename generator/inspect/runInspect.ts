@@ -1,12 +1,24 @@
-import { createProject } from "../discover/createProject.ts";
 import { analyzeApp } from "../analyze/analyzeApp.ts";
+import { openAppProject } from "../discover/createProject.ts";
 import { formatDiagnostics } from "../output/formatDiagnostics.ts";
 import { buildCatalog } from "../plan/buildCatalog.ts";
 import { EXIT } from "../runCodegen.ts";
 import { renderInspectTable } from "./renderInspectTable.ts";
 
-export async function runInspect(options: { app: string; cwd: string; log: (text: string) => void }): Promise<number> {
-  const analysis = analyzeApp(createProject(), options.app, options.cwd);
+export interface InspectOptions {
+  app: string;
+  tsconfig?: string;
+  cwd: string;
+  log: (text: string) => void;
+}
+
+export async function runInspect(options: InspectOptions): Promise<number> {
+  const opened = openAppProject(options);
+  if (!opened.ok) {
+    options.log(`livecmd inspect: ${opened.problem}`);
+    return EXIT.inputError;
+  }
+  const analysis = analyzeApp(opened.project, options.app, options.cwd);
   if (!analysis.ok) {
     options.log(formatDiagnostics(analysis.diagnostics));
     return EXIT.inputError;

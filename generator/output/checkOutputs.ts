@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { OutputSet } from "../model.ts";
-import { listFiles, readIfExists } from "./writeOutputs.ts";
+import { readIfExists } from "./writeOutputs.ts";
 
 export interface CheckProblem {
   kind: "stale" | "missing" | "extra";
@@ -10,7 +10,7 @@ export interface CheckProblem {
 }
 
 /** Compares the bytes a write would produce with what is on disk; never writes. */
-export async function checkOutputs(outDir: string, outputs: OutputSet): Promise<CheckProblem[]> {
+export async function checkOutputs(outDir: string, outputs: OutputSet, extras: readonly string[]): Promise<CheckProblem[]> {
   const problems: CheckProblem[] = [];
   for (const [file, text] of outputs) {
     const onDisk = await readIfExists(path.join(outDir, file));
@@ -21,8 +21,6 @@ export async function checkOutputs(outDir: string, outputs: OutputSet): Promise<
       problems.push({ kind: "stale", file, diff: createTwoFilesPatch(`a/${file}`, `b/${file}`, onDisk, text, "", "", { context: 3 }) });
     }
   }
-  for (const file of await listFiles(outDir)) {
-    if (!outputs.has(file)) problems.push({ kind: "extra", file });
-  }
+  for (const file of extras) problems.push({ kind: "extra", file });
   return problems;
 }

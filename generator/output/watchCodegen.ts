@@ -1,10 +1,8 @@
 import { watch } from "node:fs";
 import path from "node:path";
-import type { Project } from "ts-morph";
-import { createProject } from "../discover/createProject.ts";
-import { generate } from "../pipeline.ts";
-import type { CodegenOptions } from "../runCodegen.ts";
-import { formatDiagnostics } from "./formatDiagnostics.ts";
+import { openAppProject, type AppProject } from "../discover/createProject.ts";
+import { generateFor, type CodegenOptions } from "../runCodegen.ts";
+import { surveyOutputFolder } from "./outputFolder.ts";
 import { writeOutputs } from "./writeOutputs.ts";
 
 const DEBOUNCE_MS = 50;
@@ -14,10 +12,13 @@ const DEBOUNCE_MS = 50;
  * runs, so an edit costs a re-analysis, not a cold start. Errors are printed and watching goes on.
  */
 export async function watchCodegen(options: Omit<CodegenOptions, "check">): Promise<void> {
-  const project = createProject();
+  const appFile = path.resolve(options.cwd, options.app);
+  const opened = openAppProject(options);
+  if (!opened.ok) return options.log(`livecmd codegen: ${opened.problem}`);
+  const appProject: AppProject = opened;
   const outDir = path.resolve(options.cwd, options.out);
-  const watched = path.dirname(path.resolve(options.cwd, options.app));
-  const run = () => generateOnce(project, options, outDir).catch((error: Error) => options.log(`codegen failed: ${error.message}`));
+  const watched = path.dirname(appFile);
+  const run = () => generateOnce(appProject, options, outDir).catch((error: Error) => options.log(`codegen failed: ${error.message}`));
   await run();
   options.log(`watching ${path.relative(options.cwd, watched) || "."}/ for changes (Ctrl-C to stop)`);
   let timer: NodeJS.Timeout | undefined;
@@ -29,7 +30,7 @@ export async function watchCodegen(options: Omit<CodegenOptions, "check">): Prom
     changed.add(absolute);
     clearTimeout(timer);
     timer = setTimeout(() => {
-      for (const file of changed) refresh(project, file);
+      for (const file of changed) refresh(appProject, file);
       changed.clear();
       void run();
     }, DEBOUNCE_MS);
@@ -37,15 +38,17 @@ export async function watchCodegen(options: Omit<CodegenOptions, "check">): Prom
   await new Promise(() => {});
 }
 
-async function generateOnce(project: Project, options: Omit<CodegenOptions, "check">, outDir: string): Promise<void> {
+async function generateOnce(appProject: AppProject, options: Omit<CodegenOptions, "check">, outDir: string): Promise<void> {
   const started = performance.now();
-  const generation = await generate(project, { appFile: options.app, cwd: options.cwd });
-  if (!generation.ok) return options.log(formatDiagnostics(generation.diagnostics));
-  const report = await writeOutputs(outDir, generation.outputs);
+  const generation = generateFor(options, appProject);
+  if (!generation.ok) return options.log(generation.problem);
+  const folder = await surveyOutputFolder(outDir, generation.outputs, { cwd: options.cwd, appFile: path.resolve(options.cwd, options.app), force: options.force });
+  if (!folder.ok) return options.log(`livecmd codegen: ${folder.problem}; nothing was written.`);
+  const report = await writeOutputs(outDir, generation.outputs, folder.extras);
   options.log(`${options.out}/: ${report.written.length} written, ${report.removed.length} removed (${Math.round(performance.now() - started)} ms)`);
 }
 
-function refresh(project: Project, file: string): void {
+function refresh({ project }: AppProject, file: string): void {
   const sourceFile = project.getSourceFile(file);
   // A deleted file is forgotten by the refresh; a new one is picked up when the app reaches it.
   if (sourceFile) sourceFile.refreshFromFileSystemSync();

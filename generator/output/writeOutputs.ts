@@ -10,9 +10,9 @@ export interface WriteReport {
 
 /**
  * Writes only the files whose bytes changed (mtimes stay put, watchers stay quiet) and removes
- * files the generator no longer produces.
+ * `extras`, the files codegen wrote before and no longer produces (see `surveyOutputFolder`).
  */
-export async function writeOutputs(outDir: string, outputs: OutputSet): Promise<WriteReport> {
+export async function writeOutputs(outDir: string, outputs: OutputSet, extras: readonly string[]): Promise<WriteReport> {
   await mkdir(outDir, { recursive: true });
   const report: WriteReport = { written: [], removed: [], unchanged: 0 };
   for (const [file, text] of outputs) {
@@ -25,8 +25,7 @@ export async function writeOutputs(outDir: string, outputs: OutputSet): Promise<
     await writeFile(target, text);
     report.written.push(file);
   }
-  for (const file of await listFiles(outDir)) {
-    if (outputs.has(file)) continue;
+  for (const file of extras) {
     await rm(path.join(outDir, file));
     report.removed.push(file);
   }

@@ -42,9 +42,12 @@ function docComment(text: string, indentation: string): string {
   return `${indentation}/**\n${lines.map((line) => `${indentation} * ${line}`.trimEnd() + "\n").join("")}${indentation} */\n`;
 }
 
+/** An integer is livecmd's `Int`, so a builder given `1.5` is a compile error (`int(n)` makes one). */
+const SCALAR_TYPES = { string: "string", integer: "Int", number: "number", boolean: "boolean" } as const;
+
 /** Every variable is a scalar; an enum of two or more values is a union, one `| "value"` a line when too long. */
 function variableType(variable: PlannedVariable): Doc {
-  if (variable.kind !== "enum") return variable.kind === "boolean" ? "boolean" : variable.kind === "string" ? "string" : "number";
+  if (variable.kind !== "enum") return SCALAR_TYPES[variable.kind];
   const values = (variable.schema.enum as string[]).map(stringLiteral);
   if (values.length === 1) return values[0]!;
   return group(indent([softline, group([ifBreak("| "), join([line, "| "], values.map((value) => align(2, value)))])]));

@@ -14,7 +14,8 @@ const urisModule = compileModuleTemplate("uris.ts.hbs");
 
 /** `generated/uris.ts`: typed URI builders, importable anywhere (no Node, no server runtime). */
 export function renderUrisModule({ app, header, templates }: ModuleContext, types: string): string {
-  const helpers = templates.length > 0 ? ["pathSegment"] : [];
+  const hasInteger = templates.some((template) => [...template.path, ...template.query].some((variable) => variable.kind === "integer"));
+  const helpers = templates.length > 0 ? ["pathSegment", ...(hasInteger ? ["type Int"] : [])] : [];
   return tidyLines(
     urisModule({
       header,

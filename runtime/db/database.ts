@@ -1,4 +1,4 @@
-import type BetterSqlite3 from "better-sqlite3";
+import type { SqliteConnection, SqliteStatement } from "./sqliteConnection.ts";
 import { StatementTables } from "./statementTables.ts";
 
 export type SqlParam = string | number | bigint | boolean | null | Buffer;
@@ -23,14 +23,14 @@ export interface TableObserver {
 
 /** What every view of one connection shares: the connection, its statements, their tables. */
 class Connection {
-  readonly statements = new Map<string, BetterSqlite3.Statement>();
+  readonly statements = new Map<string, SqliteStatement>();
   readonly tables: StatementTables;
 
-  constructor(readonly handle: BetterSqlite3.Database) {
+  constructor(readonly handle: SqliteConnection) {
     this.tables = new StatementTables(handle);
   }
 
-  prepare(sql: string): BetterSqlite3.Statement {
+  prepare(sql: string): SqliteStatement {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.handle.prepare(sql);
@@ -45,13 +45,13 @@ export class SqliteDatabase implements Database {
   readonly #connection: Connection;
 
   constructor(
-    connection: BetterSqlite3.Database | Connection,
+    connection: SqliteConnection | Connection,
     private readonly observer?: TableObserver,
   ) {
     this.#connection = connection instanceof Connection ? connection : new Connection(connection);
   }
 
-  get connection(): BetterSqlite3.Database {
+  get connection(): SqliteConnection {
     return this.#connection.handle;
   }
 
@@ -78,7 +78,7 @@ export class SqliteDatabase implements Database {
   }
 
   /** Reads are reported before the statement runs, writes only once it ran (`INSERT ... RETURNING` included). */
-  #observed<T>(sql: string, execute: (statement: BetterSqlite3.Statement) => T): T {
+  #observed<T>(sql: string, execute: (statement: SqliteStatement) => T): T {
     const statement = this.#connection.prepare(sql);
     const access = this.observer && this.#connection.tables.of(sql);
     if (access) this.observer!.read(access.reads);

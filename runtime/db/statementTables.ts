@@ -1,4 +1,4 @@
-import type BetterSqlite3 from "better-sqlite3";
+import type { SqliteConnection } from "./sqliteConnection.ts";
 
 /** The tables one SQL statement reads and writes. */
 export interface TableAccess {
@@ -22,7 +22,7 @@ export class StatementTables {
   readonly #cache = new Map<string, TableAccess>();
   #tablesByRootPage = new Map<number, string>();
 
-  constructor(private readonly connection: BetterSqlite3.Database) {}
+  constructor(private readonly connection: SqliteConnection) {}
 
   of(sql: string): TableAccess {
     let access = this.#cache.get(sql);
@@ -63,7 +63,7 @@ interface ProgramStep {
  * EXPLAIN still wants every parameter bound. Values do not change the program's shape, so nulls
  * do; the positional count is found by trying, since better-sqlite3 does not expose it.
  */
-function explainProgram(connection: BetterSqlite3.Database, sql: string): ProgramStep[] {
+function explainProgram(connection: SqliteConnection, sql: string): ProgramStep[] {
   const statement = connection.prepare(`EXPLAIN ${sql}`);
   const names = [...sql.matchAll(NAMED_PARAMETER)].map((match) => match[1]!);
   const named = names.length > 0 ? [Object.fromEntries(names.map((name) => [name, null]))] : [];

@@ -6,8 +6,6 @@ import { paginate } from "./pagination.ts";
 import { readResource } from "./readResource.ts";
 import type { ServedApp } from "./servedApp.ts";
 
-const VERSION = "0.1.0";
-
 /**
  * The capabilities, fixed before any transport starts. `resources` only when some command could
  * ever be read: a granted-at-runtime command cannot add a capability after connect.
@@ -28,7 +26,7 @@ export function capabilitiesOf(served: ServedApp): ServerCapabilities {
 export function buildServer(served: ServedApp): Server {
   const capabilities = capabilitiesOf(served);
   const server = new Server(
-    { name: served.app.name, version: VERSION },
+    served.serverInfo,
     {
       capabilities,
       cacheHints: {

@@ -16,10 +16,8 @@ export class GrantedCatalog {
   constructor(app: App, generated: Generated) {
     this.#app = app;
     this.#generated = generated;
-    this.#commands = new Map(generated.catalog.commands.map((entry) => [entry.name, entry]));
-    for (const name of this.#commands.keys()) {
-      if (!app.commands.has(name)) throw new Error(`livecmd: catalog.json lists command "${name}", which app "${app.name}" does not have; run \`livecmd codegen\``);
-    }
+    // A stale catalog may list a command the app lost (see `catalogDrift`); it cannot be served.
+    this.#commands = new Map(generated.catalog.commands.filter((entry) => app.commands.has(entry.name)).map((entry) => [entry.name, entry]));
   }
 
   get scheme(): string {

@@ -4,3 +4,4 @@ export { serveHttp, MCP_PATH, type HttpServing, type ServeHttpOptions } from "./
 export { RATE_LIMITED } from "./protocolErrors.ts";
 export { DEFAULT_PAGE_SIZE } from "./pagination.ts";
 export { MAX_SUBSCRIPTIONS_PER_CONNECTION, type LiveStatus, type ServeOptions } from "./servedApp.ts";
+export { StaleCatalogError } from "./catalogDrift.ts";

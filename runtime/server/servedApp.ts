@@ -3,6 +3,7 @@ import type { CommandEntry } from "../catalog.ts";
 import { Origin } from "../context.ts";
 import { describeRerunFailure, LiveRegistry, type LiveStats } from "../live/liveRegistry.ts";
 import { ArgumentValidator } from "./argumentValidator.ts";
+import { catalogDrift, StaleCatalogError } from "./catalogDrift.ts";
 import { GrantedCatalog } from "./grantedCatalog.ts";
 import { DEFAULT_PAGE_SIZE } from "./pagination.ts";
 import { rateLimited } from "./protocolErrors.ts";
@@ -17,7 +18,18 @@ export interface ServeOptions {
    * be sent. A line on stderr when absent (stdout may carry the protocol).
    */
   onerror?: (error: Error) => void;
+  /**
+   * Serve although catalog.json no longer matches the app's commands (`catalogDrift`): the
+   * catalog as it is, minus commands the app lost. Otherwise a stale catalog is a
+   * `StaleCatalogError`: an agent would see yesterday's grant.
+   */
+  allowStale?: boolean;
+  /** `serverInfo.version` when the app sets none (the CLI passes the app's package.json version). */
+  version?: string;
 }
+
+/** `serverInfo.version` of an app that gives none, from neither `defineApp` nor a package.json. */
+const UNVERSIONED = "0.0.0";
 
 const logToStderr = (error: Error): void => void process.stderr.write(`livecmd: ${error.message}\n`);
 
@@ -41,6 +53,8 @@ export class ServedApp {
   readonly catalog: GrantedCatalog;
   readonly validator = new ArgumentValidator();
   readonly pageSize: number;
+  /** `serverInfo`: the app's name and version. */
+  readonly serverInfo: { name: string; version: string };
   readonly onerror: (error: Error) => void;
   /** Every subscription of every connection this entry serves, re-run on the app's writes. */
   readonly live: LiveRegistry;
@@ -48,7 +62,13 @@ export class ServedApp {
 
   constructor(app: App, options: ServeOptions = {}) {
     if (!app.generated) {
-      throw new Error(`livecmd: app "${app.name}" has no generated catalog; run \`livecmd codegen\` and pass defineApp({ generated: { catalog, templates } })`);
+      throw new Error(`livecmd: app "${app.name}" has no generated catalog; run \`npx livecmd codegen\` and pass defineApp({ generated: { catalog, templates } })`);
+    }
+    const drift = catalogDrift(app, app.generated.catalog);
+    if (drift.length > 0 && !options.allowStale) {
+      throw new StaleCatalogError(
+        `livecmd: catalog.json no longer matches app "${app.name}": ${drift.join("; ")}. Run \`npx livecmd codegen\` and restart (or serve with --allow-stale to serve the catalog as it is)`,
+      );
     }
     const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new Error(`livecmd: page size must be a positive integer, got ${pageSize}`);
@@ -57,6 +77,8 @@ export class ServedApp {
     this.pageSize = pageSize;
     this.#limiter = rateLimiterOf(app);
     this.onerror = options.onerror ?? logToStderr;
+    this.serverInfo = { name: app.name, version: app.version ?? options.version ?? UNVERSIONED };
+    if (drift.length > 0) this.onerror(new Error(`serving a stale catalog.json (allowStale): ${drift.join("; ")}`));
     this.live = new LiveRegistry(app, { onError: (error, command, args) => this.onerror(new Error(describeRerunFailure(error, command, args))) });
   }
 

@@ -1,3 +1,4 @@
+import type { Int } from "./int.ts";
 import type { FieldError, ParseResult, WithoutUndefined } from "./template.ts";
 import { withoutUndefined } from "./pickDefined.ts";
 import { quoteValue } from "./quote.ts";
@@ -20,9 +21,9 @@ export class FieldReader {
   }
 
   /** `-?(0|[1-9][0-9]*)` within ±(2^53-1); `-0` reads as -0. */
-  integer(field: string, raw: string): number;
-  integer(field: string, raw: string | undefined): number | undefined;
-  integer(field: string, raw: string | undefined): number | undefined {
+  integer(field: string, raw: string): Int;
+  integer(field: string, raw: string | undefined): Int | undefined;
+  integer(field: string, raw: string | undefined): Int | undefined {
     if (raw === undefined) return undefined;
     const value = integerValue(raw);
     if (Number.isNaN(value)) return this.reject(field, "must be an integer like 12", raw);
@@ -33,7 +34,7 @@ export class FieldReader {
         raw,
       );
     }
-    return value;
+    return value as Int;
   }
 
   /** A JSON number that is finite as a double; `-0` reads as -0. */

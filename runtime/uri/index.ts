@@ -13,3 +13,4 @@ export { formQuery, formatScalar, pathSegment, type ScalarValue } from "./expand
 export { commandOf } from "./commandOf.ts";
 export { pickDefined, pickDefinedOrUndefined } from "./pickDefined.ts";
 export { UriCursor } from "./uriCursor.ts";
+export { int, type Int } from "./int.ts";

@@ -1,3 +1,4 @@
+import type { Int } from "./int.ts";
 import { DecodeFailure, percentDecode } from "./percentDecode.ts";
 import { CHAR_CLASS, PERCENT, PLAIN } from "./rawChars.ts";
 import { isJsonNumberSyntax } from "./scalarSyntax.ts";
@@ -98,7 +99,7 @@ export class UriCursor {
   }
 
   /** `-?(0|[1-9][0-9]*)` within ±(2^53-1), summed as the digits are read. */
-  integer(): number {
+  integer(): Int {
     const uri = this.uri;
     const negative = uri.charCodeAt(this.at) === MINUS;
     const first = negative ? this.at + 1 : this.at;
@@ -111,8 +112,8 @@ export class UriCursor {
     }
     this.at = i;
     const spelled = i > first && (uri.charCodeAt(first) !== ZERO || i === first + 1);
-    if (!spelled || !this.valueEndsAt(i) || value > Number.MAX_SAFE_INTEGER) return this.miss(0);
-    return negative ? -value : value;
+    if (!spelled || !this.valueEndsAt(i) || value > Number.MAX_SAFE_INTEGER) return this.miss(0 as Int);
+    return (negative ? -value : value) as Int;
   }
 
   /** A JSON number, finite as a double. */

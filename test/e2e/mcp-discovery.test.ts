@@ -97,6 +97,6 @@ describe("cache hints", () => {
 describe("an app without generated output", () => {
   it("is refused with what to run", async () => {
     const app = defineApp({ name: "app", commands: {}, agent: { grant: [] } });
-    await assert.rejects(testApp(app).mcp({ protocol: "2026-07-28" }), /no generated catalog; run `livecmd codegen`/);
+    await assert.rejects(testApp(app).mcp({ protocol: "2026-07-28" }), /no generated catalog; run `npx livecmd codegen`/);
   });
 });

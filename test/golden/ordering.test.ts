@@ -30,9 +30,9 @@ test("ordering: output is byte-identical under the sv_SE and en_US locales", asy
       ),
     );
     for (const run of runs) assert.equal(run.code, 0, run.stdout + run.stderr);
-    for (const file of ["catalog.json", "templates.ts", "uris.ts"]) {
-      assert.equal(await readFile(path.join(dirs[0]!, file), "utf8"), await readFile(path.join(dirs[1]!, file), "utf8"), file);
-    }
+    // The notice names the --out it was written with; past that, the bytes are the same.
+    const read = (dir: string, file: string) => readFile(path.join(dir, file), "utf8").then((text) => text.replaceAll(path.relative(root, dir), "<out>"));
+    for (const file of ["catalog.json", "templates.ts", "uris.ts"]) assert.equal(await read(dirs[0]!, file), await read(dirs[1]!, file), file);
     const names = JSON.parse(await readFile(path.join(dirs[0]!, "catalog.json"), "utf8")).commands.map((c: { name: string }) => c.name);
     assert.deepEqual(names, ["ORDERS", "customers_index", "orders", "z_cmd"], "code-unit order, not the locale's");
   } finally {

@@ -6,11 +6,13 @@ import { after, afterEach, before, describe, it, mock } from "node:test";
 import BetterSqlite3 from "better-sqlite3";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import * as customers from "../../example/commands/customers.ts";
-import { command, type Int } from "../../runtime/command.ts";
+import { command } from "../../runtime/command.ts";
+import type { Int } from "../../runtime/uri/int.ts";
 import type { Context } from "../../runtime/context.ts";
 import { RATE_LIMITED, serveHttp } from "../../runtime/server/index.ts";
 import { testApp, type McpTestClient } from "../../runtime/testing/index.ts";
 import { countedExampleApp, protocolError, PROTOCOLS, readText } from "./support/exampleApp.ts";
+import { sqliteHandle } from "../helpers/sqliteHandle.ts";
 
 /** Lets a test hold a command inside its handler, and know when it got there. */
 class Gate {
@@ -139,7 +141,7 @@ describe("a locked database", () => {
   for (const protocol of PROTOCOLS) {
     it(`keeps reads answering, fails a write with a clear tool error, loses nothing, and takes the write once the lock is gone (${protocol})`, async () => {
       const counted = countedExampleApp({ path });
-      const db = counted.app.db.connection;
+      const db = sqliteHandle(counted.app);
       assert.equal(db.pragma("journal_mode", { simple: true }), "wal");
       // better-sqlite3 waits 5 s for a lock by default, blocking the event loop all along (see the
       // report); a short wait keeps this test fast without changing what it shows.

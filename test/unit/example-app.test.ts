@@ -9,6 +9,7 @@ import exampleApp, { createExampleApp } from "../../example/app.ts";
 import type { Customer, CustomerDetail, CustomerPage, CustomerReport, DeletedCustomer } from "../../example/commands/customers.ts";
 import type { Order } from "../../example/commands/orders.ts";
 import { exampleDatabasePath, openExampleDatabase } from "../../example/db.ts";
+import { sqliteHandle } from "../helpers/sqliteHandle.ts";
 
 // A change to the seed changes this on purpose; update it only when the data is meant to change.
 const SEED_CHECKSUM = "56c322147025a8ea8628c7c14fa8affe060d6bbb1297a41f02ff10cf844e7405";
@@ -17,7 +18,7 @@ const TABLES = ["customers", "orders", "customer_tags", "customer_attributes"];
 function freshApp() {
   const app = createExampleApp(":memory:");
   const run = <T>(name: string, ...args: unknown[]) => app.run(name, args, { origin: "app" }) as Promise<T>;
-  return { app, run, sql: app.db.connection };
+  return { app, run, sql: sqliteHandle(app) };
 }
 
 function scalar(sql: BetterSqlite3.Database, query: string, ...params: unknown[]): number {

@@ -47,8 +47,14 @@ function variablesSchema(template: TemplatePlan): JSONSchema {
     type: "object",
     additionalProperties: false,
     required: template.path.map((variable) => variable.name),
-    properties: Object.fromEntries(variables.map((variable) => [variable.name, variable.schema as JSONSchema])),
+    properties: Object.fromEntries(variables.map((variable) => [variable.name, oracleSchema(variable)])),
   };
+}
+
+/** An integer variable is livecmd's branded `Int`; json-schema-to-typescript is told so with `tsType`. */
+function oracleSchema(variable: PlannedVariable): JSONSchema {
+  const schema = variable.schema as JSONSchema;
+  return variable.kind === "integer" ? { ...schema, tsType: "Int" } : schema;
 }
 
 async function assertSameAsOracle(templates: TemplatePlan[]): Promise<void> {

@@ -10,6 +10,7 @@ import { openExampleDatabase } from "../../../example/db.ts";
 import { createExampleApp } from "../../../example/app.ts";
 import catalog from "../../../generated/catalog.json" with { type: "json" };
 import { templates } from "../../../generated/templates.ts";
+import { sqliteHandle } from "../../helpers/sqliteHandle.ts";
 
 export const PROTOCOLS = ["2026-07-28", "2025-11-25"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -82,7 +83,7 @@ const TABLES = ["customers", "orders", "customer_tags", "customer_attributes"] a
 
 /** Row counts and a hash of every row of every table: equal fingerprints, equal databases. */
 export function fingerprint(app: App): Record<string, string> {
-  const db = app.db.connection;
+  const db = sqliteHandle(app);
   const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as { name: string }[];
   const result: Record<string, string> = { tables: tables.map((t) => t.name).join(",") };
   for (const table of TABLES) {
@@ -97,7 +98,7 @@ export function fingerprint(app: App): Record<string, string> {
  * a case-insensitive (ASCII) substring of the name or email, computed without LIKE.
  */
 export function plainTextMatches(app: App, search: string): number {
-  const row = app.db.connection
+  const row = sqliteHandle(app)
     .prepare("SELECT COUNT(*) AS n FROM customers WHERE instr(lower(name), lower(?)) > 0 OR instr(lower(email), lower(?)) > 0")
     .get(search, search) as { n: number };
   return row.n;

@@ -1,0 +1,30 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { InputError } from "./inputError.ts";
+import { withOptionalPeers } from "./optionalPeers.ts";
+
+const TYPESCRIPT = /\.[cm]?tsx?$/;
+
+let typeScriptLoaded: Promise<void> | undefined;
+
+/**
+ * Imports a module of the user's (`file`, relative to `cwd`): a compiled `.js` one on plain
+ * Node, a TypeScript one through tsx's loader, registered only when a `.ts` file asks for it.
+ */
+export async function importModule(file: string, cwd: string): Promise<Record<string, unknown>> {
+  const absolute = path.resolve(cwd, file);
+  if (!existsSync(absolute)) throw new InputError(`${file} does not exist (looked in ${cwd})`);
+  if (TYPESCRIPT.test(file)) await loadTypeScript(file);
+  return (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
+}
+
+function loadTypeScript(file: string): Promise<void> {
+  typeScriptLoaded ??= withOptionalPeers(
+    `loading ${file}, which is TypeScript,`,
+    ["tsx"],
+    async () => void (await import("tsx/esm/api")).register(),
+    `; or compile it and pass the .js (e.g. --app dist/app.js)`,
+  );
+  return typeScriptLoaded;
+}

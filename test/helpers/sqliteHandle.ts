@@ -1,0 +1,10 @@
+import type BetterSqlite3 from "better-sqlite3";
+import type { App } from "../../runtime/app.ts";
+
+/**
+ * The better-sqlite3 Database behind an app's `db`, for tests that read the tables directly.
+ * livecmd types it structurally (`SqliteConnection`); these apps all open better-sqlite3 v12.
+ */
+export function sqliteHandle(app: App): BetterSqlite3.Database {
+  return app.db.connection as BetterSqlite3.Database;
+}
