@@ -36,8 +36,11 @@ export async function initProject(options: InitOptions): Promise<{ scheme: strin
   const { cwd, log } = options;
   const manifestFile = path.join(cwd, "package.json");
   const manifest: Manifest = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, "utf8")) as Manifest) : { name: packageName(cwd), private: true, type: "module" };
+  // A fresh `npm install livecmd` writes a package.json without "type"; with no JavaScript of
+  // the project's to reinterpret, making it an ES module changes nothing else.
+  if (manifest.type === undefined && !hasJavaScript(cwd)) manifest.type = "module";
   if (manifest.type !== "module") {
-    throw new InputError(`package.json has no "type": "module"; the starter app is an ES module: add "type": "module" to package.json, or write the app yourself (see the livecmd README)`);
+    throw new InputError(`package.json is not "type": "module", and the starter app is an ES module: add "type": "module" to package.json, or write the app yourself (see the livecmd README)`);
   }
   const conflicts = conflictsIn(cwd, manifest);
   if (conflicts.length > 0) throw new InputError(`livecmd init would overwrite ${conflicts.join(", ")}; nothing was written. Move ${conflicts.length === 1 ? "it" : "them"} away, or run init in a new folder`);
@@ -107,6 +110,11 @@ function run(command: string[], cwd: string, log: (text: string) => void): Promi
     child.on("error", (error) => reject(new InputError(`could not run ${command.join(" ")}: ${error.message}`)));
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new InputError(`${command.join(" ")} failed (exit ${code}); run it yourself, then npx livecmd codegen`))));
   });
+}
+
+/** Whether the project has JavaScript of its own (at its root or in src/) that "type" would affect. */
+function hasJavaScript(cwd: string): boolean {
+  return [cwd, path.join(cwd, "src")].some((folder) => existsSync(folder) && readdirSync(folder).some((file) => /\.(js|jsx)$/.test(file)));
 }
 
 function packageName(cwd: string): string {

@@ -63,6 +63,8 @@ function readCommands(definition: ObjectLiteralExpression, cwd: string): AppSynt
     }
     if (Node.isShorthandPropertyAssignment(element) || Node.isPropertyAssignment(element)) {
       const expression = Node.isPropertyAssignment(element) ? element.getInitializerOrThrow() : element;
+      const unresolved = unresolvedImport(expression);
+      if (unresolved) throw unresolvedImportError(element, unresolved, cwd, `commands names ${element.getName()}, which`);
       return [{ key: element.getName(), declaration: variableOfExpression(expression) }].filter(hasDeclaration);
     }
     throw fail(element, cwd, "commands may only hold spreads of command modules and command references");

@@ -134,6 +134,15 @@ describe("the packed package in a fresh project outside the repository", { timeo
       await client.close();
     }
   });
+
+  it("serving the TypeScript source with no tsx installed names what to install, or to serve the compiled app", async () => {
+    const served = await livecmd("serve", "--app", "src/app.ts");
+    assert.equal(served.code, 2);
+    assert.equal(
+      served.stderr,
+      "livecmd: loading src/app.ts, which is TypeScript, needs tsx, which is not installed: npm install --save-dev tsx@^4.0.0; or compile it and pass the .js (e.g. --app dist/app.js)\n",
+    );
+  });
 });
 
 /** `livecmd serve --http 0` on the compiled app, as a child on plain Node; resolves with its URL. */

@@ -41,7 +41,7 @@ export async function scratchProject(files: Record<string, string>, linked: stri
   };
   await write("package.json", JSON.stringify({ name: "helpdesk", version: "3.2.1", type: "module" }, null, 2));
   for (const [file, text] of Object.entries(files)) await write(file, text);
-  await mkdir(path.join(dir, "node_modules"));
+  await mkdir(path.join(dir, "node_modules"), { recursive: true });
   await symlink(root, path.join(dir, "node_modules/livecmd"), "dir");
   for (const name of linked) {
     await mkdir(path.dirname(path.join(dir, "node_modules", name)), { recursive: true });
