@@ -5,20 +5,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { root, run } from "../helpers/cli.ts";
+import { packLivecmd, projectEnv } from "../helpers/packed.ts";
 import { scratchProject } from "../helpers/scratchProject.ts";
-
-/** The environment of a command run in a new project: none of `npm test`'s own npm settings. */
-function projectEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== "NODE_OPTIONS"));
-}
 
 describe("livecmd init", () => {
   it("in an empty folder: after `npm install livecmd`, init and the two commands it prints read a template as an agent would", { timeout: 600_000 }, async () => {
     const scratch = await mkdtemp(path.join(tmpdir(), "livecmd-init-"));
     const project = path.join(scratch, "team-notes");
     try {
-      const packed = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], { cwd: root, env: projectEnv() });
-      const tarball = path.join(scratch, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
+      const tarball = await packLivecmd(scratch);
       await run("mkdir", [project], { cwd: scratch });
       const installed = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball], { cwd: project, env: projectEnv(), timeoutMs: 300_000 });
       assert.equal(installed.code, 0, installed.stderr);

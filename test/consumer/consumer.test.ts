@@ -9,6 +9,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { build } from "esbuild";
 import { root, run } from "../helpers/cli.ts";
+import { packLivecmd, projectEnv } from "../helpers/packed.ts";
 
 /**
  * livecmd as an adopter gets it: the packed tarball installed into a fresh project outside the
@@ -22,12 +23,6 @@ import { root, run } from "../helpers/cli.ts";
 const RUNTIME_DEPENDENCIES = ["better-sqlite3"];
 const DEV_DEPENDENCIES = ["typescript", "@types/node", "@types/better-sqlite3", "ts-morph", "prettier", "handlebars", "diff"];
 
-/** The environment of a command run in the project: none of `npm test`'s own npm settings. */
-function projectEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name) && name !== "NODE_OPTIONS"));
-  return { ...env, ...extra, PATH: process.env.PATH };
-}
-
 describe("the packed package in a fresh project outside the repository", { timeout: 600_000 }, () => {
   let scratch: string;
   let project: string;
@@ -38,10 +33,7 @@ describe("the packed package in a fresh project outside the repository", { timeo
   before(async () => {
     scratch = await mkdtemp(path.join(tmpdir(), "livecmd-consumer-"));
     project = path.join(scratch, "helpdesk");
-    // dist/ is built already (pretest); packing must not rebuild it under the feet of other tests.
-    const packed = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], { cwd: root, env: projectEnv() });
-    assert.equal(packed.code, 0, packed.stderr);
-    tarball = path.join(scratch, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
+    tarball = await packLivecmd(scratch);
     await cp(path.join(import.meta.dirname, "fixture"), project, { recursive: true });
     const pinned = JSON.parse(await readFile(path.join(root, "package.json"), "utf8")).devDependencies as Record<string, string>;
     const specs = (names: string[]) => names.map((name) => `${name}@${pinned[name]}`);

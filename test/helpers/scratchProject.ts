@@ -49,7 +49,7 @@ export async function scratchProject(files: Record<string, string>, linked: stri
   }
   return {
     dir,
-    livecmd: (args, env = {}) => run(process.execPath, [path.join(dir, "node_modules/livecmd/bin/livecmd.js"), ...args], { cwd: dir, env, timeoutMs: 120_000 }),
+    livecmd: (args, env = {}) => run(process.execPath, [path.join(dir, "node_modules/livecmd/bin/livecmd.js"), ...args], { cwd: dir, env: { ...process.env, ...env }, timeoutMs: 120_000 }),
     write,
     remove: () => rm(dir, { recursive: true, force: true }),
   };
