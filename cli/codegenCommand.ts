@@ -1,6 +1,6 @@
 import type { CommandModule } from "yargs";
 import { appPaths } from "./appPaths.ts";
-import { GENERATOR_PEERS, withOptionalPeers } from "./optionalPeers.ts";
+import { GENERATOR_PACKAGES, withDevPackages } from "./devPackages.ts";
 
 interface CodegenArguments {
   app?: string;
@@ -37,7 +37,7 @@ export const codegenCommand: CommandModule<object, CodegenArguments> = {
     const paths = await appPaths(argv, cwd);
     const options = { ...paths, check: argv.check === true, force: argv.force === true, cwd, log };
     // The generator (ts-morph, prettier) loads only for the commands that use it: `serve` starts fast.
-    await withOptionalPeers("livecmd codegen", GENERATOR_PEERS, async () => {
+    await withDevPackages("livecmd codegen", GENERATOR_PACKAGES, async () => {
       if (argv.watch) await (await import("../generator/output/watchCodegen.ts")).watchCodegen(options);
       else process.exitCode = await (await import("../generator/runCodegen.ts")).runCodegen(options);
     });

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { InputError } from "./inputError.ts";
-import { withOptionalPeers } from "./optionalPeers.ts";
+import { withDevPackages } from "./devPackages.ts";
 
 const TYPESCRIPT = /\.[cm]?tsx?$/;
 
@@ -20,7 +20,7 @@ export async function importModule(file: string, cwd: string): Promise<Record<st
 }
 
 function loadTypeScript(file: string): Promise<void> {
-  typeScriptLoaded ??= withOptionalPeers(
+  typeScriptLoaded ??= withDevPackages(
     `loading ${file}, which is TypeScript,`,
     ["tsx"],
     async () => void (await import("tsx/esm/api")).register(),

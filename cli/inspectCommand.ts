@@ -1,7 +1,7 @@
 import type { CommandModule } from "yargs";
 import { appPaths } from "./appPaths.ts";
 import { appFlag, tsconfigFlag } from "./codegenCommand.ts";
-import { GENERATOR_PEERS, withOptionalPeers } from "./optionalPeers.ts";
+import { GENERATOR_PACKAGES, withDevPackages } from "./devPackages.ts";
 
 interface InspectArguments {
   app?: string;
@@ -17,7 +17,7 @@ export const inspectCommand: CommandModule<object, InspectArguments> = {
     const cwd = process.cwd();
     const { app, tsconfig } = await appPaths(argv, cwd);
     const log = (text: string) => process.stdout.write(`${text}\n`);
-    await withOptionalPeers("livecmd inspect", GENERATOR_PEERS, async () => {
+    await withDevPackages("livecmd inspect", GENERATOR_PACKAGES, async () => {
       const { runInspect } = await import("../generator/inspect/runInspect.ts");
       process.exitCode = await runInspect({ app, tsconfig, cwd, log });
     });

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { InputError } from "../inputError.ts";
 import { livecmdManifest } from "../livecmdPackage.ts";
-import { GENERATOR_PEERS } from "../optionalPeers.ts";
+import { DEV_PACKAGES } from "../devPackages.ts";
 import { STARTER_TSCONFIG, starterApp } from "./starterFiles.ts";
 
 export interface InitOptions {
@@ -90,8 +90,7 @@ function missingInstalls(manifest: Manifest): string[][] {
   const nodeMajor = process.versions.node.split(".")[0];
   const runtime = { "better-sqlite3": peers["better-sqlite3"] ?? "^12.0.0" };
   const development: Record<string, string> = {
-    ...Object.fromEntries(GENERATOR_PEERS.map((peer) => [peer, peers[peer] ?? "latest"])),
-    tsx: peers.tsx ?? "^4.0.0",
+    ...DEV_PACKAGES,
     typescript: "^5.9.0",
     "@types/node": `^${nodeMajor}.0.0`,
     "@types/better-sqlite3": "^7.6.0",

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -53,6 +53,17 @@ describe("the packed package in a fresh project outside the repository", { timeo
     }
     assert.deepEqual(files.filter((file) => /^package\/(test|bench|example|generated)\//.test(file)), []);
     assert.ok(!existsSync(path.join(project, "node_modules/tsx")), "tsx is not installed: nothing below can use it");
+  });
+
+  it("a production install of the project (npm ci --omit=dev) holds livecmd's runtime alone: no generator packages, no tsx", async () => {
+    const production = path.join(scratch, "production");
+    await mkdir(production);
+    for (const file of ["package.json", "package-lock.json"]) await cp(path.join(project, file), path.join(production, file));
+    const installed = await run("npm", ["ci", "--omit=dev", "--ignore-scripts", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: production, env: projectEnv(), timeoutMs: 300_000 });
+    assert.equal(installed.code, 0, installed.stderr);
+    const present = (name: string) => existsSync(path.join(production, "node_modules", name, "package.json"));
+    assert.ok(present("livecmd") && present("@modelcontextprotocol/server") && present("better-sqlite3"));
+    for (const generatorOnly of ["ts-morph", "prettier", "handlebars", "diff", "tsx", "typescript"]) assert.ok(!present(generatorOnly), `${generatorOnly} is not installed`);
   });
 
   it("codegen writes the project's generated files, and --check finds them current", async () => {

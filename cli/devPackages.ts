@@ -1,0 +1,51 @@
+import { InputError } from "./inputError.ts";
+
+/**
+ * Packages livecmd uses at development time only, which the project installs as its own dev
+ * dependencies and livecmd finds in the project's node_modules. They are not declared as peers:
+ * npm installs a dev dependency that is also an optional peer of a production one even with
+ * `--omit=dev` (npm/cli#7772), which would put the generator in every production server.
+ * The ranges are what this livecmd works with; `livecmd init` installs them.
+ */
+export const DEV_PACKAGES = {
+  "ts-morph": "^28.0.0",
+  prettier: "^3.0.0",
+  handlebars: "^4.7.0",
+  diff: "^8.0.0 || ^9.0.0",
+  tsx: "^4.0.0",
+} as const;
+
+export type DevPackage = keyof typeof DEV_PACKAGES;
+
+/** What `livecmd codegen` and `livecmd inspect` load besides livecmd. */
+export const GENERATOR_PACKAGES: readonly DevPackage[] = ["ts-morph", "prettier", "handlebars", "diff"];
+
+/**
+ * Runs `load` (an import of something that needs `packages`), and turns a missing one into the
+ * command that installs them, at the ranges this livecmd works with.
+ */
+export async function withDevPackages<T>(purpose: string, packages: readonly DevPackage[], load: () => Promise<T>, otherwise = ""): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const missing = missingPackage(error);
+    if (missing === undefined || !(packages as readonly string[]).includes(missing)) throw error;
+    throw new InputError(`${purpose} needs ${missing}, which is not installed: npm install --save-dev ${installSpecs(packages)}${otherwise}`);
+  }
+}
+
+/** `name@range` for each package, quoted for a shell where the range needs it. */
+export function installSpecs(packages: readonly DevPackage[]): string {
+  return packages.map((name) => `${name}@${quoteForShell(DEV_PACKAGES[name])}`).join(" ");
+}
+
+/** The package a failed import could not find, if that is why it failed. */
+export function missingPackage(error: unknown): string | undefined {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (code !== "ERR_MODULE_NOT_FOUND" || typeof message !== "string") return undefined;
+  return /Cannot find package '([^']+)'/.exec(message)?.[1];
+}
+
+function quoteForShell(range: string): string {
+  return /^[\w.~^-]+$/.test(range) ? range : `"${range}"`;
+}
