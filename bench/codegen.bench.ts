@@ -1,7 +1,15 @@
 import { readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { expectSuccess, LIVECMD, REPO_ROOT, timeNode, type Finished } from "./lib/processes.ts";
-import { figureOf, ratio, type BenchContext, type BenchModule, type Comparison, type Figure, type Section } from "./lib/section.ts";
+import {
+  figureOf,
+  ratio,
+  type BenchContext,
+  type BenchModule,
+  type Comparison,
+  type Figure,
+  type Section,
+} from "./lib/section.ts";
 import { writeSyntheticApp } from "./lib/syntheticApp.ts";
 
 export const CODEGEN_SIZES = [1, 100, 2000] as const;
@@ -29,7 +37,9 @@ export interface ColdRuns {
 export function coldRuns(context: BenchContext, commands: number): Promise<ColdRuns> {
   return context.once(`codegen cold ${commands}`, async () => {
     await context.once("warm the tsx cache", warmUp);
-    context.log(`codegen: ${commandCount(commands)}, ${repetitions(commands)} x (write, --check, bare load)`);
+    context.log(
+      `codegen: ${commandCount(commands)}, ${repetitions(commands)} x (write, --check, bare load)`,
+    );
     return measureCold(commands);
   });
 }
@@ -48,26 +58,66 @@ async function measureCold(commands: number): Promise<ColdRuns> {
   // Interleaved, so that a burst of load elsewhere on the machine hits all three alike.
   for (let i = 0; i < repetitions(commands); i++) {
     await rm(path.join(REPO_ROOT, app.outDir), { recursive: true, force: true });
-    samples.write.push(expectSuccess("codegen", await timeNode([...LIVECMD, "codegen", "--app", app.appFile, "--out", app.outDir]), /: 3 written/));
-    samples.check.push(expectSuccess("codegen --check", await timeNode([...LIVECMD, "codegen", "--check", "--app", app.appFile, "--out", app.outDir]), /is up to date/));
-    samples.bare.push(expectSuccess("bare load", await timeNode(["--import", "tsx", "bench/peers/bareLoad.ts", app.appFile]), /^loaded \d+ files/));
+    samples.write.push(
+      expectSuccess(
+        "codegen",
+        await timeNode([...LIVECMD, "codegen", "--app", app.appFile, "--out", app.outDir]),
+        /: 3 written/,
+      ),
+    );
+    samples.check.push(
+      expectSuccess(
+        "codegen --check",
+        await timeNode([
+          ...LIVECMD,
+          "codegen",
+          "--check",
+          "--app",
+          app.appFile,
+          "--out",
+          app.outDir,
+        ]),
+        /is up to date/,
+      ),
+    );
+    samples.bare.push(
+      expectSuccess(
+        "bare load",
+        await timeNode(["--import", "tsx", "bench/peers/bareLoad.ts", app.appFile]),
+        /^loaded \d+ files/,
+      ),
+    );
   }
   const label = (what: string) => `${commandCount(commands)}: ${what}`;
   // Each repetition is a round: ratios pair the write, check and bare load run back to back.
-  const figure = (what: string, runs: Finished[]) => figureOf(label(what), "ms", runs.map((run) => run.ms), runs.map((run) => run.ms));
+  const figure = (what: string, runs: Finished[]) =>
+    figureOf(
+      label(what),
+      "ms",
+      runs.map((run) => run.ms),
+      runs.map((run) => run.ms),
+    );
   return {
     commands,
     write: figure("`livecmd codegen`", samples.write),
     check: figure("`livecmd codegen --check`", samples.check),
     bare: figure("bare ts-morph load", samples.bare),
-    pipeline: figureOf(label("`livecmd codegen`, its own timer"), "ms", samples.write.map(reportedMs)),
+    pipeline: figureOf(
+      label("`livecmd codegen`, its own timer"),
+      "ms",
+      samples.write.map(reportedMs),
+    ),
     outputBytes: await fileSizes(path.join(REPO_ROOT, app.outDir)),
   };
 }
 
 async function fileSizes(dir: string): Promise<Map<string, number>> {
   const files = await readdir(dir);
-  return new Map(await Promise.all(files.map(async (file) => [file, (await stat(path.join(dir, file))).size] as const)));
+  return new Map(
+    await Promise.all(
+      files.map(async (file) => [file, (await stat(path.join(dir, file))).size] as const),
+    ),
+  );
 }
 
 function commandCount(commands: number): string {
@@ -77,8 +127,16 @@ function commandCount(commands: number): string {
 /** The first run of a process compiles the TypeScript into tsx's cache; no user pays that twice. */
 async function warmUp(): Promise<void> {
   const app = await writeSyntheticApp(1, "warm-up");
-  expectSuccess("codegen", await timeNode([...LIVECMD, "codegen", "--app", app.appFile, "--out", app.outDir]), /written/);
-  expectSuccess("bare load", await timeNode(["--import", "tsx", "bench/peers/bareLoad.ts", app.appFile]), /^loaded/);
+  expectSuccess(
+    "codegen",
+    await timeNode([...LIVECMD, "codegen", "--app", app.appFile, "--out", app.outDir]),
+    /written/,
+  );
+  expectSuccess(
+    "bare load",
+    await timeNode(["--import", "tsx", "bench/peers/bareLoad.ts", app.appFile]),
+    /^loaded/,
+  );
 }
 
 /** The `(1234 ms)` that ends the CLI's summary line. */
@@ -93,11 +151,19 @@ function section(runs: ColdRuns[]): Section {
   const comparisons: Comparison[] = runs.flatMap((run) => {
     const target = run === largest ? ({ op: "<=", value: 2 } as const) : undefined;
     return [
-      ratio(`codegen ${run.commands}: \`livecmd codegen\` / bare load`, run.write, run.bare, target),
+      ratio(
+        `codegen ${run.commands}: \`livecmd codegen\` / bare load`,
+        run.write,
+        run.bare,
+        target,
+      ),
       ratio(`codegen ${run.commands}: \`--check\` / bare load`, run.check, run.bare, target),
     ];
   });
-  comparisons.push(...growth(runs, "write", "`livecmd codegen`"), ...growth(runs, "check", "`--check`"));
+  comparisons.push(
+    ...growth(runs, "write", "`livecmd codegen`"),
+    ...growth(runs, "check", "`--check`"),
+  );
   return {
     title: "Codegen, cold",
     method: [
@@ -126,7 +192,9 @@ function growth(runs: ColdRuns[], key: "write" | "check", what: string): Compari
 function notes(largest: ColdRuns): string[] {
   const seconds = (figure: Figure) => `${(figure.median / 1000).toFixed(1)} s`;
   const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-  const files = [...largest.outputBytes].map(([file, bytes]) => `${file} ${megabytes(bytes)}`).join(", ");
+  const files = [...largest.outputBytes]
+    .map(([file, bytes]) => `${file} ${megabytes(bytes)}`)
+    .join(", ");
   const total = [...largest.outputBytes.values()].reduce((sum, bytes) => sum + bytes, 0);
   return [
     `At ${largest.commands} commands the pipeline alone, by the CLI's own timer, took ${seconds(largest.pipeline)} of the write's ${seconds(largest.write)}; the bare load, start-up included, took ${seconds(largest.bare)}.`,

@@ -13,7 +13,14 @@ import type { App } from "../runtime/app.ts";
 import { Origin } from "../runtime/context.ts";
 import { LiveRegistry } from "../runtime/live/liveRegistry.ts";
 import { runAlone } from "./read.bench.ts";
-import { figureOf, ratio, type BenchModule, type Comparison, type Figure, type Section } from "./lib/section.ts";
+import {
+  figureOf,
+  ratio,
+  type BenchModule,
+  type Comparison,
+  type Figure,
+  type Section,
+} from "./lib/section.ts";
 
 const URIS = 1000;
 const SUBSCRIBERS_PER_URI = 10;
@@ -46,7 +53,9 @@ export const fanoutBench: BenchModule = {
   async run(context) {
     const app = createExampleApp(":memory:");
     void app.db; // open and seed the database before anything is timed
-    context.log(`fanout: ${URIS * SUBSCRIBERS_PER_URI} subscriptions over ${URIS} URIs, ${ROUNDS} rounds x ${MODES.length} modes x bursts of ${BURSTS.join(", ")} writes`);
+    context.log(
+      `fanout: ${URIS * SUBSCRIBERS_PER_URI} subscriptions over ${URIS} URIs, ${ROUNDS} rounds x ${MODES.length} modes x bursts of ${BURSTS.join(", ")} writes`,
+    );
     const bursts = new Map<string, Burst[]>();
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? MODES : [...MODES].reverse();
@@ -66,7 +75,8 @@ async function burst(app: App, mode: Mode, round: number, writes: number): Promi
   const committedAt = new Map<string, number>();
   // Listening before the registry does, so the commit is stamped before any re-run starts.
   const stopStamping = app.onChange(() => {
-    if (writing !== undefined && !committedAt.has(writing)) committedAt.set(writing, performance.now());
+    if (writing !== undefined && !committedAt.has(writing))
+      committedAt.set(writing, performance.now());
   });
   const registry = new LiveRegistry(app, { coalesce: mode === "coalescing" });
   const returnedAt = new Map<string, number>();
@@ -85,7 +95,8 @@ async function burst(app: App, mode: Mode, round: number, writes: number): Promi
   const removers: Promise<() => void>[] = [];
   for (let id = 1; id <= URIS; id++) {
     const uri = `app://customers_show/${id}`;
-    for (let s = 0; s < SUBSCRIBERS_PER_URI; s++) removers.push(registry.add("customers_show", [id], { uri, notify }));
+    for (let s = 0; s < SUBSCRIBERS_PER_URI; s++)
+      removers.push(registry.add("customers_show", [id], { uri, notify }));
   }
   const remove = await Promise.all(removers);
   await registry.settled();
@@ -101,7 +112,9 @@ async function burst(app: App, mode: Mode, round: number, writes: number): Promi
     const uri = `app://customers_show/${id}`;
     writing = uri;
     const callStarted = performance.now();
-    await app.run("customers_rename", [id, `Fanout ${mode} ${round} ${writes} ${k}`], { origin: Origin.App });
+    await app.run("customers_rename", [id, `Fanout ${mode} ${round} ${writes} ${k}`], {
+      origin: Origin.App,
+    });
     const now = performance.now();
     writeCalls.push(now - callStarted);
     returnedAt.set(uri, now);
@@ -113,40 +126,102 @@ async function burst(app: App, mode: Mode, round: number, writes: number): Promi
   registry.close();
   stopStamping();
   const notifications = after.notifications - before.notifications;
-  deepStrictEqual(notifications, writes * SUBSCRIBERS_PER_URI, `${mode}: every subscriber of a renamed customer is told once`);
-  return { reruns: after.reruns - before.reruns, notifications, fromReturn, beforeReturn, fromCommit, writeCalls, total: lastNotify - started };
+  deepStrictEqual(
+    notifications,
+    writes * SUBSCRIBERS_PER_URI,
+    `${mode}: every subscriber of a renamed customer is told once`,
+  );
+  return {
+    reruns: after.reruns - before.reruns,
+    notifications,
+    fromReturn,
+    beforeReturn,
+    fromCommit,
+    writeCalls,
+    total: lastNotify - started,
+  };
 }
 
 function section(bursts: Map<string, Burst[]>): Section {
   const figures: Figure[] = [];
   const comparisons: Comparison[] = [];
-  const notes: string[] = ["Re-runs per write are a count, shown with the report's `ms` unit only because every figure carries a time unit."];
+  const notes: string[] = [
+    "Re-runs per write are a count, shown with the report's `ms` unit only because every figure carries a time unit.",
+  ];
   for (const writes of BURSTS) {
     const name = writes === 1 ? "one write" : `${writes}-write burst`;
     const perMode = new Map<Mode, { reruns: Figure; p99: Figure; p99Commit: Figure }>();
     for (const mode of MODES) {
       const runs = bursts.get(`${writes}|${mode}`)!;
       const label = (what: string) => `${name}, ${mode}: ${what}`;
-      const reruns = figureOf(label("re-runs per write (one per burst)"), "ms", runs.map((b) => b.reruns / writes));
-      const latency = figureOf(label("write returned → notify, every notification"), "ms", runs.flatMap((b) => b.fromReturn));
-      const p99 = figureOf(label("p99 write returned → notify (one per burst)"), "ms", runs.map((b) => percentile(b.fromReturn, 0.99)));
-      const p99Commit = figureOf(label("p99 commit → notify (one per burst)"), "ms", runs.map((b) => percentile(b.fromCommit, 0.99)));
-      const writeCall = figureOf(label("one write call, as the writer sees it"), "ms", runs.flatMap((b) => b.writeCalls));
-      const total = figureOf(label("first write → last notification (one per burst)"), "ms", runs.map((b) => b.total));
+      const reruns = figureOf(
+        label("re-runs per write (one per burst)"),
+        "ms",
+        runs.map((b) => b.reruns / writes),
+      );
+      const latency = figureOf(
+        label("write returned → notify, every notification"),
+        "ms",
+        runs.flatMap((b) => b.fromReturn),
+      );
+      const p99 = figureOf(
+        label("p99 write returned → notify (one per burst)"),
+        "ms",
+        runs.map((b) => percentile(b.fromReturn, 0.99)),
+      );
+      const p99Commit = figureOf(
+        label("p99 commit → notify (one per burst)"),
+        "ms",
+        runs.map((b) => percentile(b.fromCommit, 0.99)),
+      );
+      const writeCall = figureOf(
+        label("one write call, as the writer sees it"),
+        "ms",
+        runs.flatMap((b) => b.writeCalls),
+      );
+      const total = figureOf(
+        label("first write → last notification (one per burst)"),
+        "ms",
+        runs.map((b) => b.total),
+      );
       figures.push(reruns, latency, p99, p99Commit, writeCall, total);
       perMode.set(mode, { reruns, p99, p99Commit });
       const early = runs.reduce((sum, b) => sum + b.beforeReturn, 0);
-      if (early > 0) notes.push(`${name}, ${mode}: ${early} of ${runs.reduce((sum, b) => sum + b.notifications, 0)} notifications came before the write that caused them had returned (the re-runs run inside the write call); counted as 0 ms from the return.`);
+      if (early > 0)
+        notes.push(
+          `${name}, ${mode}: ${early} of ${runs.reduce((sum, b) => sum + b.notifications, 0)} notifications came before the write that caused them had returned (the re-runs run inside the write call); counted as 0 ms from the return.`,
+        );
     }
     const on = perMode.get("coalescing")!;
     const off = perMode.get("coalescing off")!;
     const target = writes === 1 ? undefined : ({ op: ">=", value: 10 } as const);
     comparisons.push(
-      ratio(`fan-out ${name}: re-runs per write, coalescing off / coalescing`, off.reruns, on.reruns, target),
-      { label: `fan-out ${name}: p99 write returned → notify, coalescing`, value: on.p99.median, unit: "ms" },
-      { label: `fan-out ${name}: p99 write returned → notify, coalescing off`, value: off.p99.median, unit: "ms" },
-      { label: `fan-out ${name}: p99 commit → notify, coalescing`, value: on.p99Commit.median, unit: "ms" },
-      { label: `fan-out ${name}: p99 commit → notify, coalescing off`, value: off.p99Commit.median, unit: "ms" },
+      ratio(
+        `fan-out ${name}: re-runs per write, coalescing off / coalescing`,
+        off.reruns,
+        on.reruns,
+        target,
+      ),
+      {
+        label: `fan-out ${name}: p99 write returned → notify, coalescing`,
+        value: on.p99.median,
+        unit: "ms",
+      },
+      {
+        label: `fan-out ${name}: p99 write returned → notify, coalescing off`,
+        value: off.p99.median,
+        unit: "ms",
+      },
+      {
+        label: `fan-out ${name}: p99 commit → notify, coalescing`,
+        value: on.p99Commit.median,
+        unit: "ms",
+      },
+      {
+        label: `fan-out ${name}: p99 commit → notify, coalescing off`,
+        value: off.p99Commit.median,
+        unit: "ms",
+      },
     );
   }
   return {
@@ -168,4 +243,5 @@ function percentile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await runAlone(fanoutBench);
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  await runAlone(fanoutBench);

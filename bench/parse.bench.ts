@@ -1,8 +1,21 @@
 import { deepStrictEqual } from "node:assert/strict";
 import { templates } from "../generated/templates.ts";
 import { MICRO_ROUNDS, measureMicro, ownCallSites, type MicroTask } from "./lib/micro.ts";
-import { passes, ratio, type BenchModule, type Comparison, type Figure, type Section } from "./lib/section.ts";
-import { BENCH_TEMPLATES, FIXTURES_PER_TEMPLATE, uriWorkloads, type BenchTemplate, type UriWorkload } from "./lib/uriFixtures.ts";
+import {
+  passes,
+  ratio,
+  type BenchModule,
+  type Comparison,
+  type Figure,
+  type Section,
+} from "./lib/section.ts";
+import {
+  BENCH_TEMPLATES,
+  FIXTURES_PER_TEMPLATE,
+  uriWorkloads,
+  type BenchTemplate,
+  type UriWorkload,
+} from "./lib/uriFixtures.ts";
 import { readEveryCharacter } from "./peers/floor.ts";
 import { GenericMatcher } from "./peers/genericMatcher.ts";
 import { sdkParser } from "./peers/sdkMatch.ts";
@@ -11,7 +24,9 @@ import { sdkParser } from "./peers/sdkMatch.ts";
 const readers = {
   livecmd: byTemplate((name) => templates[name].parse as Parse),
   sdk: byTemplate((name) => sdkParser(templates[name].uriTemplate, templates[name].variables)),
-  generic: byTemplate((name) => new GenericMatcher(templates[name].uriTemplate, templates[name].variables)),
+  generic: byTemplate(
+    (name) => new GenericMatcher(templates[name].uriTemplate, templates[name].variables),
+  ),
 };
 
 export const parseBench: BenchModule = {
@@ -26,7 +41,10 @@ export const parseBench: BenchModule = {
 };
 
 function byTemplate<T>(make: (name: BenchTemplate) => T): Record<BenchTemplate, T> {
-  return Object.fromEntries(BENCH_TEMPLATES.map((name) => [name, make(name)])) as Record<BenchTemplate, T>;
+  return Object.fromEntries(BENCH_TEMPLATES.map((name) => [name, make(name)])) as Record<
+    BenchTemplate,
+    T
+  >;
 }
 
 /** Every contender must read every URI to the same typed variables, or the race is not fair. */
@@ -76,28 +94,74 @@ function readAll(uris: string[], read: (uri: string) => number): number {
 
 function tasksOf(workload: UriWorkload): MicroTask[] {
   const all = workload.cases.map((c) => c.uri);
-  const task = (contender: string, batch: () => number): MicroTask => ({ label: `${workload.name}: ${contender}`, batch, batchSize: all.length });
+  const task = (contender: string, batch: () => number): MicroTask => ({
+    label: `${workload.name}: ${contender}`,
+    batch,
+    batchSize: all.length,
+  });
   const tasks = [
-    task(CONTENDERS.livecmd, ownCallSites(parseAll, all, workload.cases.map((c) => readers.livecmd[c.template]))),
-    task(CONTENDERS.generic, ownCallSites(genericParseAll, all, workload.cases.map((c) => readers.generic[c.template]))),
+    task(
+      CONTENDERS.livecmd,
+      ownCallSites(
+        parseAll,
+        all,
+        workload.cases.map((c) => readers.livecmd[c.template]),
+      ),
+    ),
+    task(
+      CONTENDERS.generic,
+      ownCallSites(
+        genericParseAll,
+        all,
+        workload.cases.map((c) => readers.generic[c.template]),
+      ),
+    ),
     task(CONTENDERS.floor, ownCallSites(readAll, all, readEveryCharacter)),
   ];
-  if (workload.complete) tasks.splice(1, 0, task(CONTENDERS.sdk, ownCallSites(sdkParseAll, all, workload.cases.map((c) => readers.sdk[c.template]))));
+  if (workload.complete)
+    tasks.splice(
+      1,
+      0,
+      task(
+        CONTENDERS.sdk,
+        ownCallSites(
+          sdkParseAll,
+          all,
+          workload.cases.map((c) => readers.sdk[c.template]),
+        ),
+      ),
+    );
   return tasks;
 }
 
 function compare(workload: UriWorkload, figures: Figure[]): Comparison[] {
-  const figure = (contender: string) => figures.find((candidate) => candidate.label === `${workload.name}: ${contender}`);
-  const [livecmd, sdk, generic, floor] = [figure(CONTENDERS.livecmd)!, figure(CONTENDERS.sdk), figure(CONTENDERS.generic)!, figure(CONTENDERS.floor)!];
+  const figure = (contender: string) =>
+    figures.find((candidate) => candidate.label === `${workload.name}: ${contender}`);
+  const [livecmd, sdk, generic, floor] = [
+    figure(CONTENDERS.livecmd)!,
+    figure(CONTENDERS.sdk),
+    figure(CONTENDERS.generic)!,
+    figure(CONTENDERS.floor)!,
+  ];
   return [
-    ...(sdk ? [ratio(`parse ${workload.name}: SDK match + conversions / livecmd`, sdk, livecmd, { op: ">=", value: 5 })] : []),
+    ...(sdk
+      ? [
+          ratio(`parse ${workload.name}: SDK match + conversions / livecmd`, sdk, livecmd, {
+            op: ">=",
+            value: 5,
+          }),
+        ]
+      : []),
     ratio(`parse ${workload.name}: generic matcher / livecmd`, generic, livecmd),
     ratio(`parse ${workload.name}: livecmd / floor`, livecmd, floor, { op: "<=", value: 3 }),
   ];
 }
 
 function section(workloads: UriWorkload[], figures: Figure[], comparisons: Comparison[]): Section {
-  const lengths = workloads.map(({ name, cases }) => `${name} ${Math.round(cases.reduce((sum, c) => sum + c.uri.length, 0) / cases.length)}`);
+  const lengths = workloads.map(
+    ({ name, cases }) =>
+      `${name} ${Math.round(cases.reduce((sum, c) => sum + c.uri.length, 0) / cases.length)}`,
+  );
   return {
     title: "Parse an expanded URI into typed variables",
     method: [
@@ -115,9 +179,13 @@ function section(workloads: UriWorkload[], figures: Figure[], comparisons: Compa
 }
 
 function floorNotes(comparisons: Comparison[]): string[] {
-  const missed = comparisons.some((comparison) => comparison.label.endsWith("/ floor") && passes(comparison) === false);
+  const missed = comparisons.some(
+    (comparison) => comparison.label.endsWith("/ floor") && passes(comparison) === false,
+  );
   if (!missed) return [];
-  const generic = comparisons.filter((comparison) => comparison.label.includes("generic")).map((comparison) => comparison.value);
+  const generic = comparisons
+    .filter((comparison) => comparison.label.includes("generic"))
+    .map((comparison) => comparison.value);
   const range = `${Math.min(...generic).toFixed(2)}x to ${Math.max(...generic).toFixed(2)}x`;
   return [
     "Against the floor: a strict parse slices every value out of the URI, decodes its escapes, fills the split record (a null-prototype object by contract, which V8 keeps as a hash table), converts each value and returns a new `{ ok, vars }`; the floor allocates nothing.",

@@ -49,7 +49,10 @@ function renderEnvironment(environment: Environment): string {
     ["Memory", `${environment.memoryGiB.toFixed(1)} GiB`],
     ["Node", environment.node],
     ["OS", environment.platform],
-    ["Load average (1 min), start / end", `${environment.loadBefore.toFixed(2)} / ${environment.loadAfter.toFixed(2)}`],
+    [
+      "Load average (1 min), start / end",
+      `${environment.loadBefore.toFixed(2)} / ${environment.loadAfter.toFixed(2)}`,
+    ],
     ["Duration", `${Math.round(environment.seconds)} s`],
   ];
   return table(["", ""], rows) + "\n";
@@ -57,7 +60,13 @@ function renderEnvironment(environment: Environment): string {
 
 function renderSummary(sections: readonly Section[]): string {
   const rows = sections.flatMap((section) =>
-    section.comparisons.map((comparison) => [section.title, comparison.label, formatValue(comparison), formatTarget(comparison), verdict(comparison)]),
+    section.comparisons.map((comparison) => [
+      section.title,
+      comparison.label,
+      formatValue(comparison),
+      formatTarget(comparison),
+      verdict(comparison),
+    ]),
   );
   return table(["row", "comparison", "measured", "target", ""], rows) + "\n";
 }
@@ -75,10 +84,27 @@ function renderSection(section: Section): string {
   );
   const comparisons = table(
     ["comparison", "measured", "target", ""],
-    section.comparisons.map((comparison) => [comparison.label, formatValue(comparison), formatTarget(comparison), verdict(comparison)]),
+    section.comparisons.map((comparison) => [
+      comparison.label,
+      formatValue(comparison),
+      formatTarget(comparison),
+      verdict(comparison),
+    ]),
   );
-  const notes = section.notes?.length ? ["", "Notes:", "", ...section.notes.map((note) => `- ${note}`)] : [];
-  return [`## ${section.title}`, "", ...section.method.map((line) => `- ${line}`), "", figures, "", comparisons, ...notes, ""].join("\n");
+  const notes = section.notes?.length
+    ? ["", "Notes:", "", ...section.notes.map((note) => `- ${note}`)]
+    : [];
+  return [
+    `## ${section.title}`,
+    "",
+    ...section.method.map((line) => `- ${line}`),
+    "",
+    figures,
+    "",
+    comparisons,
+    ...notes,
+    "",
+  ].join("\n");
 }
 
 function verdict(comparison: Comparison): string {
@@ -87,7 +113,9 @@ function verdict(comparison: Comparison): string {
 }
 
 function formatValue(comparison: Comparison): string {
-  return comparison.unit === "x" ? `${comparison.value.toFixed(2)}x` : formatQuantity(comparison.value, comparison.unit);
+  return comparison.unit === "x"
+    ? `${comparison.value.toFixed(2)}x`
+    : formatQuantity(comparison.value, comparison.unit);
 }
 
 function formatTarget(comparison: Comparison): string {
@@ -102,6 +130,7 @@ function formatQuantity(value: number, unit: Figure["unit"]): string {
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const line = (cells: readonly string[]) => `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell) => cell.replaceAll("|", "\\|")).join(" | ")} |`;
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
 }

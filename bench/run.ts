@@ -24,7 +24,10 @@ const RESULTS_FILE = path.join(import.meta.dirname, "RESULTS.md");
 
 async function main(selected: string[]): Promise<void> {
   const unknown = selected.filter((name) => !MODULES.some(([known]) => known === name));
-  if (unknown.length > 0) throw new Error(`unknown benchmark ${unknown.join(", ")}; known: ${MODULES.map(([name]) => name).join(", ")}`);
+  if (unknown.length > 0)
+    throw new Error(
+      `unknown benchmark ${unknown.join(", ")}; known: ${MODULES.map(([name]) => name).join(", ")}`,
+    );
   const started = performance.now();
   const environment = environmentNow();
   const context = createContext();
@@ -34,7 +37,10 @@ async function main(selected: string[]): Promise<void> {
     context.log(`== ${name}`);
     sections.push(await (await load()).run(context));
   }
-  const report = renderReport({ ...environment, loadAfter: os.loadavg()[0]!, seconds: (performance.now() - started) / 1000 }, sections);
+  const report = renderReport(
+    { ...environment, loadAfter: os.loadavg()[0]!, seconds: (performance.now() - started) / 1000 },
+    sections,
+  );
   if (selected.length > 0) return void process.stdout.write(report);
   await writeFile(RESULTS_FILE, report);
   context.log(`wrote ${path.relative(process.cwd(), RESULTS_FILE)}`);

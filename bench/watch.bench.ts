@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { coldRuns, reportedMs } from "./codegen.bench.ts";
 import { LineStream, LIVECMD, spawnNode } from "./lib/processes.ts";
-import { figureOf, type BenchModule, type Comparison, type Section } from "./lib/section.ts";
+import { figureOf, type BenchModule, type Comparison } from "./lib/section.ts";
 import { commandModule, writeSyntheticApp } from "./lib/syntheticApp.ts";
 
 const COMMANDS = 100;
@@ -15,7 +15,15 @@ export const watchBench: BenchModule = {
     const cold = await coldRuns(context, COMMANDS);
     context.log(`watch: ${COMMANDS} commands, ${EDITS} one-file edits`);
     const app = await writeSyntheticApp(COMMANDS, `watch-${COMMANDS}`);
-    const watcher = spawnNode([...LIVECMD, "codegen", "--watch", "--app", app.appFile, "--out", app.outDir]);
+    const watcher = spawnNode([
+      ...LIVECMD,
+      "codegen",
+      "--watch",
+      "--app",
+      app.appFile,
+      "--out",
+      app.outDir,
+    ]);
     const lines = new LineStream(watcher.stdout!);
     const editToWritten: number[] = [];
     const pipeline: number[] = [];
@@ -34,11 +42,28 @@ export const watchBench: BenchModule = {
     } finally {
       watcher.kill();
     }
-    const edit = figureOf(`${COMMANDS} commands: one-file edit → "written" line`, "ms", editToWritten);
-    const own = figureOf(`${COMMANDS} commands: the regeneration, by the watcher's own timer`, "ms", pipeline);
+    const edit = figureOf(
+      `${COMMANDS} commands: one-file edit → "written" line`,
+      "ms",
+      editToWritten,
+    );
+    const own = figureOf(
+      `${COMMANDS} commands: the regeneration, by the watcher's own timer`,
+      "ms",
+      pipeline,
+    );
     const comparisons: Comparison[] = [
-      { label: `watch ${COMMANDS}: one-file edit → written`, value: edit.median, unit: "ms", target: { op: "<", value: 300 } },
-      { label: `watch ${COMMANDS}: cold \`livecmd codegen\` / watch edit`, value: cold.write.median / edit.median, unit: "x" },
+      {
+        label: `watch ${COMMANDS}: one-file edit → written`,
+        value: edit.median,
+        unit: "ms",
+        target: { op: "<", value: 300 },
+      },
+      {
+        label: `watch ${COMMANDS}: cold \`livecmd codegen\` / watch edit`,
+        value: cold.write.median / edit.median,
+        unit: "x",
+      },
     ];
     return {
       title: "Codegen in watch mode after a one-file edit",

@@ -19,6 +19,13 @@ export async function appPaths(flags: PathFlags, cwd: string): Promise<AppPaths>
   const project = await loadProjectConfig(cwd);
   const app = resolveAppModule(flags.app, project, cwd);
   const tsconfig = flags.tsconfig ?? project.config.tsconfig;
-  const given = (["app", "out", "tsconfig"] as const).filter((flag) => flags[flag] !== undefined).map((flag) => ` --${flag} ${flags[flag]}`);
-  return { app, out: resolveOutFolder(flags.out, project, app), tsconfig, rerun: `npx livecmd codegen${given.join("")}` };
+  const given = (["app", "out", "tsconfig"] as const)
+    .filter((flag) => flags[flag] !== undefined)
+    .map((flag) => ` --${flag} ${flags[flag]}`);
+  return {
+    app,
+    out: resolveOutFolder(flags.out, project, app),
+    tsconfig,
+    rerun: `npx livecmd codegen${given.join("")}`,
+  };
 }

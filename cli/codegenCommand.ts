@@ -11,8 +11,15 @@ interface CodegenArguments {
   force?: boolean;
 }
 
-export const appFlag = { type: "string", describe: "The app module, the TypeScript file that calls defineApp(...) (default: src/app.ts, then app.ts)" } as const;
-export const tsconfigFlag = { type: "string", describe: "The tsconfig to read the app with (default: the nearest tsconfig.json above the app)" } as const;
+export const appFlag = {
+  type: "string",
+  describe:
+    "The app module, the TypeScript file that calls defineApp(...) (default: src/app.ts, then app.ts)",
+} as const;
+export const tsconfigFlag = {
+  type: "string",
+  describe: "The tsconfig to read the app with (default: the nearest tsconfig.json above the app)",
+} as const;
 
 const log = (text: string) => process.stdout.write(`${text}\n`);
 
@@ -23,11 +30,22 @@ export const codegenCommand: CommandModule<object, CodegenArguments> = {
   builder: (argv) =>
     argv
       .option("app", appFlag)
-      .option("out", { type: "string", describe: "Folder the generated files go to, codegen's own (default: generated/ beside the app module)" })
+      .option("out", {
+        type: "string",
+        describe:
+          "Folder the generated files go to, codegen's own (default: generated/ beside the app module)",
+      })
       .option("tsconfig", tsconfigFlag)
-      .option("check", { type: "boolean", describe: "Write nothing; exit 1 if a file is stale, missing or extra (with a diff)" })
+      .option("check", {
+        type: "boolean",
+        describe: "Write nothing; exit 1 if a file is stale, missing or extra (with a diff)",
+      })
       .option("watch", { type: "boolean", describe: "Regenerate whenever a source file changes" })
-      .option("force", { type: "boolean", describe: "Write although the folder holds files codegen did not write (they are left untouched)" })
+      .option("force", {
+        type: "boolean",
+        describe:
+          "Write although the folder holds files codegen did not write (they are left untouched)",
+      })
       .conflicts("check", "watch")
       .epilog(
         "Exit codes: 0 up to date or written; 1 --check found stale, missing or extra files; 2 bad input (the app's source has errors, printed with file:line:col, or a path or setting is wrong).",
@@ -38,8 +56,10 @@ export const codegenCommand: CommandModule<object, CodegenArguments> = {
     const options = { ...paths, check: argv.check === true, force: argv.force === true, cwd, log };
     // The generator (ts-morph, prettier) loads only for the commands that use it: `serve` starts fast.
     await withDevPackages("livecmd codegen", GENERATOR_PACKAGES, async () => {
-      if (argv.watch) await (await import("../generator/output/watchCodegen.ts")).watchCodegen(options);
-      else process.exitCode = await (await import("../generator/runCodegen.ts")).runCodegen(options);
+      if (argv.watch)
+        await (await import("../generator/output/watchCodegen.ts")).watchCodegen(options);
+      else
+        process.exitCode = await (await import("../generator/runCodegen.ts")).runCodegen(options);
     });
   },
 };

@@ -18,19 +18,31 @@ export const DEV_PACKAGES = {
 export type DevPackage = keyof typeof DEV_PACKAGES;
 
 /** What `livecmd codegen` and `livecmd inspect` load besides livecmd. */
-export const GENERATOR_PACKAGES: readonly DevPackage[] = ["ts-morph", "prettier", "handlebars", "diff"];
+export const GENERATOR_PACKAGES: readonly DevPackage[] = [
+  "ts-morph",
+  "prettier",
+  "handlebars",
+  "diff",
+];
 
 /**
  * Runs `load` (an import of something that needs `packages`), and turns a missing one into the
  * command that installs them, at the ranges this livecmd works with.
  */
-export async function withDevPackages<T>(purpose: string, packages: readonly DevPackage[], load: () => Promise<T>, otherwise = ""): Promise<T> {
+export async function withDevPackages<T>(
+  purpose: string,
+  packages: readonly DevPackage[],
+  load: () => Promise<T>,
+  otherwise = "",
+): Promise<T> {
   try {
     return await load();
   } catch (error) {
     const missing = missingPackage(error);
     if (missing === undefined || !(packages as readonly string[]).includes(missing)) throw error;
-    throw new InputError(`${purpose} needs ${missing}, which is not installed: npm install --save-dev ${installSpecs(packages)}${otherwise}`);
+    throw new InputError(
+      `${purpose} needs ${missing}, which is not installed: npm install --save-dev ${installSpecs(packages)}${otherwise}`,
+    );
   }
 }
 

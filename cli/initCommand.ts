@@ -8,8 +8,14 @@ interface InitArguments {
 /** `livecmd init`: a starter app, in an empty folder or an existing project. */
 export const initCommand: CommandModule<object, InitArguments> = {
   command: "init",
-  describe: "Start an app here: src/app.ts (one live command over a SQLite table), scripts, a tsconfig, its packages and its generated files",
-  builder: (argv) => argv.option("install", { type: "boolean", default: true, describe: "Install the packages the app needs with npm (--no-install prints the commands)" }),
+  describe:
+    "Start an app here: src/app.ts (one live command over a SQLite table), scripts, a tsconfig, its packages and its generated files",
+  builder: (argv) =>
+    argv.option("install", {
+      type: "boolean",
+      default: true,
+      describe: "Install the packages the app needs with npm (--no-install prints the commands)",
+    }),
   handler: async (argv) => {
     const log = (text: string) => process.stdout.write(`${text}\n`);
     const { scheme } = await initProject({ cwd: process.cwd(), install: argv.install, log });

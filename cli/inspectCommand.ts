@@ -11,7 +11,8 @@ interface InspectArguments {
 /** `livecmd inspect`: every command, and what codegen makes of it. */
 export const inspectCommand: CommandModule<object, InspectArguments> = {
   command: "inspect",
-  describe: "Print every command: live, confirm, granted, its resource and template, or why it has none",
+  describe:
+    "Print every command: live, confirm, granted, its resource and template, or why it has none",
   builder: (argv) => argv.option("app", appFlag).option("tsconfig", tsconfigFlag),
   handler: async (argv) => {
     const cwd = process.cwd();

@@ -17,15 +17,24 @@ export function livecmdManifest(): LivecmdManifest {
 }
 
 function findManifest(): LivecmdManifest {
-  for (let folder = new URL("./", import.meta.url); folder.pathname !== "/"; folder = new URL("../", folder)) {
+  for (
+    let folder = new URL("./", import.meta.url);
+    folder.pathname !== "/";
+    folder = new URL("../", folder)
+  ) {
     let text: string;
     try {
       text = readFileSync(new URL("package.json", folder), "utf8");
     } catch {
       continue;
     }
-    const parsed = JSON.parse(text) as { name?: string; version?: string; peerDependencies?: Record<string, string> };
-    if (parsed.name === "livecmd" && parsed.version) return { version: parsed.version, peerDependencies: parsed.peerDependencies ?? {} };
+    const parsed = JSON.parse(text) as {
+      name?: string;
+      version?: string;
+      peerDependencies?: Record<string, string>;
+    };
+    if (parsed.name === "livecmd" && parsed.version)
+      return { version: parsed.version, peerDependencies: parsed.peerDependencies ?? {} };
   }
   throw new Error("livecmd: cannot find livecmd's own package.json above its modules");
 }

@@ -19,7 +19,9 @@ await yargs(hideBin(process.argv))
   .strict()
   .version(livecmdManifest().version)
   .help()
-  .epilog("Settings: livecmd.config.json, livecmd.config.ts or a \"livecmd\" key in package.json ({ app, out, tsconfig }); flags win over them.")
+  .epilog(
+    'Settings: livecmd.config.json, livecmd.config.ts or a "livecmd" key in package.json ({ app, out, tsconfig }); flags win over them.',
+  )
   .fail((message: string | null, error: Error | undefined) => {
     // A mistyped flag or a bad input is one line and exit 2; anything else is a bug, with its stack.
     if (error && !(error instanceof InputError)) throw error;

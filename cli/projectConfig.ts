@@ -17,20 +17,33 @@ const KEYS: readonly (keyof LivecmdConfig)[] = ["app", "out", "tsconfig"];
 
 /** Reads the config of the project in `cwd`; none is `{}`. Two config sources are an error. */
 export async function loadProjectConfig(cwd: string): Promise<ProjectConfig> {
-  const found = await Promise.all([fromJsonFile(cwd), fromTypeScriptFile(cwd), fromPackageJson(cwd)]);
+  const found = await Promise.all([
+    fromJsonFile(cwd),
+    fromTypeScriptFile(cwd),
+    fromPackageJson(cwd),
+  ]);
   const present = found.filter((entry) => entry !== undefined);
   if (present.length > 1) {
-    throw new InputError(`livecmd settings are in both ${present[0]!.source} and ${present[1]!.source}; keep them in one place`);
+    throw new InputError(
+      `livecmd settings are in both ${present[0]!.source} and ${present[1]!.source}; keep them in one place`,
+    );
   }
   const chosen = present[0];
-  return chosen ? { config: checked(chosen.value, chosen.source), source: chosen.source } : { config: {}, source: undefined };
+  return chosen
+    ? { config: checked(chosen.value, chosen.source), source: chosen.source }
+    : { config: {}, source: undefined };
 }
 
 /** The app module: the flag, else the config, else the first of `DEFAULT_APP_MODULES` that exists. */
-export function resolveAppModule(flag: string | undefined, { config, source }: ProjectConfig, cwd: string): string {
+export function resolveAppModule(
+  flag: string | undefined,
+  { config, source }: ProjectConfig,
+  cwd: string,
+): string {
   if (flag !== undefined) return flag;
   if (config.app !== undefined) {
-    if (!existsSync(path.resolve(cwd, config.app))) throw new InputError(`${source} names the app module ${config.app}, which does not exist`);
+    if (!existsSync(path.resolve(cwd, config.app)))
+      throw new InputError(`${source} names the app module ${config.app}, which does not exist`);
     return config.app;
   }
   const found = DEFAULT_APP_MODULES.find((candidate) => existsSync(path.resolve(cwd, candidate)));
@@ -41,8 +54,16 @@ export function resolveAppModule(flag: string | undefined, { config, source }: P
 }
 
 /** The output folder: the flag, else the config, else `generated` beside the app module. */
-export function resolveOutFolder(flag: string | undefined, { config }: ProjectConfig, app: string): string {
-  return flag ?? config.out ?? path.posix.join(path.posix.dirname(app.split(path.sep).join("/")), "generated");
+export function resolveOutFolder(
+  flag: string | undefined,
+  { config }: ProjectConfig,
+  app: string,
+): string {
+  return (
+    flag ??
+    config.out ??
+    path.posix.join(path.posix.dirname(app.split(path.sep).join("/")), "generated")
+  );
 }
 
 async function fromJsonFile(cwd: string) {
@@ -61,7 +82,9 @@ async function fromPackageJson(cwd: string) {
   const file = path.join(cwd, "package.json");
   if (!existsSync(file)) return undefined;
   const manifest = parseJson(file, "package.json") as { livecmd?: unknown };
-  return manifest.livecmd === undefined ? undefined : { source: 'the "livecmd" key of package.json', value: manifest.livecmd };
+  return manifest.livecmd === undefined
+    ? undefined
+    : { source: 'the "livecmd" key of package.json', value: manifest.livecmd };
 }
 
 function parseJson(file: string, name: string): unknown {
@@ -74,11 +97,19 @@ function parseJson(file: string, name: string): unknown {
 
 function checked(value: unknown, source: string): LivecmdConfig {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new InputError(`${source} must be an object like { "app": "src/app.ts", "out": "src/generated" }`);
+    throw new InputError(
+      `${source} must be an object like { "app": "src/app.ts", "out": "src/generated" }`,
+    );
   }
   for (const [key, setting] of Object.entries(value)) {
-    if (!(KEYS as readonly string[]).includes(key)) throw new InputError(`${source} has an unknown setting "${key}"; the settings are ${KEYS.join(", ")}`);
-    if (typeof setting !== "string" || setting === "") throw new InputError(`${source}: "${key}" must be a non-empty path, got ${JSON.stringify(setting)}`);
+    if (!(KEYS as readonly string[]).includes(key))
+      throw new InputError(
+        `${source} has an unknown setting "${key}"; the settings are ${KEYS.join(", ")}`,
+      );
+    if (typeof setting !== "string" || setting === "")
+      throw new InputError(
+        `${source}: "${key}" must be a non-empty path, got ${JSON.stringify(setting)}`,
+      );
   }
   return value as LivecmdConfig;
 }

@@ -20,30 +20,60 @@ interface ServeArguments {
 /** `livecmd serve`: the app's commands over MCP, on stdio or Streamable HTTP. */
 export const serveCommand: CommandModule<object, ServeArguments> = {
   command: "serve",
-  describe: "Serve the app's granted commands over MCP: stdio by default, Streamable HTTP on 127.0.0.1 with --http",
+  describe:
+    "Serve the app's granted commands over MCP: stdio by default, Streamable HTTP on 127.0.0.1 with --http",
   builder: (argv) =>
     argv
       .option("app", {
         type: "string",
-        describe: "The app module, compiled (dist/app.js, plain Node) or TypeScript (through tsx); its default export is the app (default: src/app.ts, then app.ts)",
+        describe:
+          "The app module, compiled (dist/app.js, plain Node) or TypeScript (through tsx); its default export is the app (default: src/app.ts, then app.ts)",
       })
-      .option("http", { type: "number", describe: "Serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio (0 picks a free port)" })
-      .option("page-size", { type: "number", default: DEFAULT_PAGE_SIZE, describe: "Entries per page of tools/list, resources/list and resources/templates/list" })
-      .option("allow-stale", { type: "boolean", describe: "Serve although catalog.json no longer matches the app's commands (only what matches is served)" })
+      .option("http", {
+        type: "number",
+        describe:
+          "Serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio (0 picks a free port)",
+      })
+      .option("page-size", {
+        type: "number",
+        default: DEFAULT_PAGE_SIZE,
+        describe: "Entries per page of tools/list, resources/list and resources/templates/list",
+      })
+      .option("allow-stale", {
+        type: "boolean",
+        describe:
+          "Serve although catalog.json no longer matches the app's commands (only what matches is served)",
+      })
       .check((args) => {
-        if (args.http !== undefined && !isPort(args.http)) throw new InputError(`--http must be a port from 0 to 65535, got ${args.http}`);
-        if (!Number.isSafeInteger(args["page-size"]) || args["page-size"] < 1) throw new InputError(`--page-size must be a positive integer, got ${args["page-size"]}`);
+        if (args.http !== undefined && !isPort(args.http))
+          throw new InputError(`--http must be a port from 0 to 65535, got ${args.http}`);
+        if (!Number.isSafeInteger(args["page-size"]) || args["page-size"] < 1)
+          throw new InputError(`--page-size must be a positive integer, got ${args["page-size"]}`);
         return true;
       })
-      .example("$0 serve --app dist/app.js", "stdio, for a host that starts the server itself (Claude Desktop, the MCP Inspector)")
-      .example("$0 serve --app dist/app.js --http 3000", "Streamable HTTP at http://127.0.0.1:3000/mcp"),
+      .example(
+        "$0 serve --app dist/app.js",
+        "stdio, for a host that starts the server itself (Claude Desktop, the MCP Inspector)",
+      )
+      .example(
+        "$0 serve --app dist/app.js --http 3000",
+        "Streamable HTTP at http://127.0.0.1:3000/mcp",
+      ),
   handler: async (argv) => {
     const cwd = process.cwd();
-    const appModule = resolveAppModule(argv.app, argv.app === undefined ? await loadProjectConfig(cwd) : { config: {}, source: undefined }, cwd);
+    const appModule = resolveAppModule(
+      argv.app,
+      argv.app === undefined ? await loadProjectConfig(cwd) : { config: {}, source: undefined },
+      cwd,
+    );
     const driverProblem = sqliteDriverProblem(path.resolve(cwd, appModule));
     if (driverProblem) throw new InputError(driverProblem);
     const app = await loadApp(appModule, cwd);
-    const options = { pageSize: argv["page-size"], allowStale: argv["allow-stale"] === true, version: packageVersionNear(path.resolve(cwd, appModule)) };
+    const options = {
+      pageSize: argv["page-size"],
+      allowStale: argv["allow-stale"] === true,
+      version: packageVersionNear(path.resolve(cwd, appModule)),
+    };
     const { StaleCatalogError } = await import("../runtime/server/catalogDrift.ts");
     try {
       await serve(app, argv.http, options);
@@ -54,7 +84,11 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
   },
 };
 
-async function serve(app: App, port: number | undefined, options: { pageSize: number; allowStale: boolean; version: string | undefined }): Promise<void> {
+async function serve(
+  app: App,
+  port: number | undefined,
+  options: { pageSize: number; allowStale: boolean; version: string | undefined },
+): Promise<void> {
   if (port === undefined) {
     const { serveStdio } = await import("../runtime/server/serveStdio.ts");
     serveStdio(app, options);
@@ -72,10 +106,14 @@ async function serve(app: App, port: number | undefined, options: { pageSize: nu
 async function loadApp(file: string, cwd: string): Promise<App> {
   const app = (await importModule(file, cwd)).default as App | undefined;
   if (typeof app !== "object" || app === null || !(app.commands instanceof Map)) {
-    throw new InputError(`${file} must export the app as its default export (export default defineApp({ ... }))`);
+    throw new InputError(
+      `${file} must export the app as its default export (export default defineApp({ ... }))`,
+    );
   }
   if (!app.generated) {
-    throw new InputError(`the app in ${file} has no generated catalog; run \`npx livecmd codegen\` and pass defineApp({ generated: { catalog, templates } })`);
+    throw new InputError(
+      `the app in ${file} has no generated catalog; run \`npx livecmd codegen\` and pass defineApp({ generated: { catalog, templates } })`,
+    );
   }
   return app;
 }
@@ -84,7 +122,8 @@ async function loadApp(file: string, cwd: string): Promise<App> {
 function packageVersionNear(file: string): string | undefined {
   for (let folder = path.dirname(file); ; folder = path.dirname(folder)) {
     const manifest = path.join(folder, "package.json");
-    if (existsSync(manifest)) return (JSON.parse(readFileSync(manifest, "utf8")) as { version?: string }).version;
+    if (existsSync(manifest))
+      return (JSON.parse(readFileSync(manifest, "utf8")) as { version?: string }).version;
     if (path.dirname(folder) === folder) return undefined;
   }
 }

@@ -87,7 +87,9 @@ function createUnlessPresent(db: BetterSqlite3.Database, path: string): void {
   const version = db.pragma("user_version", { simple: true });
   if (version === SCHEMA_VERSION) return;
   if (version !== 0) {
-    throw new Error(`${path} has schema version ${version}, expected ${SCHEMA_VERSION}; delete the file to recreate it`);
+    throw new Error(
+      `${path} has schema version ${version}, expected ${SCHEMA_VERSION}; delete the file to recreate it`,
+    );
   }
   db.exec(SCHEMA);
   seed(db);

@@ -16,11 +16,21 @@ const root = path.resolve(import.meta.dirname, "..");
 const say = (text: string) => process.stdout.write(`${text}\n`);
 const show = (value: unknown) => JSON.stringify(value).slice(0, 300);
 
-const client = new Client({ name: "livecmd-demo", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-await client.connect(
-  new StdioClientTransport({ command: process.execPath, args: [path.join(root, "bin/livecmd.js"), "serve"], cwd: root, stderr: "inherit" }),
+const client = new Client(
+  { name: "livecmd-demo", version: "1.0.0" },
+  { versionNegotiation: { mode: { pin: "2026-07-28" } } },
 );
-say(`connected: protocol ${client.getNegotiatedProtocolVersion()}, server capabilities ${show(client.getServerCapabilities())}\n`);
+await client.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(root, "bin/livecmd.js"), "serve"],
+    cwd: root,
+    stderr: "inherit",
+  }),
+);
+say(
+  `connected: protocol ${client.getNegotiatedProtocolVersion()}, server capabilities ${show(client.getServerCapabilities())}\n`,
+);
 
 const { resourceTemplates } = await client.listResourceTemplates();
 say("resources/templates/list:");
@@ -28,7 +38,10 @@ for (const template of resourceTemplates) say(`  ${template.uriTemplate}  (${tem
 const { resources } = await client.listResources();
 say(`resources/list: ${resources.map((resource) => resource.uri).join(", ")}\n`);
 
-for (const uri of [uris.customers_show({ id: int(1) }), uris.customers_index({ search: "ada", sort: "name" })]) {
+for (const uri of [
+  uris.customers_show({ id: int(1) }),
+  uris.customers_index({ search: "ada", sort: "name" }),
+]) {
   const { contents } = await client.readResource({ uri });
   say(`resources/read ${uri}\n  -> ${show(contents[0])}\n`);
 }
@@ -39,7 +52,9 @@ try {
   throw new Error(`reading ${typo} should have failed`);
 } catch (error) {
   if (!(error instanceof ProtocolError)) throw error;
-  say(`resources/read ${typo}\n  -> error ${error.code}: ${error.message}\n     data ${show(error.data)}\n`);
+  say(
+    `resources/read ${typo}\n  -> error ${error.code}: ${error.message}\n     data ${show(error.data)}\n`,
+  );
 }
 
 const completion = await client.complete({
@@ -53,7 +68,9 @@ const watched = [uris.customers_index({ search: "ada" }), uris.customers_show({ 
 const updates: string[] = [];
 let updated: (() => void) | undefined;
 client.setNotificationHandler("notifications/resources/updated", ({ params }) => {
-  say(`  <- notifications/resources/updated ${params.uri}  (subscription ${String(params._meta?.["io.modelcontextprotocol/subscriptionId"])})`);
+  say(
+    `  <- notifications/resources/updated ${params.uri}  (subscription ${String(params._meta?.["io.modelcontextprotocol/subscriptionId"])})`,
+  );
   updates.push(params.uri);
   updated?.();
 });
@@ -71,7 +88,11 @@ const quiet = await updatesArrived(3, 500).then(
   () => false,
   () => true,
 );
-say(quiet ? "  (no notification within 500 ms: neither watched result changed)" : "  unexpected notification for a write that matches neither URI");
+say(
+  quiet
+    ? "  (no notification within 500 ms: neither watched result changed)"
+    : "  unexpected notification for a write that matches neither URI",
+);
 
 await subscription.close();
 await rename(500, other);
@@ -81,12 +102,18 @@ await client.close();
 if (!quiet) process.exitCode = 1;
 
 async function customerName(id: number): Promise<string> {
-  const { contents } = await client.readResource({ uri: uris.customers_show({ id: int(id) }) }, { cacheMode: "bypass" });
+  const { contents } = await client.readResource(
+    { uri: uris.customers_show({ id: int(id) }) },
+    { cacheMode: "bypass" },
+  );
   return (JSON.parse((contents[0] as { text: string }).text) as { name: string }).name;
 }
 
 async function rename(id: number, name: string): Promise<void> {
-  const result = (await client.callTool({ name: "customers_rename", arguments: { id, name } })) as CallToolResult;
+  const result = (await client.callTool({
+    name: "customers_rename",
+    arguments: { id, name },
+  })) as CallToolResult;
   if (result.isError) throw new Error(`customers_rename ${id} failed: ${show(result.content)}`);
   say(`tools/call customers_rename ${show({ id, name })}`);
 }
@@ -94,7 +121,10 @@ async function rename(id: number, name: string): Promise<void> {
 /** Resolves once `count` updates arrived in all; rejects after `timeoutMs`. */
 function updatesArrived(count: number, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${updates.length} of ${count} notifications within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${updates.length} of ${count} notifications within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     updated = () => {
       if (updates.length < count) return;
       clearTimeout(timer);

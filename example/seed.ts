@@ -90,7 +90,10 @@ export function seed(db: BetterSqlite3.Database): void {
 }
 
 function makeCustomers(random: Random): SeedCustomer[] {
-  const createdMs = Array.from({ length: CUSTOMER_COUNT }, () => random.int(CUSTOMERS_FROM / 1000, CUSTOMERS_TO / 1000) * 1000);
+  const createdMs = Array.from(
+    { length: CUSTOMER_COUNT },
+    () => random.int(CUSTOMERS_FROM / 1000, CUSTOMERS_TO / 1000) * 1000,
+  );
   // Sorted, so that ids follow the order in which customers signed up.
   return createdMs.sort((a, b) => a - b).map((ms, index) => makeCustomer(random, index + 1, ms));
 }
@@ -112,13 +115,28 @@ function makeCustomer(random: Random, id: number, createdMs: number): SeedCustom
   };
 }
 
-function insertCustomers(db: BetterSqlite3.Database, customers: SeedCustomer[], random: Random): void {
-  const insertCustomer = db.prepare("INSERT INTO customers (id, name, email, balance, created_at) VALUES (?, ?, ?, ?, ?)");
+function insertCustomers(
+  db: BetterSqlite3.Database,
+  customers: SeedCustomer[],
+  random: Random,
+): void {
+  const insertCustomer = db.prepare(
+    "INSERT INTO customers (id, name, email, balance, created_at) VALUES (?, ?, ?, ?, ?)",
+  );
   const insertTag = db.prepare("INSERT INTO customer_tags (customer_id, tag) VALUES (?, ?)");
-  const insertAttribute = db.prepare("INSERT INTO customer_attributes (customer_id, key, value) VALUES (?, ?, ?)");
+  const insertAttribute = db.prepare(
+    "INSERT INTO customer_attributes (customer_id, key, value) VALUES (?, ?, ?)",
+  );
   for (const customer of customers) {
-    insertCustomer.run(customer.id, customer.name, customer.email, customer.balance, customer.created_at);
-    for (const [tag, probability] of TAG_ODDS) if (random.chance(probability)) insertTag.run(customer.id, tag);
+    insertCustomer.run(
+      customer.id,
+      customer.name,
+      customer.email,
+      customer.balance,
+      customer.created_at,
+    );
+    for (const [tag, probability] of TAG_ODDS)
+      if (random.chance(probability)) insertTag.run(customer.id, tag);
     insertAttribute.run(customer.id, "plan", random.weighted(PLANS));
     insertAttribute.run(customer.id, "region", random.pick(REGIONS));
     if (random.chance(0.5)) insertAttribute.run(customer.id, "industry", random.pick(INDUSTRIES));
@@ -128,12 +146,15 @@ function insertCustomers(db: BetterSqlite3.Database, customers: SeedCustomer[], 
 function makeOrders(random: Random, customers: SeedCustomer[]): SeedOrder[] {
   const orders = Array.from({ length: ORDER_COUNT }, () => makeOrder(random, customers));
   // Ids then follow the order in which orders were placed, as they would in a live shop.
-  return orders.sort((a, b) => (a.placed_on < b.placed_on ? -1 : a.placed_on > b.placed_on ? 1 : 0));
+  return orders.sort((a, b) =>
+    a.placed_on < b.placed_on ? -1 : a.placed_on > b.placed_on ? 1 : 0,
+  );
 }
 
 function makeOrder(random: Random, customers: SeedCustomer[]): SeedOrder {
   // The smaller of two draws favours older customers: they have had longer to order.
-  const customer = customers[Math.min(random.int(0, customers.length - 1), random.int(0, customers.length - 1))]!;
+  const customer =
+    customers[Math.min(random.int(0, customers.length - 1), random.int(0, customers.length - 1))]!;
   const day = random.int(Math.max(ORDERS_FROM_DAY, customer.joined_day), ORDERS_TO_DAY);
   const total = orderTotal(random);
   const status = orderStatus(random, ORDERS_TO_DAY - day);
@@ -144,7 +165,8 @@ function makeOrder(random: Random, customers: SeedCustomer[]): SeedOrder {
     status,
     placed_on,
     flagged: random.chance(total >= 3000 ? 0.25 : 0.01) ? 1 : 0,
-    archived: placed_on < ARCHIVED_BEFORE && (status === "shipped" || status === "cancelled") ? 1 : 0,
+    archived:
+      placed_on < ARCHIVED_BEFORE && (status === "shipped" || status === "cancelled") ? 1 : 0,
   };
 }
 
@@ -164,8 +186,18 @@ function orderStatus(random: Random, daysOld: number): string {
 }
 
 function insertOrders(db: BetterSqlite3.Database, orders: SeedOrder[]): void {
-  const insert = db.prepare("INSERT INTO orders (customer_id, total, status, placed_on, flagged, archived) VALUES (?, ?, ?, ?, ?, ?)");
-  for (const order of orders) insert.run(order.customer_id, order.total, order.status, order.placed_on, order.flagged, order.archived);
+  const insert = db.prepare(
+    "INSERT INTO orders (customer_id, total, status, placed_on, flagged, archived) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  for (const order of orders)
+    insert.run(
+      order.customer_id,
+      order.total,
+      order.status,
+      order.placed_on,
+      order.flagged,
+      order.archived,
+    );
 }
 
 function emailPart(name: string): string {

@@ -17,7 +17,12 @@ export function checkDate(field: string, value: unknown): string {
   return value;
 }
 
-export function checkInteger(field: string, value: unknown, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number {
+export function checkInteger(
+  field: string,
+  value: unknown,
+  min = Number.MIN_SAFE_INTEGER,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
     throw new Error(`${field} must be an integer${bounds(min, max)}, got ${show(value)}`);
   }
@@ -26,13 +31,16 @@ export function checkInteger(field: string, value: unknown, min = Number.MIN_SAF
 
 export function checkNumber(field: string, value: unknown, min = -Infinity): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value < min) {
-    throw new Error(`${field} must be a finite number${min === -Infinity ? "" : ` of at least ${min}`}, got ${show(value)}`);
+    throw new Error(
+      `${field} must be a finite number${min === -Infinity ? "" : ` of at least ${min}`}, got ${show(value)}`,
+    );
   }
   return value;
 }
 
 export function checkBoolean(field: string, value: unknown): boolean {
-  if (typeof value !== "boolean") throw new Error(`${field} must be true or false, got ${show(value)}`);
+  if (typeof value !== "boolean")
+    throw new Error(`${field} must be true or false, got ${show(value)}`);
   return value;
 }
 
@@ -50,25 +58,39 @@ export function checkText(field: string, value: unknown): string {
 
 export function checkEmail(field: string, value: unknown): string {
   const email = checkText(field, value);
-  if (!EMAIL.test(email)) throw new Error(`${field} must look like name@example.com, got ${show(value)}`);
+  if (!EMAIL.test(email))
+    throw new Error(`${field} must look like name@example.com, got ${show(value)}`);
   return email;
 }
 
-export function checkOneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
-  if (!allowed.includes(value as T)) throw new Error(`${field} must be one of ${allowed.join(", ")}, got ${show(value)}`);
+export function checkOneOf<T extends string>(
+  field: string,
+  value: unknown,
+  allowed: readonly T[],
+): T {
+  if (!allowed.includes(value as T))
+    throw new Error(`${field} must be one of ${allowed.join(", ")}, got ${show(value)}`);
   return value as T;
 }
 
 /** At least one string; duplicates removed. */
 export function checkStrings(field: string, value: unknown): string[] {
-  if (!Array.isArray(value) || value.length === 0) throw new Error(`${field} must be a non-empty list of strings, got ${show(value)}`);
+  if (!Array.isArray(value) || value.length === 0)
+    throw new Error(`${field} must be a non-empty list of strings, got ${show(value)}`);
   return [...new Set(value.map((item, index) => checkString(`${field}[${index}]`, item)))];
 }
 
 /** An object with at least one entry, every value a string. */
 export function checkStringMap(field: string, value: unknown): Record<string, string> {
-  if (typeof value !== "object" || value === null || Array.isArray(value) || Object.keys(value).length === 0) {
-    throw new Error(`${field} must be an object with at least one string value, got ${show(value)}`);
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    Array.isArray(value) ||
+    Object.keys(value).length === 0
+  ) {
+    throw new Error(
+      `${field} must be an object with at least one string value, got ${show(value)}`,
+    );
   }
   for (const [key, item] of Object.entries(value)) checkString(`${field}.${key}`, item);
   return value as Record<string, string>;

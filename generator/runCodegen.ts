@@ -34,7 +34,11 @@ export async function runCodegen(options: CodegenOptions): Promise<number> {
   }
   const { outputs } = generation;
   const outDir = path.resolve(options.cwd, options.out);
-  const folder = await surveyOutputFolder(outDir, outputs, { cwd: options.cwd, appFile: path.resolve(options.cwd, options.app), force: options.force });
+  const folder = await surveyOutputFolder(outDir, outputs, {
+    cwd: options.cwd,
+    appFile: path.resolve(options.cwd, options.app),
+    force: options.force,
+  });
   if (!folder.ok) {
     options.log(`livecmd codegen: ${folder.problem}; nothing was written.`);
     return EXIT.inputError;
@@ -42,25 +46,46 @@ export async function runCodegen(options: CodegenOptions): Promise<number> {
   const elapsed = () => `${Math.round(performance.now() - started)} ms`;
   if (options.check) {
     const problems = await checkOutputs(outDir, outputs, folder.extras);
-    options.log(problems.length === 0 ? `${options.out}/ is up to date (${outputs.size} files, ${elapsed()})` : describeProblems(options, problems));
+    options.log(
+      problems.length === 0
+        ? `${options.out}/ is up to date (${outputs.size} files, ${elapsed()})`
+        : describeProblems(options, problems),
+    );
     return problems.length === 0 ? EXIT.ok : EXIT.stale;
   }
   const report = await writeOutputs(outDir, outputs, folder.extras);
-  const changes = [...report.written.map((file) => `wrote ${options.out}/${file}`), ...report.removed.map((file) => `removed ${options.out}/${file}`)];
-  options.log([...changes, `${options.out}/: ${report.written.length} written, ${report.removed.length} removed, ${report.unchanged} unchanged (${elapsed()})`].join("\n"));
+  const changes = [
+    ...report.written.map((file) => `wrote ${options.out}/${file}`),
+    ...report.removed.map((file) => `removed ${options.out}/${file}`),
+  ];
+  options.log(
+    [
+      ...changes,
+      `${options.out}/: ${report.written.length} written, ${report.removed.length} removed, ${report.unchanged} unchanged (${elapsed()})`,
+    ].join("\n"),
+  );
   return EXIT.ok;
 }
 
 /** The app read with its tsconfig and generated, or the one message that says why it cannot be. */
-export function generateFor(options: Pick<CodegenOptions, "app" | "tsconfig" | "cwd" | "rerun">, project?: AppProject): (Generation & { ok: true }) | { ok: false; problem: string } {
+export function generateFor(
+  options: Pick<CodegenOptions, "app" | "tsconfig" | "cwd" | "rerun">,
+  project?: AppProject,
+): (Generation & { ok: true }) | { ok: false; problem: string } {
   let appProject = project;
   if (!appProject) {
     const opened = openAppProject(options);
     if (!opened.ok) return { ok: false, problem: `livecmd codegen: ${opened.problem}` };
     appProject = opened;
   }
-  const generation = generate(appProject.project, { appFile: options.app, cwd: options.cwd, rerun: options.rerun });
-  return generation.ok ? generation : { ok: false, problem: formatDiagnostics(generation.diagnostics) };
+  const generation = generate(appProject.project, {
+    appFile: options.app,
+    cwd: options.cwd,
+    rerun: options.rerun,
+  });
+  return generation.ok
+    ? generation
+    : { ok: false, problem: formatDiagnostics(generation.diagnostics) };
 }
 
 function describeProblems({ out, rerun }: CodegenOptions, problems: CheckProblem[]): string {

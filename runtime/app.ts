@@ -67,7 +67,9 @@ export class App {
   /** The name a command is known by; throws for a command that is not part of this app. */
   nameOf(target: Command): string {
     for (const [name, command] of this.commands) if (command === target) return name;
-    throw new Error(`livecmd: the command is not part of app "${this.name}"; add it to defineApp({ commands })`);
+    throw new Error(
+      `livecmd: the command is not part of app "${this.name}"; add it to defineApp({ commands })`,
+    );
   }
 
   isGranted(name: string): boolean {
@@ -97,10 +99,16 @@ export class App {
   /** The app's database; writes through it, by commands or by the app's own code, are seen live. */
   get db(): SqliteDatabase {
     if (!this.#database) {
-      if (!this.#openDatabase) throw new Error(`livecmd: app "${this.name}" has no database; pass defineApp({ database })`);
+      if (!this.#openDatabase)
+        throw new Error(
+          `livecmd: app "${this.name}" has no database; pass defineApp({ database })`,
+        );
       const driverProblem = sqliteDriverProblem(`${process.cwd()}/`);
       if (driverProblem) throw new Error(`livecmd: ${driverProblem}`);
-      this.#database = new SqliteDatabase(this.#openDatabase(), { read() {}, wrote: (tables) => this.changed(...tables) });
+      this.#database = new SqliteDatabase(this.#openDatabase(), {
+        read() {},
+        wrote: (tables) => this.changed(...tables),
+      });
     }
     return this.#database;
   }
@@ -150,7 +158,8 @@ export class App {
   #changeGrants(commands: Command[], change: (name: string) => unknown): void {
     const before = [...this.#granted].sort().join("\n");
     for (const command of commands) change(this.nameOf(command));
-    if ([...this.#granted].sort().join("\n") !== before) for (const listener of this.#grantListeners) listener();
+    if ([...this.#granted].sort().join("\n") !== before)
+      for (const listener of this.#grantListeners) listener();
   }
 }
 
@@ -164,20 +173,32 @@ function nameCommands(commands: Record<string, Command>): Map<string, Command> {
     const command = commands[key];
     if (!isCommand(command)) continue;
     const name = command.options.name ?? key;
-    if (named.has(name)) throw new Error(`livecmd: two commands are named "${name}"; rename one or set options.name`);
+    if (named.has(name))
+      throw new Error(`livecmd: two commands are named "${name}"; rename one or set options.name`);
     named.set(name, command);
   }
   return new Map([...named].sort(([a], [b]) => byCodeUnit(a, b)));
 }
 
-function checkGenerated(app: string, { catalog, templates }: NonNullable<AppDefinition["generated"]>): Generated {
+function checkGenerated(
+  app: string,
+  { catalog, templates }: NonNullable<AppDefinition["generated"]>,
+): Generated {
   const shaped = catalog as Partial<Catalog> | null;
   const lists = ["resources", "resourceTemplates", "tools", "commands"] as const;
-  if (typeof shaped !== "object" || shaped === null || !lists.every((list) => Array.isArray(shaped[list]))) {
-    throw new Error(`livecmd: app "${app}" was given a catalog that is not a livecmd catalog.json; pass the file \`livecmd codegen\` wrote`);
+  if (
+    typeof shaped !== "object" ||
+    shaped === null ||
+    !lists.every((list) => Array.isArray(shaped[list]))
+  ) {
+    throw new Error(
+      `livecmd: app "${app}" was given a catalog that is not a livecmd catalog.json; pass the file \`livecmd codegen\` wrote`,
+    );
   }
   if (shaped.app !== app) {
-    throw new Error(`livecmd: the catalog was generated for app "${String(shaped.app)}", not "${app}"; run \`livecmd codegen --app <this app's module>\``);
+    throw new Error(
+      `livecmd: the catalog was generated for app "${String(shaped.app)}", not "${app}"; run \`livecmd codegen --app <this app's module>\``,
+    );
   }
   return { catalog: shaped as Catalog, templates };
 }

@@ -32,10 +32,19 @@ export interface Command<A extends unknown[] = any[], R = unknown> {
  * Declares a command. The generator reads `options` as a literal and the handler's parameter
  * types, so keep `options` an object literal of literals.
  */
-export function command<A extends unknown[], R>(options: CommandOptions, handler: Handler<A, R>): Command<A, R> {
-  return Object.freeze({ kind: "livecmd.command", options: Object.freeze({ ...options }), handler });
+export function command<A extends unknown[], R>(
+  options: CommandOptions,
+  handler: Handler<A, R>,
+): Command<A, R> {
+  return Object.freeze({
+    kind: "livecmd.command",
+    options: Object.freeze({ ...options }),
+    handler,
+  });
 }
 
 export function isCommand(value: unknown): value is Command {
-  return typeof value === "object" && value !== null && (value as Command).kind === "livecmd.command";
+  return (
+    typeof value === "object" && value !== null && (value as Command).kind === "livecmd.command"
+  );
 }

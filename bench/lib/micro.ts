@@ -18,7 +18,10 @@ export const MICRO_ROUNDS = { rounds: 5, timeMs: 200, warmupMs: 100 } as const;
  * code that calls `uris.customers_show(...)` or one SDK `UriTemplate`'s `match`. `loop` must use
  * nothing but its arguments.
  */
-export function ownCallSites<A extends unknown[]>(loop: (...args: A) => number, ...args: A): () => number {
+export function ownCallSites<A extends unknown[]>(
+  loop: (...args: A) => number,
+  ...args: A
+): () => number {
   const copy = new Function(`return (${loop.toString()});`)() as (...args: A) => number;
   return () => copy(...args);
 }
@@ -36,12 +39,18 @@ export async function measureMicro(tasks: readonly MicroTask[]): Promise<Figure[
   const samples = new Map<string, number[]>(tasks.map((task) => [task.label, []]));
   const roundMedians = new Map<string, number[]>(tasks.map((task) => [task.label, []]));
   for (let round = 0; round < rounds; round++) {
-    const bench = new Bench({ time: timeMs, warmupTime: warmupMs, retainSamples: true, throws: true });
+    const bench = new Bench({
+      time: timeMs,
+      warmupTime: warmupMs,
+      retainSamples: true,
+      throws: true,
+    });
     for (const task of tasks) bench.add(task.label, () => void (sink += task.batch()));
     await bench.run();
     for (const task of bench.tasks) {
       const result = task.result;
-      if (result.state !== "completed" || !result.latency.samples) throw new Error(`${task.name}: ${result.state}`);
+      if (result.state !== "completed" || !result.latency.samples)
+        throw new Error(`${task.name}: ${result.state}`);
       const size = tasks.find((candidate) => candidate.label === task.name)!.batchSize;
       const perOperation = samples.get(task.name)!;
       for (const ms of result.latency.samples) perOperation.push((ms * 1e6) / size);
@@ -49,5 +58,7 @@ export async function measureMicro(tasks: readonly MicroTask[]): Promise<Figure[
     }
   }
   if (Number.isNaN(sink)) throw new Error("unreachable: keeps the sink observable");
-  return tasks.map((task) => figureOf(task.label, "ns", samples.get(task.label)!, roundMedians.get(task.label)));
+  return tasks.map((task) =>
+    figureOf(task.label, "ns", samples.get(task.label)!, roundMedians.get(task.label)),
+  );
 }

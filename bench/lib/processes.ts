@@ -37,7 +37,9 @@ export function spawnNode(args: readonly string[]): ChildProcess {
 /** Fails loudly: a benchmark of a command that did not do its job measures nothing. */
 export function expectSuccess(what: string, finished: Finished, stdoutPattern: RegExp): Finished {
   if (finished.code !== 0 || !stdoutPattern.test(finished.stdout)) {
-    throw new Error(`${what} exited ${finished.code} without ${stdoutPattern}:\n${finished.stdout}\n${finished.stderr}`);
+    throw new Error(
+      `${what} exited ${finished.code} without ${stdoutPattern}:\n${finished.stdout}\n${finished.stderr}`,
+    );
   }
   return finished;
 }

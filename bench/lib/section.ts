@@ -68,7 +68,12 @@ export function passes(comparison: Comparison): boolean | undefined {
 }
 
 /** Median, quartiles and range of raw samples, all in `unit`; `rounds` as `Figure.rounds`. */
-export function figureOf(label: string, unit: Unit, samples: readonly number[], rounds?: number[]): Figure {
+export function figureOf(
+  label: string,
+  unit: Unit,
+  samples: readonly number[],
+  rounds?: number[],
+): Figure {
   if (samples.length === 0) throw new Error(`no samples for ${label}`);
   const sorted = [...samples].sort((a, b) => a - b);
   return {
@@ -85,7 +90,10 @@ export function figureOf(label: string, unit: Unit, samples: readonly number[], 
 }
 
 export function median(values: readonly number[]): number {
-  return quantile([...values].sort((a, b) => a - b), 0.5);
+  return quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 /** Linear interpolation between closest ranks, as tinybench computes its percentiles. */
@@ -105,6 +113,8 @@ function quantile(sorted: readonly number[], q: number): number {
 export function ratio(label: string, slow: Figure, fast: Figure, target?: Target): Comparison {
   if (slow.unit !== fast.unit) throw new Error(`${label}: ${slow.unit} against ${fast.unit}`);
   const paired = slow.rounds && fast.rounds && slow.rounds.length === fast.rounds.length;
-  const value = paired ? median(slow.rounds!.map((value, i) => value / fast.rounds![i]!)) : slow.median / fast.median;
+  const value = paired
+    ? median(slow.rounds!.map((value, i) => value / fast.rounds![i]!))
+    : slow.median / fast.median;
   return { label, value, unit: "x", target };
 }

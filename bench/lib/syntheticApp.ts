@@ -22,7 +22,10 @@ export interface SyntheticApp {
  * command taking three scalars and the struct, so every command gets a template of three path
  * and three query variables.
  */
-export async function writeSyntheticApp(count: number, folder = `app-${count}`): Promise<SyntheticApp> {
+export async function writeSyntheticApp(
+  count: number,
+  folder = `app-${count}`,
+): Promise<SyntheticApp> {
   const root = path.join(BENCH_APPS_DIR, folder);
   await rm(root, { recursive: true, force: true });
   await mkdir(path.join(root, "commands"), { recursive: true });
@@ -31,7 +34,12 @@ export async function writeSyntheticApp(count: number, folder = `app-${count}`):
   await Promise.all(names.map((name, i) => writeFile(commandFiles[i]!, commandModule(name, 0))));
   await writeFile(path.join(root, "app.ts"), appModule(names));
   const relative = (file: string) => path.relative(REPO_ROOT, file);
-  return { appFile: relative(path.join(root, "app.ts")), outDir: relative(path.join(root, "generated")), commandFiles, names };
+  return {
+    appFile: relative(path.join(root, "app.ts")),
+    outDir: relative(path.join(root, "generated")),
+    commandFiles,
+    names,
+  };
 }
 
 /**

@@ -1,6 +1,11 @@
 import { int } from "../../runtime/uri/int.ts";
 import { mulberry32 } from "../../test/helpers/mulberry32.ts";
-import { uris, type CustomersIndexVariables, type CustomersShowVariables, type OrdersBetweenVariables } from "../../generated/uris.ts";
+import {
+  uris,
+  type CustomersIndexVariables,
+  type CustomersShowVariables,
+  type OrdersBetweenVariables,
+} from "../../generated/uris.ts";
 
 /**
  * The example app's templates the URI rows measure, and a fixed, seeded set of realistic
@@ -21,7 +26,20 @@ export interface FixtureVariables {
 export const FIXTURES_PER_TEMPLATE = 64;
 
 /** Searches as people type them: mostly ASCII, some needing escapes, a little non-Latin text. */
-const SEARCHES = ["ada", "Lovelace", "grace hopper", "O'Brien", "josé", "Müller & Sons", "50% off", "a+b", "東京", "smith", "acme.io", "x_y-z"];
+const SEARCHES = [
+  "ada",
+  "Lovelace",
+  "grace hopper",
+  "O'Brien",
+  "josé",
+  "Müller & Sons",
+  "50% off",
+  "a+b",
+  "東京",
+  "smith",
+  "acme.io",
+  "x_y-z",
+];
 const DIRECTIONS = ["asc", "desc"] as const;
 const SORTS = ["name", "created_at", "balance"] as const;
 const STATUSES = ["pending", "paid", "shipped", "cancelled"] as const;
@@ -45,8 +63,14 @@ export interface UriWorkload {
  * customers_index with some optional variables left out.
  */
 export function uriWorkloads(): UriWorkload[] {
-  const single = BENCH_TEMPLATES.map((template) => ({ name: template, cases: casesOf(template, fixtureVariables(template)), complete: true }));
-  const interleaved = single[0]!.cases.flatMap((_, i) => single.map((workload) => workload.cases[i]!));
+  const single = BENCH_TEMPLATES.map((template) => ({
+    name: template,
+    cases: casesOf(template, fixtureVariables(template)),
+    complete: true,
+  }));
+  const interleaved = single[0]!.cases.flatMap((_, i) =>
+    single.map((workload) => workload.cases[i]!),
+  );
   const sparse = casesOf("customers_index", fixtureVariables("customers_index").map(leaveSomeOut));
   return [
     ...single,
@@ -66,7 +90,10 @@ function leaveSomeOut(vars: object, index: number): object {
   return Object.fromEntries(Object.entries(vars).filter(() => random() < 0.5));
 }
 
-function fixtureVariables<T extends BenchTemplate>(template: T, seed = 0x5eed): FixtureVariables[T][] {
+function fixtureVariables<T extends BenchTemplate>(
+  template: T,
+  seed = 0x5eed,
+): FixtureVariables[T][] {
   const random = mulberry32(seed + BENCH_TEMPLATES.indexOf(template));
   const make = MAKERS[template] as (random: Random) => FixtureVariables[T];
   return Array.from({ length: FIXTURES_PER_TEMPLATE }, () => make(random));

@@ -1,7 +1,14 @@
-import { FieldReader, splitUri, type JsonSchema, type ParseResult, type TemplateVariable } from "../../runtime/uri/index.ts";
+import {
+  FieldReader,
+  splitUri,
+  type JsonSchema,
+  type ParseResult,
+  type TemplateVariable,
+} from "../../runtime/uri/index.ts";
 
 /** A base without braces, `/{name}` path expressions, then at most one `{?a,b}` query expression. */
-const TEMPLATE_SHAPE = /^([^{]*?)((?:\/\{[A-Za-z_]\w*\})*)(?:\{\?([A-Za-z_]\w*(?:,[A-Za-z_]\w*)*)\})?$/;
+const TEMPLATE_SHAPE =
+  /^([^{]*?)((?:\/\{[A-Za-z_]\w*\})*)(?:\{\?([A-Za-z_]\w*(?:,[A-Za-z_]\w*)*)\})?$/;
 
 type Read = (reader: FieldReader, name: string, raw: string | undefined) => unknown;
 
@@ -25,13 +32,21 @@ export class GenericMatcher {
 
   constructor(uriTemplate: string, variables: readonly TemplateVariable[]) {
     const parts = TEMPLATE_SHAPE.exec(uriTemplate);
-    if (!parts) throw new Error(`unsupported template ${uriTemplate}: livecmd's are base/{a}/{b}{?c,d}`);
+    if (!parts)
+      throw new Error(`unsupported template ${uriTemplate}: livecmd's are base/{a}/{b}{?c,d}`);
     this.base = parts[1]!;
     this.pathNames = [...parts[2]!.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
     this.queryNames = parts[3] ? parts[3].split(",") : [];
     const schemas = new Map(variables.map((variable) => [variable.name, variable.schema]));
-    const fieldOf = (name: string, inPath: boolean): Field => ({ name, inPath, read: readerFor(name, schemas.get(name)) });
-    this.fields = [...this.pathNames.map((name) => fieldOf(name, true)), ...this.queryNames.map((name) => fieldOf(name, false))];
+    const fieldOf = (name: string, inPath: boolean): Field => ({
+      name,
+      inPath,
+      read: readerFor(name, schemas.get(name)),
+    });
+    this.fields = [
+      ...this.pathNames.map((name) => fieldOf(name, true)),
+      ...this.queryNames.map((name) => fieldOf(name, false)),
+    ];
   }
 
   parse(uri: string): ParseResult<Record<string, unknown>> {
@@ -41,7 +56,11 @@ export class GenericMatcher {
     const reader = new FieldReader(split.errors);
     const vars: Record<string, unknown> = {};
     for (const field of this.fields) {
-      vars[field.name] = field.read(reader, field.name, field.inPath ? path[field.name] : query[field.name]);
+      vars[field.name] = field.read(
+        reader,
+        field.name,
+        field.inPath ? path[field.name] : query[field.name],
+      );
     }
     return reader.result(vars);
   }

@@ -12,9 +12,14 @@ const INVALID = Symbol("invalid");
  * The template and the converters are built once, as a server would at registration.
  * Returns the typed variables, or `undefined` when the URI does not match or a value is bad.
  */
-export function sdkParser(uriTemplate: string, variables: readonly TemplateVariable[]): (uri: string) => Record<string, unknown> | undefined {
+export function sdkParser(
+  uriTemplate: string,
+  variables: readonly TemplateVariable[],
+): (uri: string) => Record<string, unknown> | undefined {
   const template = new UriTemplate(uriTemplate);
-  const converters = variables.map((variable) => [variable.name, converterFor(variable.schema)] as const);
+  const converters = variables.map(
+    (variable) => [variable.name, converterFor(variable.schema)] as const,
+  );
   return (uri) => {
     const match = template.match(uri);
     if (!match) return undefined;

@@ -10,7 +10,11 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from "@modelcontextprotocol/node";
+import {
+  localhostHostValidation,
+  localhostOriginValidation,
+  toNodeHandler,
+} from "@modelcontextprotocol/node";
 import { createMcpHandler, McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
 import { openExampleDatabase } from "../../example/db.ts";
 import { controlledByStdin } from "./childControl.ts";
@@ -24,13 +28,20 @@ const customerById = db.prepare(
     WHERE c.id = ? GROUP BY c.id`,
 );
 const tagsOf = db.prepare("SELECT tag FROM customer_tags WHERE customer_id = ? ORDER BY tag");
-const attributesOf = db.prepare("SELECT key, value FROM customer_attributes WHERE customer_id = ? ORDER BY key");
+const attributesOf = db.prepare(
+  "SELECT key, value FROM customer_attributes WHERE customer_id = ? ORDER BY key",
+);
 
 function showCustomer(id: number): unknown {
   const customer = customerById.get(id) as Record<string, unknown> | undefined;
   if (!customer) throw new Error(`no customer with id ${id}`);
   const tags = (tagsOf.all(id) as { tag: string }[]).map(({ tag }) => tag);
-  const attributes = Object.fromEntries((attributesOf.all(id) as { key: string; value: string }[]).map(({ key, value }) => [key, value]));
+  const attributes = Object.fromEntries(
+    (attributesOf.all(id) as { key: string; value: string }[]).map(({ key, value }) => [
+      key,
+      value,
+    ]),
+  );
   return { ...customer, tags, attributes };
 }
 
@@ -46,7 +57,11 @@ function buildServer(): McpServer {
       const raw = variables.id;
       const id = typeof raw === "string" && /^(0|[1-9]\d{0,15})$/.test(raw) ? Number(raw) : NaN;
       if (!Number.isSafeInteger(id)) throw new Error(`id must be an integer, got ${String(raw)}`);
-      return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(showCustomer(id)) }] };
+      return {
+        contents: [
+          { uri: uri.href, mimeType: "application/json", text: JSON.stringify(showCustomer(id)) },
+        ],
+      };
     },
   );
   return server;
@@ -54,7 +69,10 @@ function buildServer(): McpServer {
 
 const onerror = (error: Error) => process.stderr.write(`sdk peer: ${error.message}\n`);
 const handler = createMcpHandler(() => buildServer(), { onerror });
-const nodeHandler = toNodeHandler({ fetch: (request: Request) => handler.fetch(request) }, { onerror });
+const nodeHandler = toNodeHandler(
+  { fetch: (request: Request) => handler.fetch(request) },
+  { onerror },
+);
 const validHost = localhostHostValidation();
 const validOrigin = localhostOriginValidation();
 const http = createServer((req, res) => {

@@ -35,15 +35,22 @@ interface Manifest {
 export async function initProject(options: InitOptions): Promise<{ scheme: string }> {
   const { cwd, log } = options;
   const manifestFile = path.join(cwd, "package.json");
-  const manifest: Manifest = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, "utf8")) as Manifest) : { name: packageName(cwd), private: true, type: "module" };
+  const manifest: Manifest = existsSync(manifestFile)
+    ? (JSON.parse(readFileSync(manifestFile, "utf8")) as Manifest)
+    : { name: packageName(cwd), private: true, type: "module" };
   // A fresh `npm install livecmd` writes a package.json without "type"; with no JavaScript of
   // the project's to reinterpret, making it an ES module changes nothing else.
   if (manifest.type === undefined && !hasJavaScript(cwd)) manifest.type = "module";
   if (manifest.type !== "module") {
-    throw new InputError(`package.json is not "type": "module", and the starter app is an ES module: add "type": "module" to package.json, or write the app yourself (see the livecmd README)`);
+    throw new InputError(
+      `package.json is not "type": "module", and the starter app is an ES module: add "type": "module" to package.json, or write the app yourself (see the livecmd README)`,
+    );
   }
   const conflicts = conflictsIn(cwd, manifest);
-  if (conflicts.length > 0) throw new InputError(`livecmd init would overwrite ${conflicts.join(", ")}; nothing was written. Move ${conflicts.length === 1 ? "it" : "them"} away, or run init in a new folder`);
+  if (conflicts.length > 0)
+    throw new InputError(
+      `livecmd init would overwrite ${conflicts.join(", ")}; nothing was written. Move ${conflicts.length === 1 ? "it" : "them"} away, or run init in a new folder`,
+    );
 
   const scheme = schemeOf(manifest.name ?? packageName(cwd));
   manifest.scripts = { ...manifest.scripts, ...SCRIPTS };
@@ -65,8 +72,17 @@ export async function initProject(options: InitOptions): Promise<{ scheme: strin
   }
   for (const command of installs) await run(command, cwd, log);
   const { runCodegen } = await import("../../generator/runCodegen.ts");
-  const code = await runCodegen({ app: APP, out: OUT, check: false, force: false, cwd, log, rerun: "npx livecmd codegen" });
-  if (code !== 0) throw new InputError(`codegen of the starter app failed (exit ${code}); see above`);
+  const code = await runCodegen({
+    app: APP,
+    out: OUT,
+    check: false,
+    force: false,
+    cwd,
+    log,
+    rerun: "npx livecmd codegen",
+  });
+  if (code !== 0)
+    throw new InputError(`codegen of the starter app failed (exit ${code}); see above`);
   return { scheme };
 }
 
@@ -78,14 +94,18 @@ function conflictsIn(cwd: string, manifest: Manifest): string[] {
   if (existsSync(out) && readdirSync(out).length > 0) conflicts.push(`${OUT}/`);
   for (const [name, script] of Object.entries(SCRIPTS)) {
     const existing = manifest.scripts?.[name];
-    if (existing !== undefined && existing !== script) conflicts.push(`the "${name}" script (${JSON.stringify(existing)})`);
+    if (existing !== undefined && existing !== script)
+      conflicts.push(`the "${name}" script (${JSON.stringify(existing)})`);
   }
   return conflicts;
 }
 
 /** `npm install` commands for what the starter app needs and package.json does not declare yet. */
 function missingInstalls(manifest: Manifest): string[][] {
-  const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {})]);
+  const declared = new Set([
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.devDependencies ?? {}),
+  ]);
   const peers = livecmdManifest().peerDependencies;
   const nodeMajor = process.versions.node.split(".")[0];
   const runtime = { "better-sqlite3": peers["better-sqlite3"] ?? "^12.0.0" };
@@ -95,7 +115,10 @@ function missingInstalls(manifest: Manifest): string[][] {
     "@types/node": `^${nodeMajor}.0.0`,
     "@types/better-sqlite3": "^7.6.0",
   };
-  const specs = (wanted: Record<string, string>) => Object.entries(wanted).filter(([name]) => !declared.has(name)).map(([name, range]) => `${name}@${range}`);
+  const specs = (wanted: Record<string, string>) =>
+    Object.entries(wanted)
+      .filter(([name]) => !declared.has(name))
+      .map(([name, range]) => `${name}@${range}`);
   return [
     ["npm", "install", "--save", ...specs(runtime)],
     ["npm", "install", "--save-dev", ...specs(development)],
@@ -105,23 +128,48 @@ function missingInstalls(manifest: Manifest): string[][] {
 function run(command: string[], cwd: string, log: (text: string) => void): Promise<void> {
   log(`running ${command.join(" ")}`);
   return new Promise((resolve, reject) => {
-    const child = spawn(command[0]!, command.slice(1), { cwd, stdio: ["ignore", "inherit", "inherit"] });
-    child.on("error", (error) => reject(new InputError(`could not run ${command.join(" ")}: ${error.message}`)));
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new InputError(`${command.join(" ")} failed (exit ${code}); run it yourself, then npx livecmd codegen`))));
+    const child = spawn(command[0]!, command.slice(1), {
+      cwd,
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    child.on("error", (error) =>
+      reject(new InputError(`could not run ${command.join(" ")}: ${error.message}`)),
+    );
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve()
+        : reject(
+            new InputError(
+              `${command.join(" ")} failed (exit ${code}); run it yourself, then npx livecmd codegen`,
+            ),
+          ),
+    );
   });
 }
 
 /** Whether the project has JavaScript of its own (at its root or in src/) that "type" would affect. */
 function hasJavaScript(cwd: string): boolean {
-  return [cwd, path.join(cwd, "src")].some((folder) => existsSync(folder) && readdirSync(folder).some((file) => /\.(js|jsx)$/.test(file)));
+  return [cwd, path.join(cwd, "src")].some(
+    (folder) => existsSync(folder) && readdirSync(folder).some((file) => /\.(js|jsx)$/.test(file)),
+  );
 }
 
 function packageName(cwd: string): string {
-  return path.basename(cwd).toLowerCase().replace(/[^a-z0-9._-]+/g, "-") || "app";
+  return (
+    path
+      .basename(cwd)
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, "-") || "app"
+  );
 }
 
 /** A URI scheme from the package name: `@acme/Notes App` gives `notes-app`; `app` when nothing is left. */
 export function schemeOf(name: string): string {
-  const scheme = name.replace(/^@[^/]*\//, "").toLowerCase().replace(/[^a-z0-9+.-]+/g, "-").replace(/^[^a-z]+/, "").replace(/-+$/, "");
+  const scheme = name
+    .replace(/^@[^/]*\//, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9+.-]+/g, "-")
+    .replace(/^[^a-z]+/, "")
+    .replace(/-+$/, "");
   return scheme || "app";
 }

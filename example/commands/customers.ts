@@ -87,7 +87,11 @@ export interface DeletedCustomer {
 const COLUMNS = "id, name, email, balance, created_at";
 
 /** Sort keys map to SQL here, so no argument is ever spliced into a statement. */
-const SORT_COLUMNS: Record<SortKey, string> = { name: "name COLLATE NOCASE", created_at: "created_at", balance: "balance" };
+const SORT_COLUMNS: Record<SortKey, string> = {
+  name: "name COLLATE NOCASE",
+  created_at: "created_at",
+  balance: "balance",
+};
 const DIRECTIONS = { asc: "ASC", desc: "DESC" } as const;
 
 /** Takes the LIKE pattern three times; a null pattern matches every customer. */
@@ -101,26 +105,30 @@ const REPORT_FILTER =
  * A page of customers as `{ page, per_page, total, customers }`: `search` matches name or email,
  * case-insensitive, and `sort` orders by name, created_at or balance (id order when absent).
  */
-export const customers_index = command({ live: true, title: "Customers" }, (ctx, query: CustomerQuery): CustomerPage =>
-  pageOfCustomers(ctx.db, query),
+export const customers_index = command(
+  { live: true, title: "Customers" },
+  (ctx, query: CustomerQuery): CustomerPage => pageOfCustomers(ctx.db, query),
 );
 
 /**
  * One customer by id, with their order count, order total, tags and attributes.
  * @param id The customer's id, e.g. 1 for Ada Lovelace.
  */
-export const customers_show = command({ live: true, title: "Customer" }, (ctx, id: Int): CustomerDetail => {
-  checkInteger("id", id);
-  const customer = ctx.db.get<Omit<CustomerDetail, "tags" | "attributes">>(
-    `SELECT c.id, c.name, c.email, c.balance, c.created_at,
+export const customers_show = command(
+  { live: true, title: "Customer" },
+  (ctx, id: Int): CustomerDetail => {
+    checkInteger("id", id);
+    const customer = ctx.db.get<Omit<CustomerDetail, "tags" | "attributes">>(
+      `SELECT c.id, c.name, c.email, c.balance, c.created_at,
             COUNT(o.id) AS order_count, ROUND(COALESCE(SUM(o.total), 0), 2) AS order_total
        FROM customers c LEFT JOIN orders o ON o.customer_id = c.id
       WHERE c.id = ? GROUP BY c.id`,
-    id,
-  );
-  if (!customer) throw noCustomer(id);
-  return { ...customer, tags: tagsOf(ctx.db, id), attributes: attributesOf(ctx.db, id) };
-});
+      id,
+    );
+    if (!customer) throw noCustomer(id);
+    return { ...customer, tags: tagsOf(ctx.db, id), attributes: attributesOf(ctx.db, id) };
+  },
+);
 
 /**
  * The customers that carry every one of `tags`, in id order.
@@ -142,43 +150,55 @@ export const customers_tagged = command({ live: true }, (ctx, tags: string[]): C
  * Totals for the customers created since `since` whose balance is within `balance.min`..`balance.max`:
  * their count, balance sum and average, and their orders' count and sum.
  */
-export const customers_report = command({ live: true }, (ctx, filter: ReportFilter): CustomerReport => {
-  const bounds = reportBounds(filter);
-  const customers = ctx.db.get<{ count: Int; total: number; average: number | null }>(
-    `SELECT COUNT(*) AS count, ROUND(COALESCE(SUM(c.balance), 0), 2) AS total, ROUND(AVG(c.balance), 2) AS average
+export const customers_report = command(
+  { live: true },
+  (ctx, filter: ReportFilter): CustomerReport => {
+    const bounds = reportBounds(filter);
+    const customers = ctx.db.get<{ count: Int; total: number; average: number | null }>(
+      `SELECT COUNT(*) AS count, ROUND(COALESCE(SUM(c.balance), 0), 2) AS total, ROUND(AVG(c.balance), 2) AS average
        FROM customers c WHERE ${REPORT_FILTER}`,
-    ...bounds,
-  )!;
-  const orders = ctx.db.get<{ count: Int; total: number }>(
-    `SELECT COUNT(*) AS count, ROUND(COALESCE(SUM(o.total), 0), 2) AS total
+      ...bounds,
+    )!;
+    const orders = ctx.db.get<{ count: Int; total: number }>(
+      `SELECT COUNT(*) AS count, ROUND(COALESCE(SUM(o.total), 0), 2) AS total
        FROM orders o JOIN customers c ON c.id = o.customer_id WHERE ${REPORT_FILTER}`,
-    ...bounds,
-  )!;
-  return { count: customers.count, balance: { total: customers.total, average: customers.average }, orders };
-});
+      ...bounds,
+    )!;
+    return {
+      count: customers.count,
+      balance: { total: customers.total, average: customers.average },
+      orders,
+    };
+  },
+);
 
 /**
  * The customers whose attributes include every key and value of `attrs`, in id order.
  * @param attrs Attributes to match exactly, e.g. {"plan": "pro", "region": "eu"}; the example data has plan (free, pro, enterprise), region (apac, eu, latam, na) and industry (education, finance, health, retail, software).
  */
-export const customers_by_attributes = command({ live: true }, (ctx, attrs: Record<string, string>): Customer[] => {
-  const wanted = checkStringMap("attrs", attrs);
-  return ctx.db.all<Customer>(
-    `SELECT ${COLUMNS} FROM customers WHERE id IN (
+export const customers_by_attributes = command(
+  { live: true },
+  (ctx, attrs: Record<string, string>): Customer[] => {
+    const wanted = checkStringMap("attrs", attrs);
+    return ctx.db.all<Customer>(
+      `SELECT ${COLUMNS} FROM customers WHERE id IN (
        SELECT a.customer_id FROM customer_attributes a JOIN json_each(?) w ON w.key = a.key AND w.value = a.value
         GROUP BY a.customer_id HAVING COUNT(*) = ?)
      ORDER BY id`,
-    JSON.stringify(wanted),
-    Object.keys(wanted).length,
-  );
-});
+      JSON.stringify(wanted),
+      Object.keys(wanted).length,
+    );
+  },
+);
 
 /**
  * Like customers_index, a page of customers as `{ page, per_page, total, customers }`, but the
  * page is its own argument: `page` wins over `query.page`.
  */
-export const customers_search = command({ live: true }, (ctx, query: CustomerQuery, page: Int): CustomerPage =>
-  pageOfCustomers(ctx.db, { ...query, page }),
+export const customers_search = command(
+  { live: true },
+  (ctx, query: CustomerQuery, page: Int): CustomerPage =>
+    pageOfCustomers(ctx.db, { ...query, page }),
 );
 
 /** Creates a customer and returns it; the email must not be in use yet. */
@@ -187,7 +207,10 @@ export const customers_create = command({}, (ctx, input: NewCustomer): Customer 
   const email = checkEmail("email", input.email);
   const balance = input.balance === undefined ? 0 : checkNumber("balance", input.balance);
   return ctx.db.transaction(() => {
-    const holder = ctx.db.get<{ id: Int }>("SELECT id FROM customers WHERE email = ? COLLATE NOCASE", email);
+    const holder = ctx.db.get<{ id: Int }>(
+      "SELECT id FROM customers WHERE email = ? COLLATE NOCASE",
+      email,
+    );
     if (holder) throw new Error(`email ${email} is already used by customer ${holder.id}`);
     const { lastInsertRowid } = ctx.db.run(
       "INSERT INTO customers (name, email, balance, created_at) VALUES (?, ?, ?, ?)",
@@ -203,7 +226,11 @@ export const customers_create = command({}, (ctx, input: NewCustomer): Customer 
 /** Renames a customer and returns them. */
 export const customers_rename = command({}, (ctx, id: Int, name: string): Customer => {
   checkInteger("id", id);
-  const { changes } = ctx.db.run("UPDATE customers SET name = ? WHERE id = ?", checkText("name", name), id);
+  const { changes } = ctx.db.run(
+    "UPDATE customers SET name = ? WHERE id = ?",
+    checkText("name", name),
+    id,
+  );
   if (changes === 0) throw noCustomer(id);
   return customerById(ctx.db, id);
 });
@@ -231,8 +258,14 @@ export const customers_export = command({ live: true }, (ctx): Customer[] =>
 function pageOfCustomers(db: Database, query: CustomerQuery = {}): CustomerPage {
   const page = checkInteger("page", query.page ?? 1, 1) as Int;
   const perPage = checkInteger("per_page", query.per_page ?? 20, 1, 100) as Int;
-  const pattern = query.search === undefined ? null : likePattern(checkString("search", query.search));
-  const { total } = db.get<{ total: Int }>(`SELECT COUNT(*) AS total FROM customers WHERE ${SEARCH}`, pattern, pattern, pattern)!;
+  const pattern =
+    query.search === undefined ? null : likePattern(checkString("search", query.search));
+  const { total } = db.get<{ total: Int }>(
+    `SELECT COUNT(*) AS total FROM customers WHERE ${SEARCH}`,
+    pattern,
+    pattern,
+    pattern,
+  )!;
   const customers = db.all<Customer>(
     `SELECT ${COLUMNS} FROM customers WHERE ${SEARCH} ORDER BY ${orderBy(query)} LIMIT ? OFFSET ?`,
     pattern,
@@ -263,7 +296,8 @@ function reportBounds(filter: ReportFilter): SqlParam[] {
   const { min, max } = filter.balance;
   const low = min === undefined ? null : checkNumber("balance.min", min);
   const high = max === undefined ? null : checkNumber("balance.max", max);
-  if (low !== null && high !== null && low > high) throw new Error(`balance.min (${low}) is greater than balance.max (${high})`);
+  if (low !== null && high !== null && low > high)
+    throw new Error(`balance.min (${low}) is greater than balance.max (${high})`);
   return [since, low, high];
 }
 
@@ -274,10 +308,15 @@ function customerById(db: Database, id: number): Customer {
 }
 
 function tagsOf(db: Database, id: number): string[] {
-  return db.all<{ tag: string }>("SELECT tag FROM customer_tags WHERE customer_id = ? ORDER BY tag", id).map(({ tag }) => tag);
+  return db
+    .all<{ tag: string }>("SELECT tag FROM customer_tags WHERE customer_id = ? ORDER BY tag", id)
+    .map(({ tag }) => tag);
 }
 
 function attributesOf(db: Database, id: number): Record<string, string> {
-  const rows = db.all<{ key: string; value: string }>("SELECT key, value FROM customer_attributes WHERE customer_id = ? ORDER BY key", id);
+  const rows = db.all<{ key: string; value: string }>(
+    "SELECT key, value FROM customer_attributes WHERE customer_id = ? ORDER BY key",
+    id,
+  );
   return Object.fromEntries(rows.map(({ key, value }) => [key, value]));
 }

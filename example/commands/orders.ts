@@ -1,5 +1,12 @@
 import { command, type Database, type Int, type SqlParam } from "livecmd";
-import { checkBoolean, checkDate, checkInteger, checkNumber, checkOneOf, noCustomer } from "../validate.ts";
+import {
+  checkBoolean,
+  checkDate,
+  checkInteger,
+  checkNumber,
+  checkOneOf,
+  noCustomer,
+} from "../validate.ts";
 
 export type OrderStatus = "pending" | "paid" | "shipped" | "cancelled";
 
@@ -39,39 +46,61 @@ const SELECT_ORDERS = `SELECT o.id, o.customer_id, c.name AS customer_name, o.to
  * @param to The last day, `YYYY-MM-DD`, not before `from`.
  * @param status Only orders in this status; all statuses when absent.
  */
-export const orders_between = command({ live: true }, (ctx, from: string, to: string, status?: OrderStatus): Order[] => {
-  checkDate("from", from);
-  checkDate("to", to);
-  if (from > to) throw new Error(`from (${from}) is after to (${to})`);
-  return selectOrders(ctx.db, "o.placed_on BETWEEN ? AND ? AND o.status = COALESCE(?, o.status)", from, to, statusOrNull(status));
-});
+export const orders_between = command(
+  { live: true },
+  (ctx, from: string, to: string, status?: OrderStatus): Order[] => {
+    checkDate("from", from);
+    checkDate("to", to);
+    if (from > to) throw new Error(`from (${from}) is after to (${to})`);
+    return selectOrders(
+      ctx.db,
+      "o.placed_on BETWEEN ? AND ? AND o.status = COALESCE(?, o.status)",
+      from,
+      to,
+      statusOrNull(status),
+    );
+  },
+);
 
 /**
  * The orders whose total is at least `min_total` (e.g. 10000), optionally only those with `status`, oldest first.
  * @param min_total The smallest total to include.
  * @param status Only orders in this status; all statuses when absent.
  */
-export const orders_over = command({ live: true }, (ctx, min_total: number, status?: OrderStatus): Order[] =>
-  selectOrders(ctx.db, "o.total >= ? AND o.status = COALESCE(?, o.status)", checkNumber("min_total", min_total), statusOrNull(status)),
+export const orders_over = command(
+  { live: true },
+  (ctx, min_total: number, status?: OrderStatus): Order[] =>
+    selectOrders(
+      ctx.db,
+      "o.total >= ? AND o.status = COALESCE(?, o.status)",
+      checkNumber("min_total", min_total),
+      statusOrNull(status),
+    ),
 );
 
 /**
  * The orders flagged for review, oldest first; archived ones only when `include_archived` is true.
  * @param include_archived Also list archived orders; false when absent.
  */
-export const orders_flagged = command({ live: true }, (ctx, include_archived?: boolean): Order[] => {
-  const archivedToo = include_archived === undefined ? false : checkBoolean("include_archived", include_archived);
-  return selectOrders(ctx.db, "o.flagged = 1 AND (o.archived = 0 OR ? = 1)", archivedToo ? 1 : 0);
-});
+export const orders_flagged = command(
+  { live: true },
+  (ctx, include_archived?: boolean): Order[] => {
+    const archivedToo =
+      include_archived === undefined ? false : checkBoolean("include_archived", include_archived);
+    return selectOrders(ctx.db, "o.flagged = 1 AND (o.archived = 0 OR ? = 1)", archivedToo ? 1 : 0);
+  },
+);
 
 /** Places an order for an existing customer and returns it. */
 export const orders_create = command({}, (ctx, input: NewOrder): Order => {
   const customerId = checkInteger("customer_id", input.customer_id);
   const total = checkNumber("total", input.total, 0);
-  const status = input.status === undefined ? "pending" : checkOneOf("status", input.status, STATUSES);
+  const status =
+    input.status === undefined ? "pending" : checkOneOf("status", input.status, STATUSES);
   const placedOn = checkDate("placed_on", input.placed_on);
   return ctx.db.transaction(() => {
-    if (!ctx.db.get("SELECT 1 FROM customers WHERE id = ?", customerId)) throw noCustomer(customerId);
+    if (!ctx.db.get("SELECT 1 FROM customers WHERE id = ?", customerId))
+      throw noCustomer(customerId);
     const { lastInsertRowid } = ctx.db.run(
       "INSERT INTO orders (customer_id, total, status, placed_on, flagged, archived) VALUES (?, ?, ?, ?, 0, 0)",
       customerId,
@@ -89,7 +118,9 @@ interface OrderRow extends Omit<Order, "flagged" | "archived"> {
 }
 
 function selectOrders(db: Database, where: string, ...params: SqlParam[]): Order[] {
-  return db.all<OrderRow>(`${SELECT_ORDERS} WHERE ${where} ORDER BY o.placed_on, o.id`, ...params).map(toOrder);
+  return db
+    .all<OrderRow>(`${SELECT_ORDERS} WHERE ${where} ORDER BY o.placed_on, o.id`, ...params)
+    .map(toOrder);
 }
 
 function toOrder(row: OrderRow): Order {

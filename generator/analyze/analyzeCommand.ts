@@ -8,7 +8,12 @@ import { typeToSchema } from "./typeToSchema.ts";
 export function analyzeCommand(command: CommandSyntax, granted: boolean, cwd: string): CommandDecl {
   if (!command.description) {
     throw new DiagnosticError(
-      diagnosticAt(command.declaration, cwd, "CG008", `command "${command.name}" has no JSDoc summary; hosts show it to people choosing what to read. Add /** One sentence saying what it returns. */ above it`),
+      diagnosticAt(
+        command.declaration,
+        cwd,
+        "CG008",
+        `command "${command.name}" has no JSDoc summary; hosts show it to people choosing what to read. Add /** One sentence saying what it returns. */ above it`,
+      ),
     );
   }
   return {
@@ -28,14 +33,24 @@ function analyzeParam(command: CommandSyntax, param: ParameterDeclaration, cwd: 
   const nameNode = param.getNameNode();
   if (!Node.isIdentifier(nameNode)) {
     throw new DiagnosticError(
-      diagnosticAt(param, cwd, "CG003", `a parameter of command "${command.name}" is destructured; name it (e.g. query: CustomerQuery), since its name is the tool argument's name`),
+      diagnosticAt(
+        param,
+        cwd,
+        "CG003",
+        `a parameter of command "${command.name}" is destructured; name it (e.g. query: CustomerQuery), since its name is the tool argument's name`,
+      ),
     );
   }
   const name = nameNode.getText();
   const typeNode = param.getTypeNode();
   if (!typeNode) {
     throw new DiagnosticError(
-      diagnosticAt(param, cwd, "CG003", `parameter "${name}" of command "${command.name}" has no type annotation; write its type (e.g. ${name}: string), since the published schema comes from it`),
+      diagnosticAt(
+        param,
+        cwd,
+        "CG003",
+        `parameter "${name}" of command "${command.name}" has no type annotation; write its type (e.g. ${name}: string), since the published schema comes from it`,
+      ),
     );
   }
   const schema = typeToSchema(param.getType(), {

@@ -33,11 +33,13 @@ const NO_JSON_FORM: Record<string, string> = {
 export function typeToSchema(type: Type, site: TypeSite, visiting: Type[] = []): JsonSchema {
   if (type.isAny() || type.isUnknown()) return {};
   if (isIntBrand(type)) return { type: "integer" };
-  if (type.isUnion() && !type.isBoolean() && !type.isEnum()) return unionToSchema(type, site, visiting);
+  if (type.isUnion() && !type.isBoolean() && !type.isEnum())
+    return unionToSchema(type, site, visiting);
   if (type.isString()) return { type: "string" };
   if (type.isNumber()) return { type: "number" };
   if (type.isBoolean()) return { type: "boolean" };
-  if (type.isStringLiteral() || type.isEnum() || type.isEnumLiteral()) return enumToSchema(type, site);
+  if (type.isStringLiteral() || type.isEnum() || type.isEnumLiteral())
+    return enumToSchema(type, site);
   if (type.isNumberLiteral() || type.isBooleanLiteral()) return { enum: [literalOf(type)] };
   return objectToSchema(type, site, visiting);
 }
@@ -52,9 +54,9 @@ function unionToSchema(type: Type, site: TypeSite, visiting: Type[]): JsonSchema
       ? { type: "boolean" }
       : rest.every((member) => member.isNumberLiteral())
         ? { type: "number", enum: literalsOf(type).sort((a, b) => Number(a) - Number(b)) }
-      : rest.length === 1
-        ? typeToSchema(rest[0]!, site, visiting)
-        : { anyOf: rest.map((member) => typeToSchema(member, site, visiting)) };
+        : rest.length === 1
+          ? typeToSchema(rest[0]!, site, visiting)
+          : { anyOf: rest.map((member) => typeToSchema(member, site, visiting)) };
   return nullable ? withNull(inner) : inner;
 }
 
@@ -68,9 +70,13 @@ function withNull(schema: JsonSchema): JsonSchema {
 }
 
 function enumToSchema(type: Type, site: TypeSite): JsonSchema {
-  const values = declaredLiteralOrder(type, site.typeNode) ?? literalsOf(type).sort(compareLiterals);
+  const values =
+    declaredLiteralOrder(type, site.typeNode) ?? literalsOf(type).sort(compareLiterals);
   if (!values.every((value) => typeof value === "string")) {
-    throw unsupported(site, `${site.describe} is an enum of numbers; only string enums have a JSON Schema of string constants. Use a string enum or a union of string literals`);
+    throw unsupported(
+      site,
+      `${site.describe} is an enum of numbers; only string enums have a JSON Schema of string constants. Use a string enum or a union of string literals`,
+    );
   }
   return { type: "string", enum: values };
 }
@@ -81,7 +87,8 @@ function declaredLiteralOrder(type: Type, typeNode: TypeNode | undefined): unkno
   const enumDeclaration = enumDeclarationOf(type);
   if (enumDeclaration) return enumDeclaration.getMembers().map((member) => member.getValue());
   const declared = literalsInSyntax(typeNode ?? aliasTypeNode(type.getAliasSymbol()));
-  const sameSet = declared && declared.length === expected.size && declared.every((value) => expected.has(value));
+  const sameSet =
+    declared && declared.length === expected.size && declared.every((value) => expected.has(value));
   return sameSet ? declared : undefined;
 }
 
@@ -99,10 +106,15 @@ function enumDeclarationOf(type: Type) {
 function literalsInSyntax(node: TypeNode | undefined): unknown[] | undefined {
   if (!node) return undefined;
   if (Node.isParenthesizedTypeNode(node)) return literalsInSyntax(node.getTypeNode());
-  if (Node.isTypeReference(node)) return literalsInSyntax(aliasTypeNode(node.getTypeName().getSymbol()));
+  if (Node.isTypeReference(node))
+    return literalsInSyntax(aliasTypeNode(node.getTypeName().getSymbol()));
   if (Node.isLiteralTypeNode(node)) {
     const literal = node.getLiteral();
-    return Node.isStringLiteral(literal) ? [literal.getLiteralValue()] : Node.isNullLiteral(literal) ? [] : undefined;
+    return Node.isStringLiteral(literal)
+      ? [literal.getLiteralValue()]
+      : Node.isNullLiteral(literal)
+        ? []
+        : undefined;
   }
   if (Node.isUndefinedKeyword(node)) return [];
   if (!Node.isUnionTypeNode(node)) return undefined;
@@ -132,13 +144,19 @@ function compareLiterals(a: unknown, b: unknown): number {
 function objectToSchema(type: Type, site: TypeSite, visiting: Type[]): JsonSchema {
   rejectWithoutJsonForm(type, site);
   if (visiting.includes(type)) {
-    throw unsupported(site, `${site.describe} has a recursive type (${type.getText(site.node)}); a command's arguments must be finite JSON`);
+    throw unsupported(
+      site,
+      `${site.describe} has a recursive type (${type.getText(site.node)}); a command's arguments must be finite JSON`,
+    );
   }
   const element = type.getArrayElementType() ?? readonlyArrayElement(type);
   if (element) return { type: "array", items: typeToSchema(element, site, [...visiting, type]) };
   const indexType = type.getStringIndexType();
   if (indexType && type.getProperties().length === 0) {
-    return { type: "object", additionalProperties: typeToSchema(indexType, site, [...visiting, type]) };
+    return {
+      type: "object",
+      additionalProperties: typeToSchema(indexType, site, [...visiting, type]),
+    };
   }
   return propertiesToSchema(type, site, [...visiting, type]);
 }
@@ -159,7 +177,8 @@ function propertiesToSchema(type: Type, site: TypeSite, visiting: Type[]): JsonS
     const schema = typeToSchema(propertyType, propertySite, visiting);
     const description = declaration && Node.isJSDocable(declaration) ? docText(declaration) : "";
     properties[name] = description ? { ...schema, description } : schema;
-    if (!property.isOptional() && !propertyType.isUndefined() && !includesUndefined(propertyType)) required.push(name);
+    if (!property.isOptional() && !propertyType.isUndefined() && !includesUndefined(propertyType))
+      required.push(name);
   }
   return { type: "object", properties, required, additionalProperties: false };
 }
@@ -169,11 +188,26 @@ function rejectWithoutJsonForm(type: Type, site: TypeSite): void {
   const hint = NO_JSON_FORM[name];
   // Only for messages: printing a type is costly, and most types are fine.
   const text = () => type.getText(site.node);
-  if (hint) throw unsupported(site, `${site.describe} has type ${text()}, which has no JSON form; use ${hint}`);
-  if (type.getCallSignatures().length > 0) throw unsupported(site, `${site.describe} is a function (${text()}); arguments must be JSON data`);
-  if (type.isTuple()) throw unsupported(site, `${site.describe} is a tuple (${text()}); use an object with named fields`);
+  if (hint)
+    throw unsupported(
+      site,
+      `${site.describe} has type ${text()}, which has no JSON form; use ${hint}`,
+    );
+  if (type.getCallSignatures().length > 0)
+    throw unsupported(
+      site,
+      `${site.describe} is a function (${text()}); arguments must be JSON data`,
+    );
+  if (type.isTuple())
+    throw unsupported(
+      site,
+      `${site.describe} is a tuple (${text()}); use an object with named fields`,
+    );
   if (!type.isObject() || type.isUndefined() || type.isNull()) {
-    throw unsupported(site, `${site.describe} has type ${text()}, which has no JSON form; use string, number, Int, boolean, a string enum, an array or an object`);
+    throw unsupported(
+      site,
+      `${site.describe} has type ${text()}, which has no JSON form; use string, number, Int, boolean, a string enum, an array or an object`,
+    );
   }
 }
 
@@ -186,19 +220,30 @@ function includesUndefined(type: Type): boolean {
 }
 
 function typeNodeOf(declaration: Node | undefined): TypeNode | undefined {
-  return declaration && (Node.isPropertySignature(declaration) || Node.isPropertyDeclaration(declaration))
+  return declaration &&
+    (Node.isPropertySignature(declaration) || Node.isPropertyDeclaration(declaration))
     ? declaration.getTypeNode()
     : undefined;
 }
 
 function docText(node: Node & { getJsDocs(): { getDescription(): string }[] }): string {
-  return node.getJsDocs().map((doc) => doc.getDescription()).join(" ").replace(/\s+/g, " ").trim();
+  return node
+    .getJsDocs()
+    .map((doc) => doc.getDescription())
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** The runtime's branded `Int`, recognised by its declaration, not just its name. */
 function isIntBrand(type: Type): boolean {
   const alias = type.getAliasSymbol();
-  return alias?.getName() === "Int" && alias.getDeclarations().some((declaration) => isLivecmdModule(declaration.getSourceFile(), "uri/int"));
+  return (
+    alias?.getName() === "Int" &&
+    alias
+      .getDeclarations()
+      .some((declaration) => isLivecmdModule(declaration.getSourceFile(), "uri/int"))
+  );
 }
 
 function unsupported(site: TypeSite, message: string): DiagnosticError {

@@ -42,9 +42,19 @@ export function createAppProject(appFile: string, tsconfig?: string): AppProject
 }
 
 /** `createAppProject` for the CLI's paths (relative to `cwd`): a tsconfig that cannot be read is a message. */
-export function openAppProject(paths: { app: string; tsconfig?: string | undefined; cwd: string }): ({ ok: true } & AppProject) | { ok: false; problem: string } {
+export function openAppProject(paths: {
+  app: string;
+  tsconfig?: string | undefined;
+  cwd: string;
+}): ({ ok: true } & AppProject) | { ok: false; problem: string } {
   try {
-    return { ok: true, ...createAppProject(path.resolve(paths.cwd, paths.app), paths.tsconfig && path.resolve(paths.cwd, paths.tsconfig)) };
+    return {
+      ok: true,
+      ...createAppProject(
+        path.resolve(paths.cwd, paths.app),
+        paths.tsconfig && path.resolve(paths.cwd, paths.tsconfig),
+      ),
+    };
   } catch (error) {
     if (error instanceof ProjectError) return { ok: false, problem: error.message };
     throw error;
@@ -63,7 +73,10 @@ export function loadApp(project: Project, appFile: string) {
 }
 
 function projectWith(options: CompilerOptions): Project {
-  return new Project({ skipAddingFilesFromTsConfig: true, compilerOptions: { ...options, ...ALWAYS } });
+  return new Project({
+    skipAddingFilesFromTsConfig: true,
+    compilerOptions: { ...options, ...ALWAYS },
+  });
 }
 
 function nearestTsconfig(folder: string): string | undefined {
@@ -94,11 +107,18 @@ function parseTsconfig(configFile: string): ts.ParsedCommandLine {
   const problems: string[] = [];
   const host: ts.ParseConfigFileHost = {
     ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => void problems.push(ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")),
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) =>
+      void problems.push(ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")),
   };
   const parsed = ts.getParsedCommandLineOfConfigFile(configFile, undefined, host);
-  const errors = [...problems, ...(parsed?.errors ?? []).filter(isFatal).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, " "))];
-  if (!parsed || errors.length > 0) throw new ProjectError(`cannot read ${configFile}: ${errors.join("; ") || "unknown error"}`);
+  const errors = [
+    ...problems,
+    ...(parsed?.errors ?? [])
+      .filter(isFatal)
+      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")),
+  ];
+  if (!parsed || errors.length > 0)
+    throw new ProjectError(`cannot read ${configFile}: ${errors.join("; ") || "unknown error"}`);
   return parsed;
 }
 

@@ -1,6 +1,19 @@
-import { Node, SyntaxKind, type CallExpression, type ObjectLiteralExpression, type SourceFile, type VariableDeclaration } from "ts-morph";
+import {
+  Node,
+  SyntaxKind,
+  type CallExpression,
+  type ObjectLiteralExpression,
+  type SourceFile,
+  type VariableDeclaration,
+} from "ts-morph";
 import { diagnosticAt, DiagnosticError, unresolvedImportError } from "./locate.ts";
-import { isLivecmdFunction, moduleOf, unresolvedImport, variableOf, variableOfExpression } from "./resolveDeclaration.ts";
+import {
+  isLivecmdFunction,
+  moduleOf,
+  unresolvedImport,
+  variableOf,
+  variableOfExpression,
+} from "./resolveDeclaration.ts";
 
 /** The app as its `defineApp({...})` call spells it, before any command is analysed. */
 export interface AppSyntax {
@@ -15,7 +28,11 @@ export function findApp(appFile: SourceFile, cwd: string): AppSyntax {
   const call = findDefineAppCall(appFile, cwd);
   const definition = call.getArguments()[0];
   if (!Node.isObjectLiteralExpression(definition)) {
-    throw fail(call, cwd, "defineApp(...) must be given an object literal: defineApp({ name, commands, agent })");
+    throw fail(
+      call,
+      cwd,
+      "defineApp(...) must be given an object literal: defineApp({ name, commands, agent })",
+    );
   }
   return {
     name: readAppName(definition, cwd),
@@ -41,8 +58,15 @@ function findDefineAppCall(appFile: SourceFile, cwd: string): CallExpression {
 
 function readAppName(definition: ObjectLiteralExpression, cwd: string): string {
   const initializer = propertyInitializer(definition, "name", cwd);
-  if (!Node.isStringLiteral(initializer) || !/^[a-z][a-z0-9+.-]*$/.test(initializer.getLiteralValue())) {
-    throw fail(initializer, cwd, `the app's name is its URI scheme and must be a string literal of lowercase letters, digits, "+", "." or "-", starting with a letter (e.g. "app")`);
+  if (
+    !Node.isStringLiteral(initializer) ||
+    !/^[a-z][a-z0-9+.-]*$/.test(initializer.getLiteralValue())
+  ) {
+    throw fail(
+      initializer,
+      cwd,
+      `the app's name is its URI scheme and must be a string literal of lowercase letters, digits, "+", "." or "-", starting with a letter (e.g. "app")`,
+    );
   }
   return initializer.getLiteralValue();
 }
@@ -50,33 +74,64 @@ function readAppName(definition: ObjectLiteralExpression, cwd: string): string {
 function readCommands(definition: ObjectLiteralExpression, cwd: string): AppSyntax["commands"] {
   const initializer = propertyInitializer(definition, "commands", cwd);
   if (!Node.isObjectLiteralExpression(initializer)) {
-    throw fail(initializer, cwd, "commands must be an object literal, e.g. { ...customers, ...orders }");
+    throw fail(
+      initializer,
+      cwd,
+      "commands must be an object literal, e.g. { ...customers, ...orders }",
+    );
   }
   return initializer.getProperties().flatMap((element) => {
     if (Node.isSpreadAssignment(element)) {
       const spread = element.getExpression();
       const unresolved = unresolvedImport(spread);
-      if (unresolved) throw unresolvedImportError(element, unresolved, cwd, `commands spreads ${spread.getText()}, which`);
+      if (unresolved)
+        throw unresolvedImportError(
+          element,
+          unresolved,
+          cwd,
+          `commands spreads ${spread.getText()}, which`,
+        );
       // A namespace import's exports are read from the module, without type-checking it.
       const members = moduleOf(spread)?.getExports() ?? spread.getType().getProperties();
-      return members.map((symbol) => ({ key: symbol.getName(), declaration: variableOf(symbol) })).filter(hasDeclaration);
+      return members
+        .map((symbol) => ({ key: symbol.getName(), declaration: variableOf(symbol) }))
+        .filter(hasDeclaration);
     }
     if (Node.isShorthandPropertyAssignment(element) || Node.isPropertyAssignment(element)) {
-      const expression = Node.isPropertyAssignment(element) ? element.getInitializerOrThrow() : element;
+      const expression = Node.isPropertyAssignment(element)
+        ? element.getInitializerOrThrow()
+        : element;
       const unresolved = unresolvedImport(expression);
-      if (unresolved) throw unresolvedImportError(element, unresolved, cwd, `commands names ${element.getName()}, which`);
-      return [{ key: element.getName(), declaration: variableOfExpression(expression) }].filter(hasDeclaration);
+      if (unresolved)
+        throw unresolvedImportError(
+          element,
+          unresolved,
+          cwd,
+          `commands names ${element.getName()}, which`,
+        );
+      return [{ key: element.getName(), declaration: variableOfExpression(expression) }].filter(
+        hasDeclaration,
+      );
     }
-    throw fail(element, cwd, "commands may only hold spreads of command modules and command references");
+    throw fail(
+      element,
+      cwd,
+      "commands may only hold spreads of command modules and command references",
+    );
   });
 }
 
 function readGrant(definition: ObjectLiteralExpression, cwd: string): AppSyntax["grant"] {
   const agent = propertyInitializer(definition, "agent", cwd);
-  if (!Node.isObjectLiteralExpression(agent)) throw fail(agent, cwd, "agent must be an object literal: { grant: [...] }");
+  if (!Node.isObjectLiteralExpression(agent))
+    throw fail(agent, cwd, "agent must be an object literal: { grant: [...] }");
   const grant = propertyInitializer(agent, "grant", cwd);
   if (!Node.isArrayLiteralExpression(grant)) {
-    throw fail(grant, cwd, "agent.grant must be an array literal of command references, e.g. [customers_show]");
+    throw fail(
+      grant,
+      cwd,
+      "agent.grant must be an array literal of command references, e.g. [customers_show]",
+    );
   }
   return grant.getElements().map((node) => ({ node, declaration: variableOfExpression(node) }));
 }
@@ -88,7 +143,11 @@ function propertyInitializer(object: ObjectLiteralExpression, name: string, cwd:
     const declaration = variableOfExpression(property)?.getInitializer();
     if (declaration) return declaration;
   }
-  throw fail(property ?? object, cwd, `defineApp needs "${name}" written out here as "${name}: ..."`);
+  throw fail(
+    property ?? object,
+    cwd,
+    `defineApp needs "${name}" written out here as "${name}: ..."`,
+  );
 }
 
 function hasDeclaration<T extends { declaration: VariableDeclaration | undefined }>(

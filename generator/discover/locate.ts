@@ -8,7 +8,12 @@ export function locationOf(node: Node, cwd: string): SourceLocation {
   return { file: toPosixRelative(sourceFile.getFilePath(), cwd), line, column };
 }
 
-export function diagnosticAt(node: Node, cwd: string, code: DiagnosticCode, message: string): Diagnostic {
+export function diagnosticAt(
+  node: Node,
+  cwd: string,
+  code: DiagnosticCode,
+  message: string,
+): Diagnostic {
   const location = locationOf(node, cwd);
   const sourceLine = node.getSourceFile().getFullText().split("\n")[location.line - 1] ?? "";
   return { code, message, location, sourceLine: sourceLine.replace(/\r$/, "") };
@@ -26,7 +31,12 @@ export class DiagnosticError extends Error {
 }
 
 /** CG009 at `node`: what `what` names comes through `unresolved`, whose module does not resolve. */
-export function unresolvedImportError(node: Node, unresolved: ImportDeclaration, cwd: string, what: string): DiagnosticError {
+export function unresolvedImportError(
+  node: Node,
+  unresolved: ImportDeclaration,
+  cwd: string,
+  what: string,
+): DiagnosticError {
   const where = locationOf(unresolved, cwd);
   const specifier = unresolved.getModuleSpecifierValue();
   return new DiagnosticError(

@@ -1,4 +1,9 @@
-import { Node, type ObjectLiteralExpression, type ParameterDeclaration, type VariableDeclaration } from "ts-morph";
+import {
+  Node,
+  type ObjectLiteralExpression,
+  type ParameterDeclaration,
+  type VariableDeclaration,
+} from "ts-morph";
 import type { SourceLocation } from "../model.ts";
 import { diagnosticAt, DiagnosticError, locationOf } from "./locate.ts";
 import { isLivecmdFunction } from "./resolveDeclaration.ts";
@@ -24,20 +29,41 @@ const COMMAND_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 type LiteralOptions = { [key: string]: string | boolean | number | LiteralOptions };
 
 /** Returns undefined for a variable that is not a command (a helper exported next to them). */
-export function readCommand(key: string, declaration: VariableDeclaration, cwd: string): CommandSyntax | undefined {
+export function readCommand(
+  key: string,
+  declaration: VariableDeclaration,
+  cwd: string,
+): CommandSyntax | undefined {
   const call = declaration.getInitializer();
-  if (!Node.isCallExpression(call) || !isLivecmdFunction(call.getExpression(), "command", "command")) return undefined;
+  if (
+    !Node.isCallExpression(call) ||
+    !isLivecmdFunction(call.getExpression(), "command", "command")
+  )
+    return undefined;
   const [optionsNode, handler] = call.getArguments();
-  if (!Node.isObjectLiteralExpression(optionsNode) || !(Node.isArrowFunction(handler) || Node.isFunctionExpression(handler))) {
+  if (
+    !Node.isObjectLiteralExpression(optionsNode) ||
+    !(Node.isArrowFunction(handler) || Node.isFunctionExpression(handler))
+  ) {
     throw new DiagnosticError(
-      diagnosticAt(call, cwd, "CG001", `command "${key}" must be written command({ ...options }, async (ctx, ...args) => ...)`),
+      diagnosticAt(
+        call,
+        cwd,
+        "CG001",
+        `command "${key}" must be written command({ ...options }, async (ctx, ...args) => ...)`,
+      ),
     );
   }
   const options = readLiteralOptions(optionsNode, cwd);
   const name = typeof options.name === "string" ? options.name : key;
   if (!COMMAND_NAME.test(name)) {
     throw new DiagnosticError(
-      diagnosticAt(optionsNode, cwd, "CG002", `command name "${name}" must be letters, digits and "_", starting with a letter or "_" (it becomes a URI and a tool name)`),
+      diagnosticAt(
+        optionsNode,
+        cwd,
+        "CG002",
+        `command name "${name}" must be letters, digits and "_", starting with a letter or "_" (it becomes a URI and a tool name)`,
+      ),
     );
   }
   const docs = readDocs(declaration);
@@ -63,7 +89,12 @@ function readLiteralOptions(object: ObjectLiteralExpression, cwd: string): Liter
     const value = initializer && literalValue(initializer, cwd);
     if (value === undefined) {
       throw new DiagnosticError(
-        diagnosticAt(property, cwd, "CG002", `command options must be literals (true, "text", 10, { ... }); write this option's value out`),
+        diagnosticAt(
+          property,
+          cwd,
+          "CG002",
+          `command options must be literals (true, "text", 10, { ... }); write this option's value out`,
+        ),
       );
     }
     options[(property as Node & { getName(): string }).getName()] = value;
@@ -74,18 +105,23 @@ function readLiteralOptions(object: ObjectLiteralExpression, cwd: string): Liter
 function literalValue(node: Node, cwd: string): LiteralOptions[string] | undefined {
   if (Node.isTrueLiteral(node)) return true;
   if (Node.isFalseLiteral(node)) return false;
-  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralValue();
+  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node))
+    return node.getLiteralValue();
   if (Node.isNumericLiteral(node)) return node.getLiteralValue();
   if (Node.isObjectLiteralExpression(node)) return readLiteralOptions(node, cwd);
   return undefined;
 }
 
-function readDocs(declaration: VariableDeclaration): { description: string; params: Map<string, string> } {
+function readDocs(declaration: VariableDeclaration): {
+  description: string;
+  params: Map<string, string>;
+} {
   const docs = declaration.getVariableStatement()?.getJsDocs() ?? [];
   const last = docs[docs.length - 1];
   const params = new Map<string, string>();
   for (const tag of last?.getTags() ?? []) {
-    if (Node.isJSDocParameterTag(tag)) params.set(tag.getName(), oneLine(tag.getCommentText() ?? ""));
+    if (Node.isJSDocParameterTag(tag))
+      params.set(tag.getName(), oneLine(tag.getCommentText() ?? ""));
   }
   return { description: oneLine(last?.getDescription() ?? ""), params };
 }

@@ -1,4 +1,11 @@
-import { Node, SyntaxKind, type ImportDeclaration, type SourceFile, type Symbol as MorphSymbol, type VariableDeclaration } from "ts-morph";
+import {
+  Node,
+  SyntaxKind,
+  type ImportDeclaration,
+  type SourceFile,
+  type Symbol as MorphSymbol,
+  type VariableDeclaration,
+} from "ts-morph";
 
 /** Follows import aliases to the variable a symbol finally names, if it names one. */
 export function variableOf(symbol: MorphSymbol | undefined): VariableDeclaration | undefined {
@@ -9,7 +16,8 @@ export function variableOf(symbol: MorphSymbol | undefined): VariableDeclaration
 
 /** The variable an expression such as `customers_show` or `customers.customers_show` refers to. */
 export function variableOfExpression(expression: Node): VariableDeclaration | undefined {
-  if (Node.isShorthandPropertyAssignment(expression)) return variableOf(expression.getValueSymbol());
+  if (Node.isShorthandPropertyAssignment(expression))
+    return variableOf(expression.getValueSymbol());
   if (Node.isPropertyAccessExpression(expression)) {
     const exported = moduleOf(expression.getExpression())?.getExport(expression.getName());
     if (exported) return variableOf(exported);
@@ -34,7 +42,10 @@ export function isLivecmdFunction(callee: Node, name: string, module: string): b
   const symbol = callee.getSymbol();
   const target = symbol?.isAlias() ? symbol.getAliasedSymbol() : symbol;
   return (target?.getDeclarations() ?? []).some(
-    (declaration) => Node.isFunctionDeclaration(declaration) && declaration.getName() === name && isLivecmdModule(declaration.getSourceFile(), module),
+    (declaration) =>
+      Node.isFunctionDeclaration(declaration) &&
+      declaration.getName() === name &&
+      isLivecmdModule(declaration.getSourceFile(), module),
   );
 }
 
@@ -55,10 +66,13 @@ export function unresolvedImport(expression: Node): ImportDeclaration | undefine
   let head = Node.isSpreadAssignment(expression) ? expression.getExpression() : expression;
   while (Node.isPropertyAccessExpression(head)) head = head.getExpression();
   if (!Node.isIdentifier(head) && !Node.isShorthandPropertyAssignment(head)) return undefined;
-  const symbol = Node.isShorthandPropertyAssignment(head) ? head.getValueSymbol() : head.getSymbol();
+  const symbol = Node.isShorthandPropertyAssignment(head)
+    ? head.getValueSymbol()
+    : head.getSymbol();
   for (const declaration of symbol?.getDeclarations() ?? []) {
     const importDeclaration = declaration.getFirstAncestorByKind(SyntaxKind.ImportDeclaration);
-    if (importDeclaration && !importDeclaration.getModuleSpecifierSourceFile()) return importDeclaration;
+    if (importDeclaration && !importDeclaration.getModuleSpecifierSourceFile())
+      return importDeclaration;
   }
   return undefined;
 }

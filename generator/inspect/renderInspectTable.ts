@@ -11,9 +11,17 @@ export function renderInspectTable(commands: CommandEntry[]): string {
     command.resource ?? "-",
     command.template ?? (command.reason ? `none: ${command.reason}` : "-"),
   ]);
-  const widths = COLUMNS.map((title, column) => Math.max(title.length, ...rows.map((row) => (column === 4 ? 0 : row[column]!.length))));
-  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === 4 ? cell : cell.padEnd(widths[column]!))).join("  ").trimEnd();
-  return [line(COLUMNS), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)].join("\n");
+  const widths = COLUMNS.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (column === 4 ? 0 : row[column]!.length))),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => (column === 4 ? cell : cell.padEnd(widths[column]!)))
+      .join("  ")
+      .trimEnd();
+  return [line(COLUMNS), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)].join(
+    "\n",
+  );
 }
 
 function kindOf(command: CommandEntry): string {

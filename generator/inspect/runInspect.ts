@@ -24,7 +24,9 @@ export async function runInspect(options: InspectOptions): Promise<number> {
     return EXIT.inputError;
   }
   const { catalog } = buildCatalog(analysis.app);
-  options.log(`app "${catalog.app}" (${analysis.app.file}): ${catalog.commands.length} commands, ${catalog.resourceTemplates.length} templates, ${catalog.resources.length} plain resources, ${catalog.tools.length} tools\n`);
+  options.log(
+    `app "${catalog.app}" (${analysis.app.file}): ${catalog.commands.length} commands, ${catalog.resourceTemplates.length} templates, ${catalog.resources.length} plain resources, ${catalog.tools.length} tools\n`,
+  );
   options.log(renderInspectTable(catalog.commands));
   return EXIT.ok;
 }

@@ -10,7 +10,11 @@ export interface CheckProblem {
 }
 
 /** Compares the bytes a write would produce with what is on disk; never writes. */
-export async function checkOutputs(outDir: string, outputs: OutputSet, extras: readonly string[]): Promise<CheckProblem[]> {
+export async function checkOutputs(
+  outDir: string,
+  outputs: OutputSet,
+  extras: readonly string[],
+): Promise<CheckProblem[]> {
   const problems: CheckProblem[] = [];
   for (const [file, text] of outputs) {
     const onDisk = await readIfExists(path.join(outDir, file));
@@ -18,7 +22,11 @@ export async function checkOutputs(outDir: string, outputs: OutputSet, extras: r
     else if (onDisk !== text) {
       // Loaded only when something is stale: an up-to-date check does not pay for it.
       const { createTwoFilesPatch } = await import("diff");
-      problems.push({ kind: "stale", file, diff: createTwoFilesPatch(`a/${file}`, `b/${file}`, onDisk, text, "", "", { context: 3 }) });
+      problems.push({
+        kind: "stale",
+        file,
+        diff: createTwoFilesPatch(`a/${file}`, `b/${file}`, onDisk, text, "", "", { context: 3 }),
+      });
     }
   }
   for (const file of extras) problems.push({ kind: "extra", file });

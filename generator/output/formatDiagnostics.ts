@@ -2,7 +2,10 @@ import type { Diagnostic } from "../model.ts";
 
 /** `file:line:col - error CODE: message`, then the source line with a caret under the column. */
 export function formatDiagnostics(diagnostics: Diagnostic[]): string {
-  return diagnostics.map(formatDiagnostic).join("\n\n") + `\n\n${diagnostics.length} error(s); nothing was written.\n`;
+  return (
+    diagnostics.map(formatDiagnostic).join("\n\n") +
+    `\n\n${diagnostics.length} error(s); nothing was written.\n`
+  );
 }
 
 function formatDiagnostic({ code, message, location, sourceLine }: Diagnostic): string {

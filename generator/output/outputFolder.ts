@@ -12,8 +12,7 @@ const MARK_WITHIN = 64;
 
 export type OutputFolder =
   /** `extras`: files codegen wrote before that it no longer generates (removed by a write). */
-  | { ok: true; extras: string[] }
-  | { ok: false; problem: string };
+  { ok: true; extras: string[] } | { ok: false; problem: string };
 
 export interface FolderRules {
   cwd: string;
@@ -28,7 +27,11 @@ export interface FolderRules {
  * holding the app module, and never over a file it did not write. A file is codegen's when it
  * carries `GENERATED_MARK` at its start; only those are ever replaced or removed.
  */
-export async function surveyOutputFolder(outDir: string, outputs: OutputSet, rules: FolderRules): Promise<OutputFolder> {
+export async function surveyOutputFolder(
+  outDir: string,
+  outputs: OutputSet,
+  rules: FolderRules,
+): Promise<OutputFolder> {
   const shown = path.relative(rules.cwd, outDir) || ".";
   const misplaced = misplacement(outDir, shown, rules);
   if (misplaced) return { ok: false, problem: misplaced };
@@ -40,7 +43,10 @@ export async function surveyOutputFolder(outDir: string, outputs: OutputSet, rul
   }
   const clashing = foreign.filter((file) => outputs.has(file));
   if (clashing.length > 0) {
-    return { ok: false, problem: `${shown}/ holds ${list(clashing)}, which codegen did not write and would replace; move ${clashing.length === 1 ? "it" : "them"} or choose another --out` };
+    return {
+      ok: false,
+      problem: `${shown}/ holds ${list(clashing)}, which codegen did not write and would replace; move ${clashing.length === 1 ? "it" : "them"} or choose another --out`,
+    };
   }
   if (foreign.length > 0 && !rules.force) {
     return {
@@ -51,10 +57,17 @@ export async function surveyOutputFolder(outDir: string, outputs: OutputSet, rul
   return { ok: true, extras };
 }
 
-function misplacement(outDir: string, shown: string, { cwd, appFile }: FolderRules): string | undefined {
-  if (isInside(cwd, outDir)) return `--out ${shown} is the project root${outDir === cwd ? "" : " or above it"}; codegen needs a folder of its own, e.g. --out src/generated`;
-  if (existsSync(path.join(outDir, "package.json"))) return `--out ${shown} holds a package.json: it is a project root; codegen needs a folder of its own, e.g. --out ${shown}/generated`;
-  if (isInside(appFile, outDir)) return `--out ${shown} holds the app module ${path.relative(cwd, appFile)}; codegen needs a folder of its own, e.g. --out ${path.relative(cwd, path.dirname(appFile)) || "."}/generated`;
+function misplacement(
+  outDir: string,
+  shown: string,
+  { cwd, appFile }: FolderRules,
+): string | undefined {
+  if (isInside(cwd, outDir))
+    return `--out ${shown} is the project root${outDir === cwd ? "" : " or above it"}; codegen needs a folder of its own, e.g. --out src/generated`;
+  if (existsSync(path.join(outDir, "package.json")))
+    return `--out ${shown} holds a package.json: it is a project root; codegen needs a folder of its own, e.g. --out ${shown}/generated`;
+  if (isInside(appFile, outDir))
+    return `--out ${shown} holds the app module ${path.relative(cwd, appFile)}; codegen needs a folder of its own, e.g. --out ${path.relative(cwd, path.dirname(appFile)) || "."}/generated`;
   return undefined;
 }
 
@@ -67,7 +80,12 @@ function isInside(inner: string, outer: string): boolean {
 async function isGenerated(file: string): Promise<boolean> {
   const handle = await open(file, "r");
   try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(MARK_WITHIN + GENERATED_MARK.length), 0, MARK_WITHIN + GENERATED_MARK.length, 0);
+    const { buffer, bytesRead } = await handle.read(
+      Buffer.alloc(MARK_WITHIN + GENERATED_MARK.length),
+      0,
+      MARK_WITHIN + GENERATED_MARK.length,
+      0,
+    );
     return buffer.subarray(0, bytesRead).toString("utf8").includes(GENERATED_MARK);
   } finally {
     await handle.close();

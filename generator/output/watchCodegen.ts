@@ -18,9 +18,14 @@ export async function watchCodegen(options: Omit<CodegenOptions, "check">): Prom
   const appProject: AppProject = opened;
   const outDir = path.resolve(options.cwd, options.out);
   const watched = path.dirname(appFile);
-  const run = () => generateOnce(appProject, options, outDir).catch((error: Error) => options.log(`codegen failed: ${error.message}`));
+  const run = () =>
+    generateOnce(appProject, options, outDir).catch((error: Error) =>
+      options.log(`codegen failed: ${error.message}`),
+    );
   await run();
-  options.log(`watching ${path.relative(options.cwd, watched) || "."}/ for changes (Ctrl-C to stop)`);
+  options.log(
+    `watching ${path.relative(options.cwd, watched) || "."}/ for changes (Ctrl-C to stop)`,
+  );
   let timer: NodeJS.Timeout | undefined;
   const changed = new Set<string>();
   watch(watched, { recursive: true }, (_event, file) => {
@@ -38,14 +43,24 @@ export async function watchCodegen(options: Omit<CodegenOptions, "check">): Prom
   await new Promise(() => {});
 }
 
-async function generateOnce(appProject: AppProject, options: Omit<CodegenOptions, "check">, outDir: string): Promise<void> {
+async function generateOnce(
+  appProject: AppProject,
+  options: Omit<CodegenOptions, "check">,
+  outDir: string,
+): Promise<void> {
   const started = performance.now();
   const generation = generateFor(options, appProject);
   if (!generation.ok) return options.log(generation.problem);
-  const folder = await surveyOutputFolder(outDir, generation.outputs, { cwd: options.cwd, appFile: path.resolve(options.cwd, options.app), force: options.force });
+  const folder = await surveyOutputFolder(outDir, generation.outputs, {
+    cwd: options.cwd,
+    appFile: path.resolve(options.cwd, options.app),
+    force: options.force,
+  });
   if (!folder.ok) return options.log(`livecmd codegen: ${folder.problem}; nothing was written.`);
   const report = await writeOutputs(outDir, generation.outputs, folder.extras);
-  options.log(`${options.out}/: ${report.written.length} written, ${report.removed.length} removed (${Math.round(performance.now() - started)} ms)`);
+  options.log(
+    `${options.out}/: ${report.written.length} written, ${report.removed.length} removed (${Math.round(performance.now() - started)} ms)`,
+  );
 }
 
 function refresh({ project }: AppProject, file: string): void {

@@ -12,7 +12,11 @@ export interface WriteReport {
  * Writes only the files whose bytes changed (mtimes stay put, watchers stay quiet) and removes
  * `extras`, the files codegen wrote before and no longer produces (see `surveyOutputFolder`).
  */
-export async function writeOutputs(outDir: string, outputs: OutputSet, extras: readonly string[]): Promise<WriteReport> {
+export async function writeOutputs(
+  outDir: string,
+  outputs: OutputSet,
+  extras: readonly string[],
+): Promise<WriteReport> {
   await mkdir(outDir, { recursive: true });
   const report: WriteReport = { written: [], removed: [], unchanged: 0 };
   for (const [file, text] of outputs) {
@@ -52,6 +56,8 @@ export async function listFiles(dir: string): Promise<string[]> {
   }
   return entries
     .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+    .map((entry) =>
+      path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"),
+    )
     .sort();
 }

@@ -19,12 +19,28 @@ export function buildCatalog(app: AppDecl): CatalogPlan {
       resources: granted.flatMap((entry) =>
         entry.resource === null
           ? []
-          : [{ uri: entry.resource, name: entry.name, ...optionalTitle(entry.title), description: entry.description, mimeType: entry.mimeType }],
+          : [
+              {
+                uri: entry.resource,
+                name: entry.name,
+                ...optionalTitle(entry.title),
+                description: entry.description,
+                mimeType: entry.mimeType,
+              },
+            ],
       ),
       resourceTemplates: granted.flatMap((entry) =>
         entry.template === null
           ? []
-          : [{ uriTemplate: entry.template, name: entry.name, ...optionalTitle(entry.title), description: entry.description, mimeType: entry.mimeType }],
+          : [
+              {
+                uriTemplate: entry.template,
+                name: entry.name,
+                ...optionalTitle(entry.title),
+                description: entry.description,
+                mimeType: entry.mimeType,
+              },
+            ],
       ),
       tools: granted.map((entry) => ({
         name: entry.name,

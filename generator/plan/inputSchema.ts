@@ -6,7 +6,10 @@ import { isStruct } from "./scalar.ts";
  * The tool's published `inputSchema` and how its arguments map back to parameters: one property
  * per parameter, except a command whose single parameter is a struct, whose schema is that struct.
  */
-export function planInputSchema(params: ParamDecl[]): { inputSchema: JsonSchema; arguments: ArgumentShape } {
+export function planInputSchema(params: ParamDecl[]): {
+  inputSchema: JsonSchema;
+  arguments: ArgumentShape;
+} {
   const [only] = params;
   if (params.length === 1 && only && isStruct(only.schema)) {
     return { inputSchema: only.schema, arguments: { kind: "object" } };

@@ -33,8 +33,12 @@ export function planCommand(command: CommandDecl, scheme: string): CommandPlan {
   const base = `${scheme}://${command.name}`;
   const eligible = command.live && !command.confirm;
   const variables = eligible ? planVariables(command.name, command.params) : undefined;
-  const template = variables?.ok && variables.variables.length > 0 ? planTemplate(command, base, variables.variables, shape) : undefined;
-  const allOptional = variables?.ok === true && variables.variables.every((variable) => !variable.required);
+  const template =
+    variables?.ok && variables.variables.length > 0
+      ? planTemplate(command, base, variables.variables, shape)
+      : undefined;
+  const allOptional =
+    variables?.ok === true && variables.variables.every((variable) => !variable.required);
   return {
     entry: {
       name: command.name,
@@ -54,17 +58,27 @@ export function planCommand(command: CommandDecl, scheme: string): CommandPlan {
   };
 }
 
-function reasonForNoTemplate(command: CommandDecl, variables: ReturnType<typeof planVariables> | undefined): string | null {
+function reasonForNoTemplate(
+  command: CommandDecl,
+  variables: ReturnType<typeof planVariables> | undefined,
+): string | null {
   if (!command.live) return null;
-  if (command.confirm) return `${command.name} needs confirmation (confirm: true), so it is never a resource`;
+  if (command.confirm)
+    return `${command.name} needs confirmation (confirm: true), so it is never a resource`;
   return variables?.ok === false ? variables.reason : null;
 }
 
-function planTemplate(command: CommandDecl, base: string, variables: PlannedVariable[], shape: ArgumentShape): TemplatePlan {
+function planTemplate(
+  command: CommandDecl,
+  base: string,
+  variables: PlannedVariable[],
+  shape: ArgumentShape,
+): TemplatePlan {
   const path = variables.filter((variable) => variable.required);
   const query = variables.filter((variable) => !variable.required);
   const pathPart = path.map((variable) => `/{${variable.name}}`).join("");
-  const queryPart = query.length > 0 ? `{?${query.map((variable) => variable.name).join(",")}}` : "";
+  const queryPart =
+    query.length > 0 ? `{?${query.map((variable) => variable.name).join(",")}}` : "";
   return {
     name: command.name,
     description: command.description,
@@ -74,7 +88,9 @@ function planTemplate(command: CommandDecl, base: string, variables: PlannedVari
     query,
     args: command.params.map((param, index): ArgumentPlan => {
       if (!isStruct(param.schema)) return { kind: "variable", name: param.name };
-      const fields = variables.filter((variable) => variable.param === index).map((variable) => variable.name);
+      const fields = variables
+        .filter((variable) => variable.param === index)
+        .map((variable) => variable.name);
       return { kind: "struct", fields, orUndefined: param.optional && shape.kind === "positional" };
     }),
   };

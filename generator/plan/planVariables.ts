@@ -16,7 +16,8 @@ export interface PlannedVariable {
 /** RFC 6570 varchars, narrowed to what is also a plain property name in the generated code. */
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export type VariablePlan = { ok: true; variables: PlannedVariable[] } | { ok: false; reason: string };
+export type VariablePlan =
+  { ok: true; variables: PlannedVariable[] } | { ok: false; reason: string };
 
 /**
  * Flattens a command's parameters into scalar variables (RFC 0004: scalars are one variable
@@ -31,15 +32,31 @@ export function planVariables(command: string, params: ParamDecl[]): VariablePla
   }
   const unnamable = variables.find((variable) => !VARIABLE_NAME.test(variable.name));
   if (unnamable) {
-    return { ok: false, reason: `${origin(params, unnamable)} is named "${unnamable.name}", which is not a URI template variable name (letters, digits, "_"), so ${command} is a tool only` };
+    return {
+      ok: false,
+      reason: `${origin(params, unnamable)} is named "${unnamable.name}", which is not a URI template variable name (letters, digits, "_"), so ${command} is a tool only`,
+    };
   }
   const duplicate = findDuplicate(command, params, variables);
   return duplicate ? { ok: false, reason: duplicate } : { ok: true, variables };
 }
 
-function paramVariables(command: string, param: ParamDecl, index: number): PlannedVariable[] | string {
+function paramVariables(
+  command: string,
+  param: ParamDecl,
+  index: number,
+): PlannedVariable[] | string {
   const kind = scalarKind(param.schema);
-  if (kind) return [{ name: param.name, required: !param.optional, kind, schema: withoutNull(param.schema), param: index }];
+  if (kind)
+    return [
+      {
+        name: param.name,
+        required: !param.optional,
+        kind,
+        schema: withoutNull(param.schema),
+        param: index,
+      },
+    ];
   if (!isStruct(param.schema)) {
     return `argument "${param.name}" (${param.typeText}) is ${describeShape(param.schema)}, which cannot be a URI variable, so ${command} is a tool only`;
   }
@@ -52,12 +69,23 @@ function paramVariables(command: string, param: ParamDecl, index: number): Plann
       return `argument "${param.name}" (${param.typeText}) has field "${field}", ${describeShape(schema)}; only one level of scalar fields flattens into URI variables, so ${command} is a tool only`;
     }
     const required = !param.optional && param.schema.required.includes(field);
-    variables.push({ name: field, required, kind: fieldKind, schema: withoutNull(schema), param: index, field });
+    variables.push({
+      name: field,
+      required,
+      kind: fieldKind,
+      schema: withoutNull(schema),
+      param: index,
+      field,
+    });
   }
   return variables;
 }
 
-function findDuplicate(command: string, params: ParamDecl[], variables: PlannedVariable[]): string | undefined {
+function findDuplicate(
+  command: string,
+  params: ParamDecl[],
+  variables: PlannedVariable[],
+): string | undefined {
   const seen = new Map<string, PlannedVariable>();
   for (const variable of variables) {
     const first = seen.get(variable.name);

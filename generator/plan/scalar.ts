@@ -9,9 +9,12 @@ const SCALAR_TYPES = new Set(["string", "integer", "number", "boolean"]);
  * constants, optionally nullable. Returns undefined for anything else.
  */
 export function scalarKind(schema: JsonSchema): ScalarKind | undefined {
-  const types = Array.isArray(schema.type) ? schema.type.filter((type) => type !== "null") : [schema.type];
+  const types = Array.isArray(schema.type)
+    ? schema.type.filter((type) => type !== "null")
+    : [schema.type];
   if (types.length !== 1 || !SCALAR_TYPES.has(types[0] as string)) return undefined;
-  if (schema.properties || schema.items || schema.anyOf || schema.additionalProperties) return undefined;
+  if (schema.properties || schema.items || schema.anyOf || schema.additionalProperties)
+    return undefined;
   if (schema.enum === undefined) return types[0] as ScalarKind;
   return types[0] === "string" ? "enum" : undefined;
 }
@@ -25,8 +28,14 @@ export function withoutNull(schema: JsonSchema): JsonSchema {
 }
 
 /** A struct: an object with named fields and no open keys (what one level of flattening takes). */
-export function isStruct(schema: JsonSchema): schema is JsonSchema & { properties: Record<string, JsonSchema>; required: string[] } {
-  return schema.type === "object" && typeof schema.properties === "object" && schema.additionalProperties === false;
+export function isStruct(
+  schema: JsonSchema,
+): schema is JsonSchema & { properties: Record<string, JsonSchema>; required: string[] } {
+  return (
+    schema.type === "object" &&
+    typeof schema.properties === "object" &&
+    schema.additionalProperties === false
+  );
 }
 
 /** A few words naming what kind of non-scalar a schema is, for reasons. */
@@ -39,6 +48,7 @@ export function describeShape(schema: JsonSchema): string {
     return objects ? "a union of objects" : "a union of different types";
   }
   if (Array.isArray(schema.enum)) return "an enum of numbers (only string enums are scalars)";
-  if (Object.keys(schema).filter((key) => key !== "description").length === 0) return "a value with no fixed type";
+  if (Object.keys(schema).filter((key) => key !== "description").length === 0)
+    return "a value with no fixed type";
   return "not a scalar";
 }

@@ -18,8 +18,12 @@ export function cursorReads(template: TemplatePlan): string[] {
   const variables = [...template.path, ...template.query];
   if (!variables.every(readsInPlace)) return [];
   return [
-    ...template.path.map((variable) => ifStatement(INDENT, "cursor.segment()", assignment(variable))),
-    ...template.query.map((variable) => ifStatement(INDENT, `cursor.param(${literal(variable.name)})`, assignment(variable))),
+    ...template.path.map((variable) =>
+      ifStatement(INDENT, "cursor.segment()", assignment(variable)),
+    ),
+    ...template.query.map((variable) =>
+      ifStatement(INDENT, `cursor.param(${literal(variable.name)})`, assignment(variable)),
+    ),
   ];
 }
 
@@ -29,6 +33,9 @@ function readsInPlace(variable: PlannedVariable): boolean {
 }
 
 function assignment(variable: PlannedVariable): string {
-  const read = variable.kind === "enum" ? `oneOf([${(variable.schema.enum as string[]).map(literal).join(", ")}])` : `${variable.kind}()`;
+  const read =
+    variable.kind === "enum"
+      ? `oneOf([${(variable.schema.enum as string[]).map(literal).join(", ")}])`
+      : `${variable.kind}()`;
   return `vars.${variable.name} = cursor.${read};`;
 }

@@ -14,8 +14,11 @@ export interface ModuleContext {
  * renderers follow the templates; the prettier oracle test fails if they drift apart.
  */
 export function compileModuleTemplate(file: string): HandlebarsTemplateDelegate {
-  return Handlebars.create().compile(readFileSync(new URL(`../../templates/${file}`, import.meta.url), "utf8"), {
-    noEscape: true,
-    strict: true,
-  });
+  return Handlebars.create().compile(
+    readFileSync(new URL(`../../templates/${file}`, import.meta.url), "utf8"),
+    {
+      noEscape: true,
+      strict: true,
+    },
+  );
 }

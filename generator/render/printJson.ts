@@ -2,7 +2,8 @@ import { fitsOnLine, layOut, type Doc } from "./layout/layOut.ts";
 import { arrayDoc, isMatrix, isNumberList, numberListDoc } from "./layout/literalDoc.ts";
 
 /** An array of plain values as `JSON.stringify(value, null, 2)` writes it, one value a line. */
-const PLAIN_ARRAY = /\[\n( *)(?:(?:"(?:[^"\\\n]|\\.)*"|-?\d[\d.eE+-]*|true|false|null),\n\1)*(?:"(?:[^"\\\n]|\\.)*"|-?\d[\d.eE+-]*|true|false|null)\n *\]/g;
+const PLAIN_ARRAY =
+  /\[\n( *)(?:(?:"(?:[^"\\\n]|\\.)*"|-?\d[\d.eE+-]*|true|false|null),\n\1)*(?:"(?:[^"\\\n]|\\.)*"|-?\d[\d.eE+-]*|true|false|null)\n *\]/g;
 
 /**
  * JSON laid out as prettier's `json` parser leaves `JSON.stringify(value, null, 2)`: objects one
@@ -20,16 +21,22 @@ function layOutArray(text: string, array: string, offset: number): string {
   const column = offset - lineStart;
   const after = text[offset + array.length] === "," ? "," : "";
   // The values as JSON.stringify wrote them, one a line: all but the last end with the separator.
-  const values = array.split("\n").slice(1, -1).map((value, index, all) => value.trim().slice(0, index < all.length - 1 ? -1 : undefined));
+  const values = array
+    .split("\n")
+    .slice(1, -1)
+    .map((value, index, all) => value.trim().slice(0, index < all.length - 1 ? -1 : undefined));
   const flat = `[${values.join(", ")}]`;
   if (fitsOnLine(flat, column, after)) return flat;
   const indent = text.slice(lineStart, offset).search(/[^ ]|$/);
   return layOut(jsonArrayDoc(JSON.parse(array) as unknown[]), { indent, column, after });
 }
 
-
 /** JSON strings keep JSON's double quotes, and JSON has no trailing commas. */
 function jsonArrayDoc(values: unknown[]): Doc {
   if (isNumberList(values)) return numberListDoc(values, "");
-  return arrayDoc(values.map((value) => JSON.stringify(value)), isMatrix(values), "");
+  return arrayDoc(
+    values.map((value) => JSON.stringify(value)),
+    isMatrix(values),
+    "",
+  );
 }

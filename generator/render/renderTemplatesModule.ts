@@ -21,11 +21,27 @@ const templatesModule = compileModuleTemplate("templates.ts.hbs");
 export function renderTemplatesModule({ app, header, templates }: ModuleContext): string {
   const reads = templates.map(cursorReads);
   const usesCursor = reads.some((lines) => lines.length > 0);
-  const runtime = ["FieldReader", ...usedPickers(templates), "splitUri", ...(usesCursor ? ["UriCursor"] : []), "type CommandTemplate"];
-  const imports = templates.length === 0 ? [] : [
-    layOut(importDoc(runtime, "livecmd/uri"), { indent: 0, column: 0 }),
-    layOut(importDoc(templates.map((t) => variablesTypeName(t.name)), "./uris.js", true), { indent: 0, column: 0 }),
+  const runtime = [
+    "FieldReader",
+    ...usedPickers(templates),
+    "splitUri",
+    ...(usesCursor ? ["UriCursor"] : []),
+    "type CommandTemplate",
   ];
+  const imports =
+    templates.length === 0
+      ? []
+      : [
+          layOut(importDoc(runtime, "livecmd/uri"), { indent: 0, column: 0 }),
+          layOut(
+            importDoc(
+              templates.map((t) => variablesTypeName(t.name)),
+              "./uris.js",
+              true,
+            ),
+            { indent: 0, column: 0 },
+          ),
+        ];
   return tidyLines(
     templatesModule({
       header,
@@ -35,15 +51,32 @@ export function renderTemplatesModule({ app, header, templates }: ModuleContext)
       templates: templates.map((template, index) => ({
         name: template.name,
         nameLiteral: stringLiteral(template.name),
-        uriTemplateLiteral: valueAfterKey("uriTemplate", stringLiteral(template.uriTemplate), true, 4),
-        variablesLiteral: printLiteral(variables(template), { indent: 4, column: 4 + "variables: ".length, after: "," }),
+        uriTemplateLiteral: valueAfterKey(
+          "uriTemplate",
+          stringLiteral(template.uriTemplate),
+          true,
+          4,
+        ),
+        variablesLiteral: printLiteral(variables(template), {
+          indent: 4,
+          column: 4 + "variables: ".length,
+          after: ",",
+        }),
         baseLiteral: stringLiteral(template.base),
         cursorReads: reads[index],
         splitArguments: splitArguments(template),
-        partsBinding: [template.path.length > 0 && "path", template.query.length > 0 && "query"].filter(Boolean).join(", "),
+        partsBinding: [template.path.length > 0 && "path", template.query.length > 0 && "query"]
+          .filter(Boolean)
+          .join(", "),
         fields: [
-          ...template.path.map((variable) => ({ name: variable.name, readCall: valueAfterKey(variable.name, readCallDoc(variable, "path"), false, 8) })),
-          ...template.query.map((variable) => ({ name: variable.name, readCall: valueAfterKey(variable.name, readCallDoc(variable, "query"), false, 8) })),
+          ...template.path.map((variable) => ({
+            name: variable.name,
+            readCall: valueAfterKey(variable.name, readCallDoc(variable, "path"), false, 8),
+          })),
+          ...template.query.map((variable) => ({
+            name: variable.name,
+            readCall: valueAfterKey(variable.name, readCallDoc(variable, "query"), false, 8),
+          })),
         ],
         argsExpression: argsExpression(template),
         typeName: variablesTypeName(template.name),
@@ -61,22 +94,40 @@ function valueAfterKey(key: string, value: Doc, valueIsString: boolean, indent: 
   // Most values fit beside their key: then the doc printer has nothing to decide.
   const flat = flatText(value);
   if (flat !== undefined && fitsOnLine(flat, indent + key.length + 2, ",")) return flat;
-  const printed = layOut(assignmentDoc(key, value, valueIsString), { indent, column: indent, after: "," });
+  const printed = layOut(assignmentDoc(key, value, valueIsString), {
+    indent,
+    column: indent,
+    after: ",",
+  });
   return printed.slice(key.length + 1).replace(/^ /, "");
 }
 
 function variables(template: TemplatePlan): TemplateVariable[] {
   return [
-    ...template.path.map((variable) => ({ name: variable.name, in: "path" as const, schema: variable.schema })),
-    ...template.query.map((variable) => ({ name: variable.name, in: "query" as const, schema: variable.schema })),
+    ...template.path.map((variable) => ({
+      name: variable.name,
+      in: "path" as const,
+      schema: variable.schema,
+    })),
+    ...template.query.map((variable) => ({
+      name: variable.name,
+      in: "query" as const,
+      schema: variable.schema,
+    })),
   ];
 }
 
 /** `(uri, base, pathNames, queryNames)` of `const split = splitUri(...);`: two arrays last, so neither is hugged. */
 function splitArguments(template: TemplatePlan): string {
-  const names = (variables: PlannedVariable[]) => literalDoc(variables.map((variable) => variable.name));
+  const names = (variables: PlannedVariable[]) =>
+    literalDoc(variables.map((variable) => variable.name));
   const args = ["uri", stringLiteral(template.base), names(template.path), names(template.query)];
-  return printList(args, "()", { indent: 6, column: 6 + "const split = splitUri".length, after: ";" }, argumentsDoc(args, false));
+  return printList(
+    args,
+    "()",
+    { indent: 6, column: 6 + "const split = splitUri".length, after: ";" },
+    argumentsDoc(args, false),
+  );
 }
 
 /** `read.kind("name", from.name)`, or with the enum's values last; a plain string when that is all it can be. */
@@ -93,7 +144,12 @@ function readCallDoc(variable: PlannedVariable, from: "path" | "query"): Doc {
 /** The array after `args: (vars) => `. */
 function argsExpression(template: TemplatePlan): string {
   const elements = template.args.map(argumentDoc);
-  return printList(elements, "[]", { indent: 4, column: 4 + "args: (vars) => ".length, after: "," }, arrayDoc(elements));
+  return printList(
+    elements,
+    "[]",
+    { indent: 4, column: 4 + "args: (vars) => ".length, after: "," },
+    arrayDoc(elements),
+  );
 }
 
 function argumentDoc(argument: ArgumentPlan): Doc {
@@ -106,12 +162,13 @@ function argumentDoc(argument: ArgumentPlan): Doc {
   return group([picker, argumentsDoc(["vars", fields], true)]);
 }
 
-
 function usedPickers(templates: TemplatePlan[]): string[] {
   const arguments_ = templates.flatMap((template) => template.args);
   return [
-    arguments_.some((argument) => argument.kind === "struct" && !argument.orUndefined) && "pickDefined",
-    arguments_.some((argument) => argument.kind === "struct" && argument.orUndefined) && "pickDefinedOrUndefined",
+    arguments_.some((argument) => argument.kind === "struct" && !argument.orUndefined) &&
+      "pickDefined",
+    arguments_.some((argument) => argument.kind === "struct" && argument.orUndefined) &&
+      "pickDefinedOrUndefined",
   ].filter((name): name is string => typeof name === "string");
 }
 

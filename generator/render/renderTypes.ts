@@ -24,12 +24,19 @@ export function renderVariableTypes(templates: TemplatePlan[]): string {
 
 function variablesInterface(template: TemplatePlan): string {
   const members = [...template.path, ...template.query].map((variable) => {
-    const doc = typeof variable.schema.description === "string" ? docComment(variable.schema.description, "  ") : "";
+    const doc =
+      typeof variable.schema.description === "string"
+        ? docComment(variable.schema.description, "  ")
+        : "";
     // Laid out with its name: a union that breaks leaves no space after the colon.
     const member = [`${variable.name}${variable.required ? "" : "?"}: `, variableType(variable)];
     return `${doc}  ${layOut(member, { indent: 2, column: 2, after: ";" })};\n`;
   });
-  return interfaceText(variablesTypeName(template.name), `The variables of \`${template.uriTemplate}\`.`, members);
+  return interfaceText(
+    variablesTypeName(template.name),
+    `The variables of \`${template.uriTemplate}\`.`,
+    members,
+  );
 }
 
 function interfaceText(name: string, description: string, members: string[]): string {
@@ -43,12 +50,28 @@ function docComment(text: string, indentation: string): string {
 }
 
 /** An integer is livecmd's `Int`, so a builder given `1.5` is a compile error (`int(n)` makes one). */
-const SCALAR_TYPES = { string: "string", integer: "Int", number: "number", boolean: "boolean" } as const;
+const SCALAR_TYPES = {
+  string: "string",
+  integer: "Int",
+  number: "number",
+  boolean: "boolean",
+} as const;
 
 /** Every variable is a scalar; an enum of two or more values is a union, one `| "value"` a line when too long. */
 function variableType(variable: PlannedVariable): Doc {
   if (variable.kind !== "enum") return SCALAR_TYPES[variable.kind];
   const values = (variable.schema.enum as string[]).map(stringLiteral);
   if (values.length === 1) return values[0]!;
-  return group(indent([softline, group([ifBreak("| "), join([line, "| "], values.map((value) => align(2, value)))])]));
+  return group(
+    indent([
+      softline,
+      group([
+        ifBreak("| "),
+        join(
+          [line, "| "],
+          values.map((value) => align(2, value)),
+        ),
+      ]),
+    ]),
+  );
 }

@@ -14,13 +14,18 @@ const urisModule = compileModuleTemplate("uris.ts.hbs");
 
 /** `generated/uris.ts`: typed URI builders, importable anywhere (no Node, no server runtime). */
 export function renderUrisModule({ app, header, templates }: ModuleContext, types: string): string {
-  const hasInteger = templates.some((template) => [...template.path, ...template.query].some((variable) => variable.kind === "integer"));
+  const hasInteger = templates.some((template) =>
+    [...template.path, ...template.query].some((variable) => variable.kind === "integer"),
+  );
   const helpers = templates.length > 0 ? ["pathSegment", ...(hasInteger ? ["type Int"] : [])] : [];
   return tidyLines(
     urisModule({
       header,
       app,
-      imports: helpers.length > 0 ? layOut(importDoc(helpers, "livecmd/uri"), { indent: 0, column: 0 }) : "",
+      imports:
+        helpers.length > 0
+          ? layOut(importDoc(helpers, "livecmd/uri"), { indent: 0, column: 0 })
+          : "",
       types,
       templates: templates.map((template) => ({
         name: template.name,
@@ -44,26 +49,55 @@ function uriBuilderParts(template: TemplatePlan): { parameter: string; expressio
   if (template.query.length > 0) {
     // The block's opening line breaks, as prettier breaks it, in the parameter list.
     const opening = `  ${template.name}: (${parameter}): string => {`;
-    return { parameter: fitsOnLine(opening, 0) ? parameter : `\n    ${parameter},\n  `, expression: queryBody(template) };
+    return {
+      parameter: fitsOnLine(opening, 0) ? parameter : `\n    ${parameter},\n  `,
+      expression: queryBody(template),
+    };
   }
   const signature = `  ${template.name}: (${parameter}): string =>`;
-  if (!fitsOnLine(signature, 0) || !isPlainText(template.base)) return uriBuilderPartsByPrinter(template, parameter);
+  if (!fitsOnLine(signature, 0) || !isPlainText(template.base))
+    return uriBuilderPartsByPrinter(template, parameter);
   const body = expandHead(template) + "`";
-  return { parameter, expression: fitsOnLine(body, signature.length + 1, ",") ? body : `\n    ${body}` };
+  return {
+    parameter,
+    expression: fitsOnLine(body, signature.length + 1, ",") ? body : `\n    ${body}`,
+  };
 }
 
-function uriBuilderPartsByPrinter(template: TemplatePlan, parameter: string): { parameter: string; expression: string } {
-  const signature = group(["(", indent([softline, parameter]), ifBreak(","), softline, "): string"]);
+function uriBuilderPartsByPrinter(
+  template: TemplatePlan,
+  parameter: string,
+): { parameter: string; expression: string } {
+  const signature = group([
+    "(",
+    indent([softline, parameter]),
+    ifBreak(","),
+    softline,
+    "): string",
+  ]);
   const arrow = group([group(signature), " =>", group(indent([line, expandHead(template) + "`"]))]);
-  const printed = layOut(assignmentDoc(template.name, arrow, false), { indent: 2, column: 2, after: "," });
+  const printed = layOut(assignmentDoc(template.name, arrow, false), {
+    indent: 2,
+    column: 2,
+    after: ",",
+  });
   const open = printed.indexOf("(");
   const close = printed.indexOf("): string =>");
-  return { parameter: printed.slice(open + 1, close), expression: printed.slice(close + "): string =>".length).replace(/^ /, "") };
+  return {
+    parameter: printed.slice(open + 1, close),
+    expression: printed.slice(close + "): string =>".length).replace(/^ /, ""),
+  };
 }
 
 /** The block body of a builder with a query: each defined variable adds `name=value`, after a `&` unless it is the first. */
 function queryBody(template: TemplatePlan): string {
-  const params = template.query.map(({ name }) => ifStatement(4, `vars.${name} != null`, `query += \`\${query && "&"}${name}=\${pathSegment(vars.${name})}\`;`));
+  const params = template.query.map(({ name }) =>
+    ifStatement(
+      4,
+      `vars.${name} != null`,
+      `query += \`\${query && "&"}${name}=\${pathSegment(vars.${name})}\`;`,
+    ),
+  );
   return [
     "{",
     '    let query = "";',

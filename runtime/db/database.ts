@@ -69,7 +69,9 @@ export class SqliteDatabase implements Database {
   }
 
   run(sql: string, ...params: SqlParam[]) {
-    const { changes, lastInsertRowid } = this.#observed(sql, (statement) => statement.run(...params));
+    const { changes, lastInsertRowid } = this.#observed(sql, (statement) =>
+      statement.run(...params),
+    );
     return { changes, lastInsertRowid };
   }
 

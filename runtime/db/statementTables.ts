@@ -46,7 +46,9 @@ export class StatementTables {
 
   #tableAt(rootPage: number): string | undefined {
     if (!this.#tablesByRootPage.has(rootPage)) {
-      const rows = this.connection.prepare("SELECT tbl_name, rootpage FROM sqlite_schema WHERE rootpage > 0").all() as { tbl_name: string; rootpage: number }[];
+      const rows = this.connection
+        .prepare("SELECT tbl_name, rootpage FROM sqlite_schema WHERE rootpage > 0")
+        .all() as { tbl_name: string; rootpage: number }[];
       this.#tablesByRootPage = new Map(rows.map((row) => [row.rootpage, row.tbl_name]));
     }
     return this.#tablesByRootPage.get(rootPage);

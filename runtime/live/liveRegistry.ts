@@ -67,11 +67,24 @@ export class LiveRegistry {
    * Watches `command(...args)` for `subscriber`; the first subscriber of a (command, arguments)
    * runs it once, to learn what it reads. Returns the function that ends this subscription.
    */
-  async add(command: string, args: readonly unknown[], subscriber: Subscriber): Promise<() => void> {
+  async add(
+    command: string,
+    args: readonly unknown[],
+    subscriber: Subscriber,
+  ): Promise<() => void> {
     const key = JSON.stringify([command, args]);
     let group = this.#groups.get(key);
     if (!group) {
-      group = { key, command, args, subscribers: new Set(), reads: undefined, lastResult: undefined, running: undefined, owed: 0 };
+      group = {
+        key,
+        command,
+        args,
+        subscribers: new Set(),
+        reads: undefined,
+        lastResult: undefined,
+        running: undefined,
+        owed: 0,
+      };
       this.#groups.set(key, group);
       this.#run(group);
     }
@@ -84,7 +97,12 @@ export class LiveRegistry {
   stats(): LiveStats {
     let subscriptions = 0;
     for (const group of this.#groups.values()) subscriptions += group.subscribers.size;
-    return { subscriptions, groups: this.#groups.size, reruns: this.#reruns, notifications: this.#notifications };
+    return {
+      subscriptions,
+      groups: this.#groups.size,
+      reruns: this.#reruns,
+      notifications: this.#notifications,
+    };
   }
 
   /** Resolves once every change so far has been re-run and notified (tests and shutdown use it). */
@@ -118,7 +136,8 @@ export class LiveRegistry {
 
   #rerunReaders(tables: readonly string[]): void {
     const affected = new Set<Group>();
-    for (const table of tables) for (const group of this.#groupsByTable.get(table) ?? []) affected.add(group);
+    for (const table of tables)
+      for (const group of this.#groupsByTable.get(table) ?? []) affected.add(group);
     for (const group of this.#groups.values()) if (group.reads === undefined) affected.add(group);
     for (const group of affected) this.#rerun(group);
   }
@@ -144,7 +163,10 @@ export class LiveRegistry {
     const reads = new Set<string>();
     let result: string;
     try {
-      result = JSON.stringify(await this.#app.run(group.command, group.args, { origin: Origin.Agent, reads })) ?? "undefined";
+      result =
+        JSON.stringify(
+          await this.#app.run(group.command, group.args, { origin: Origin.Agent, reads }),
+        ) ?? "undefined";
       this.#index(group, reads);
     } catch (error) {
       if (!first) this.#onError(error, group.command, group.args);
@@ -164,7 +186,8 @@ export class LiveRegistry {
   }
 
   #index(group: Group, reads: Set<string>): void {
-    for (const table of group.reads ?? []) if (!reads.has(table)) this.#groupsByTable.get(table)?.delete(group);
+    for (const table of group.reads ?? [])
+      if (!reads.has(table)) this.#groupsByTable.get(table)?.delete(group);
     for (const table of reads) {
       let groups = this.#groupsByTable.get(table);
       if (!groups) this.#groupsByTable.set(table, (groups = new Set()));
@@ -190,7 +213,11 @@ function logRerunError(error: unknown, command: string, args: readonly unknown[]
 }
 
 /** What went wrong in a re-run, for a log line or a server's `onerror`. */
-export function describeRerunFailure(error: unknown, command: string, args: readonly unknown[]): string {
+export function describeRerunFailure(
+  error: unknown,
+  command: string,
+  args: readonly unknown[],
+): string {
   const message = error instanceof Error ? error.message : String(error);
   return `re-running ${command}(${JSON.stringify(args).slice(1, -1)}) for its subscribers failed: ${message}; the subscriptions stay`;
 }

@@ -14,7 +14,9 @@ export function capabilitiesOf(served: ServedApp): ServerCapabilities {
   return {
     tools: { listChanged: true },
     completions: {},
-    ...(served.catalog.hasReadableCommands && { resources: { subscribe: true, listChanged: true } }),
+    ...(served.catalog.hasReadableCommands && {
+      resources: { subscribe: true, listChanged: true },
+    }),
   };
 }
 
@@ -25,34 +27,50 @@ export function capabilitiesOf(served: ServedApp): ServerCapabilities {
  */
 export function buildServer(served: ServedApp): Server {
   const capabilities = capabilitiesOf(served);
-  const server = new Server(
-    served.serverInfo,
-    {
-      capabilities,
-      cacheHints: {
-        "server/discover": LISTING,
-        "tools/list": LISTING,
-        "resources/list": LISTING,
-        "resources/templates/list": LISTING,
-        "resources/read": LIVE_READ,
-      },
+  const server = new Server(served.serverInfo, {
+    capabilities,
+    cacheHints: {
+      "server/discover": LISTING,
+      "tools/list": LISTING,
+      "resources/list": LISTING,
+      "resources/templates/list": LISTING,
+      "resources/read": LIVE_READ,
     },
-  );
+  });
   const { catalog, pageSize } = served;
   server.setRequestHandler("tools/list", (request) => {
     const page = paginate("tools", catalog.tools(), request.params?.cursor, pageSize);
-    return { tools: page.items as Tool[], ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+    return {
+      tools: page.items as Tool[],
+      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+    };
   });
-  server.setRequestHandler("tools/call", async (request) => server.projectCallToolResult(await callTool(served, request.params.name, request.params.arguments), undefined));
+  server.setRequestHandler("tools/call", async (request) =>
+    server.projectCallToolResult(
+      await callTool(served, request.params.name, request.params.arguments),
+      undefined,
+    ),
+  );
   server.setRequestHandler("completion/complete", (request) => complete(served, request.params));
   if (!capabilities.resources) return server;
   server.setRequestHandler("resources/list", (request) => {
     const page = paginate("resources", catalog.resources(), request.params?.cursor, pageSize);
-    return { resources: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+    return {
+      resources: page.items,
+      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+    };
   });
   server.setRequestHandler("resources/templates/list", (request) => {
-    const page = paginate("resourceTemplates", catalog.resourceTemplates(), request.params?.cursor, pageSize);
-    return { resourceTemplates: page.items, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+    const page = paginate(
+      "resourceTemplates",
+      catalog.resourceTemplates(),
+      request.params?.cursor,
+      pageSize,
+    );
+    return {
+      resourceTemplates: page.items,
+      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+    };
   });
   server.setRequestHandler("resources/read", (request) => readResource(served, request.params.uri));
   return server;

@@ -8,12 +8,19 @@ import type { ServedApp } from "./servedApp.ts";
  * protocol errors (the request was wrong); a command that throws, or one that needs a person's
  * confirmation, is a tool error the model can read and act on.
  */
-export async function callTool(served: ServedApp, name: string, values: ArgumentsObject = {}): Promise<CallToolResult> {
+export async function callTool(
+  served: ServedApp,
+  name: string,
+  values: ArgumentsObject = {},
+): Promise<CallToolResult> {
   const entry = served.catalog.tool(name);
   if (!entry) throw unknownTool(name);
   const errors = served.validator.validate(entry.inputSchema, values);
   if (errors.length > 0) throw invalidArguments(name, errors);
-  if (entry.confirm) return toolError(`${name} needs a person's confirmation, which livecmd cannot ask for over MCP yet; ask the user to run it in the app`);
+  if (entry.confirm)
+    return toolError(
+      `${name} needs a person's confirmation, which livecmd cannot ask for over MCP yet; ask the user to run it in the app`,
+    );
   served.admit(entry);
   try {
     const result = await served.runAsAgent(entry, handlerArgs(entry.arguments, values));

@@ -23,7 +23,9 @@ export class Connection {
     this.#served = served;
     this.#server = server;
     this.#onError = onError;
-    this.#stopWatchingGrants = served.app.onGrantsChanged(() => this.#announceListChanges().catch(onError));
+    this.#stopWatchingGrants = served.app.onGrantsChanged(() =>
+      this.#announceListChanges().catch(onError),
+    );
     if (served.catalog.hasReadableCommands) this.#subscriptions = this.#acceptSubscriptions();
     const previous = server.onclose;
     server.onclose = () => {
@@ -46,7 +48,10 @@ export class Connection {
   }
 
   #acceptSubscriptions(): LegacySubscriptions {
-    const subscriptions = new LegacySubscriptions(this.#served, (uri) => void this.#server.sendResourceUpdated({ uri }).catch(this.#onError));
+    const subscriptions = new LegacySubscriptions(
+      this.#served,
+      (uri) => void this.#server.sendResourceUpdated({ uri }).catch(this.#onError),
+    );
     this.#server.setRequestHandler("resources/subscribe", async (request) => {
       await subscriptions.subscribe(request.params.uri);
       return {};

@@ -1,6 +1,9 @@
 /** Whether the response is a server-sent event stream (a listen stream, a legacy push stream). */
 export function isEventStream(response: Response): boolean {
-  return response.body !== null && (response.headers.get("content-type")?.startsWith("text/event-stream") ?? false);
+  return (
+    response.body !== null &&
+    (response.headers.get("content-type")?.startsWith("text/event-stream") ?? false)
+  );
 }
 
 /**
@@ -32,5 +35,9 @@ export function whenStreamEnds(response: Response, onEnd: () => void): Response 
       return reader.cancel(reason);
     },
   });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

@@ -1,5 +1,11 @@
 import type { App } from "../app.ts";
-import type { CommandEntry, Generated, ResourceEntry, ResourceTemplateEntry, ToolEntry } from "../catalog.ts";
+import type {
+  CommandEntry,
+  Generated,
+  ResourceEntry,
+  ResourceTemplateEntry,
+  ToolEntry,
+} from "../catalog.ts";
 import type { CommandTemplate } from "../uri/template.ts";
 
 /**
@@ -17,7 +23,11 @@ export class GrantedCatalog {
     this.#app = app;
     this.#generated = generated;
     // A stale catalog may list a command the app lost (see `catalogDrift`); it cannot be served.
-    this.#commands = new Map(generated.catalog.commands.filter((entry) => app.commands.has(entry.name)).map((entry) => [entry.name, entry]));
+    this.#commands = new Map(
+      generated.catalog.commands
+        .filter((entry) => app.commands.has(entry.name))
+        .map((entry) => [entry.name, entry]),
+    );
   }
 
   get scheme(): string {
@@ -51,7 +61,9 @@ export class GrantedCatalog {
 
   /** The readable command whose template string is exactly `uriTemplate`. */
   readableByTemplate(uriTemplate: string): CommandEntry | undefined {
-    const entry = [...this.#commands.values()].find((candidate) => candidate.template === uriTemplate);
+    const entry = [...this.#commands.values()].find(
+      (candidate) => candidate.template === uriTemplate,
+    );
     return entry && this.readable(entry.name);
   }
 
@@ -66,7 +78,9 @@ export class GrantedCatalog {
     const listed = byName(this.#generated.catalog.resourceTemplates);
     return this.#readableEntries()
       .filter((entry) => entry.template !== null)
-      .map((entry) => listed.get(entry.name) ?? { uriTemplate: entry.template!, ...describe(entry) });
+      .map(
+        (entry) => listed.get(entry.name) ?? { uriTemplate: entry.template!, ...describe(entry) },
+      );
   }
 
   tools(): ToolEntry[] {
@@ -81,7 +95,9 @@ export class GrantedCatalog {
   }
 
   #sortedEntries(): CommandEntry[] {
-    return [...this.#commands.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...this.#commands.values()].sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
   }
 }
 
@@ -93,10 +109,25 @@ function byName<T extends { name: string }>(entries: readonly T[]): Map<string, 
   return new Map(entries.map((entry) => [entry.name, entry]));
 }
 
-function describe(entry: CommandEntry): { name: string; title?: string; description: string; mimeType: string } {
-  return { name: entry.name, ...(entry.title !== undefined && { title: entry.title }), description: entry.description, mimeType: entry.mimeType };
+function describe(entry: CommandEntry): {
+  name: string;
+  title?: string;
+  description: string;
+  mimeType: string;
+} {
+  return {
+    name: entry.name,
+    ...(entry.title !== undefined && { title: entry.title }),
+    description: entry.description,
+    mimeType: entry.mimeType,
+  };
 }
 
 function toolOf(entry: CommandEntry): ToolEntry {
-  return { name: entry.name, ...(entry.title !== undefined && { title: entry.title }), description: entry.description, inputSchema: entry.inputSchema };
+  return {
+    name: entry.name,
+    ...(entry.title !== undefined && { title: entry.title }),
+    description: entry.description,
+    inputSchema: entry.inputSchema,
+  };
 }

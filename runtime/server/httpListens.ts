@@ -25,7 +25,8 @@ export class HttpListens {
   /** `read`: the body, when the caller has read and parsed it already (the handler then will not). */
   async fetch(request: Request, next: Fetch, read?: { parsed: unknown }): Promise<Response> {
     // 2026-07-28 requests must name their method in a header, checked against the body by the SDK.
-    if (request.headers.get("mcp-method") !== "subscriptions/listen") return read ? next(request, { parsedBody: read.parsed }) : next(request);
+    if (request.headers.get("mcp-method") !== "subscriptions/listen")
+      return read ? next(request, { parsedBody: read.parsed }) : next(request);
     const message: unknown = read
       ? read.parsed
       : await request
@@ -39,7 +40,9 @@ export class HttpListens {
     await this.#registrations.open(listen, honored);
     const release = () => this.#registrations.close(listen);
     try {
-      const response = await next(request, { parsedBody: narrowedTo(message as JSONRPCRequest, honored) });
+      const response = await next(request, {
+        parsedBody: narrowedTo(message as JSONRPCRequest, honored),
+      });
       if (isEventStream(response)) return whenStreamEnds(response, release);
       release();
       return response;

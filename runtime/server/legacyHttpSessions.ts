@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import {
+  isInitializeRequest,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import { buildServer } from "./buildServer.ts";
 import { Connection } from "./connection.ts";
 import { isEventStream, whenStreamEnds } from "./eventStream.ts";
@@ -37,7 +40,8 @@ export class LegacyHttpSessions {
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId !== null) {
       const session = this.#sessions.get(sessionId);
-      if (!session) return jsonRpcError(404, -32001, `Session ${sessionId} not found; initialize again`);
+      if (!session)
+        return jsonRpcError(404, -32001, `Session ${sessionId} not found; initialize again`);
       const done = session.activity.begin();
       const response = await session.transport.handleRequest(request).catch((error: unknown) => {
         done();
@@ -57,8 +61,19 @@ export class LegacyHttpSessions {
       request.signal.addEventListener("abort", end, { once: true });
       return whenStreamEnds(openedAtOnce(response), end);
     }
-    const body: unknown = request.method === "POST" ? await request.clone().json().catch(() => undefined) : undefined;
-    if (!isInitializeRequest(body)) return jsonRpcError(400, -32000, "Bad Request: a 2025-era request needs the Mcp-Session-Id header that initialize returned");
+    const body: unknown =
+      request.method === "POST"
+        ? await request
+            .clone()
+            .json()
+            .catch(() => undefined)
+        : undefined;
+    if (!isInitializeRequest(body))
+      return jsonRpcError(
+        400,
+        -32000,
+        "Bad Request: a 2025-era request needs the Mcp-Session-Id header that initialize returned",
+      );
     return (await this.#open()).handleRequest(request);
   }
 
@@ -70,10 +85,12 @@ export class LegacyHttpSessions {
   async #open(): Promise<WebStandardStreamableHTTPServerTransport> {
     const server = buildServer(this.#served);
     const connection = new Connection(this.#served, server, this.#onerror);
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void this.#sessions.set(id, { transport, connection, activity: new Activity() }),
-    });
+    const transport: WebStandardStreamableHTTPServerTransport =
+      new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) =>
+          void this.#sessions.set(id, { transport, connection, activity: new Activity() }),
+      });
     await server.connect(transport);
     const onclose = transport.onclose;
     transport.onclose = () => {
@@ -86,7 +103,8 @@ export class LegacyHttpSessions {
   #closeIdle(): void {
     const now = performance.now();
     for (const session of this.#sessions.values()) {
-      if (session.activity.idleSince(now) > this.#idleMs) void session.transport.close().catch(this.#onerror);
+      if (session.activity.idleSince(now) > this.#idleMs)
+        void session.transport.close().catch(this.#onerror);
     }
   }
 }
@@ -132,7 +150,11 @@ function openedAtOnce(response: Response): Response {
       start: (controller) => controller.enqueue(opening),
     }),
   );
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {

@@ -19,17 +19,31 @@ export function requestedUris(message: unknown): string[] | undefined {
  * `resourceSubscriptions` verbatim (and drops it when empty), so narrowing the request is what
  * makes the acknowledgement tell the client which URIs are watched.
  */
-export function narrowedTo(message: JSONRPCRequest, honored: readonly ResolvedUri[]): JSONRPCRequest {
+export function narrowedTo(
+  message: JSONRPCRequest,
+  honored: readonly ResolvedUri[],
+): JSONRPCRequest {
   const params = message.params as { notifications: Record<string, unknown> };
   return {
     ...message,
-    params: { ...params, notifications: { ...params.notifications, resourceSubscriptions: honored.map((resolved) => resolved.uri) } },
+    params: {
+      ...params,
+      notifications: {
+        ...params.notifications,
+        resourceSubscriptions: honored.map((resolved) => resolved.uri),
+      },
+    },
   };
 }
 
 function isListenRequest(message: unknown): message is JSONRPCRequest {
   const candidate = message as Partial<JSONRPCRequest> | null;
-  return typeof candidate === "object" && candidate !== null && candidate.method === "subscriptions/listen" && candidate.id !== undefined;
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    candidate.method === "subscriptions/listen" &&
+    candidate.id !== undefined
+  );
 }
 
 /**
@@ -95,7 +109,9 @@ export class ListenRegistrations<Key> {
   async open(key: Key, honored: readonly ResolvedUri[]): Promise<void> {
     this.close(key);
     if (honored.length === 0) return;
-    const watching = Promise.all(honored.map((resolved) => this.#served.watch(resolved, this.#publish)));
+    const watching = Promise.all(
+      honored.map((resolved) => this.#served.watch(resolved, this.#publish)),
+    );
     this.#open.set(key, { size: honored.length, watching });
     await watching;
   }

@@ -17,7 +17,12 @@ export interface Page<T> {
  * and the names in it). A grant or revoke changes the names, so a cursor taken before the
  * change is stale rather than silently skipping or repeating entries.
  */
-export function paginate<T extends { name: string }>(listing: string, entries: readonly T[], cursor: string | undefined, pageSize: number): Page<T> {
+export function paginate<T extends { name: string }>(
+  listing: string,
+  entries: readonly T[],
+  cursor: string | undefined,
+  pageSize: number,
+): Page<T> {
   const fingerprint = fingerprintOf(listing, entries);
   const offset = cursor === undefined ? 0 : offsetOf(cursor, fingerprint, entries.length);
   const end = offset + pageSize;
@@ -32,16 +37,26 @@ function fingerprintOf(listing: string, entries: readonly { name: string }[]): s
 }
 
 function encodeCursor(offset: number, fingerprint: string): string {
-  return Buffer.from(JSON.stringify({ v: CURSOR_VERSION, o: offset, f: fingerprint })).toString("base64url");
+  return Buffer.from(JSON.stringify({ v: CURSOR_VERSION, o: offset, f: fingerprint })).toString(
+    "base64url",
+  );
 }
 
 function offsetOf(cursor: string, fingerprint: string, length: number): number {
   const decoded = decodeCursor(cursor);
   if (decoded !== undefined && decoded.f !== fingerprint) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Stale cursor ${JSON.stringify(cursor)}: the list changed since it was issued; list again without a cursor`, { cursor });
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Stale cursor ${JSON.stringify(cursor)}: the list changed since it was issued; list again without a cursor`,
+      { cursor },
+    );
   }
   if (decoded === undefined || decoded.o >= length) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor ${JSON.stringify(cursor)}: this server never issued it; list again without a cursor`, { cursor });
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Invalid cursor ${JSON.stringify(cursor)}: this server never issued it; list again without a cursor`,
+      { cursor },
+    );
   }
   return decoded.o;
 }
@@ -52,7 +67,13 @@ function decodeCursor(cursor: string): { o: number; f: string } | undefined {
     const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
     if (typeof value !== "object" || value === null) return undefined;
     const { v, o, f } = value as Record<string, unknown>;
-    if (v !== CURSOR_VERSION || !Number.isSafeInteger(o) || (o as number) <= 0 || typeof f !== "string") return undefined;
+    if (
+      v !== CURSOR_VERSION ||
+      !Number.isSafeInteger(o) ||
+      (o as number) <= 0 ||
+      typeof f !== "string"
+    )
+      return undefined;
     return { o: o as number, f };
   } catch {
     return undefined;

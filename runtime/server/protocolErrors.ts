@@ -1,4 +1,8 @@
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+} from "@modelcontextprotocol/server";
 import type { FieldError } from "../uri/template.ts";
 
 /**
@@ -16,7 +20,11 @@ export function resourceNotFound(uri: string): ProtocolError {
 }
 
 export function invalidUri(uri: string, errors: FieldError[]): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid URI ${shortened(uri)}: ${describe(errors)}`, { uri, errors });
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Invalid URI ${shortened(uri)}: ${describe(errors)}`,
+    { uri, errors },
+  );
 }
 
 /** `data.uri` carries the URI whole; the message needs only enough of it to recognise. */
@@ -29,12 +37,20 @@ export function unknownTool(name: string): ProtocolError {
 }
 
 export function invalidArguments(tool: string, errors: FieldError[]): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for tool ${tool}: ${describe(errors)}`, { name: tool, errors });
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Invalid arguments for tool ${tool}: ${describe(errors)}`,
+    { name: tool, errors },
+  );
 }
 
 export function rateLimited(command: string, retryAfterMs: number): ProtocolError {
   const seconds = Math.ceil(retryAfterMs / 1000);
-  return new ProtocolError(RATE_LIMITED, `Rate limit of ${command} reached; retry in ${seconds} s`, { command, retryAfterMs });
+  return new ProtocolError(
+    RATE_LIMITED,
+    `Rate limit of ${command} reached; retry in ${seconds} s`,
+    { command, retryAfterMs },
+  );
 }
 
 /**

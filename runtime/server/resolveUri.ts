@@ -23,7 +23,10 @@ export function resolveUri(served: ServedApp, uri: string): ResolvedUri {
   const entry = name === undefined ? undefined : served.catalog.readable(name);
   if (!entry) throw resourceNotFound(uri);
   const args = argsOf(served, entry, uri);
-  const errors = served.validator.validate(entry.inputSchema, argumentsObject(entry.arguments, args));
+  const errors = served.validator.validate(
+    entry.inputSchema,
+    argumentsObject(entry.arguments, args),
+  );
   if (errors.length > 0) throw invalidUri(uri, errors);
   return { uri, entry, args };
 }

@@ -1,7 +1,17 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from "@modelcontextprotocol/node";
-import { createMcpHandler, DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType, isLegacyRequest, readRequestBody } from "@modelcontextprotocol/server";
+import {
+  localhostHostValidation,
+  localhostOriginValidation,
+  toNodeHandler,
+} from "@modelcontextprotocol/node";
+import {
+  createMcpHandler,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  isJsonContentType,
+  isLegacyRequest,
+  readRequestBody,
+} from "@modelcontextprotocol/server";
 import type { App } from "../app.ts";
 import { buildServer } from "./buildServer.ts";
 import { HttpListens } from "./httpListens.ts";
@@ -42,7 +52,10 @@ export interface HttpServing {
  */
 export async function serveHttp(app: App, options: ServeHttpOptions): Promise<HttpServing> {
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-  if (!(sessionIdleMs > 0)) throw new Error(`livecmd: sessionIdleMs must be a positive number of milliseconds, got ${sessionIdleMs}`);
+  if (!(sessionIdleMs > 0))
+    throw new Error(
+      `livecmd: sessionIdleMs must be a positive number of milliseconds, got ${sessionIdleMs}`,
+    );
   const served = new ServedApp(app, options);
   const { onerror } = served;
   const modern = createMcpHandler(() => buildServer(served), { legacy: "reject", onerror });
@@ -57,8 +70,12 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     if (request.method !== "POST") return legacy.fetch(request);
     const read = await readOnce(request);
     if (read === "too large") return tooLarge();
-    if (!read) return (await isLegacyRequest(request)) ? legacy.fetch(request) : listens.fetch(request, modern.fetch);
-    if (read.parsed === undefined || (await isLegacyRequest(request, read.parsed))) return legacy.fetch(replay(request, read.text));
+    if (!read)
+      return (await isLegacyRequest(request))
+        ? legacy.fetch(request)
+        : listens.fetch(request, modern.fetch);
+    if (read.parsed === undefined || (await isLegacyRequest(request, read.parsed)))
+      return legacy.fetch(replay(request, read.text));
     return listens.fetch(request, modern.fetch, read);
   };
   const nodeHandler = toNodeHandler({ fetch: route }, { onerror });
@@ -67,7 +84,9 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   const http = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (!validHost(req, res) || !validOrigin(req, res)) return;
     if (new URL(req.url ?? "/", "http://localhost").pathname !== MCP_PATH) {
-      res.writeHead(404, { "content-type": "text/plain" }).end(`Not found: the MCP endpoint is ${MCP_PATH}\n`);
+      res
+        .writeHead(404, { "content-type": "text/plain" })
+        .end(`Not found: the MCP endpoint is ${MCP_PATH}\n`);
       return;
     }
     void nodeHandler(req, res);
@@ -102,14 +121,23 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
  * when the SDK should read the body itself: another content type (it answers 415), no declared
  * length, or one over its limit (it answers 413).
  */
-async function readOnce(request: Request): Promise<{ text: string; parsed: unknown } | "too large" | undefined> {
+async function readOnce(
+  request: Request,
+): Promise<{ text: string; parsed: unknown } | "too large" | undefined> {
   const length = Number(request.headers.get("content-length") ?? NaN);
-  if (!isJsonContentType(request.headers.get("content-type")) || !(length >= 0 && length <= DEFAULT_MAX_REQUEST_BODY_SIZE)) return undefined;
+  if (
+    !isJsonContentType(request.headers.get("content-type")) ||
+    !(length >= 0 && length <= DEFAULT_MAX_REQUEST_BODY_SIZE)
+  )
+    return undefined;
   const read = await readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE);
   // Only a body longer than its declared length gets here: Node's parser stops at that length.
   if (read.tooLarge) return "too large";
   try {
-    return { text: read.text, parsed: read.text.length === 0 ? undefined : (JSON.parse(read.text) as unknown) };
+    return {
+      text: read.text,
+      parsed: read.text.length === 0 ? undefined : (JSON.parse(read.text) as unknown),
+    };
   } catch {
     return { text: read.text, parsed: undefined };
   }
@@ -117,11 +145,19 @@ async function readOnce(request: Request): Promise<{ text: string; parsed: unkno
 
 /** A request like `request` whose body, already read, is `text` again (for the legacy sessions). */
 function replay(request: Request, text: string): Request {
-  return new Request(request.url, { method: request.method, headers: request.headers, body: text, signal: request.signal });
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: text,
+    signal: request.signal,
+  });
 }
 
 /** The SDK's answer to a body over its limit. */
 function tooLarge(): Response {
   const message = `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`;
-  return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32000, message } }, { status: 413 });
+  return Response.json(
+    { jsonrpc: "2.0", id: null, error: { code: -32000, message } },
+    { status: 413 },
+  );
 }

@@ -1,5 +1,9 @@
 import type { McpRequestContext, RequestId, Server, Transport } from "@modelcontextprotocol/server";
-import { serveStdio as serveStdioEntry, StdioServerTransport, type StdioServerHandle } from "@modelcontextprotocol/server/stdio";
+import {
+  serveStdio as serveStdioEntry,
+  StdioServerTransport,
+  type StdioServerHandle,
+} from "@modelcontextprotocol/server/stdio";
 import type { App } from "../app.ts";
 import { buildServer } from "./buildServer.ts";
 import { Connection } from "./connection.ts";
@@ -29,8 +33,15 @@ export function serveStdio(app: App, options: ServeStdioOptions = {}): StdioServ
   // The instance the entry built last is the one it pins (a discarded discover probe is followed
   // by the legacy instance that replaces it).
   let pinned: { server: Server; era: McpRequestContext["era"] } | undefined;
-  const listens = new ListenRegistrations<RequestId>(served, (uri) => void pinned?.server.sendResourceUpdated({ uri }).catch(onerror));
-  const transport = new StdioListenTap(options.transport ?? new StdioServerTransport(), listens, () => pinned?.era !== "legacy");
+  const listens = new ListenRegistrations<RequestId>(
+    served,
+    (uri) => void pinned?.server.sendResourceUpdated({ uri }).catch(onerror),
+  );
+  const transport = new StdioListenTap(
+    options.transport ?? new StdioServerTransport(),
+    listens,
+    () => pinned?.era !== "legacy",
+  );
   const handle = serveStdioEntry(
     (context) => {
       const server = buildServer(served);

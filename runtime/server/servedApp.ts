@@ -31,7 +31,8 @@ export interface ServeOptions {
 /** `serverInfo.version` of an app that gives none, from neither `defineApp` nor a package.json. */
 const UNVERSIONED = "0.0.0";
 
-const logToStderr = (error: Error): void => void process.stderr.write(`livecmd: ${error.message}\n`);
+const logToStderr = (error: Error): void =>
+  void process.stderr.write(`livecmd: ${error.message}\n`);
 
 /** What a serving entry tells about its live subscriptions (tests and measurements read it). */
 export interface LiveStatus {
@@ -62,7 +63,9 @@ export class ServedApp {
 
   constructor(app: App, options: ServeOptions = {}) {
     if (!app.generated) {
-      throw new Error(`livecmd: app "${app.name}" has no generated catalog; run \`npx livecmd codegen\` and pass defineApp({ generated: { catalog, templates } })`);
+      throw new Error(
+        `livecmd: app "${app.name}" has no generated catalog; run \`npx livecmd codegen\` and pass defineApp({ generated: { catalog, templates } })`,
+      );
     }
     const drift = catalogDrift(app, app.generated.catalog);
     if (drift.length > 0 && !options.allowStale) {
@@ -71,20 +74,28 @@ export class ServedApp {
       );
     }
     const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-    if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new Error(`livecmd: page size must be a positive integer, got ${pageSize}`);
+    if (!Number.isSafeInteger(pageSize) || pageSize < 1)
+      throw new Error(`livecmd: page size must be a positive integer, got ${pageSize}`);
     this.app = app;
     this.catalog = new GrantedCatalog(app, app.generated);
     this.pageSize = pageSize;
     this.#limiter = rateLimiterOf(app);
     this.onerror = options.onerror ?? logToStderr;
     this.serverInfo = { name: app.name, version: app.version ?? options.version ?? UNVERSIONED };
-    if (drift.length > 0) this.onerror(new Error(`serving a stale catalog.json (allowStale): ${drift.join("; ")}`));
-    this.live = new LiveRegistry(app, { onError: (error, command, args) => this.onerror(new Error(describeRerunFailure(error, command, args))) });
+    if (drift.length > 0)
+      this.onerror(new Error(`serving a stale catalog.json (allowStale): ${drift.join("; ")}`));
+    this.live = new LiveRegistry(app, {
+      onError: (error, command, args) =>
+        this.onerror(new Error(describeRerunFailure(error, command, args))),
+    });
   }
 
   /** Counts a run against the command's rate limit; over the limit, throws the retry hint. */
   admit(entry: CommandEntry): void {
-    const retryAfterMs = this.#limiter.take(entry.name, this.app.commands.get(entry.name)?.options.rateLimit);
+    const retryAfterMs = this.#limiter.take(
+      entry.name,
+      this.app.commands.get(entry.name)?.options.rateLimit,
+    );
     if (retryAfterMs > 0) throw rateLimited(entry.name, retryAfterMs);
   }
 

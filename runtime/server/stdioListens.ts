@@ -8,7 +8,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "@modelcontextprotocol/server";
-import { ListenRegistrations, narrowedTo, requestedUris } from "./listens.ts";
+import { type ListenRegistrations, narrowedTo, requestedUris } from "./listens.ts";
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from "./servedApp.ts";
 
 /**
@@ -36,7 +36,11 @@ export class StdioListenTap implements Transport {
   #queued = 0;
 
   /** `servesListens` is false once the connection is pinned to the 2025 era, which has no listens. */
-  constructor(wire: Transport, registrations: ListenRegistrations<RequestId>, servesListens: () => boolean) {
+  constructor(
+    wire: Transport,
+    registrations: ListenRegistrations<RequestId>,
+    servesListens: () => boolean,
+  ) {
     this.#wire = wire;
     this.#registrations = registrations;
     this.#servesListens = servesListens;
@@ -54,7 +58,8 @@ export class StdioListenTap implements Transport {
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     // A response to a listen id is the end of that listen: refused, or ended by the server.
-    if (isJSONRPCResponse(message) && message.id !== undefined) this.#registrations.close(message.id);
+    if (isJSONRPCResponse(message) && message.id !== undefined)
+      this.#registrations.close(message.id);
     return this.#wire.send(message, options);
   }
 
@@ -73,8 +78,12 @@ export class StdioListenTap implements Transport {
     if (!narrowing && this.#queued === 0) return this.#deliver(message, extra);
     this.#queued += 1;
     this.#queue = this.#queue
-      .then(async () => this.#deliver(narrowing ? await this.#narrow(message as JSONRPCRequest) : message, extra))
-      .catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))))
+      .then(async () =>
+        this.#deliver(narrowing ? await this.#narrow(message as JSONRPCRequest) : message, extra),
+      )
+      .catch((error: unknown) =>
+        this.onerror?.(error instanceof Error ? error : new Error(String(error))),
+      )
       .finally(() => void (this.#queued -= 1));
   }
 

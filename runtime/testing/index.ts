@@ -47,7 +47,11 @@ export interface McpTestClient {
   readonly client: Client;
   read(uri: string): Promise<ReadResourceResult>;
   call(tool: string, args?: Record<string, unknown>): Promise<CallToolResult>;
-  complete(template: string, variable: string, prefix: string): Promise<CompleteResult["completion"]>;
+  complete(
+    template: string,
+    variable: string,
+    prefix: string,
+  ): Promise<CompleteResult["completion"]>;
   /** Every page, walked by the client. */
   templates(): Promise<ResourceTemplate[]>;
   resources(): Promise<Resource[]>;
@@ -94,7 +98,9 @@ const BYPASS = { cacheMode: "bypass" } as const;
 async function connect(app: App, options: McpTestOptions): Promise<McpTestClient> {
   const client = new Client(
     { name: "livecmd-testing", version: "0.1.0" },
-    options.protocol === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+    options.protocol === "2026-07-28"
+      ? { versionNegotiation: { mode: { pin: "2026-07-28" } } }
+      : {},
   );
   const recorder = new ListChangeRecorder(client);
   const updates = new UpdateRouter(client);
@@ -106,20 +112,30 @@ async function connect(app: App, options: McpTestOptions): Promise<McpTestClient
   return {
     client,
     read: (uri) => client.readResource({ uri }, BYPASS),
-    call: (tool, args = {}) => client.callTool({ name: tool, arguments: args }) as Promise<CallToolResult>,
+    call: (tool, args = {}) =>
+      client.callTool({ name: tool, arguments: args }) as Promise<CallToolResult>,
     complete: async (template, variable, prefix) =>
-      (await client.complete({ ref: { type: "ref/resource", uri: template }, argument: { name: variable, value: prefix } })).completion,
-    templates: async () => (await client.listResourceTemplates(undefined, BYPASS)).resourceTemplates,
+      (
+        await client.complete({
+          ref: { type: "ref/resource", uri: template },
+          argument: { name: variable, value: prefix },
+        })
+      ).completion,
+    templates: async () =>
+      (await client.listResourceTemplates(undefined, BYPASS)).resourceTemplates,
     resources: async () => (await client.listResources(undefined, BYPASS)).resources,
     tools: async () => (await client.listTools(undefined, BYPASS)).tools,
     async listChanges() {
-      if (options.protocol === "2026-07-28") listen ??= await client.listen({ resourcesListChanged: true, toolsListChanged: true });
+      if (options.protocol === "2026-07-28")
+        listen ??= await client.listen({ resourcesListChanged: true, toolsListChanged: true });
       else await pushStreamOpen;
       return recorder;
     },
     async listen(uris) {
       const listening =
-        options.protocol === "2026-07-28" ? await listenModern(client, updates, uris) : await subscribeLegacy(client, updates, uris, pushStreamOpen);
+        options.protocol === "2026-07-28"
+          ? await listenModern(client, updates, uris)
+          : await subscribeLegacy(client, updates, uris, pushStreamOpen);
       listenings.add(listening);
       void listening.closed.then(() => listenings.delete(listening));
       return listening;
@@ -145,7 +161,12 @@ interface Connected {
   live: LiveStatus;
 }
 
-async function connectTransport(app: App, client: Client, options: McpTestOptions, updates: UpdateRouter): Promise<Connected> {
+async function connectTransport(
+  app: App,
+  client: Client,
+  options: McpTestOptions,
+  updates: UpdateRouter,
+): Promise<Connected> {
   const serveOptions = options.pageSize === undefined ? {} : { pageSize: options.pageSize };
   if (options.transport === "http") {
     const serving = await serveHttp(app, { ...serveOptions, port: 0 });
@@ -153,12 +174,19 @@ async function connectTransport(app: App, client: Client, options: McpTestOption
     // before that is lost, so `listChanges()` waits for the stream to be there.
     let opened!: () => void;
     const pushStreamOpen = new Promise<void>((resolve) => (opened = resolve));
-    const fetchNotingPushStream = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const fetchNotingPushStream = async (
+      url: string | URL,
+      init?: RequestInit,
+    ): Promise<Response> => {
       const response = await fetch(url, init);
       if (init?.method === "GET" && response.ok) opened();
       return response;
     };
-    await client.connect(updates.watching(new StreamableHTTPClientTransport(serving.url, { fetch: fetchNotingPushStream })));
+    await client.connect(
+      updates.watching(
+        new StreamableHTTPClientTransport(serving.url, { fetch: fetchNotingPushStream }),
+      ),
+    );
     return { stop: () => serving.close(), pushStreamOpen, live: serving.live };
   }
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
@@ -167,7 +195,11 @@ async function connectTransport(app: App, client: Client, options: McpTestOption
   return { stop: () => handle.close(), pushStreamOpen: Promise.resolve(), live: handle.live };
 }
 
-async function listenModern(client: Client, router: UpdateRouter, uris: readonly string[]): Promise<Listening> {
+async function listenModern(
+  client: Client,
+  router: UpdateRouter,
+  uris: readonly string[],
+): Promise<Listening> {
   const opening = client.listen({ resourceSubscriptions: [...uris] });
   const queue = router.forListen(router.lastListenId());
   const subscription = await opening.catch((error: unknown) => {
@@ -183,7 +215,12 @@ async function listenModern(client: Client, router: UpdateRouter, uris: readonly
   };
 }
 
-async function subscribeLegacy(client: Client, router: UpdateRouter, uris: readonly string[], pushStreamOpen: Promise<void>): Promise<Listening> {
+async function subscribeLegacy(
+  client: Client,
+  router: UpdateRouter,
+  uris: readonly string[],
+  pushStreamOpen: Promise<void>,
+): Promise<Listening> {
   await pushStreamOpen;
   const honored: string[] = [];
   for (const uri of new Set(uris)) {
@@ -225,8 +262,10 @@ class UpdateRouter {
   constructor(client: Client) {
     client.setNotificationHandler("notifications/resources/updated", (notification) => {
       const listenId = notification.params._meta?.[SUBSCRIPTION_ID_META_KEY];
-      if (listenId !== undefined) return this.#byListenId.get(listenId)?.push(notification.params.uri);
-      for (const queue of this.#byUri.get(notification.params.uri) ?? []) queue.push(notification.params.uri);
+      if (listenId !== undefined)
+        return this.#byListenId.get(listenId)?.push(notification.params.uri);
+      for (const queue of this.#byUri.get(notification.params.uri) ?? [])
+        queue.push(notification.params.uri);
     });
   }
 
@@ -234,7 +273,8 @@ class UpdateRouter {
   watching<T extends Transport>(transport: T): T {
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
-      if ("method" in message && message.method === "subscriptions/listen" && "id" in message) this.#lastListenId = message.id;
+      if ("method" in message && message.method === "subscriptions/listen" && "id" in message)
+        this.#lastListenId = message.id;
       return send(message, options);
     };
     return transport;
@@ -294,7 +334,8 @@ class UpdateQueue implements Updates {
       }, timeoutMs);
       const waiter = (result: IteratorResult<string>) => {
         clearTimeout(timer);
-        if (result.done) reject(new Error("the listen ended before the next notifications/resources/updated"));
+        if (result.done)
+          reject(new Error("the listen ended before the next notifications/resources/updated"));
         else resolve(result.value);
       };
       this.#take(waiter);
@@ -318,13 +359,18 @@ class ListChangeRecorder implements ListChanges {
   readonly #waiters: Record<ListKind, (() => void)[]> = { resources: [], tools: [] };
 
   constructor(client: Client) {
-    client.setNotificationHandler("notifications/resources/list_changed", () => this.#arrived("resources"));
+    client.setNotificationHandler("notifications/resources/list_changed", () =>
+      this.#arrived("resources"),
+    );
     client.setNotificationHandler("notifications/tools/list_changed", () => this.#arrived("tools"));
   }
 
   next(kind: ListKind, timeoutMs = 2000): Promise<void> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no notifications/${kind}/list_changed within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no notifications/${kind}/list_changed within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       this.#waiters[kind].push(() => {
         clearTimeout(timer);
         resolve();

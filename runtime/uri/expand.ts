@@ -22,7 +22,8 @@ export function formQuery(
   let query = "";
   for (let i = 0; i < pairs.length; i++) {
     const [name, value] = pairs[i]!;
-    if (value !== undefined && value !== null) query += `${query && "&"}${name}=${pathSegment(value)}`;
+    if (value !== undefined && value !== null)
+      query += `${query && "&"}${name}=${pathSegment(value)}`;
   }
   return query && `?${query}`;
 }

@@ -7,6 +7,7 @@ export type Int = number & { readonly __brand: "Int" };
 
 /** `value` as an `Int`; throws a RangeError unless it is a safe integer. */
 export function int(value: number): Int {
-  if (!Number.isSafeInteger(value)) throw new RangeError(`livecmd: int(${value}): not an integer from -(2^53 - 1) to 2^53 - 1`);
+  if (!Number.isSafeInteger(value))
+    throw new RangeError(`livecmd: int(${value}): not an integer from -(2^53 - 1) to 2^53 - 1`);
   return value as Int;
 }

@@ -112,7 +112,8 @@ export class UriCursor {
     }
     this.at = i;
     const spelled = i > first && (uri.charCodeAt(first) !== ZERO || i === first + 1);
-    if (!spelled || !this.valueEndsAt(i) || value > Number.MAX_SAFE_INTEGER) return this.miss(0 as Int);
+    if (!spelled || !this.valueEndsAt(i) || value > Number.MAX_SAFE_INTEGER)
+      return this.miss(0 as Int);
     return (negative ? -value : value) as Int;
   }
 

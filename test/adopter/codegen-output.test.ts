@@ -9,7 +9,9 @@ import { scratchProject, TICKETS_APP } from "../helpers/scratchProject.ts";
 async function projectFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
-    .filter((entry) => entry.isFile() && !path.relative(dir, entry.parentPath).startsWith("node_modules"))
+    .filter(
+      (entry) => entry.isFile() && !path.relative(dir, entry.parentPath).startsWith("node_modules"),
+    )
     .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
     .sort();
 }
@@ -17,28 +19,48 @@ async function projectFiles(dir: string): Promise<string[]> {
 const PROJECT = {
   "src/app.ts": TICKETS_APP,
   "src/db.ts": "export const path = 'desk.sqlite';\n",
-  "tsconfig.json": JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", strict: true } }),
+  "tsconfig.json": JSON.stringify({
+    compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", strict: true },
+  }),
 };
 
 describe("codegen owns only the files it wrote", () => {
-  const refusals: { rule: string; args: string[]; extra?: Record<string, string>; says: RegExp }[] = [
-    { rule: "--out the project root is refused", args: ["--out", "."], says: /--out \. is the project root/ },
-    { rule: "--out above the project root is refused", args: ["--out", ".."], says: /--out \.\. is the project root or above it/ },
-    { rule: "--out holding the app module is refused", args: ["--out", "src"], says: /--out src holds the app module src\/app\.ts; .*--out src\/generated/ },
-    { rule: "--out holding a package.json is refused", args: ["--out", "pkg"], extra: { "pkg/package.json": "{}" }, says: /--out pkg holds a package\.json/ },
-    {
-      rule: "a file codegen did not write in --out is refused, named, with --force offered",
-      args: ["--out", "src/generated"],
-      extra: { "src/generated/README.md": "# Ours\n" },
-      says: /src\/generated\/ holds README\.md, which codegen did not write; .*--force to keep it there untouched/,
-    },
-    {
-      rule: "a file codegen did not write, where it would write one, is refused even with --force",
-      args: ["--out", "src/generated", "--force"],
-      extra: { "src/generated/catalog.json": '{ "mine": true }\n' },
-      says: /src\/generated\/ holds catalog\.json, which codegen did not write and would replace/,
-    },
-  ];
+  const refusals: { rule: string; args: string[]; extra?: Record<string, string>; says: RegExp }[] =
+    [
+      {
+        rule: "--out the project root is refused",
+        args: ["--out", "."],
+        says: /--out \. is the project root/,
+      },
+      {
+        rule: "--out above the project root is refused",
+        args: ["--out", ".."],
+        says: /--out \.\. is the project root or above it/,
+      },
+      {
+        rule: "--out holding the app module is refused",
+        args: ["--out", "src"],
+        says: /--out src holds the app module src\/app\.ts; .*--out src\/generated/,
+      },
+      {
+        rule: "--out holding a package.json is refused",
+        args: ["--out", "pkg"],
+        extra: { "pkg/package.json": "{}" },
+        says: /--out pkg holds a package\.json/,
+      },
+      {
+        rule: "a file codegen did not write in --out is refused, named, with --force offered",
+        args: ["--out", "src/generated"],
+        extra: { "src/generated/README.md": "# Ours\n" },
+        says: /src\/generated\/ holds README\.md, which codegen did not write; .*--force to keep it there untouched/,
+      },
+      {
+        rule: "a file codegen did not write, where it would write one, is refused even with --force",
+        args: ["--out", "src/generated", "--force"],
+        extra: { "src/generated/catalog.json": '{ "mine": true }\n' },
+        says: /src\/generated\/ holds catalog\.json, which codegen did not write and would replace/,
+      },
+    ];
   for (const { rule, args, extra = {}, says } of refusals) {
     for (const mode of [[], ["--check"]]) {
       it(`${rule}${mode.length ? " (--check too)" : ""}: exit 2, one line, nothing written or removed`, async () => {
@@ -50,7 +72,8 @@ describe("codegen owns only the files it wrote", () => {
           assert.match(run.stdout, says);
           assert.equal(run.stdout.trim().split("\n").length, 1, run.stdout);
           assert.deepEqual(await projectFiles(project.dir), before);
-          for (const [file, text] of Object.entries(extra)) assert.equal(await readFile(path.join(project.dir, file), "utf8"), text);
+          for (const [file, text] of Object.entries(extra))
+            assert.equal(await readFile(path.join(project.dir, file), "utf8"), text);
         } finally {
           await project.remove();
         }
@@ -63,7 +86,10 @@ describe("codegen owns only the files it wrote", () => {
     try {
       const run = await project.livecmd(["codegen", "--force"]);
       assert.equal(run.code, 0, run.stdout + run.stderr);
-      assert.equal(await readFile(path.join(project.dir, "src/generated/README.md"), "utf8"), "# Ours\n");
+      assert.equal(
+        await readFile(path.join(project.dir, "src/generated/README.md"), "utf8"),
+        "# Ours\n",
+      );
       assert.ok(existsSync(path.join(project.dir, "src/generated/uris.ts")));
     } finally {
       await project.remove();
@@ -74,13 +100,24 @@ describe("codegen owns only the files it wrote", () => {
     const project = await scratchProject(PROJECT);
     try {
       assert.equal((await project.livecmd(["codegen"])).code, 0);
-      await project.write("src/generated/old.ts", "// Generated by `livecmd codegen` from src/app.ts. Do not edit.\nexport {};\n");
+      await project.write(
+        "src/generated/old.ts",
+        "// Generated by `livecmd codegen` from src/app.ts. Do not edit.\nexport {};\n",
+      );
       const check = await project.livecmd(["codegen", "--check"]);
       assert.equal(check.code, 1);
       assert.match(check.stdout, /extra: {3}src\/generated\/old\.ts/);
       const run = await project.livecmd(["codegen"]);
       assert.match(run.stdout, /^removed src\/generated\/old\.ts$/m);
-      assert.deepEqual(await projectFiles(project.dir), ["package.json", "src/app.ts", "src/db.ts", "src/generated/catalog.json", "src/generated/templates.ts", "src/generated/uris.ts", "tsconfig.json"]);
+      assert.deepEqual(await projectFiles(project.dir), [
+        "package.json",
+        "src/app.ts",
+        "src/db.ts",
+        "src/generated/catalog.json",
+        "src/generated/templates.ts",
+        "src/generated/uris.ts",
+        "tsconfig.json",
+      ]);
     } finally {
       await project.remove();
     }

@@ -9,54 +9,106 @@ import { packLivecmd, projectEnv } from "../helpers/packed.ts";
 import { scratchProject } from "../helpers/scratchProject.ts";
 
 describe("livecmd init", () => {
-  it("in an empty folder: after `npm install livecmd`, init and the two commands it prints read a template as an agent would", { timeout: 600_000 }, async () => {
-    const scratch = await mkdtemp(path.join(tmpdir(), "livecmd-init-"));
-    const project = path.join(scratch, "team-notes");
-    try {
-      const tarball = await packLivecmd(scratch);
-      await run("mkdir", [project], { cwd: scratch });
-      const installed = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball], { cwd: project, env: projectEnv(), timeoutMs: 300_000 });
-      assert.equal(installed.code, 0, installed.stderr);
+  it(
+    "in an empty folder: after `npm install livecmd`, init and the two commands it prints read a template as an agent would",
+    { timeout: 600_000 },
+    async () => {
+      const scratch = await mkdtemp(path.join(tmpdir(), "livecmd-init-"));
+      const project = path.join(scratch, "team-notes");
+      try {
+        const tarball = await packLivecmd(scratch);
+        await run("mkdir", [project], { cwd: scratch });
+        const installed = await run(
+          "npm",
+          ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball],
+          { cwd: project, env: projectEnv(), timeoutMs: 300_000 },
+        );
+        assert.equal(installed.code, 0, installed.stderr);
 
-      const init = await run(process.execPath, ["node_modules/livecmd/bin/livecmd.js", "init"], { cwd: project, env: projectEnv(), timeoutMs: 400_000 });
-      assert.equal(init.code, 0, init.stdout + init.stderr);
-      assert.match(init.stdout, /^wrote src\/app\.ts$/m);
-      assert.match(init.stdout, /^src\/generated\/: 3 written/m);
-      const manifest = JSON.parse(await readFile(path.join(project, "package.json"), "utf8"));
-      assert.equal(manifest.type, "module");
-      assert.deepEqual([manifest.scripts.codegen, manifest.scripts.serve], ["livecmd codegen", "livecmd serve"]);
-      assert.ok(manifest.dependencies["better-sqlite3"] && manifest.devDependencies.tsx && manifest.devDependencies["ts-morph"]);
+        const init = await run(process.execPath, ["node_modules/livecmd/bin/livecmd.js", "init"], {
+          cwd: project,
+          env: projectEnv(),
+          timeoutMs: 400_000,
+        });
+        assert.equal(init.code, 0, init.stdout + init.stderr);
+        assert.match(init.stdout, /^wrote src\/app\.ts$/m);
+        assert.match(init.stdout, /^src\/generated\/: 3 written/m);
+        const manifest = JSON.parse(await readFile(path.join(project, "package.json"), "utf8"));
+        assert.equal(manifest.type, "module");
+        assert.deepEqual(
+          [manifest.scripts.codegen, manifest.scripts.serve],
+          ["livecmd codegen", "livecmd serve"],
+        );
+        assert.ok(
+          manifest.dependencies["better-sqlite3"] &&
+            manifest.devDependencies.tsx &&
+            manifest.devDependencies["ts-morph"],
+        );
 
-      // The printed commands, run as printed (the Inspector from this repository rather than a download).
-      const printed = init.stdout.split("\n").filter((line) => line.startsWith("  npx @modelcontextprotocol/inspector "));
-      assert.equal(printed.length, 2, init.stdout);
-      const inspector = path.join(root, "node_modules/.bin/mcp-inspector");
-      const [listing, reading] = await Promise.all(
-        printed.map((line) => run(inspector, line.trim().split(/\s+/).slice(2), { cwd: project, env: projectEnv(), timeoutMs: 120_000 })),
-      );
-      assert.equal(listing!.code, 0, listing!.stderr);
-      assert.match(listing!.stdout, /"uriTemplate": "team-notes:\/\/notes_show\/\{id\}"/);
-      assert.equal(reading!.code, 0, reading!.stderr);
-      assert.match(reading!.stdout, /Ask your agent to keep an eye on this note\./);
+        // The printed commands, run as printed (the Inspector from this repository rather than a download).
+        const printed = init.stdout
+          .split("\n")
+          .filter((line) => line.startsWith("  npx @modelcontextprotocol/inspector "));
+        assert.equal(printed.length, 2, init.stdout);
+        const inspector = path.join(root, "node_modules/.bin/mcp-inspector");
+        const [listing, reading] = await Promise.all(
+          printed.map((line) =>
+            run(inspector, line.trim().split(/\s+/).slice(2), {
+              cwd: project,
+              env: projectEnv(),
+              timeoutMs: 120_000,
+            }),
+          ),
+        );
+        assert.equal(listing!.code, 0, listing!.stderr);
+        assert.match(listing!.stdout, /"uriTemplate": "team-notes:\/\/notes_show\/\{id\}"/);
+        assert.equal(reading!.code, 0, reading!.stderr);
+        assert.match(reading!.stdout, /Ask your agent to keep an eye on this note\./);
 
-      // And the project compiles with its own tsc, for plain Node in production.
-      const compiled = await run(process.execPath, ["node_modules/typescript/bin/tsc"], { cwd: project, env: projectEnv(), timeoutMs: 120_000 });
-      assert.equal(compiled.code, 0, compiled.stdout + compiled.stderr);
-      assert.ok(existsSync(path.join(project, "dist/app.js")));
-    } finally {
-      await rm(scratch, { recursive: true, force: true });
-    }
-  });
+        // And the project compiles with its own tsc, for plain Node in production.
+        const compiled = await run(process.execPath, ["node_modules/typescript/bin/tsc"], {
+          cwd: project,
+          env: projectEnv(),
+          timeoutMs: 120_000,
+        });
+        assert.equal(compiled.code, 0, compiled.stdout + compiled.stderr);
+        assert.ok(existsSync(path.join(project, "dist/app.js")));
+      } finally {
+        await rm(scratch, { recursive: true, force: true });
+      }
+    },
+  );
 
   const refusals: { rule: string; files: Record<string, string>; says: RegExp }[] = [
-    { rule: "an app module already there", files: { "src/app.ts": "export {};\n" }, says: /would overwrite src\/app\.ts; nothing was written/ },
+    {
+      rule: "an app module already there",
+      files: { "src/app.ts": "export {};\n" },
+      says: /would overwrite src\/app\.ts; nothing was written/,
+    },
     {
       rule: "a serve script of the project's",
-      files: { "package.json": JSON.stringify({ name: "desk", type: "module", scripts: { serve: "node server.js" } }) },
+      files: {
+        "package.json": JSON.stringify({
+          name: "desk",
+          type: "module",
+          scripts: { serve: "node server.js" },
+        }),
+      },
       says: /would overwrite the "serve" script \("node server\.js"\)/,
     },
-    { rule: "a CommonJS project", files: { "package.json": JSON.stringify({ name: "desk", type: "commonjs" }) }, says: /package\.json is not "type": "module"/ },
-    { rule: "an untyped project with JavaScript of its own", files: { "package.json": JSON.stringify({ name: "desk" }), "index.js": "module.exports = 1;\n" }, says: /package\.json is not "type": "module"/ },
+    {
+      rule: "a CommonJS project",
+      files: { "package.json": JSON.stringify({ name: "desk", type: "commonjs" }) },
+      says: /package\.json is not "type": "module"/,
+    },
+    {
+      rule: "an untyped project with JavaScript of its own",
+      files: {
+        "package.json": JSON.stringify({ name: "desk" }),
+        "index.js": "module.exports = 1;\n",
+      },
+      says: /package\.json is not "type": "module"/,
+    },
   ];
   for (const { rule, files, says } of refusals) {
     it(`refuses ${rule}: exit 2, names it, writes nothing`, async () => {
@@ -75,13 +127,24 @@ describe("livecmd init", () => {
   }
 
   it("--no-install writes the app and prints the installs it leaves to you", async () => {
-    const project = await scratchProject({ "package.json": JSON.stringify({ name: "@acme/Help Desk", version: "1.0.0" }) });
+    const project = await scratchProject({
+      "package.json": JSON.stringify({ name: "@acme/Help Desk", version: "1.0.0" }),
+    });
     try {
       const init = await project.livecmd(["init", "--no-install"]);
       assert.equal(init.code, 0, init.stderr);
-      assert.match(await readFile(path.join(project.dir, "src/app.ts"), "utf8"), /name: "help-desk",/);
-      assert.match(init.stdout, /^to install what the app needs, run: npm install --save better-sqlite3@\^12\.0\.0$/m);
-      assert.match(init.stdout, /^to install what the app needs, run: npm install --save-dev ts-morph@\^28\.0\.0 .*tsx@\^4\.0\.0 typescript@/m);
+      assert.match(
+        await readFile(path.join(project.dir, "src/app.ts"), "utf8"),
+        /name: "help-desk",/,
+      );
+      assert.match(
+        init.stdout,
+        /^to install what the app needs, run: npm install --save better-sqlite3@\^12\.0\.0$/m,
+      );
+      assert.match(
+        init.stdout,
+        /^to install what the app needs, run: npm install --save-dev ts-morph@\^28\.0\.0 .*tsx@\^4\.0\.0 typescript@/m,
+      );
     } finally {
       await project.remove();
     }

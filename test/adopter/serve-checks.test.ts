@@ -6,37 +6,54 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { sqliteDriverProblem } from "../../runtime/db/sqliteDriver.ts";
 import { scratchProject, TICKETS_APP, type ScratchProject } from "../helpers/scratchProject.ts";
 
-const TSCONFIG = JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", strict: true } });
+const TSCONFIG = JSON.stringify({
+  compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", strict: true },
+});
 
 /** The project's app over stdio, through the SDK client, as a desktop host starts it. */
 async function connect(project: ScratchProject, args: string[] = []): Promise<Client> {
   const client = new Client({ name: "serve-checks", version: "1.0.0" });
   const bin = path.join(project.dir, "node_modules/livecmd/bin/livecmd.js");
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, "serve", ...args], cwd: project.dir, stderr: "pipe" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, "serve", ...args],
+      cwd: project.dir,
+      stderr: "pipe",
+    }),
+  );
   return client;
 }
 
 /** The app with one more command, granted, that codegen has not seen yet. */
 const GROWN_APP = TICKETS_APP.replace(
   "export default defineApp({",
-  '/** Every open ticket. */\nexport const tickets_open = command({ live: true }, (ctx) => []);\n\nexport default defineApp({',
+  "/** Every open ticket. */\nexport const tickets_open = command({ live: true }, (ctx) => []);\n\nexport default defineApp({",
 )
   .replace("commands: { tickets_show }", "commands: { tickets_show, tickets_open }")
   .replace("grant: [tickets_show]", "grant: [tickets_show, tickets_open]");
 
 describe("livecmd serve in an adopter's project", () => {
   it("refuses a catalog.json older than the app (exit 2, names the command and the fix); --allow-stale serves it as it is", async () => {
-    const project = await scratchProject({ "tsconfig.json": TSCONFIG, "src/app.ts": TICKETS_APP }, ["tsx"]);
+    const project = await scratchProject({ "tsconfig.json": TSCONFIG, "src/app.ts": TICKETS_APP }, [
+      "tsx",
+    ]);
     try {
       assert.equal((await project.livecmd(["codegen"])).code, 0);
       await project.write("src/app.ts", GROWN_APP);
       const refused = await project.livecmd(["serve"]);
       assert.equal(refused.code, 2, refused.stderr);
-      assert.match(refused.stderr, /^livecmd: catalog\.json no longer matches app "desk": tickets_open is not in catalog\.json\. Run `npx livecmd codegen` and restart \(or serve with --allow-stale/);
+      assert.match(
+        refused.stderr,
+        /^livecmd: catalog\.json no longer matches app "desk": tickets_open is not in catalog\.json\. Run `npx livecmd codegen` and restart \(or serve with --allow-stale/,
+      );
       assert.equal(refused.stderr.trim().split("\n").length, 1);
       const client = await connect(project, ["--allow-stale"]);
       try {
-        assert.deepEqual((await client.listResourceTemplates()).resourceTemplates.map((template) => template.name), ["tickets_show"]);
+        assert.deepEqual(
+          (await client.listResourceTemplates()).resourceTemplates.map((template) => template.name),
+          ["tickets_show"],
+        );
       } finally {
         await client.close();
       }
@@ -47,11 +64,17 @@ describe("livecmd serve in an adopter's project", () => {
 
   const versions: { rule: string; app: string; version: string }[] = [
     { rule: "the project's package.json version", app: TICKETS_APP, version: "3.2.1" },
-    { rule: "defineApp({ version }), over package.json", app: TICKETS_APP.replace('name: "desk",', 'name: "desk",\n  version: "2026.12.1",'), version: "2026.12.1" },
+    {
+      rule: "defineApp({ version }), over package.json",
+      app: TICKETS_APP.replace('name: "desk",', 'name: "desk",\n  version: "2026.12.1",'),
+      version: "2026.12.1",
+    },
   ];
   for (const { rule, app, version } of versions) {
     it(`tells its serverInfo: the app's name, and ${rule}`, async () => {
-      const project = await scratchProject({ "tsconfig.json": TSCONFIG, "src/app.ts": app }, ["tsx"]);
+      const project = await scratchProject({ "tsconfig.json": TSCONFIG, "src/app.ts": app }, [
+        "tsx",
+      ]);
       try {
         assert.equal((await project.livecmd(["codegen"])).code, 0);
         const client = await connect(project);
@@ -70,14 +93,22 @@ describe("livecmd serve in an adopter's project", () => {
     const project = await scratchProject({
       "tsconfig.json": TSCONFIG,
       "src/app.ts": TICKETS_APP,
-      "node_modules/better-sqlite3/package.json": JSON.stringify({ name: "better-sqlite3", version: "13.0.0", main: "index.js" }),
+      "node_modules/better-sqlite3/package.json": JSON.stringify({
+        name: "better-sqlite3",
+        version: "13.0.0",
+        main: "index.js",
+      }),
     });
     try {
       // Node.js 22 runs better-sqlite3 13: there, nothing is wrong with it.
-      if (Number(process.versions.node.split(".")[0]) >= 22) return assert.equal(sqliteDriverProblem(path.join(project.dir, "src/app.ts")), undefined);
+      if (Number(process.versions.node.split(".")[0]) >= 22)
+        return assert.equal(sqliteDriverProblem(path.join(project.dir, "src/app.ts")), undefined);
       const run = await project.livecmd(["serve"]);
       assert.equal(run.code, 2);
-      assert.match(run.stderr, /^livecmd: better-sqlite3 13\.0\.0 \(in .*node_modules\/better-sqlite3\) needs Node\.js 22 or later and crashes on Node\.js 20\.\S+; install version 12: npm install better-sqlite3@\^12$/m);
+      assert.match(
+        run.stderr,
+        /^livecmd: better-sqlite3 13\.0\.0 \(in .*node_modules\/better-sqlite3\) needs Node\.js 22 or later and crashes on Node\.js 20\.\S+; install version 12: npm install better-sqlite3@\^12$/m,
+      );
     } finally {
       await project.remove();
     }

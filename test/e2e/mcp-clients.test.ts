@@ -35,7 +35,10 @@ function textOf(result: { contents: unknown[] }): { id: unknown; name: unknown }
 }
 
 async function startHttpServer(): Promise<{ url: URL; process: ChildProcess }> {
-  const child = spawn(process.execPath, [...SERVE, "--http", "0"], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...FRESH_DATABASE } });
+  const child = spawn(process.execPath, [...SERVE, "--http", "0"], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...FRESH_DATABASE },
+  });
   let out = "";
   child.stdout!.setEncoding("utf8");
   for await (const chunk of child.stdout!) {
@@ -48,10 +51,14 @@ async function startHttpServer(): Promise<{ url: URL; process: ChildProcess }> {
 
 async function statusWithHost(url: URL, host: string): Promise<number | undefined> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", headers: { host, "content-type": "application/json" } }, (res) => {
-      res.resume();
-      resolve(res.statusCode);
-    });
+    const req = request(
+      url,
+      { method: "POST", headers: { host, "content-type": "application/json" } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      },
+    );
     req.on("error", reject);
     req.end("{}");
   });
@@ -64,11 +71,23 @@ describe("the SDK v2 Client against `livecmd serve` on stdio", () => {
   ] as const) {
     it(`lists templates, reads an expanded URI and gets -32602 for a typo (${era})`, async () => {
       const client = new Client({ name: "e2e", version: "0" }, { versionNegotiation: negotiation });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: SERVE, env: FRESH_DATABASE, stderr: "ignore" }));
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: SERVE,
+          env: FRESH_DATABASE,
+          stderr: "ignore",
+        }),
+      );
       assert.equal(client.getProtocolEra(), era);
-      assert.deepEqual((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate), TEMPLATES);
+      assert.deepEqual(
+        (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate),
+        TEMPLATES,
+      );
       assert.deepEqual(textOf(await client.readResource({ uri: "app://customers_show/1" })), ADA);
-      const error = await client.readResource({ uri: "app://customers_index?serch=ada" }).catch((e: unknown) => e);
+      const error = await client
+        .readResource({ uri: "app://customers_index?serch=ada" })
+        .catch((e: unknown) => e);
       assert.ok(error instanceof ProtocolError);
       assert.equal(error.code, -32602);
       assert.match(JSON.stringify(error.data), /serch/);
@@ -81,21 +100,37 @@ describe("clients against `livecmd serve --http 0`", () => {
   it("prints its URL, serves the SDK v2 Client (2026-07-28) and the v1 Client (2025) side by side, and checks Host", async () => {
     const server = await startHttpServer();
     try {
-      const modern = new Client({ name: "e2e", version: "0" }, { versionNegotiation: { mode: "auto" } });
+      const modern = new Client(
+        { name: "e2e", version: "0" },
+        { versionNegotiation: { mode: "auto" } },
+      );
       await modern.connect(new StreamableHTTPClientTransport(server.url));
       assert.equal(modern.getNegotiatedProtocolVersion(), "2026-07-28");
       assert.deepEqual(textOf(await modern.readResource({ uri: "app://customers_show/1" })), ADA);
 
       const v1 = new ClientV1({ name: "e2e-v1", version: "0" });
       await v1.connect(new StreamableHTTPClientTransportV1(server.url));
-      assert.deepEqual((await v1.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate), TEMPLATES);
+      assert.deepEqual(
+        (await v1.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate),
+        TEMPLATES,
+      );
       assert.deepEqual(textOf(await v1.readResource({ uri: "app://customers_show/1" })), ADA);
-      assert.deepEqual(await v1.complete({ ref: { type: "ref/resource", uri: TEMPLATES[0]! }, argument: { name: "direction", value: "d" } }), {
-        completion: { values: ["desc"], total: 1, hasMore: false },
-      });
+      assert.deepEqual(
+        await v1.complete({
+          ref: { type: "ref/resource", uri: TEMPLATES[0]! },
+          argument: { name: "direction", value: "d" },
+        }),
+        {
+          completion: { values: ["desc"], total: 1, hasMore: false },
+        },
+      );
       await modern.close();
       await v1.close();
-      assert.equal(await statusWithHost(server.url, "evil.example"), 403, "a Host other than localhost is refused (DNS rebinding)");
+      assert.equal(
+        await statusWithHost(server.url, "evil.example"),
+        403,
+        "a Host other than localhost is refused (DNS rebinding)",
+      );
     } finally {
       server.process.kill("SIGTERM");
       await once(server.process, "exit");
@@ -106,8 +141,18 @@ describe("clients against `livecmd serve --http 0`", () => {
 describe("the v1 @modelcontextprotocol/sdk Client against `livecmd serve` on stdio", () => {
   it("lists, reads and calls on the 2025 era", async () => {
     const client = new ClientV1({ name: "e2e-v1", version: "0" });
-    await client.connect(new StdioClientTransportV1({ command: process.execPath, args: SERVE, env: FRESH_DATABASE, stderr: "ignore" }));
-    assert.deepEqual((await client.listResources()).resources.map((r) => r.uri), ["app://customers_index", "app://orders_flagged"]);
+    await client.connect(
+      new StdioClientTransportV1({
+        command: process.execPath,
+        args: SERVE,
+        env: FRESH_DATABASE,
+        stderr: "ignore",
+      }),
+    );
+    assert.deepEqual(
+      (await client.listResources()).resources.map((r) => r.uri),
+      ["app://customers_index", "app://orders_flagged"],
+    );
     assert.deepEqual(textOf(await client.readResource({ uri: "app://customers_show/1" })), ADA);
     const call = await client.callTool({ name: "customers_show", arguments: { id: 1 } });
     assert.deepEqual(customerIn((call.content as { text: string }[])[0]!.text), ADA);
@@ -117,15 +162,29 @@ describe("the v1 @modelcontextprotocol/sdk Client against `livecmd serve` on std
 
 describe("the MCP Inspector CLI against `livecmd serve` on stdio", () => {
   const inspector = (...method: string[]) =>
-    promisify(execFile)("node_modules/.bin/mcp-inspector", ["--cli", "-e", "LIVECMD_EXAMPLE_DB=:memory:", process.execPath, ...SERVE, ...method], { timeout: 30_000 });
+    promisify(execFile)(
+      "node_modules/.bin/mcp-inspector",
+      ["--cli", "-e", "LIVECMD_EXAMPLE_DB=:memory:", process.execPath, ...SERVE, ...method],
+      { timeout: 30_000 },
+    );
 
   it("lists the resource templates", async () => {
     const { stdout } = await inspector("--method", "resources/templates/list");
-    assert.deepEqual((JSON.parse(stdout) as { resourceTemplates: { uriTemplate: string }[] }).resourceTemplates.map((t) => t.uriTemplate), TEMPLATES);
+    assert.deepEqual(
+      (
+        JSON.parse(stdout) as { resourceTemplates: { uriTemplate: string }[] }
+      ).resourceTemplates.map((t) => t.uriTemplate),
+      TEMPLATES,
+    );
   });
 
   it("reads app://customers_show/1", async () => {
-    const { stdout } = await inspector("--method", "resources/read", "--uri", "app://customers_show/1");
+    const { stdout } = await inspector(
+      "--method",
+      "resources/read",
+      "--uri",
+      "app://customers_show/1",
+    );
     assert.deepEqual(textOf(JSON.parse(stdout) as { contents: unknown[] }), ADA);
   });
 });

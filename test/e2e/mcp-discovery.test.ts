@@ -10,7 +10,11 @@ import { createShopApp } from "./fixtures/shopApp.ts";
 function toolsOnlyApp() {
   const rename = command({}, (_ctx, id: number) => ({ id }));
   return withFixtureGenerated({ name: "app", commands: { rename }, agent: { grant: [rename] } }, [
-    { name: "rename", shape: { kind: "positional", names: ["id"] }, variables: [{ name: "id", in: "path", schema: { type: "integer" } }] },
+    {
+      name: "rename",
+      shape: { kind: "positional", names: ["id"] },
+      variables: [{ name: "id", in: "path", schema: { type: "integer" } }],
+    },
   ]);
 }
 
@@ -31,14 +35,20 @@ for (const protocol of PROTOCOLS) {
       const capabilities = mcp.client.getServerCapabilities();
       assert.equal(capabilities?.resources, undefined);
       assert.deepEqual(capabilities?.tools, { listChanged: true });
-      assert.deepEqual((await mcp.tools()).map((tool) => tool.name), ["rename"]);
+      assert.deepEqual(
+        (await mcp.tools()).map((tool) => tool.name),
+        ["rename"],
+      );
       await mcp.close();
     });
 
     it("lists plain resources only on resources/list, never a template string", async () => {
       const mcp = await testApp(createShopApp().app).mcp({ protocol });
       const resources = await mcp.resources();
-      assert.deepEqual(resources.map((resource) => resource.uri), ["app://customers_index", "app://server_time"]);
+      assert.deepEqual(
+        resources.map((resource) => resource.uri),
+        ["app://customers_index", "app://server_time"],
+      );
       for (const resource of resources) assert.ok(!resource.uri.includes("{"), resource.uri);
       await mcp.close();
     });
@@ -61,9 +71,24 @@ for (const protocol of PROTOCOLS) {
       const { app } = createShopApp();
       const mcp = await testApp(app).mcp({ protocol });
       const tools = await mcp.tools();
-      assert.deepEqual(tools.map((tool) => tool.name), ["customers_delete", "customers_index", "customers_rename", "customers_show", "quota_show", "server_time"]);
-      const show = app.generated!.catalog.commands.find((entry) => entry.name === "customers_show")!;
-      assert.deepEqual(tools.find((tool) => tool.name === "customers_show")?.inputSchema, show.inputSchema);
+      assert.deepEqual(
+        tools.map((tool) => tool.name),
+        [
+          "customers_delete",
+          "customers_index",
+          "customers_rename",
+          "customers_show",
+          "quota_show",
+          "server_time",
+        ],
+      );
+      const show = app.generated!.catalog.commands.find(
+        (entry) => entry.name === "customers_show",
+      )!;
+      assert.deepEqual(
+        tools.find((tool) => tool.name === "customers_show")?.inputSchema,
+        show.inputSchema,
+      );
       await mcp.close();
     });
   });
@@ -78,10 +103,14 @@ describe("cache hints", () => {
       await mcp.client.listResources(undefined, bypass),
       await mcp.client.listResourceTemplates(undefined, bypass),
     ];
-    for (const listing of listings) assert.deepEqual([listing.ttlMs, listing.cacheScope], [60_000, "public"]);
+    for (const listing of listings)
+      assert.deepEqual([listing.ttlMs, listing.cacheScope], [60_000, "public"]);
     const read = await mcp.read("app://customers_show/1");
     assert.deepEqual([read.ttlMs, read.cacheScope], [0, "private"]);
-    assert.deepEqual([mcp.client.getDiscoverResult()?.ttlMs, mcp.client.getDiscoverResult()?.cacheScope], [60_000, "public"]);
+    assert.deepEqual(
+      [mcp.client.getDiscoverResult()?.ttlMs, mcp.client.getDiscoverResult()?.cacheScope],
+      [60_000, "public"],
+    );
     await mcp.close();
   });
 
@@ -89,7 +118,8 @@ describe("cache hints", () => {
     const mcp = await testApp(createShopApp().app).mcp({ protocol: "2025-11-25" });
     const templates = await mcp.client.listResourceTemplates(undefined, { cacheMode: "bypass" });
     const read = await mcp.read("app://customers_show/1");
-    for (const result of [templates, read]) assert.deepEqual([result.ttlMs, result.cacheScope], [undefined, undefined]);
+    for (const result of [templates, read])
+      assert.deepEqual([result.ttlMs, result.cacheScope], [undefined, undefined]);
     await mcp.close();
   });
 });
@@ -97,6 +127,9 @@ describe("cache hints", () => {
 describe("an app without generated output", () => {
   it("is refused with what to run", async () => {
     const app = defineApp({ name: "app", commands: {}, agent: { grant: [] } });
-    await assert.rejects(testApp(app).mcp({ protocol: "2026-07-28" }), /no generated catalog; run `npx livecmd codegen`/);
+    await assert.rejects(
+      testApp(app).mcp({ protocol: "2026-07-28" }),
+      /no generated catalog; run `npx livecmd codegen`/,
+    );
   });
 });

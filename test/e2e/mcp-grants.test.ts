@@ -26,14 +26,28 @@ for (const protocol of PROTOCOLS) {
         const { app } = createShopApp();
         const mcp = await testApp(app).mcp({ protocol, transport });
         app.grant(app.commands.get("orders_between")!, app.commands.get("audit_log")!);
-        assert.ok((await mcp.templates()).some((t) => t.uriTemplate === "app://orders_between/{from}/{to}{?status}"));
+        assert.ok(
+          (await mcp.templates()).some(
+            (t) => t.uriTemplate === "app://orders_between/{from}/{to}{?status}",
+          ),
+        );
         assert.ok((await mcp.resources()).some((r) => r.uri === "app://audit_log"));
         assert.ok((await mcp.tools()).some((t) => t.name === "orders_between"));
         const read = await mcp.read("app://orders_between/a/b?status=open");
-        assert.deepEqual(JSON.parse((read.contents[0] as { text: string }).text), { from: "a", to: "b", status: "open" });
-        assert.deepEqual(JSON.parse((( await mcp.read("app://audit_log")).contents[0] as { text: string }).text), [{ at: "2026-01-01", what: "login" }]);
+        assert.deepEqual(JSON.parse((read.contents[0] as { text: string }).text), {
+          from: "a",
+          to: "b",
+          status: "open",
+        });
+        assert.deepEqual(
+          JSON.parse(((await mcp.read("app://audit_log")).contents[0] as { text: string }).text),
+          [{ at: "2026-01-01", what: "login" }],
+        );
         assert.equal((await mcp.call("orders_between", { from: "a", to: "b" })).isError, undefined);
-        assert.deepEqual((await mcp.complete("app://orders_between/{from}/{to}{?status}", "status", "")).values, ["open", "paid", "void"]);
+        assert.deepEqual(
+          (await mcp.complete("app://orders_between/{from}/{to}{?status}", "status", "")).values,
+          ["open", "paid", "void"],
+        );
         await mcp.close();
       });
 
@@ -43,8 +57,13 @@ for (const protocol of PROTOCOLS) {
         app.revoke(app.commands.get("customers_show")!);
         assert.ok(!(await mcp.templates()).some((t) => t.name === "customers_show"));
         assert.ok(!(await mcp.tools()).some((t) => t.name === "customers_show"));
-        assert.deepEqual((await protocolError(mcp.read("app://customers_show/1"), -32602)).data, { uri: "app://customers_show/1" });
-        assert.match((await protocolError(mcp.call("customers_show", { id: 1 }), -32602)).message, /^Unknown tool: customers_show$/);
+        assert.deepEqual((await protocolError(mcp.read("app://customers_show/1"), -32602)).data, {
+          uri: "app://customers_show/1",
+        });
+        assert.match(
+          (await protocolError(mcp.call("customers_show", { id: 1 }), -32602)).message,
+          /^Unknown tool: customers_show$/,
+        );
         await protocolError(mcp.complete("app://customers_show/{id}", "id", ""), -32602);
         assert.deepEqual(invocations, []);
         await mcp.close();
@@ -62,7 +81,10 @@ describe("list_changed goes only to clients that asked", () => {
     const quiet = await (async () => {
       // A recorder without a listen stream: what arrives unasked.
       const recorder = { count: 0 };
-      silent.client.setNotificationHandler("notifications/resources/list_changed", () => void recorder.count++);
+      silent.client.setNotificationHandler(
+        "notifications/resources/list_changed",
+        () => void recorder.count++,
+      );
       return recorder;
     })();
     const changed = heard.next("resources");

@@ -51,7 +51,11 @@ for (const protocol of PROTOCOLS) {
         const { app, mcp } = await connect();
         const listening = await mcp.listen([SEARCH_ZED, SHOW_1, SEARCH_GRACE, SHOW_2]);
         assert.deepEqual(listening.honored, [SEARCH_ZED, SHOW_1, SEARCH_GRACE, SHOW_2]);
-        assert.equal((await mcp.call("customers_create", { name: "Zed Shaw", email: "zed@example.com" })).isError, undefined);
+        assert.equal(
+          (await mcp.call("customers_create", { name: "Zed Shaw", email: "zed@example.com" }))
+            .isError,
+          undefined,
+        );
         assert.equal(await listening.updates.next(), SEARCH_ZED);
         await rename(mcp, 1, "Ada King");
         assert.equal(await listening.updates.next(), SHOW_1);
@@ -68,10 +72,22 @@ for (const protocol of PROTOCOLS) {
         const before = mcp.live.stats();
         await rename(mcp, 500, "Elena Bauer-Lind");
         await mcp.live.settled();
-        assert.deepEqual(delta(before, mcp.live.stats()), { reruns: 2, notifications: 0 }, "another row: both re-run, neither changed");
-        assert.equal((await mcp.call("orders_create", { customer_id: 2, total: 10, placed_on: "2025-01-01" })).isError, undefined);
+        assert.deepEqual(
+          delta(before, mcp.live.stats()),
+          { reruns: 2, notifications: 0 },
+          "another row: both re-run, neither changed",
+        );
+        assert.equal(
+          (await mcp.call("orders_create", { customer_id: 2, total: 10, placed_on: "2025-01-01" }))
+            .isError,
+          undefined,
+        );
         await mcp.live.settled();
-        assert.deepEqual(delta(before, mcp.live.stats()), { reruns: 3, notifications: 0 }, "orders: only customers_show reads them");
+        assert.deepEqual(
+          delta(before, mcp.live.stats()),
+          { reruns: 3, notifications: 0 },
+          "orders: only customers_show reads them",
+        );
         await rename(mcp, 1, "Ada King");
         assert.deepEqual(await nextTwo(listening.updates), [SEARCH_ADA, SHOW_1]);
         await mcp.close();
@@ -79,10 +95,17 @@ for (const protocol of PROTOCOLS) {
 
       it("watches two spellings of the same arguments as two subscriptions, re-run once and both notified", async () => {
         const { mcp } = await connect();
-        const spellings = ["app://customers_index?search=ada&sort=name", "app://customers_index?sort=name&search=ada"];
+        const spellings = [
+          "app://customers_index?search=ada&sort=name",
+          "app://customers_index?sort=name&search=ada",
+        ];
         const listening = await mcp.listen(spellings);
         assert.deepEqual(listening.honored, spellings);
-        assert.deepEqual(pick(mcp.live.stats(), "subscriptions", "groups", "reruns"), { subscriptions: 2, groups: 1, reruns: 0 });
+        assert.deepEqual(pick(mcp.live.stats(), "subscriptions", "groups", "reruns"), {
+          subscriptions: 2,
+          groups: 1,
+          reruns: 0,
+        });
         await rename(mcp, 1, "Ada King");
         assert.deepEqual(await nextTwo(listening.updates), [...spellings].sort());
         assert.equal(mcp.live.stats().reruns, 1);
@@ -114,7 +137,14 @@ for (const protocol of PROTOCOLS) {
 
       it("does not honor unparseable or invalid URIs, and honors the valid ones beside them", async () => {
         const { mcp } = await connect();
-        const listening = await mcp.listen([SHOW_1, "app://customers_index?serch=ada", "app://customers_show/abc", "not a uri", SEARCH_ADA, SHOW_1]);
+        const listening = await mcp.listen([
+          SHOW_1,
+          "app://customers_index?serch=ada",
+          "app://customers_show/abc",
+          "not a uri",
+          SEARCH_ADA,
+          SHOW_1,
+        ]);
         assert.deepEqual(listening.honored, [SHOW_1, SEARCH_ADA]);
         await rename(mcp, 1, "Ada King");
         assert.deepEqual(await nextTwo(listening.updates), [SEARCH_ADA, SHOW_1]);
@@ -171,8 +201,14 @@ for (const protocol of PROTOCOLS) {
   }
 }
 
-function delta(before: { reruns: number; notifications: number }, after: { reruns: number; notifications: number }) {
-  return { reruns: after.reruns - before.reruns, notifications: after.notifications - before.notifications };
+function delta(
+  before: { reruns: number; notifications: number },
+  after: { reruns: number; notifications: number },
+) {
+  return {
+    reruns: after.reruns - before.reruns,
+    notifications: after.notifications - before.notifications,
+  };
 }
 
 function pick<T extends object, K extends keyof T>(value: T, ...keys: K[]): Pick<T, K> {
@@ -182,8 +218,16 @@ function pick<T extends object, K extends keyof T>(value: T, ...keys: K[]): Pick
 for (const transport of TRANSPORTS) {
   describe(`resources/subscribe on 2025-11-25 over ${transport}`, () => {
     it("refuses a URI a read refuses, with the same error", async () => {
-      const mcp = await testApp(createExampleApp(":memory:")).mcp({ protocol: "2025-11-25", transport });
-      for (const uri of ["app://customers_index?serch=ada", "app://customers_show/abc", "app://customers_export", "not a uri"]) {
+      const mcp = await testApp(createExampleApp(":memory:")).mcp({
+        protocol: "2025-11-25",
+        transport,
+      });
+      for (const uri of [
+        "app://customers_index?serch=ada",
+        "app://customers_show/abc",
+        "app://customers_export",
+        "not a uri",
+      ]) {
         const read = await protocolError(mcp.read(uri), -32602);
         const subscribe = await protocolError(mcp.client.subscribeResource({ uri }), -32602);
         assert.deepEqual([subscribe.message, subscribe.data], [read.message, read.data], uri);
@@ -193,10 +237,20 @@ for (const transport of TRANSPORTS) {
     });
 
     it("refuses a 65th URI on a connection with the limit, and takes one again after an unsubscribe", async () => {
-      const mcp = await testApp(createExampleApp(":memory:")).mcp({ protocol: "2025-11-25", transport });
-      for (let id = 1; id <= 64; id++) await mcp.client.subscribeResource({ uri: `app://customers_show/${id}` });
-      const refused = await protocolError(mcp.client.subscribeResource({ uri: "app://customers_show/65" }), -32602);
-      assert.match(refused.message, /^Subscription limit reached: a connection may watch at most 64 URIs; unsubscribe from one before subscribing to app:\/\/customers_show\/65$/);
+      const mcp = await testApp(createExampleApp(":memory:")).mcp({
+        protocol: "2025-11-25",
+        transport,
+      });
+      for (let id = 1; id <= 64; id++)
+        await mcp.client.subscribeResource({ uri: `app://customers_show/${id}` });
+      const refused = await protocolError(
+        mcp.client.subscribeResource({ uri: "app://customers_show/65" }),
+        -32602,
+      );
+      assert.match(
+        refused.message,
+        /^Subscription limit reached: a connection may watch at most 64 URIs; unsubscribe from one before subscribing to app:\/\/customers_show\/65$/,
+      );
       assert.deepEqual(refused.data, { uri: "app://customers_show/65", limit: 64 });
       await mcp.client.unsubscribeResource({ uri: SHOW_1 });
       await mcp.client.subscribeResource({ uri: "app://customers_show/65" });
@@ -204,7 +258,10 @@ for (const transport of TRANSPORTS) {
     });
 
     it("counts the same URI twice as one subscription, and ignores an unsubscribe of a URI never subscribed", async () => {
-      const mcp = await testApp(createExampleApp(":memory:")).mcp({ protocol: "2025-11-25", transport });
+      const mcp = await testApp(createExampleApp(":memory:")).mcp({
+        protocol: "2025-11-25",
+        transport,
+      });
       assert.deepEqual(await mcp.client.subscribeResource({ uri: SHOW_1 }), {});
       assert.deepEqual(await mcp.client.subscribeResource({ uri: SHOW_1 }), {});
       assert.equal(mcp.live.stats().subscriptions, 1);
@@ -220,17 +277,32 @@ for (const transport of TRANSPORTS) {
 describe("subscriptions/listen limits", () => {
   it("counts the URIs of a stdio connection's open listens together against 64", async () => {
     const mcp = await testApp(createExampleApp(":memory:")).mcp({ protocol: "2026-07-28" });
-    const first = await mcp.listen(Array.from({ length: 60 }, (_, i) => `app://customers_show/${i + 1}`));
-    const second = await mcp.listen(Array.from({ length: 10 }, (_, i) => `app://customers_show/${i + 61}`));
-    assert.deepEqual(second.honored, ["app://customers_show/61", "app://customers_show/62", "app://customers_show/63", "app://customers_show/64"]);
+    const first = await mcp.listen(
+      Array.from({ length: 60 }, (_, i) => `app://customers_show/${i + 1}`),
+    );
+    const second = await mcp.listen(
+      Array.from({ length: 10 }, (_, i) => `app://customers_show/${i + 61}`),
+    );
+    assert.deepEqual(second.honored, [
+      "app://customers_show/61",
+      "app://customers_show/62",
+      "app://customers_show/63",
+      "app://customers_show/64",
+    ]);
     await first.close();
-    await eventually(() => mcp.live.stats().subscriptions === 4, "the first listen's URIs are released");
+    await eventually(
+      () => mcp.live.stats().subscriptions === 4,
+      "the first listen's URIs are released",
+    );
     assert.deepEqual((await mcp.listen([SHOW_1])).honored, [SHOW_1]);
     await mcp.close();
   });
 
   it("applies 64 to each HTTP listen, which is all a stateless 2026-07-28 client holds open", async () => {
-    const mcp = await testApp(createExampleApp(":memory:")).mcp({ protocol: "2026-07-28", transport: "http" });
+    const mcp = await testApp(createExampleApp(":memory:")).mcp({
+      protocol: "2026-07-28",
+      transport: "http",
+    });
     await mcp.listen(Array.from({ length: 64 }, (_, i) => `app://customers_show/${i + 1}`));
     assert.deepEqual((await mcp.listen([SHOW_1])).honored, [SHOW_1]);
     await mcp.close();
@@ -241,7 +313,9 @@ describe("updates reach only the clients that watch the URI", () => {
   it("delivers a change to every HTTP client listening to its URI, once, and to no other", async () => {
     const app = createExampleApp(":memory:");
     const serving = await serveHttp(app, { port: 0 });
-    const clients = await Promise.all([SHOW_1, SHOW_1, SHOW_2].map(async (uri) => listeningClient(serving.url, uri)));
+    const clients = await Promise.all(
+      [SHOW_1, SHOW_1, SHOW_2].map(async (uri) => listeningClient(serving.url, uri)),
+    );
     await rename(clients[0]!.mcp, 1, "Ada King");
     await clients[0]!.next();
     await clients[1]!.next();
@@ -259,7 +333,10 @@ describe("updates reach only the clients that watch the URI", () => {
 
 /** An SDK client of the server at `url`, listening to one URI and recording every update it gets. */
 async function listeningClient(url: URL, uri: string) {
-  const client = new Client({ name: "e2e", version: "0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const client = new Client(
+    { name: "e2e", version: "0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
   const received: string[] = [];
   const waiting: (() => void)[] = [];
   client.setNotificationHandler("notifications/resources/updated", (notification) => {
@@ -273,14 +350,18 @@ async function listeningClient(url: URL, uri: string) {
   return {
     received,
     mcp: {
-      call: (tool: string, args: Record<string, unknown>) => client.callTool({ name: tool, arguments: args }),
+      call: (tool: string, args: Record<string, unknown>) =>
+        client.callTool({ name: tool, arguments: args }),
       close: async () => {
         await subscription.close();
         await client.close();
       },
     } as unknown as McpTestClient,
     /** Resolves once one more update than before arrived. */
-    next: () => (received.length > seen++ ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve))),
+    next: () =>
+      received.length > seen++
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => waiting.push(resolve)),
   };
 }
 
@@ -297,9 +378,18 @@ describe("`livecmd serve` on stdio, a real child process", () => {
           if (received.push(notification.params.uri) === 2) resolve(received.sort());
         });
       });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: SERVE, env: FRESH_DATABASE, stderr: "ignore" }));
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: SERVE,
+          env: FRESH_DATABASE,
+          stderr: "ignore",
+        }),
+      );
       if (era === "2026-07-28") {
-        const subscription = await client.listen({ resourceSubscriptions: [SHOW_1, "app://customers_index?serch=ada", SEARCH_ADA] });
+        const subscription = await client.listen({
+          resourceSubscriptions: [SHOW_1, "app://customers_index?serch=ada", SEARCH_ADA],
+        });
         assert.deepEqual(subscription.honoredFilter.resourceSubscriptions, [SHOW_1, SEARCH_ADA]);
       } else {
         await client.subscribeResource({ uri: SHOW_1 });

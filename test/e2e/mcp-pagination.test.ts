@@ -5,7 +5,10 @@ import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
 import { createSyntheticApp } from "./fixtures/syntheticApp.ts";
 
 const ENTRIES = 340;
-const expectedNames = Array.from({ length: ENTRIES }, (_, i) => `cmd_${String(i).padStart(3, "0")}`);
+const expectedNames = Array.from(
+  { length: ENTRIES },
+  (_, i) => `cmd_${String(i).padStart(3, "0")}`,
+);
 
 type Listing = "tools" | "resources" | "templates";
 
@@ -14,17 +17,28 @@ async function page(mcp: McpTestClient, listing: Listing, cursor: string | undef
   const params = cursor === undefined ? {} : { cursor };
   if (listing === "tools") {
     const result = await mcp.client.request({ method: "tools/list", params });
-    return { names: (result.tools as { name: string }[]).map((t) => t.name), nextCursor: result.nextCursor as string | undefined };
+    return {
+      names: (result.tools as { name: string }[]).map((t) => t.name),
+      nextCursor: result.nextCursor as string | undefined,
+    };
   }
   const result =
     listing === "resources"
       ? await mcp.client.request({ method: "resources/list", params })
       : await mcp.client.request({ method: "resources/templates/list", params });
-  const items = (listing === "resources" ? result.resources : result.resourceTemplates) as { name: string }[];
-  return { names: items.map((item) => item.name), nextCursor: result.nextCursor as string | undefined };
+  const items = (listing === "resources" ? result.resources : result.resourceTemplates) as {
+    name: string;
+  }[];
+  return {
+    names: items.map((item) => item.name),
+    nextCursor: result.nextCursor as string | undefined,
+  };
 }
 
-async function walk(mcp: McpTestClient, listing: Listing): Promise<{ names: string[]; pages: number[] }> {
+async function walk(
+  mcp: McpTestClient,
+  listing: Listing,
+): Promise<{ names: string[]; pages: number[] }> {
   const names: string[] = [];
   const pages: number[] = [];
   let cursor: string | undefined;
@@ -61,8 +75,14 @@ for (const protocol of PROTOCOLS) {
       ["not base64url", "not a cursor!"],
       ["empty", ""],
       ["an offset in plain text", Buffer.from("100").toString("base64url")],
-      ["an unknown format version", Buffer.from(JSON.stringify({ v: 2, o: 100, f: "x" })).toString("base64url")],
-      ["a negative offset", Buffer.from(JSON.stringify({ v: 1, o: -1, f: "x" })).toString("base64url")],
+      [
+        "an unknown format version",
+        Buffer.from(JSON.stringify({ v: 2, o: 100, f: "x" })).toString("base64url"),
+      ],
+      [
+        "a negative offset",
+        Buffer.from(JSON.stringify({ v: 1, o: -1, f: "x" })).toString("base64url"),
+      ],
     ] as const;
     for (const [what, cursor] of forged) {
       it(`rejects a forged cursor (${what}) with -32602`, async () => {

@@ -10,14 +10,42 @@ import { createShopApp } from "./fixtures/shopApp.ts";
 
 const reads = [
   ["a path variable", "app://customers_show/2", { id: 2, name: "Grace Hopper" }],
-  ["query variables in any order", "app://customers_index?search=a&direction=desc", [{ id: 3, name: "Alan Turing" }, { id: 2, name: "Grace Hopper" }, { id: 1, name: "Ada Lovelace" }]],
-  ["a percent-encoded value", "app://customers_index?search=ADA%20L", [{ id: 1, name: "Ada Lovelace" }]],
-  ["the plain resource of a command whose variables are all optional", "app://customers_index", [{ id: 1, name: "Ada Lovelace" }, { id: 2, name: "Grace Hopper" }, { id: 3, name: "Alan Turing" }]],
-  ["the plain resource of a command without arguments", "app://server_time", { now: "2026-01-01T00:00:00Z" }],
+  [
+    "query variables in any order",
+    "app://customers_index?search=a&direction=desc",
+    [
+      { id: 3, name: "Alan Turing" },
+      { id: 2, name: "Grace Hopper" },
+      { id: 1, name: "Ada Lovelace" },
+    ],
+  ],
+  [
+    "a percent-encoded value",
+    "app://customers_index?search=ADA%20L",
+    [{ id: 1, name: "Ada Lovelace" }],
+  ],
+  [
+    "the plain resource of a command whose variables are all optional",
+    "app://customers_index",
+    [
+      { id: 1, name: "Ada Lovelace" },
+      { id: 2, name: "Grace Hopper" },
+      { id: 3, name: "Alan Turing" },
+    ],
+  ],
+  [
+    "the plain resource of a command without arguments",
+    "app://server_time",
+    { now: "2026-01-01T00:00:00Z" },
+  ],
 ] as const;
 
 const badUris = [
-  ["every bad query field at once", "app://customers_index?serch=a&direction=up&page=1.5", ["serch", "direction", "page"]],
+  [
+    "every bad query field at once",
+    "app://customers_index?serch=a&direction=up&page=1.5",
+    ["serch", "direction", "page"],
+  ],
   ["a path value of the wrong type", "app://customers_show/abc", ["id"]],
   ["a missing path segment", "app://customers_show", ["uri"]],
   ["an extra path segment", "app://customers_show/1/2", ["uri"]],
@@ -66,7 +94,10 @@ for (const protocol of PROTOCOLS) {
         const error = await protocolError(mcp.read(uri), -32602);
         const data = error.data as { uri: string; errors: { field: string; message: string }[] };
         assert.equal(data.uri, uri);
-        assert.deepEqual(data.errors.map((e) => e.field), fields);
+        assert.deepEqual(
+          data.errors.map((e) => e.field),
+          fields,
+        );
         for (const e of data.errors) assert.ok(e.message.length > 0);
         assert.deepEqual(invocations, [], "the command must not run");
         await mcp.close();
@@ -80,9 +111,15 @@ for (const protocol of PROTOCOLS) {
         const error = await protocolError(mcp.read(uri), -32602);
         assert.ok(error instanceof ResourceNotFoundError, `${uri}: ${error.message}`);
         assert.deepEqual(error.data, { uri });
-        answers.push({ message: error.message.replace(uri, "<uri>"), data: Object.keys(error.data as object) });
+        answers.push({
+          message: error.message.replace(uri, "<uri>"),
+          data: Object.keys(error.data as object),
+        });
       }
-      assert.deepEqual(answers, notFound.map(() => ({ message: "Resource not found: <uri>", data: ["uri"] })));
+      assert.deepEqual(
+        answers,
+        notFound.map(() => ({ message: "Resource not found: <uri>", data: ["uri"] })),
+      );
       await mcp.close();
     });
 
@@ -97,18 +134,30 @@ for (const protocol of PROTOCOLS) {
 
 describe("read and call are one path", () => {
   const text = fc.string({ unit: "grapheme", maxLength: 12 });
-  const integer = fc.oneof(fc.integer(), fc.constant(Number.MAX_SAFE_INTEGER), fc.constant(-Number.MAX_SAFE_INTEGER));
+  const integer = fc.oneof(
+    fc.integer(),
+    fc.constant(Number.MAX_SAFE_INTEGER),
+    fc.constant(-Number.MAX_SAFE_INTEGER),
+  );
   const cases = [
     {
       tool: "customers_index",
       vars: fc.record(
-        { direction: fc.constantFrom("asc", "desc"), page: integer, search: text, vip: fc.boolean() },
+        {
+          direction: fc.constantFrom("asc", "desc"),
+          page: integer,
+          search: text,
+          vip: fc.boolean(),
+        },
         { requiredKeys: [] },
       ),
     },
     {
       tool: "orders_between",
-      vars: fc.record({ from: text, to: text, status: fc.constantFrom("open", "paid", "void") }, { requiredKeys: ["from", "to"] }),
+      vars: fc.record(
+        { from: text, to: text, status: fc.constantFrom("open", "paid", "void") },
+        { requiredKeys: ["from", "to"] },
+      ),
     },
   ];
   for (const protocol of PROTOCOLS) {
@@ -126,7 +175,10 @@ describe("read and call are one path", () => {
             const call = await mcp.call(tool, values);
             assert.equal(invocations.length, 2);
             assert.deepStrictEqual(invocations[0]!.args, invocations[1]!.args);
-            assert.equal((read.contents[0] as { text: string }).text, (call.content[0] as { text: string }).text);
+            assert.equal(
+              (read.contents[0] as { text: string }).text,
+              (call.content[0] as { text: string }).text,
+            );
           }),
           { numRuns: 150 },
         );

@@ -15,8 +15,13 @@ const fixtures = path.join(root, "test/fixtures");
  */
 for (const name of (await readdir(fixtures)).sort()) {
   test(`fixture ${name}: generated files match expected/ byte for byte`, async () => {
-    const generation = await generate(createProject(), { appFile: `test/fixtures/${name}/app/app.ts`, cwd: root });
-    const actual = generation.ok ? generation.outputs : new Map([["diagnostics.txt", formatDiagnostics(generation.diagnostics)]]);
+    const generation = await generate(createProject(), {
+      appFile: `test/fixtures/${name}/app/app.ts`,
+      cwd: root,
+    });
+    const actual = generation.ok
+      ? generation.outputs
+      : new Map([["diagnostics.txt", formatDiagnostics(generation.diagnostics)]]);
     await assertGoldenFiles(path.join(fixtures, name, "expected"), actual);
   });
 }

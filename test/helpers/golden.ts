@@ -9,7 +9,10 @@ export const updating = process.env.UPDATE_GOLDEN === "1";
  * Compares a set of files with the folder `expectedDir`, both the set of names and every
  * file's bytes. With UPDATE_GOLDEN=1 it rewrites the folder instead.
  */
-export async function assertGoldenFiles(expectedDir: string, actual: ReadonlyMap<string, string>): Promise<void> {
+export async function assertGoldenFiles(
+  expectedDir: string,
+  actual: ReadonlyMap<string, string>,
+): Promise<void> {
   if (updating) {
     await rm(expectedDir, { recursive: true, force: true });
     for (const [file, text] of actual) {
@@ -18,8 +21,16 @@ export async function assertGoldenFiles(expectedDir: string, actual: ReadonlyMap
     }
     return;
   }
-  assert.deepEqual(await listFiles(expectedDir), [...actual.keys()].sort(), `files in ${expectedDir}`);
+  assert.deepEqual(
+    await listFiles(expectedDir),
+    [...actual.keys()].sort(),
+    `files in ${expectedDir}`,
+  );
   for (const [file, text] of actual) {
-    assert.equal(text, await readFile(path.join(expectedDir, file), "utf8"), `${expectedDir}/${file} (UPDATE_GOLDEN=1 rewrites it)`);
+    assert.equal(
+      text,
+      await readFile(path.join(expectedDir, file), "utf8"),
+      `${expectedDir}/${file} (UPDATE_GOLDEN=1 rewrites it)`,
+    );
   }
 }

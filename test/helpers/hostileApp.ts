@@ -13,7 +13,8 @@ export async function writeHostileApp(dir: string): Promise<string> {
   return file;
 }
 
-const LONG = "a sentence long enough to run well past the hundredth column of any line it is printed on, and then some more";
+const LONG =
+  "a sentence long enough to run well past the hundredth column of any line it is printed on, and then some more";
 
 const HOSTILE_APP = `import { command, defineApp, type Int } from "livecmd";
 

@@ -5,7 +5,10 @@ import type { TemplateVariable } from "../../runtime/uri/template.ts";
  * Any value a variable's schema accepts and a URI can spell: path values are never empty, and
  * strings come from `strings` (given the minimum length).
  */
-export function schemaValue(variable: TemplateVariable, strings: (minLength: number) => fc.Arbitrary<string>): fc.Arbitrary<unknown> {
+export function schemaValue(
+  variable: TemplateVariable,
+  strings: (minLength: number) => fc.Arbitrary<string>,
+): fc.Arbitrary<unknown> {
   const schema = variable.schema as { type: string; enum?: string[] };
   if (schema.enum) return fc.constantFrom(...schema.enum);
   switch (schema.type) {

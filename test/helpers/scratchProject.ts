@@ -33,23 +33,38 @@ export default defineApp({
  * node_modules, livecmd and the packages `linked` names, linked from this repository (livecmd
  * through its package.json exports, so the compiled dist/, as an installed copy is used).
  */
-export async function scratchProject(files: Record<string, string>, linked: string[] = []): Promise<ScratchProject> {
+export async function scratchProject(
+  files: Record<string, string>,
+  linked: string[] = [],
+): Promise<ScratchProject> {
   const dir = await mkdtemp(path.join(tmpdir(), "livecmd-project-"));
   const write = async (file: string, text: string) => {
     await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
     await writeFile(path.join(dir, file), text);
   };
-  await write("package.json", JSON.stringify({ name: "helpdesk", version: "3.2.1", type: "module" }, null, 2));
+  await write(
+    "package.json",
+    JSON.stringify({ name: "helpdesk", version: "3.2.1", type: "module" }, null, 2),
+  );
   for (const [file, text] of Object.entries(files)) await write(file, text);
   await mkdir(path.join(dir, "node_modules"), { recursive: true });
   await symlink(root, path.join(dir, "node_modules/livecmd"), "dir");
   for (const name of linked) {
     await mkdir(path.dirname(path.join(dir, "node_modules", name)), { recursive: true });
-    await symlink(path.join(root, "node_modules", name), path.join(dir, "node_modules", name), "dir");
+    await symlink(
+      path.join(root, "node_modules", name),
+      path.join(dir, "node_modules", name),
+      "dir",
+    );
   }
   return {
     dir,
-    livecmd: (args, env = {}) => run(process.execPath, [path.join(dir, "node_modules/livecmd/bin/livecmd.js"), ...args], { cwd: dir, env: { ...process.env, ...env }, timeoutMs: 120_000 }),
+    livecmd: (args, env = {}) =>
+      run(process.execPath, [path.join(dir, "node_modules/livecmd/bin/livecmd.js"), ...args], {
+        cwd: dir,
+        env: { ...process.env, ...env },
+        timeoutMs: 120_000,
+      }),
     write,
     remove: () => rm(dir, { recursive: true, force: true }),
   };

@@ -3,14 +3,27 @@ import { after, before, describe, it } from "node:test";
 import { ProtocolError, ResourceNotFoundError, SdkHttpError } from "@modelcontextprotocol/client";
 import { templates } from "../../generated/templates.ts";
 import { testApp, type McpTestClient } from "../../runtime/testing/index.ts";
-import { countedExampleApp, fingerprint, plainTextMatches, protocolError, PROTOCOLS, readText, type CountedApp, type Protocol } from "./support/exampleApp.ts";
+import {
+  countedExampleApp,
+  fingerprint,
+  plainTextMatches,
+  protocolError,
+  PROTOCOLS,
+  readText,
+  type CountedApp,
+  type Protocol,
+} from "./support/exampleApp.ts";
 import { HOSTILE_URIS, type HostileUri } from "./support/hostileUris.ts";
 
 /**
  * Checks one read of a hostile URI against its expected outcome, and that the command ran
  * exactly when the outcome says it must (`runs` is what the app's middleware saw).
  */
-async function expectOutcome(mcp: McpTestClient, { app, runs }: CountedApp, { template, uri, outcome }: HostileUri): Promise<void> {
+async function expectOutcome(
+  mcp: McpTestClient,
+  { app, runs }: CountedApp,
+  { template, uri, outcome }: HostileUri,
+): Promise<void> {
   runs.length = 0;
   switch (outcome.kind) {
     case "invalid": {
@@ -23,8 +36,13 @@ async function expectOutcome(mcp: McpTestClient, { app, runs }: CountedApp, { te
       const fields = data.errors.map((e) => e.field);
       assert.deepEqual([...new Set(fields)].sort(), outcome.fields, JSON.stringify(data.errors));
       const variables = fields.filter((field) => field !== "uri");
-      assert.equal(new Set(variables).size, variables.length, `a variable is reported twice: ${JSON.stringify(data.errors)}`);
-      for (const e of data.errors) assert.ok(e.message.length > 10, `an unhelpful message: ${e.message}`);
+      assert.equal(
+        new Set(variables).size,
+        variables.length,
+        `a variable is reported twice: ${JSON.stringify(data.errors)}`,
+      );
+      for (const e of data.errors)
+        assert.ok(e.message.length > 10, `an unhelpful message: ${e.message}`);
       assert.deepEqual(runs, [], "a rejected URI must never reach the command");
       return;
     }
@@ -41,8 +59,16 @@ async function expectOutcome(mcp: McpTestClient, { app, runs }: CountedApp, { te
       const search = (outcome.args[0] as { search?: unknown } | undefined)?.search;
       // SQLite's LIKE ends a pattern at NUL (a limit of the example's SQL, see the report), so
       // only NUL-free searches are checked against plain substring matching.
-      if (template === "customers_index" && typeof search === "string" && !search.includes("\u0000")) {
-        assert.equal((JSON.parse(text) as { total: number }).total, plainTextMatches(app, search), "the search must match its text literally");
+      if (
+        template === "customers_index" &&
+        typeof search === "string" &&
+        !search.includes("\u0000")
+      ) {
+        assert.equal(
+          (JSON.parse(text) as { total: number }).total,
+          plainTextMatches(app, search),
+          "the search must match its text literally",
+        );
       }
       return;
     }
@@ -61,17 +87,26 @@ describe("the hostile URI table", () => {
     assert.equal(new Set(uris).size, uris.length, "every URI is distinct");
     assert.ok(uris.length >= 60, `${uris.length} URIs`);
     for (const template of Object.keys(templates)) {
-      assert.ok(HOSTILE_URIS.filter((entry) => entry.template === template).length >= 8, `${template} has few cases`);
+      assert.ok(
+        HOSTILE_URIS.filter((entry) => entry.template === template).length >= 8,
+        `${template} has few cases`,
+      );
     }
     for (const kind of ["invalid", "notFound", "data", "handlerRefuses"]) {
-      assert.ok(HOSTILE_URIS.some((entry) => entry.outcome.kind === kind), kind);
+      assert.ok(
+        HOSTILE_URIS.some((entry) => entry.outcome.kind === kind),
+        kind,
+      );
     }
   });
 
   it("names only fields the template has", () => {
     for (const { template, uri, outcome } of HOSTILE_URIS) {
       if (outcome.kind !== "invalid") continue;
-      const names = new Set(["uri", ...templates[template].variables.map((variable) => variable.name)]);
+      const names = new Set([
+        "uri",
+        ...templates[template].variables.map((variable) => variable.name),
+      ]);
       for (const field of outcome.fields) assert.ok(names.has(field), `${uri}: ${field}`);
     }
   });
@@ -89,12 +124,15 @@ for (const protocol of PROTOCOLS) {
     after(() => mcp.close());
 
     for (const entry of HOSTILE_URIS) {
-      it(`${entry.template}: ${entry.rule} (${entry.outcome.kind})`, () => expectOutcome(mcp, counted, entry));
+      it(`${entry.template}: ${entry.rule} (${entry.outcome.kind})`, () =>
+        expectOutcome(mcp, counted, entry));
     }
 
     it("leaves the database exactly as it was, and keeps serving", async () => {
       assert.deepEqual(fingerprint(counted.app), before_);
-      const customer = JSON.parse(readText(await mcp.read("app://customers_show/1"))) as { name: string };
+      const customer = JSON.parse(readText(await mcp.read("app://customers_show/1"))) as {
+        name: string;
+      };
       assert.equal(customer.name, "Ada Lovelace");
     });
   });
@@ -112,14 +150,22 @@ function wireSensitive({ uri }: HostileUri): boolean {
  * mismatch), and one over Node's 16 KiB header limit is refused with HTTP 431. Either way the
  * command never runs; the client just gets a transport error instead of livecmd's -32602.
  */
-function refusedByTransport(protocol: Protocol, uri: string): "header mismatch" | "header too large" | undefined {
+function refusedByTransport(
+  protocol: Protocol,
+  uri: string,
+): "header mismatch" | "header too large" | undefined {
   if (protocol !== "2026-07-28") return undefined;
   if (/\p{Cs}/u.test(uri)) return "header mismatch";
   if (uri.length > 16 * 1024) return "header too large";
   return undefined;
 }
 
-async function expectTransportRefusal(mcp: McpTestClient, { runs }: CountedApp, uri: string, refusal: "header mismatch" | "header too large"): Promise<void> {
+async function expectTransportRefusal(
+  mcp: McpTestClient,
+  { runs }: CountedApp,
+  uri: string,
+  refusal: "header mismatch" | "header too large",
+): Promise<void> {
   runs.length = 0;
   const error = await mcp.read(uri).then(
     () => assert.fail("expected the transport to refuse the request"),
@@ -155,12 +201,20 @@ for (const [protocol, entries] of overHttp) {
       const failures: string[] = [];
       for (const entry of entries) {
         const refusal = refusedByTransport(protocol, entry.uri);
-        const checked = refusal ? expectTransportRefusal(mcp, counted, entry.uri, refusal) : expectOutcome(mcp, counted, entry);
-        await checked.catch((error: Error) => failures.push(`${entry.uri.slice(0, 80)} (${entry.rule}): ${error.message}`));
+        const checked = refusal
+          ? expectTransportRefusal(mcp, counted, entry.uri, refusal)
+          : expectOutcome(mcp, counted, entry);
+        await checked.catch((error: Error) =>
+          failures.push(`${entry.uri.slice(0, 80)} (${entry.rule}): ${error.message}`),
+        );
       }
       assert.deepEqual(failures, []);
       assert.deepEqual(fingerprint(counted.app), before_);
-      assert.equal(JSON.parse(readText(await mcp.read("app://customers_show/2"))).name, "Grace Hopper", "the server keeps serving");
+      assert.equal(
+        JSON.parse(readText(await mcp.read("app://customers_show/2"))).name,
+        "Grace Hopper",
+        "the server keeps serving",
+      );
     });
   });
 }

@@ -71,31 +71,34 @@ const FAULTS: [id: number, what: string, message: RegExp][] = [
   [20, "throws a string", /^a string$/],
 ];
 
-const faultyShow = command({ live: true, title: "Customer" }, async (ctx: Context, id: Int): Promise<unknown> => {
-  switch (id) {
-    case 13:
-      throw new Error("boom 13");
-    case 14:
-      await null;
-      throw new TypeError("async boom");
-    case 15:
-      return { id, balance: 10n };
-    case 16:
-      return circular;
-    case 17:
-      throw Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
-    case 18:
-      throw undefined;
-    case 19:
-      throw Object.assign(new Error("spoof"), { code: -32602, data: { uri: "x" } });
-    case 20:
-      throw "a string";
-    case 30:
-      return gate.pass(() => showCustomer(ctx, 1 as Int));
-    default:
-      return showCustomer(ctx, id);
-  }
-});
+const faultyShow = command(
+  { live: true, title: "Customer" },
+  async (ctx: Context, id: Int): Promise<unknown> => {
+    switch (id) {
+      case 13:
+        throw new Error("boom 13");
+      case 14:
+        await null;
+        throw new TypeError("async boom");
+      case 15:
+        return { id, balance: 10n };
+      case 16:
+        return circular;
+      case 17:
+        throw Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+      case 18:
+        throw undefined;
+      case 19:
+        throw Object.assign(new Error("spoof"), { code: -32602, data: { uri: "x" } });
+      case 20:
+        throw "a string";
+      case 30:
+        return gate.pass(() => showCustomer(ctx, 1 as Int));
+      default:
+        return showCustomer(ctx, id);
+    }
+  },
+);
 
 /** Unhandled rejections and uncaught exceptions while a test runs: there must be none. */
 const stray: unknown[] = [];
@@ -108,7 +111,9 @@ after(() => {
   process.off("unhandledRejection", noteStray);
   process.off("uncaughtException", noteStray);
 });
-afterEach(() => assert.deepEqual(stray.splice(0), [], "no unhandled rejection or uncaught exception"));
+afterEach(() =>
+  assert.deepEqual(stray.splice(0), [], "no unhandled rejection or uncaught exception"),
+);
 
 for (const protocol of PROTOCOLS) {
   describe(`a command that fails during a read (${protocol})`, () => {
@@ -127,7 +132,10 @@ for (const protocol of PROTOCOLS) {
         const call = await mcp.call("customers_show", { id });
         assert.equal(call.isError, true);
         assert.equal((call.content[0] as { text: string }).text, error.message);
-        assert.equal(JSON.parse(readText(await mcp.read("app://customers_show/2"))).name, "Grace Hopper");
+        assert.equal(
+          JSON.parse(readText(await mcp.read("app://customers_show/2"))).name,
+          "Grace Hopper",
+        );
       });
     }
   });
@@ -150,23 +158,39 @@ describe("a locked database", () => {
       const locker = new BetterSqlite3(path);
       try {
         locker.exec("BEGIN EXCLUSIVE");
-        locker.prepare("INSERT INTO customers (name, email, balance, created_at) VALUES (?, ?, 0, ?)").run("Lock Holder", `holder-${protocol}@example.com`, "2026-01-01T00:00:00.000Z");
+        locker
+          .prepare("INSERT INTO customers (name, email, balance, created_at) VALUES (?, ?, 0, ?)")
+          .run("Lock Holder", `holder-${protocol}@example.com`, "2026-01-01T00:00:00.000Z");
 
         // WAL: a writer's lock does not block readers, who see the last committed state.
-        const before_ = JSON.parse(readText(await mcp.read("app://customers_index?search=holder-"))) as { total: number };
+        const before_ = JSON.parse(
+          readText(await mcp.read("app://customers_index?search=holder-")),
+        ) as { total: number };
         const email = `blocked-${protocol}@example.com`;
         const blocked = await mcp.call("customers_create", { name: "Blocked Writer", email });
         assert.equal(blocked.isError, true);
         assert.equal((blocked.content[0] as { text: string }).text, "database is locked");
-        assert.equal(counted.runs.filter((run) => run.command === "customers_create").length, 1, "the write ran and was refused by SQLite");
+        assert.equal(
+          counted.runs.filter((run) => run.command === "customers_create").length,
+          1,
+          "the write ran and was refused by SQLite",
+        );
 
         locker.exec("COMMIT");
-        const after_ = JSON.parse(readText(await mcp.read("app://customers_index?search=holder-"))) as { total: number };
+        const after_ = JSON.parse(
+          readText(await mcp.read("app://customers_index?search=holder-")),
+        ) as { total: number };
         assert.equal(after_.total, before_.total + 1, "the lock holder's committed row is seen");
         const retried = await mcp.call("customers_create", { name: "Blocked Writer", email });
         assert.equal(retried.isError, undefined, JSON.stringify(retried.content));
-        const found = JSON.parse(readText(await mcp.read(`app://customers_index?search=${encodeURIComponent(email)}`))) as { total: number };
-        assert.equal(found.total, 1, "the refused write left nothing behind, and the retry wrote exactly once");
+        const found = JSON.parse(
+          readText(await mcp.read(`app://customers_index?search=${encodeURIComponent(email)}`)),
+        ) as { total: number };
+        assert.equal(
+          found.total,
+          1,
+          "the refused write left nothing behind, and the retry wrote exactly once",
+        );
         assert.equal(db.pragma("integrity_check", { simple: true }), "ok");
       } finally {
         if (locker.inTransaction) locker.exec("ROLLBACK");
@@ -179,7 +203,10 @@ describe("a locked database", () => {
 
 describe("a flood of reads past the rate limit", () => {
   const PER_MS = 1000;
-  const limitedShow = command({ live: true, title: "Customer", rateLimit: { max: 10, perMs: PER_MS } }, showCustomer);
+  const limitedShow = command(
+    { live: true, title: "Customer", rateLimit: { max: 10, perMs: PER_MS } },
+    showCustomer,
+  );
   // The limiter reads Date.now: a mocked clock makes the window exact however slow the machine.
   before(() => mock.timers.enable({ apis: ["Date"], now: 1_000_000 }));
   after(() => mock.timers.reset());
@@ -191,10 +218,14 @@ describe("a flood of reads past the rate limit", () => {
     try {
       const flood = Array.from({ length: 100 }, (_, i) => {
         const client = i % 2 === 0 ? modern : legacy;
-        return i % 4 < 2 ? client.read(`app://customers_show/${(i % 50) + 1}`) : client.call("customers_show", { id: (i % 50) + 1 });
+        return i % 4 < 2
+          ? client.read(`app://customers_show/${(i % 50) + 1}`)
+          : client.call("customers_show", { id: (i % 50) + 1 });
       });
       const answers = await Promise.allSettled(flood);
-      const refused = answers.flatMap((answer) => (answer.status === "rejected" ? [answer.reason as unknown] : []));
+      const refused = answers.flatMap((answer) =>
+        answer.status === "rejected" ? [answer.reason as unknown] : [],
+      );
       assert.equal(answers.length - refused.length, 10, "exactly the limit succeeds");
       assert.equal(counted.runs.length, 10, "refused runs never reach the handler");
       for (const error of refused) {
@@ -205,8 +236,14 @@ describe("a flood of reads past the rate limit", () => {
       mock.timers.tick(PER_MS - 1);
       await protocolError(legacy.read("app://customers_show/1"), RATE_LIMITED);
       mock.timers.tick(1);
-      const next = await Promise.allSettled(Array.from({ length: 11 }, (_, i) => modern.read(`app://customers_show/${i + 1}`)));
-      assert.equal(next.filter((answer) => answer.status === "fulfilled").length, 10, "once the window has passed, a full quota again, and no more");
+      const next = await Promise.allSettled(
+        Array.from({ length: 11 }, (_, i) => modern.read(`app://customers_show/${i + 1}`)),
+      );
+      assert.equal(
+        next.filter((answer) => answer.status === "fulfilled").length,
+        10,
+        "once the window has passed, a full quota again, and no more",
+      );
       assert.equal(counted.runs.length, 20);
     } finally {
       await modern.close();
@@ -227,7 +264,11 @@ describe("a client that vanishes mid-request", () => {
         () => "failed",
       );
       await gate.entered;
-      assert.equal(JSON.parse(readText(await staying.read("app://customers_show/2"))).name, "Grace Hopper", "a slow command blocks no one");
+      assert.equal(
+        JSON.parse(readText(await staying.read("app://customers_show/2"))).name,
+        "Grace Hopper",
+        "a slow command blocks no one",
+      );
       await leaving.close();
       assert.equal(await slow, "failed", "the closed client's request fails locally");
       gate.release();
@@ -240,7 +281,10 @@ describe("a client that vanishes mid-request", () => {
       gate.reset();
       const counted = countedExampleApp({ overrides: { customers_show: faultyShow } });
       const errors: Error[] = [];
-      const serving = await serveHttp(counted.app, { port: 0, onerror: (error) => void errors.push(error) });
+      const serving = await serveHttp(counted.app, {
+        port: 0,
+        onerror: (error) => void errors.push(error),
+      });
       const aborts = new Set<AbortController>();
       const cuttable = (url: string | URL, init?: RequestInit) => {
         const controller = new AbortController();
@@ -266,7 +310,11 @@ describe("a client that vanishes mid-request", () => {
           assert.equal(JSON.parse(readText({ contents })).name, "Grace Hopper");
           await fresh.close();
         }
-        assert.deepEqual(errors.map((error) => error.message), [], "a client that left is not an error of the server");
+        assert.deepEqual(
+          errors.map((error) => error.message),
+          [],
+          "a client that left is not an error of the server",
+        );
       } finally {
         gate.release();
         await client.close().catch(() => undefined);
@@ -277,7 +325,10 @@ describe("a client that vanishes mid-request", () => {
 });
 
 function connectClient(protocol: (typeof PROTOCOLS)[number]): Client {
-  return new Client({ name: "reliability", version: "0.0.0" }, protocol === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+  return new Client(
+    { name: "reliability", version: "0.0.0" },
+    protocol === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
 }
 
 describe("fault: 2025-era HTTP sessions a client leaves behind", () => {
@@ -289,10 +340,23 @@ describe("fault: 2025-era HTTP sessions a client leaves behind", () => {
     "mcp-protocol-version": LEGACY,
     ...(session && { "mcp-session-id": session }),
   });
-  const post = (url: URL, session: string | undefined, message: object) => fetch(url, { method: "POST", headers: headers(session), body: JSON.stringify({ jsonrpc: "2.0", ...message }) });
+  const post = (url: URL, session: string | undefined, message: object) =>
+    fetch(url, {
+      method: "POST",
+      headers: headers(session),
+      body: JSON.stringify({ jsonrpc: "2.0", ...message }),
+    });
 
   async function openSession(url: URL): Promise<string> {
-    const response = await post(url, undefined, { id: 1, method: "initialize", params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: "idle", version: "0" } } });
+    const response = await post(url, undefined, {
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: LEGACY,
+        capabilities: {},
+        clientInfo: { name: "idle", version: "0" },
+      },
+    });
     await response.body?.cancel();
     const session = response.headers.get("mcp-session-id");
     assert.ok(session, "initialize opens a session");
@@ -301,7 +365,11 @@ describe("fault: 2025-era HTTP sessions a client leaves behind", () => {
   }
 
   async function readStatus(url: URL, session: string): Promise<{ status: number; text: string }> {
-    const response = await post(url, session, { id: 2, method: "resources/read", params: { uri: "app://customers_show/1" } });
+    const response = await post(url, session, {
+      id: 2,
+      method: "resources/read",
+      params: { uri: "app://customers_show/1" },
+    });
     return { status: response.status, text: await response.text() };
   }
 
@@ -316,7 +384,11 @@ describe("fault: 2025-era HTTP sessions a client leaves behind", () => {
       const expired = await readStatus(serving.url, session);
       assert.equal(expired.status, 404);
       assert.match(expired.text, /Session .* not found; initialize again/);
-      assert.equal((await readStatus(serving.url, await openSession(serving.url))).status, 200, "a new session works");
+      assert.equal(
+        (await readStatus(serving.url, await openSession(serving.url))).status,
+        200,
+        "a new session works",
+      );
     } finally {
       await serving.close();
     }
@@ -327,19 +399,33 @@ describe("fault: 2025-era HTTP sessions a client leaves behind", () => {
     try {
       const session = await openSession(serving.url);
       const stream = new AbortController();
-      const push = await fetch(serving.url, { headers: { ...headers(session), accept: "text/event-stream" }, signal: stream.signal });
+      const push = await fetch(serving.url, {
+        headers: { ...headers(session), accept: "text/event-stream" },
+        signal: stream.signal,
+      });
       assert.equal(push.status, 200);
       await idle();
-      assert.equal((await readStatus(serving.url, session)).status, 200, "an open stream keeps the session");
+      assert.equal(
+        (await readStatus(serving.url, session)).status,
+        200,
+        "an open stream keeps the session",
+      );
       stream.abort();
       await idle();
-      assert.equal((await readStatus(serving.url, session)).status, 404, "idle once the stream is gone");
+      assert.equal(
+        (await readStatus(serving.url, session)).status,
+        404,
+        "idle once the stream is gone",
+      );
     } finally {
       await serving.close();
     }
   });
 
   it("refuses a sessionIdleMs that is not a positive number", async () => {
-    await assert.rejects(serveHttp(countedExampleApp().app, { port: 0, sessionIdleMs: 0 }), /sessionIdleMs must be a positive number of milliseconds, got 0/);
+    await assert.rejects(
+      serveHttp(countedExampleApp().app, { port: 0, sessionIdleMs: 0 }),
+      /sessionIdleMs must be a positive number of milliseconds, got 0/,
+    );
   });
 });

@@ -22,7 +22,11 @@ import { arbitraryUri, expand, mutatedUri, validUri } from "./support/arbitrarie
 import { countedExampleApp, PROTOCOLS } from "./support/exampleApp.ts";
 
 const { values: options } = parseArgs({
-  options: { parse: { type: "string", default: "1000000" }, mcp: { type: "string", default: "20000" }, seed: { type: "string" } },
+  options: {
+    parse: { type: "string", default: "1000000" },
+    mcp: { type: "string", default: "20000" },
+    seed: { type: "string" },
+  },
 });
 const PARSE_RUNS = Number(options.parse);
 const MCP_RUNS = Number(options.mcp);
@@ -38,18 +42,24 @@ function templateOf(uri: string): [TemplateName, (typeof templates)[TemplateName
 function checkParse(uri: string, counts: Record<string, number>): void {
   const found = templateOf(uri);
   // A URI of no template goes to every parser: each must refuse it without throwing.
-  const targets = found ? [found] : (Object.entries(templates) as [TemplateName, (typeof templates)[TemplateName]][]);
+  const targets = found
+    ? [found]
+    : (Object.entries(templates) as [TemplateName, (typeof templates)[TemplateName]][]);
   for (const [name, template] of targets) {
     const parsed = template.parse(uri);
     if (!parsed.ok) {
       counts.rejected = (counts.rejected ?? 0) + 1;
       assert.ok(parsed.errors.length > 0, "a rejection names at least one error");
       const fields = new Set(["uri", ...template.variables.map((variable) => variable.name)]);
-      for (const error of parsed.errors) assert.ok(fields.has(error.field) && error.message.length > 0, JSON.stringify(error));
+      for (const error of parsed.errors)
+        assert.ok(fields.has(error.field) && error.message.length > 0, JSON.stringify(error));
       continue;
     }
     counts.accepted = (counts.accepted ?? 0) + 1;
-    assert.deepStrictEqual(template.parse(expand(name, parsed.vars as Record<string, unknown>)), parsed);
+    assert.deepStrictEqual(
+      template.parse(expand(name, parsed.vars as Record<string, unknown>)),
+      parsed,
+    );
   }
 }
 
@@ -61,7 +71,9 @@ async function fuzzParse(): Promise<void> {
     { numRuns: PARSE_RUNS, seed },
   );
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`parse: ${result.numRuns} cases in ${seconds} s (${counts.accepted ?? 0} accepted, ${counts.rejected ?? 0} rejected)`);
+  console.log(
+    `parse: ${result.numRuns} cases in ${seconds} s (${counts.accepted ?? 0} accepted, ${counts.rejected ?? 0} rejected)`,
+  );
   if (result.failed) failures.push(`parse: ${fc.defaultReportMessage(result)}`);
 }
 
@@ -87,16 +99,21 @@ async function fuzzMcp(): Promise<void> {
         }
         assert.ok(answer instanceof ProtocolError, String(answer));
         counts[answer.code] = (counts[answer.code] ?? 0) + 1;
-        if (answer.code === -32603) return assert.equal(counted.runs.length, 1, "-32603 only from a command that ran");
+        if (answer.code === -32603)
+          return assert.equal(counted.runs.length, 1, "-32603 only from a command that ran");
         assert.equal(answer.code, -32602, answer.message);
         assert.equal(counted.runs.length, 0, "a refused URI never runs the command");
-        if (parsed && !parsed.ok) assert.deepStrictEqual((answer.data as { errors: unknown }).errors, parsed.errors);
+        if (parsed && !parsed.ok)
+          assert.deepStrictEqual((answer.data as { errors: unknown }).errors, parsed.errors);
       }),
       { numRuns: Math.ceil(MCP_RUNS / PROTOCOLS.length), seed },
     );
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(`resources/read (${protocol}, in memory): ${result.numRuns} reads in ${seconds} s ${JSON.stringify(counts)}`);
-    if (result.failed) failures.push(`resources/read (${protocol}): ${fc.defaultReportMessage(result)}`);
+    console.log(
+      `resources/read (${protocol}, in memory): ${result.numRuns} reads in ${seconds} s ${JSON.stringify(counts)}`,
+    );
+    if (result.failed)
+      failures.push(`resources/read (${protocol}): ${fc.defaultReportMessage(result)}`);
     await mcp.close();
   }
 }

@@ -71,12 +71,27 @@ for (const transport of TRANSPORTS) {
     after(() => mcp.close());
 
     it("every guess is refused byte for byte like an unknown URI, watches nothing and runs nothing", async () => {
-      const expected = await wire.of(mcp.client.subscribeResource({ uri: UNKNOWN_URI }), UNKNOWN_URI);
-      assert.equal(expected, '{"code":-32602,"message":"Resource not found: <name>","data":{"uri":"<name>"}}');
+      const expected = await wire.of(
+        mcp.client.subscribeResource({ uri: UNKNOWN_URI }),
+        UNKNOWN_URI,
+      );
+      assert.equal(
+        expected,
+        '{"code":-32602,"message":"Resource not found: <name>","data":{"uri":"<name>"}}',
+      );
       for (const [why, uri] of GUESSED_URIS) {
-        assert.equal(await wire.of(mcp.client.subscribeResource({ uri }), uri), expected, `${why}: ${uri}`);
+        assert.equal(
+          await wire.of(mcp.client.subscribeResource({ uri }), uri),
+          expected,
+          `${why}: ${uri}`,
+        );
       }
-      assert.deepEqual(mcp.live.stats(), { subscriptions: 0, groups: 0, reruns: 0, notifications: 0 });
+      assert.deepEqual(mcp.live.stats(), {
+        subscriptions: 0,
+        groups: 0,
+        reruns: 0,
+        notifications: 0,
+      });
       counted.app.db.run("UPDATE customers SET name = 'Ada King' WHERE id = 1");
       await mcp.live.settled();
       assert.deepEqual(counted.runs, []);
@@ -84,7 +99,8 @@ for (const transport of TRANSPORTS) {
 
     it("a guess after a valid subscription changes nothing about it", async () => {
       await mcp.client.subscribeResource({ uri: SHOW_1 });
-      for (const [why, uri] of GUESSED_URIS) await assert.rejects(mcp.client.subscribeResource({ uri }), `${why}: ${uri}`);
+      for (const [why, uri] of GUESSED_URIS)
+        await assert.rejects(mcp.client.subscribeResource({ uri }), `${why}: ${uri}`);
       assert.equal(mcp.live.stats().subscriptions, 1);
       const listening = await mcp.listen([SHOW_1]);
       counted.app.db.run("UPDATE customers SET name = 'Ada Byron' WHERE id = 1");
@@ -102,8 +118,15 @@ for (const transport of TRANSPORTS) {
 describe("guessing through listen on both eras: the same URIs are unwatchable", () => {
   it("a URI is honored by a 2026-07-28 listen exactly when a 2025-era subscribe takes it", async () => {
     const app = countedExampleApp().app;
-    const [modern, legacy] = await Promise.all(PROTOCOLS.map((protocol) => testApp(app).mcp({ protocol })));
-    const uris = [...GUESSED_URIS.map(([, uri]) => uri), SHOW_1, "app://customers_index?search=ada", "app://orders_flagged"];
+    const [modern, legacy] = await Promise.all(
+      PROTOCOLS.map((protocol) => testApp(app).mcp({ protocol })),
+    );
+    const uris = [
+      ...GUESSED_URIS.map(([, uri]) => uri),
+      SHOW_1,
+      "app://customers_index?search=ada",
+      "app://orders_flagged",
+    ];
     const honored = (await modern!.listen(uris)).honored;
     const subscribed: string[] = [];
     for (const uri of uris) {

@@ -65,17 +65,32 @@ async function runLive(): Promise<void> {
     ...(gc ? { gc } : {}),
     log: (line) => console.log(line),
   });
-  console.log(`live load over HTTP on 127.0.0.1, ${((performance.now() - started) / 1000).toFixed(1)} s in all`);
+  console.log(
+    `live load over HTTP on 127.0.0.1, ${((performance.now() - started) / 1000).toFixed(1)} s in all`,
+  );
   console.log(describeReport(report));
   try {
     assert.equal(report.timedOut, false, "the writes finished before --live-seconds");
     assert.equal(report.subscriptions, listens * 64, "every URI of every listen honored");
-    assert.deepEqual(report.modelMismatches.slice(0, 5), [], "the writes touched exactly the URIs whose reads changed");
+    assert.deepEqual(
+      report.modelMismatches.slice(0, 5),
+      [],
+      "the writes touched exactly the URIs whose reads changed",
+    );
     assert.deepEqual(report.lostUpdates.slice(0, 5), [], "no lost update");
     assert.deepEqual(report.spuriousUpdates.slice(0, 5), [], "no spurious update");
     assert.deepEqual(report.failedReads.slice(0, 5), [], "every read answered");
-    assert.deepEqual(report.statsAfterDisconnect, { subscriptions: 0, groups: 0 }, "the registry empty once everyone left");
-    if (report.heapMiB) assert.ok(report.heapMiB.afterDisconnect - report.heapMiB.baseline < Math.max(16, (report.heapMiB.listening - report.heapMiB.baseline) / 4), "heap back near its baseline");
+    assert.deepEqual(
+      report.statsAfterDisconnect,
+      { subscriptions: 0, groups: 0 },
+      "the registry empty once everyone left",
+    );
+    if (report.heapMiB)
+      assert.ok(
+        report.heapMiB.afterDisconnect - report.heapMiB.baseline <
+          Math.max(16, (report.heapMiB.listening - report.heapMiB.baseline) / 4),
+        "heap back near its baseline",
+      );
     console.log("ok");
   } catch (error) {
     console.error(String(error));
@@ -88,16 +103,26 @@ const MAX_REQUESTS = Number(options.max);
 
 const counted = countedExampleApp();
 const { app } = counted;
-const countRows = () => (app.db.connection.prepare("SELECT (SELECT COUNT(*) FROM customers) + (SELECT COUNT(*) FROM orders) AS n").get() as { n: number }).n;
+const countRows = () =>
+  (
+    app.db.connection
+      .prepare("SELECT (SELECT COUNT(*) FROM customers) + (SELECT COUNT(*) FROM orders) AS n")
+      .get() as { n: number }
+  ).n;
 const rowsBefore = countRows();
 const gc = (globalThis as { gc?: () => void }).gc;
 gc?.();
 const heapBefore = process.memoryUsage().heapUsed;
 
-const serving = await serveHttp(app, { port: 0, onerror: (error) => serverErrors.push(error.message) });
+const serving = await serveHttp(app, {
+  port: 0,
+  onerror: (error) => serverErrors.push(error.message),
+});
 const serverErrors: string[] = [];
 const valid = fc.sample(validUri, { numRuns: 2000, seed: 1 });
-const hostile = HOSTILE_URIS.filter((entry) => entry.outcome.kind === "invalid" && entry.uri.length < 4096).map((entry) => entry.uri);
+const hostile = HOSTILE_URIS.filter(
+  (entry) => entry.outcome.kind === "invalid" && entry.uri.length < 4096,
+).map((entry) => entry.uri);
 
 const latencies: number[] = [];
 const outcomes: Record<string, number> = {};
@@ -110,7 +135,10 @@ const note = (what: string) => void (outcomes[what] = (outcomes[what] ?? 0) + 1)
 
 async function runClient(index: number): Promise<void> {
   const protocol: Protocol = PROTOCOLS[index % PROTOCOLS.length]!;
-  const client = new Client({ name: `load-${index}`, version: "0.0.0" }, protocol === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+  const client = new Client(
+    { name: `load-${index}`, version: "0.0.0" },
+    protocol === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
   await client.connect(new StreamableHTTPClientTransport(serving.url));
   for (let i = 0; performance.now() < DEADLINE && requests < MAX_REQUESTS; i++) {
     requests++;
@@ -122,17 +150,32 @@ async function runClient(index: number): Promise<void> {
         await client.readResource({ uri }).then(
           () => problems.push(`hostile read answered: ${uri}`),
           (error: unknown) => {
-            if (!(error instanceof ProtocolError && error.code === -32602)) problems.push(`hostile read ${uri}: ${String(error)}`);
+            if (!(error instanceof ProtocolError && error.code === -32602))
+              problems.push(`hostile read ${uri}: ${String(error)}`);
           },
         );
         note("hostile read refused");
       } else if (kind === 1) {
-        const result = await client.callTool({ name: "customers_create", arguments: { name: `Load ${index}-${i}`, email: `load-${index}-${i}@example.com`, balance: i } });
+        const result = await client.callTool({
+          name: "customers_create",
+          arguments: {
+            name: `Load ${index}-${i}`,
+            email: `load-${index}-${i}@example.com`,
+            balance: i,
+          },
+        });
         if (result.isError) problems.push(`customers_create: ${JSON.stringify(result.content)}`);
         else creates++;
         note("write");
       } else if (kind === 2) {
-        const result = await client.callTool({ name: "orders_create", arguments: { customer_id: 1 + ((index * 7 + i) % 2000), total: i, placed_on: "2025-06-01" } });
+        const result = await client.callTool({
+          name: "orders_create",
+          arguments: {
+            customer_id: 1 + ((index * 7 + i) % 2000),
+            total: i,
+            placed_on: "2025-06-01",
+          },
+        });
         if (result.isError) problems.push(`orders_create: ${JSON.stringify(result.content)}`);
         else creates++;
         note("write");
@@ -142,7 +185,8 @@ async function runClient(index: number): Promise<void> {
           () => note("read"),
           (error: unknown) => {
             // A valid URI may still make the command refuse its values (-32603); never anything else.
-            if (error instanceof ProtocolError && error.code === -32603) note("read refused by the command");
+            if (error instanceof ProtocolError && error.code === -32603)
+              note("read refused by the command");
             else problems.push(`read ${uri}: ${String(error)}`);
           },
         );
@@ -170,12 +214,19 @@ gc?.();
 const heapAfter = process.memoryUsage().heapUsed;
 
 latencies.sort((a, b) => a - b);
-const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
-console.log(`load: ${CLIENTS} clients (both eras) over HTTP on 127.0.0.1, ${requests} requests in ${seconds.toFixed(1)} s (${Math.round(requests / seconds)}/s)`);
+const percentile = (p: number) =>
+  latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+console.log(
+  `load: ${CLIENTS} clients (both eras) over HTTP on 127.0.0.1, ${requests} requests in ${seconds.toFixed(1)} s (${Math.round(requests / seconds)}/s)`,
+);
 console.log(`outcomes: ${JSON.stringify(outcomes)}`);
-console.log(`valid reads: p50 ${percentile(50).toFixed(1)} ms, p99 ${percentile(99).toFixed(1)} ms, max ${percentile(100).toFixed(1)} ms; longest gap between answered reads ${longestReadGap.toFixed(1)} ms`);
+console.log(
+  `valid reads: p50 ${percentile(50).toFixed(1)} ms, p99 ${percentile(99).toFixed(1)} ms, max ${percentile(100).toFixed(1)} ms; longest gap between answered reads ${longestReadGap.toFixed(1)} ms`,
+);
 console.log(`rows: ${rowsBefore} before, ${rowsAfter} after, ${creates} successful creates`);
-console.log(`heap: ${(heapBefore / 2 ** 20).toFixed(1)} MiB before, ${(heapAfter / 2 ** 20).toFixed(1)} MiB after everyone left${gc ? "" : " (run with --expose-gc for a meaningful figure)"}`);
+console.log(
+  `heap: ${(heapBefore / 2 ** 20).toFixed(1)} MiB before, ${(heapAfter / 2 ** 20).toFixed(1)} MiB after everyone left${gc ? "" : " (run with --expose-gc for a meaningful figure)"}`,
+);
 try {
   assert.deepEqual(problems.slice(0, 20), [], `${problems.length} problem(s)`);
   assert.equal(rowsAfter, rowsBefore + creates, "every successful write is there, once");

@@ -5,7 +5,14 @@ import fc from "fast-check";
 import { templates } from "../../generated/templates.ts";
 import { commandOf } from "../../runtime/uri/index.ts";
 import { testApp, type McpTestClient } from "../../runtime/testing/index.ts";
-import { arbitraryUri, expand, mutatedUri, TEMPLATE_NAMES, validUri, variablesOf } from "./support/arbitraries.ts";
+import {
+  arbitraryUri,
+  expand,
+  mutatedUri,
+  TEMPLATE_NAMES,
+  validUri,
+  variablesOf,
+} from "./support/arbitraries.ts";
 import { countedExampleApp, PROTOCOLS, readText } from "./support/exampleApp.ts";
 
 /** Cases per template and era for read == call (2 requests each), and per era for garbage reads. */
@@ -19,12 +26,19 @@ async function readOutcome(mcp: McpTestClient, uri: string): Promise<Outcome> {
   try {
     return { ok: true, json: readText(await mcp.read(uri)) };
   } catch (error) {
-    assert.ok(error instanceof ProtocolError && error.code === -32603, `read ${uri}: ${String(error)}`);
+    assert.ok(
+      error instanceof ProtocolError && error.code === -32603,
+      `read ${uri}: ${String(error)}`,
+    );
     return { ok: false, message: error.message };
   }
 }
 
-async function callOutcome(mcp: McpTestClient, tool: string, args: Record<string, unknown>): Promise<Outcome> {
+async function callOutcome(
+  mcp: McpTestClient,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<Outcome> {
   const result = await mcp.call(tool, args);
   const [content] = result.content as { type: string; text: string }[];
   assert.equal(content?.type, "text");
@@ -56,7 +70,10 @@ for (const protocol of PROTOCOLS) {
           { numRuns: DIFFERENTIAL_RUNS },
         );
         // A differential of errors only would prove little: most random values must read.
-        assert.ok(outcomes.ok >= DIFFERENTIAL_RUNS / 4, `only ${outcomes.ok} of ${DIFFERENTIAL_RUNS} reads succeeded`);
+        assert.ok(
+          outcomes.ok >= DIFFERENTIAL_RUNS / 4,
+          `only ${outcomes.ok} of ${DIFFERENTIAL_RUNS} reads succeeded`,
+        );
       });
     }
   });
@@ -74,19 +91,26 @@ for (const protocol of PROTOCOLS) {
         fc.asyncProperty(arbitraryUri, async (uri) => {
           counted.runs.length = 0;
           const name = commandOf(uri, "app");
-          const template = name === undefined ? undefined : templates[name as keyof typeof templates];
+          const template =
+            name === undefined ? undefined : templates[name as keyof typeof templates];
           const parsed = template?.parse(uri);
           const answer = await mcp.read(uri).then(
             (result) => ({ result }),
             (error: unknown) => ({ error }),
           );
           if ("result" in answer) {
-            assert.ok(parsed?.ok || uri === "app://customers_index" || uri === "app://orders_flagged", `read ${uri} succeeded`);
+            assert.ok(
+              parsed?.ok || uri === "app://customers_index" || uri === "app://orders_flagged",
+              `read ${uri} succeeded`,
+            );
             assert.equal(counted.runs.length, 1);
             return;
           }
           const { error } = answer;
-          assert.ok(error instanceof ProtocolError, `read ${JSON.stringify(uri)}: ${String(error)}`);
+          assert.ok(
+            error instanceof ProtocolError,
+            `read ${JSON.stringify(uri)}: ${String(error)}`,
+          );
           if (error.code === -32603) {
             assert.equal(counted.runs.length, 1, "-32603 only when the command ran and threw");
             return;
@@ -95,7 +119,12 @@ for (const protocol of PROTOCOLS) {
           assert.equal(counted.runs.length, 0, "a refused URI never runs the command");
           const data = error.data as { uri: string; errors?: unknown };
           assert.equal(data.uri, uri);
-          if (parsed && !parsed.ok) assert.deepStrictEqual(data.errors, parsed.errors, "the server reports exactly what the parser found");
+          if (parsed && !parsed.ok)
+            assert.deepStrictEqual(
+              data.errors,
+              parsed.errors,
+              "the server reports exactly what the parser found",
+            );
         }),
         { numRuns: GARBAGE_RUNS },
       );
@@ -105,9 +134,12 @@ for (const protocol of PROTOCOLS) {
       const garbage = fc.sample(arbitraryUri, { numRuns: 300, seed: 7 });
       const answers = await Promise.allSettled(garbage.map((uri) => mcp.read(uri)));
       for (const answer of answers) {
-        if (answer.status === "rejected") assert.ok(answer.reason instanceof ProtocolError, String(answer.reason));
+        if (answer.status === "rejected")
+          assert.ok(answer.reason instanceof ProtocolError, String(answer.reason));
       }
-      const customer = JSON.parse(readText(await mcp.read("app://customers_show/3"))) as { id: number };
+      const customer = JSON.parse(readText(await mcp.read("app://customers_show/3"))) as {
+        id: number;
+      };
       assert.equal(customer.id, 3);
     });
   });
@@ -124,7 +156,10 @@ describe("parse gives canonical variables", () => {
         const parsed = template.parse(uri);
         if (!parsed.ok) return;
         accepted++;
-        assert.deepStrictEqual(template.parse(expand(name, parsed.vars as Record<string, unknown>)), parsed);
+        assert.deepStrictEqual(
+          template.parse(expand(name, parsed.vars as Record<string, unknown>)),
+          parsed,
+        );
       }),
       { numRuns: 3000 },
     );

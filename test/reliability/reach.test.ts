@@ -34,7 +34,10 @@ for (const protocol of PROTOCOLS) {
 
     it("resources/read: every guess gets the bytes of a command that does not exist, and runs nothing", async () => {
       const expected = await wire.of(mcp.read(UNKNOWN_URI), UNKNOWN_URI);
-      assert.equal(expected, '{"code":-32602,"message":"Resource not found: <name>","data":{"uri":"<name>"}}');
+      assert.equal(
+        expected,
+        '{"code":-32602,"message":"Resource not found: <name>","data":{"uri":"<name>"}}',
+      );
       for (const [why, uri] of GUESSED_URIS) {
         assert.equal(await wire.of(mcp.read(uri), uri), expected, `${why}: ${uri}`);
       }
@@ -43,17 +46,27 @@ for (const protocol of PROTOCOLS) {
 
     it("completion/complete: every guessed template gets the bytes of a template that does not exist", async () => {
       const expected = await wire.of(mcp.complete(UNKNOWN_TEMPLATE, "id", ""), UNKNOWN_TEMPLATE);
-      assert.match(expected, /^\{"code":-32602,"message":"Unknown resource template \\"<name>\\": [^"]+","data":\{"ref":\{"type":"ref\/resource","uri":"<name>"\}\}\}$/);
+      assert.match(
+        expected,
+        /^\{"code":-32602,"message":"Unknown resource template \\"<name>\\": [^"]+","data":\{"ref":\{"type":"ref\/resource","uri":"<name>"\}\}\}$/,
+      );
       for (const [why, template] of GUESSED_TEMPLATES) {
         for (const variable of ["id", "name", "page"]) {
-          assert.equal(await wire.of(mcp.complete(template, variable, ""), template), expected, `${why}: ${template} ${variable}`);
+          assert.equal(
+            await wire.of(mcp.complete(template, variable, ""), template),
+            expected,
+            `${why}: ${template} ${variable}`,
+          );
         }
       }
     });
 
     it("tools/call: an ungranted command gets the bytes of a tool that does not exist, and does not run", async () => {
       const expected = await wire.of(mcp.call("does_not_exist", {}), "does_not_exist");
-      assert.equal(expected, '{"code":-32602,"message":"Unknown tool: <name>","data":{"name":"<name>"}}');
+      assert.equal(
+        expected,
+        '{"code":-32602,"message":"Unknown tool: <name>","data":{"name":"<name>"}}',
+      );
       assert.equal(await wire.of(mcp.call("customers_export", {}), "customers_export"), expected);
       assert.deepEqual(counted.runs, []);
     });
@@ -65,13 +78,26 @@ for (const protocol of PROTOCOLS) {
       const mcp = await testApp(counted.app).mcp({ protocol });
       const wire = new WireErrors(mcp);
       counted.app.revoke(counted.app.commands.get("customers_show")!);
-      assert.equal(await wire.of(mcp.read("app://customers_show/1"), "app://customers_show/1"), await wire.of(mcp.read(UNKNOWN_URI), UNKNOWN_URI));
-      assert.equal(await wire.of(mcp.read("app://customers_show/x"), "app://customers_show/x"), await wire.of(mcp.read(UNKNOWN_URI), UNKNOWN_URI), "not even a parse error tells it exists");
       assert.equal(
-        await wire.of(mcp.complete("app://customers_show/{id}", "id", ""), "app://customers_show/{id}"),
+        await wire.of(mcp.read("app://customers_show/1"), "app://customers_show/1"),
+        await wire.of(mcp.read(UNKNOWN_URI), UNKNOWN_URI),
+      );
+      assert.equal(
+        await wire.of(mcp.read("app://customers_show/x"), "app://customers_show/x"),
+        await wire.of(mcp.read(UNKNOWN_URI), UNKNOWN_URI),
+        "not even a parse error tells it exists",
+      );
+      assert.equal(
+        await wire.of(
+          mcp.complete("app://customers_show/{id}", "id", ""),
+          "app://customers_show/{id}",
+        ),
         await wire.of(mcp.complete(UNKNOWN_TEMPLATE, "id", ""), UNKNOWN_TEMPLATE),
       );
-      assert.equal(await wire.of(mcp.call("customers_show", { id: 1 }), "customers_show"), await wire.of(mcp.call("does_not_exist", {}), "does_not_exist"));
+      assert.equal(
+        await wire.of(mcp.call("customers_show", { id: 1 }), "customers_show"),
+        await wire.of(mcp.call("does_not_exist", {}), "does_not_exist"),
+      );
       assert.deepEqual(counted.runs, []);
       await mcp.close();
     });

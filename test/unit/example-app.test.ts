@@ -6,7 +6,13 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import type BetterSqlite3 from "better-sqlite3";
 import exampleApp, { createExampleApp } from "../../example/app.ts";
-import type { Customer, CustomerDetail, CustomerPage, CustomerReport, DeletedCustomer } from "../../example/commands/customers.ts";
+import type {
+  Customer,
+  CustomerDetail,
+  CustomerPage,
+  CustomerReport,
+  DeletedCustomer,
+} from "../../example/commands/customers.ts";
 import type { Order } from "../../example/commands/orders.ts";
 import { exampleDatabasePath, openExampleDatabase } from "../../example/db.ts";
 import { sqliteHandle } from "../helpers/sqliteHandle.ts";
@@ -17,7 +23,8 @@ const TABLES = ["customers", "orders", "customer_tags", "customer_attributes"];
 
 function freshApp() {
   const app = createExampleApp(":memory:");
-  const run = <T>(name: string, ...args: unknown[]) => app.run(name, args, { origin: "app" }) as Promise<T>;
+  const run = <T>(name: string, ...args: unknown[]) =>
+    app.run(name, args, { origin: "app" }) as Promise<T>;
   return { app, run, sql: sqliteHandle(app) };
 }
 
@@ -30,7 +37,8 @@ function scalar(sql: BetterSqlite3.Database, query: string, ...params: unknown[]
 
 function checksum(sql: BetterSqlite3.Database): string {
   const hash = createHash("sha256");
-  for (const table of TABLES) hash.update(JSON.stringify(sql.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).raw().all()));
+  for (const table of TABLES)
+    hash.update(JSON.stringify(sql.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).raw().all()));
   return hash.digest("hex");
 }
 
@@ -51,7 +59,10 @@ describe("example database", () => {
       TABLES.map((table) => scalar(sql, `SELECT COUNT(*) FROM ${table}`)),
       [2000, 6000, 1369, 5013],
     );
-    assert.deepEqual(sql.prepare("SELECT MIN(placed_on), MAX(placed_on) FROM orders").raw().get(), ["2024-01-01", "2025-12-31"]);
+    assert.deepEqual(sql.prepare("SELECT MIN(placed_on), MAX(placed_on) FROM orders").raw().get(), [
+      "2024-01-01",
+      "2025-12-31",
+    ]);
   });
 
   it("creates a file once, in WAL mode with foreign keys on, and keeps writes across reopening", () => {
@@ -65,7 +76,10 @@ describe("example database", () => {
       first.close();
       const second = openExampleDatabase(path);
       assert.equal(scalar(second, "SELECT COUNT(*) FROM customers"), 2000);
-      assert.equal(second.prepare("SELECT name FROM customers WHERE id = 1").pluck().get(), "Countess of Lovelace");
+      assert.equal(
+        second.prepare("SELECT name FROM customers WHERE id = 1").pluck().get(),
+        "Countess of Lovelace",
+      );
       second.close();
     } finally {
       rmSync(folder, { recursive: true, force: true });
@@ -106,13 +120,25 @@ describe("customers_show", () => {
     assert.equal(ada.name, "Ada Lovelace");
     assert.equal(ada.email, "ada.lovelace@example.com");
     assert.equal(ada.order_count, scalar(sql, "SELECT COUNT(*) FROM orders WHERE customer_id = 1"));
-    assert.equal(ada.order_total, scalar(sql, "SELECT ROUND(SUM(total), 2) FROM orders WHERE customer_id = 1"));
-    assert.deepEqual(ada.tags, sql.prepare("SELECT tag FROM customer_tags WHERE customer_id = 1 ORDER BY tag").pluck().all());
-    assert.equal(Object.keys(ada.attributes).length, scalar(sql, "SELECT COUNT(*) FROM customer_attributes WHERE customer_id = 1"));
+    assert.equal(
+      ada.order_total,
+      scalar(sql, "SELECT ROUND(SUM(total), 2) FROM orders WHERE customer_id = 1"),
+    );
+    assert.deepEqual(
+      ada.tags,
+      sql.prepare("SELECT tag FROM customer_tags WHERE customer_id = 1 ORDER BY tag").pluck().all(),
+    );
+    assert.equal(
+      Object.keys(ada.attributes).length,
+      scalar(sql, "SELECT COUNT(*) FROM customer_attributes WHERE customer_id = 1"),
+    );
   });
 
   it("shows a customer without orders with zero counts", async () => {
-    const id = scalar(sql, "SELECT MIN(id) FROM customers WHERE id NOT IN (SELECT customer_id FROM orders)");
+    const id = scalar(
+      sql,
+      "SELECT MIN(id) FROM customers WHERE id NOT IN (SELECT customer_id FROM orders)",
+    );
     const customer = await run<CustomerDetail>("customers_show", id);
     assert.deepEqual([customer.order_count, customer.order_total], [0, 0]);
   });
@@ -140,7 +166,10 @@ describe("customers_index", () => {
       ["Ada Lovelace", "Adam Osborne", "Ada Yonath"],
     );
     const byEmail = await run<CustomerPage>("customers_index", { search: "@Example.ORG" });
-    assert.equal(byEmail.total, scalar(sql, "SELECT COUNT(*) FROM customers WHERE email LIKE '%@example.org'"));
+    assert.equal(
+      byEmail.total,
+      scalar(sql, "SELECT COUNT(*) FROM customers WHERE email LIKE '%@example.org'"),
+    );
   });
 
   it("takes % and _ in a search literally", async () => {
@@ -149,7 +178,11 @@ describe("customers_index", () => {
   });
 
   it("sorts by balance, descending, with ties by id", async () => {
-    const page = await run<CustomerPage>("customers_index", { sort: "balance", direction: "desc", per_page: 100 });
+    const page = await run<CustomerPage>("customers_index", {
+      sort: "balance",
+      direction: "desc",
+      per_page: 100,
+    });
     assert.deepEqual(
       page.customers.map((c) => c.id),
       sql.prepare("SELECT id FROM customers ORDER BY balance DESC, id LIMIT 100").pluck().all(),
@@ -159,18 +192,34 @@ describe("customers_index", () => {
   it("pages through every customer exactly once", async () => {
     const ids: number[] = [];
     for (let page = 1; page <= 20; page++) {
-      const result = await run<CustomerPage>("customers_index", { sort: "name", page, per_page: 100 });
+      const result = await run<CustomerPage>("customers_index", {
+        sort: "name",
+        page,
+        per_page: 100,
+      });
       ids.push(...result.customers.map((c) => c.id));
     }
     assert.equal(new Set(ids).size, 2000);
-    assert.deepEqual(ids, sql.prepare("SELECT id FROM customers ORDER BY name COLLATE NOCASE, id").pluck().all());
-    assert.deepEqual((await run<CustomerPage>("customers_index", { page: 21, per_page: 100 })).customers, []);
+    assert.deepEqual(
+      ids,
+      sql.prepare("SELECT id FROM customers ORDER BY name COLLATE NOCASE, id").pluck().all(),
+    );
+    assert.deepEqual(
+      (await run<CustomerPage>("customers_index", { page: 21, per_page: 100 })).customers,
+      [],
+    );
   });
 
   it("rejects pages and page sizes out of range", async () => {
-    await assert.rejects(run("customers_index", { per_page: 0 }), { message: "per_page must be an integer from 1 to 100, got 0" });
-    await assert.rejects(run("customers_index", { per_page: 101 }), { message: "per_page must be an integer from 1 to 100, got 101" });
-    await assert.rejects(run("customers_index", { page: 0 }), { message: "page must be an integer of at least 1, got 0" });
+    await assert.rejects(run("customers_index", { per_page: 0 }), {
+      message: "per_page must be an integer from 1 to 100, got 0",
+    });
+    await assert.rejects(run("customers_index", { per_page: 101 }), {
+      message: "per_page must be an integer from 1 to 100, got 101",
+    });
+    await assert.rejects(run("customers_index", { page: 0 }), {
+      message: "page must be an integer of at least 1, got 0",
+    });
     await assert.rejects(run("customers_index", { sort: "email" }), {
       message: 'sort must be one of name, created_at, balance, got "email"',
     });
@@ -179,8 +228,16 @@ describe("customers_index", () => {
 
 describe("customers_search", () => {
   it("takes the page from its own argument", async () => {
-    const page = await run<CustomerPage>("customers_search", { search: "a", per_page: 5, page: 9 }, 2);
-    const expected = await run<CustomerPage>("customers_index", { search: "a", per_page: 5, page: 2 });
+    const page = await run<CustomerPage>(
+      "customers_search",
+      { search: "a", per_page: 5, page: 9 },
+      2,
+    );
+    const expected = await run<CustomerPage>("customers_index", {
+      search: "a",
+      per_page: 5,
+      page: 2,
+    });
     assert.deepEqual(page, expected);
   });
 });
@@ -198,11 +255,16 @@ describe("customers_tagged, customers_by_attributes, customers_report", () => {
         .pluck()
         .all(),
     );
-    await assert.rejects(run("customers_tagged", []), { message: "tags must be a non-empty list of strings, got []" });
+    await assert.rejects(run("customers_tagged", []), {
+      message: "tags must be a non-empty list of strings, got []",
+    });
   });
 
   it("lists the customers matching every attribute", async () => {
-    const customers = await run<Customer[]>("customers_by_attributes", { plan: "enterprise", region: "eu" });
+    const customers = await run<Customer[]>("customers_by_attributes", {
+      plan: "enterprise",
+      region: "eu",
+    });
     assert.ok(customers.length > 0);
     assert.equal(
       customers.length,
@@ -212,22 +274,38 @@ describe("customers_tagged, customers_by_attributes, customers_report", () => {
           WHERE p.key = 'plan' AND p.value = 'enterprise' AND r.key = 'region' AND r.value = 'eu'`,
       ),
     );
-    await assert.rejects(run("customers_by_attributes", {}), /attrs must be an object with at least one string value/);
+    await assert.rejects(
+      run("customers_by_attributes", {}),
+      /attrs must be an object with at least one string value/,
+    );
   });
 
   it("reports on customers by creation date and balance", async () => {
-    const report = await run<CustomerReport>("customers_report", { since: "2024-01-01", balance: { min: 1000, max: 2000 } });
+    const report = await run<CustomerReport>("customers_report", {
+      since: "2024-01-01",
+      balance: { min: 1000, max: 2000 },
+    });
     const where = "created_at >= '2024-01-01' AND balance BETWEEN 1000 AND 2000";
     assert.equal(report.count, scalar(sql, `SELECT COUNT(*) FROM customers WHERE ${where}`));
-    assert.equal(report.balance.total, scalar(sql, `SELECT ROUND(SUM(balance), 2) FROM customers WHERE ${where}`));
+    assert.equal(
+      report.balance.total,
+      scalar(sql, `SELECT ROUND(SUM(balance), 2) FROM customers WHERE ${where}`),
+    );
     assert.equal(
       report.orders.count,
-      scalar(sql, `SELECT COUNT(*) FROM orders WHERE customer_id IN (SELECT id FROM customers WHERE ${where})`),
+      scalar(
+        sql,
+        `SELECT COUNT(*) FROM orders WHERE customer_id IN (SELECT id FROM customers WHERE ${where})`,
+      ),
     );
     const everyone = await run<CustomerReport>("customers_report", { balance: {} });
     assert.deepEqual([everyone.count, everyone.orders.count], [2000, 6000]);
     const nobody = await run<CustomerReport>("customers_report", { balance: { min: 1e9 } });
-    assert.deepEqual(nobody, { count: 0, balance: { total: 0, average: null }, orders: { count: 0, total: 0 } });
+    assert.deepEqual(nobody, {
+      count: 0,
+      balance: { total: 0, average: null },
+      orders: { count: 0, total: 0 },
+    });
     await assert.rejects(run("customers_report", { balance: { min: 5, max: 1 } }), {
       message: "balance.min (5) is greater than balance.max (1)",
     });
@@ -237,19 +315,38 @@ describe("customers_tagged, customers_by_attributes, customers_report", () => {
 describe("orders", () => {
   it("lists the orders between two dates, inclusive", async () => {
     const orders = await run<Order[]>("orders_between", "2025-01-01", "2025-01-31");
-    assert.equal(orders.length, scalar(sql, "SELECT COUNT(*) FROM orders WHERE placed_on >= '2025-01-01' AND placed_on <= '2025-01-31'"));
+    assert.equal(
+      orders.length,
+      scalar(
+        sql,
+        "SELECT COUNT(*) FROM orders WHERE placed_on >= '2025-01-01' AND placed_on <= '2025-01-31'",
+      ),
+    );
     assert.ok(orders.every((o) => o.placed_on >= "2025-01-01" && o.placed_on <= "2025-01-31"));
-    assert.deepEqual([orders[0]!.placed_on, orders.at(-1)!.placed_on], ["2025-01-01", "2025-01-31"]);
+    assert.deepEqual(
+      [orders[0]!.placed_on, orders.at(-1)!.placed_on],
+      ["2025-01-01", "2025-01-31"],
+    );
     const cancelled = await run<Order[]>("orders_between", "2025-01-01", "2025-12-31", "cancelled");
-    assert.equal(cancelled.length, scalar(sql, "SELECT COUNT(*) FROM orders WHERE placed_on LIKE '2025-%' AND status = 'cancelled'"));
+    assert.equal(
+      cancelled.length,
+      scalar(
+        sql,
+        "SELECT COUNT(*) FROM orders WHERE placed_on LIKE '2025-%' AND status = 'cancelled'",
+      ),
+    );
   });
 
   it("rejects dates that are not YYYY-MM-DD calendar dates, or in the wrong order", async () => {
-    await assert.rejects(run("orders_between", "2025-1-5", "2025-02-01"), { message: 'from must be a date as YYYY-MM-DD, got "2025-1-5"' });
+    await assert.rejects(run("orders_between", "2025-1-5", "2025-02-01"), {
+      message: 'from must be a date as YYYY-MM-DD, got "2025-1-5"',
+    });
     await assert.rejects(run("orders_between", "2025-02-01", "2025-02-30"), {
       message: 'to must be a date as YYYY-MM-DD, got "2025-02-30"',
     });
-    await assert.rejects(run("orders_between", "2025-02-01", "2025-01-01"), { message: "from (2025-02-01) is after to (2025-01-01)" });
+    await assert.rejects(run("orders_between", "2025-02-01", "2025-01-01"), {
+      message: "from (2025-02-01) is after to (2025-01-01)",
+    });
     await assert.rejects(
       run("orders_between", "2025-01-01", "2025-02-01", "lost"),
       /status must be one of pending, paid, shipped, cancelled/,
@@ -261,12 +358,18 @@ describe("orders", () => {
     assert.equal(orders.length, scalar(sql, "SELECT COUNT(*) FROM orders WHERE total >= 10000"));
     assert.ok(orders.length > 0 && orders.every((o) => o.total >= 10000));
     const shipped = await run<Order[]>("orders_over", 10000, "shipped");
-    assert.equal(shipped.length, scalar(sql, "SELECT COUNT(*) FROM orders WHERE total >= 10000 AND status = 'shipped'"));
+    assert.equal(
+      shipped.length,
+      scalar(sql, "SELECT COUNT(*) FROM orders WHERE total >= 10000 AND status = 'shipped'"),
+    );
   });
 
   it("lists flagged orders, archived ones only when asked", async () => {
     const current = await run<Order[]>("orders_flagged");
-    assert.equal(current.length, scalar(sql, "SELECT COUNT(*) FROM orders WHERE flagged = 1 AND archived = 0"));
+    assert.equal(
+      current.length,
+      scalar(sql, "SELECT COUNT(*) FROM orders WHERE flagged = 1 AND archived = 0"),
+    );
     assert.ok(current.every((o) => o.flagged === true && o.archived === false));
     const all = await run<Order[]>("orders_flagged", true);
     assert.equal(all.length, scalar(sql, "SELECT COUNT(*) FROM orders WHERE flagged = 1"));
@@ -277,11 +380,18 @@ describe("orders", () => {
 describe("writes", () => {
   it("creates, renames and deletes a customer", async () => {
     const { run, sql } = freshApp();
-    const created = await run<Customer>("customers_create", { name: " Grace Brewster ", email: "grace@navy.example" });
+    const created = await run<Customer>("customers_create", {
+      name: " Grace Brewster ",
+      email: "grace@navy.example",
+    });
     assert.deepEqual([created.id, created.name, created.balance], [2001, "Grace Brewster", 0]);
     const renamed = await run<Customer>("customers_rename", created.id, "Grace Murray");
     assert.equal((await run<CustomerDetail>("customers_show", created.id)).name, renamed.name);
-    const order = await run<Order>("orders_create", { customer_id: created.id, total: 12.5, placed_on: "2025-06-01" });
+    const order = await run<Order>("orders_create", {
+      customer_id: created.id,
+      total: 12.5,
+      placed_on: "2025-06-01",
+    });
     assert.deepEqual(
       { ...order, id: 0 },
       {
@@ -295,10 +405,16 @@ describe("writes", () => {
         archived: false,
       },
     );
-    assert.ok((await run<Order[]>("orders_between", "2025-06-01", "2025-06-01")).some((o) => o.id === order.id));
+    assert.ok(
+      (await run<Order[]>("orders_between", "2025-06-01", "2025-06-01")).some(
+        (o) => o.id === order.id,
+      ),
+    );
     const deleted = await run<DeletedCustomer>("customers_delete", created.id);
     assert.deepEqual(deleted, { id: 2001, name: "Grace Murray", orders_deleted: 1 });
-    await assert.rejects(run("customers_show", created.id), { message: "no customer with id 2001" });
+    await assert.rejects(run("customers_show", created.id), {
+      message: "no customer with id 2001",
+    });
     assert.equal(scalar(sql, "SELECT COUNT(*) FROM orders WHERE customer_id = 2001"), 0);
   });
 
@@ -319,20 +435,33 @@ describe("writes", () => {
 
   it("rejects bad input with a clear message and writes nothing", async () => {
     const { run, sql } = freshApp();
-    await assert.rejects(run("customers_create", { name: "Ada", email: "ADA.LOVELACE@example.com" }), {
-      message: "email ADA.LOVELACE@example.com is already used by customer 1",
-    });
+    await assert.rejects(
+      run("customers_create", { name: "Ada", email: "ADA.LOVELACE@example.com" }),
+      {
+        message: "email ADA.LOVELACE@example.com is already used by customer 1",
+      },
+    );
     await assert.rejects(run("customers_create", { name: "Ada", email: "ada" }), {
       message: 'email must look like name@example.com, got "ada"',
     });
-    await assert.rejects(run("customers_create", { name: "  ", email: "x@y.z" }), { message: "name must not be blank" });
-    await assert.rejects(run("customers_rename", 99999, "Nobody"), { message: "no customer with id 99999" });
-    await assert.rejects(run("orders_create", { customer_id: 99999, total: 1, placed_on: "2025-01-01" }), {
+    await assert.rejects(run("customers_create", { name: "  ", email: "x@y.z" }), {
+      message: "name must not be blank",
+    });
+    await assert.rejects(run("customers_rename", 99999, "Nobody"), {
       message: "no customer with id 99999",
     });
-    await assert.rejects(run("orders_create", { customer_id: 1, total: -1, placed_on: "2025-01-01" }), {
-      message: "total must be a finite number of at least 0, got -1",
-    });
+    await assert.rejects(
+      run("orders_create", { customer_id: 99999, total: 1, placed_on: "2025-01-01" }),
+      {
+        message: "no customer with id 99999",
+      },
+    );
+    await assert.rejects(
+      run("orders_create", { customer_id: 1, total: -1, placed_on: "2025-01-01" }),
+      {
+        message: "total must be a finite number of at least 0, got -1",
+      },
+    );
     await assert.rejects(run("customers_delete", 99999), { message: "no customer with id 99999" });
     assert.equal(checksum(sql), SEED_CHECKSUM);
   });

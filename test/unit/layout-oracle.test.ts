@@ -6,22 +6,34 @@ import { createProject } from "../../generator/discover/createProject.ts";
 import { generate } from "../../generator/pipeline.ts";
 import { root, scratchDir } from "../helpers/cli.ts";
 import { writeHostileApp } from "../helpers/hostileApp.ts";
-import { prettierFormat } from "../helpers/prettierOracle.ts";
+import { PRINT_WIDTH, TAB_WIDTH } from "../../generator/render/layout/layOut.ts";
+import { PRETTIER_OPTIONS, prettierFormat } from "../helpers/prettierOracle.ts";
 
 /**
  * The render stage prints the final layout itself, with no formatter pass; prettier is the
  * oracle: formatting any generated file must leave it unchanged, byte for byte.
  */
-async function assertPrettierStable(label: string, outputs: ReadonlyMap<string, string>): Promise<void> {
+async function assertPrettierStable(
+  label: string,
+  outputs: ReadonlyMap<string, string>,
+): Promise<void> {
   for (const [file, text] of outputs) {
     if (!/\.(ts|json)$/.test(file)) continue;
-    assert.equal(await prettierFormat(file, text), text, `${label}/${file}: prettier would change the layout`);
+    assert.equal(
+      await prettierFormat(file, text),
+      text,
+      `${label}/${file}: prettier would change the layout`,
+    );
   }
 }
 
 async function filesIn(dir: string): Promise<Map<string, string>> {
   const files = await readdir(dir);
-  return new Map(await Promise.all(files.map(async (file) => [file, await readFile(path.join(dir, file), "utf8")] as const)));
+  return new Map(
+    await Promise.all(
+      files.map(async (file) => [file, await readFile(path.join(dir, file), "utf8")] as const),
+    ),
+  );
 }
 
 test("layout oracle: the example app's generated/ is what prettier prints", async () => {
@@ -31,13 +43,24 @@ test("layout oracle: the example app's generated/ is what prettier prints", asyn
 const fixtures = path.join(root, "test/fixtures");
 for (const name of (await readdir(fixtures)).sort()) {
   test(`layout oracle: fixture ${name}'s expected files are what prettier prints`, async () => {
-    await assertPrettierStable(`test/fixtures/${name}/expected`, await filesIn(path.join(fixtures, name, "expected")));
+    await assertPrettierStable(
+      `test/fixtures/${name}/expected`,
+      await filesIn(path.join(fixtures, name, "expected")),
+    );
   });
 }
 
 test("layout oracle: an app with hostile text, long names and long unions is what prettier prints", async () => {
   const app = await writeHostileApp(await scratchDir("hostile-"));
-  const generation = await generate(createProject(), { appFile: path.relative(root, app), cwd: root });
+  const generation = await generate(createProject(), {
+    appFile: path.relative(root, app),
+    cwd: root,
+  });
   assert.ok(generation.ok, generation.ok ? "" : JSON.stringify(generation.diagnostics, null, 2));
   await assertPrettierStable("hostile", generation.outputs);
+});
+
+test("layout oracle: the render stage prints at the width and indent of the prettier options it is held to", () => {
+  assert.equal(PRINT_WIDTH, PRETTIER_OPTIONS.printWidth);
+  assert.equal(TAB_WIDTH, PRETTIER_OPTIONS.tabWidth);
 });

@@ -68,7 +68,8 @@ test("live: a burst of writes is coalesced into one re-run per subscription; wit
   for (const coalesce of [true, false]) {
     const { app, live } = setup(coalesce);
     await live.add("customers_show", [1], recorder("app://customers_show/1"));
-    for (let i = 0; i < 20; i += 1) app.db.run("UPDATE customers SET balance = balance + 1 WHERE id = 1");
+    for (let i = 0; i < 20; i += 1)
+      app.db.run("UPDATE customers SET balance = balance + 1 WHERE id = 1");
     await live.settled();
     counts.push(live.stats().reruns);
   }

@@ -4,7 +4,12 @@ import fc from "fast-check";
 import { GenericMatcher } from "../../bench/peers/genericMatcher.ts";
 import { templates, type TemplateName } from "../../generated/templates.ts";
 import { isPlainConstant, UriCursor } from "../../runtime/uri/uriCursor.ts";
-import { arbitraryUri, mutatedUri, TEMPLATE_NAMES, validUri } from "../reliability/support/arbitraries.ts";
+import {
+  arbitraryUri,
+  mutatedUri,
+  TEMPLATE_NAMES,
+  validUri,
+} from "../reliability/support/arbitraries.ts";
 
 /**
  * The generated parsers read a URI in `uris.*`'s own form with `UriCursor` and anything else
@@ -12,7 +17,10 @@ import { arbitraryUri, mutatedUri, TEMPLATE_NAMES, validUri } from "../reliabili
  * no cursor. Whatever the cursor does, each parser must answer exactly as the reference does.
  */
 const strict = Object.fromEntries(
-  TEMPLATE_NAMES.map((name) => [name, new GenericMatcher(templates[name].uriTemplate, templates[name].variables)]),
+  TEMPLATE_NAMES.map((name) => [
+    name,
+    new GenericMatcher(templates[name].uriTemplate, templates[name].variables),
+  ]),
 ) as Record<TemplateName, GenericMatcher>;
 
 function assertSameAsStrict(name: TemplateName, uri: string): void {
@@ -38,19 +46,36 @@ function readOver(uri: string): Record<string, unknown> | undefined {
   if (!cursor.start(uri, "app://orders_over")) return undefined;
   const vars: Record<string, unknown> = {};
   if (cursor.segment()) vars.min_total = cursor.number();
-  if (cursor.param("status")) vars.status = cursor.oneOf(["pending", "paid", "shipped", "cancelled"]);
+  if (cursor.param("status"))
+    vars.status = cursor.oneOf(["pending", "paid", "shipped", "cancelled"]);
   return cursor.end() ? vars : undefined;
 }
 
 describe("UriCursor reads the form uris.* writes", () => {
   const read: [rule: string, uri: string, vars: Record<string, unknown>][] = [
     ["no query at all", "app://customers_index", {}],
-    ["every parameter, in template order", "app://customers_index?direction=desc&page=2&per_page=50&search=ada&sort=created_at", { direction: "desc", page: 2, per_page: 50, search: "ada", sort: "created_at" }],
-    ["some parameters left out", "app://customers_index?page=3&sort=name", { page: 3, sort: "name" }],
-    ["an escaped string value, decoded", "app://customers_index?search=M%C3%BCller%20%26%20Sons", { search: "Müller & Sons" }],
+    [
+      "every parameter, in template order",
+      "app://customers_index?direction=desc&page=2&per_page=50&search=ada&sort=created_at",
+      { direction: "desc", page: 2, per_page: 50, search: "ada", sort: "created_at" },
+    ],
+    [
+      "some parameters left out",
+      "app://customers_index?page=3&sort=name",
+      { page: 3, sort: "name" },
+    ],
+    [
+      "an escaped string value, decoded",
+      "app://customers_index?search=M%C3%BCller%20%26%20Sons",
+      { search: "Müller & Sons" },
+    ],
     ["an empty string value", "app://customers_index?search=", { search: "" }],
     ["-0 as an integer", "app://customers_index?page=-0", { page: -0 }],
-    ["the largest safe integer", "app://customers_index?page=9007199254740991", { page: 9007199254740991 }],
+    [
+      "the largest safe integer",
+      "app://customers_index?page=9007199254740991",
+      { page: 9007199254740991 },
+    ],
     ["a negative integer", "app://customers_index?page=-12", { page: -12 }],
   ];
   for (const [rule, uri, vars] of read) {
@@ -63,7 +88,11 @@ describe("UriCursor reads the form uris.* writes", () => {
   const numbers: [rule: string, uri: string, vars: Record<string, unknown>][] = [
     ["a number in exponent form", "app://orders_over/1.5e3", { min_total: 1500 }],
     ["a number and an enum", "app://orders_over/10?status=paid", { min_total: 10, status: "paid" }],
-    ["an escaped digit, decoded as the strict path does", "app://orders_over/%31", { min_total: 1 }],
+    [
+      "an escaped digit, decoded as the strict path does",
+      "app://orders_over/%31",
+      { min_total: 1 },
+    ],
   ];
   for (const [rule, uri, vars] of numbers) {
     it(rule, () => {
@@ -75,10 +104,18 @@ describe("UriCursor reads the form uris.* writes", () => {
 
 describe("UriCursor declines anything else, and the strict path answers it", () => {
   const declined: [rule: string, template: TemplateName, uri: string][] = [
-    ["parameters out of template order", "customers_index", "app://customers_index?sort=name&page=2"],
+    [
+      "parameters out of template order",
+      "customers_index",
+      "app://customers_index?sort=name&page=2",
+    ],
     ["a repeated parameter", "customers_index", "app://customers_index?page=1&page=2"],
     ["an unknown parameter", "customers_index", "app://customers_index?serch=ada"],
-    ["a parameter name that only starts like one", "customers_index", "app://customers_index?pages=2"],
+    [
+      "a parameter name that only starts like one",
+      "customers_index",
+      "app://customers_index?pages=2",
+    ],
     ["a parameter without =", "customers_index", "app://customers_index?search"],
     ["a raw = inside a value", "customers_index", "app://customers_index?search=a=b"],
     ["a raw ? inside a value", "customers_index", "app://customers_index?search=a?b"],
@@ -93,7 +130,11 @@ describe("UriCursor declines anything else, and the strict path answers it", () 
     ["a lone minus", "customers_index", "app://customers_index?page=-"],
     ["an integer past 2^53", "customers_index", "app://customers_index?page=9007199254740992"],
     ["an integer followed by letters", "customers_index", "app://customers_index?page=12a"],
-    ["an enum constant followed by more", "customers_index", "app://customers_index?direction=ascending"],
+    [
+      "an enum constant followed by more",
+      "customers_index",
+      "app://customers_index?direction=ascending",
+    ],
     ["an enum constant in another case", "customers_index", "app://customers_index?direction=ASC"],
     ["an escaped enum constant", "customers_index", "app://customers_index?direction=%61sc"],
     ["a malformed escape", "customers_index", "app://customers_index?search=%ZZ"],
@@ -141,18 +182,23 @@ describe("isPlainConstant: which enum constants oneOf can compare in place", () 
     ["é", false],
   ];
   for (const [constant, plain] of table) {
-    it(`${JSON.stringify(constant)}: ${plain}`, () => assert.equal(isPlainConstant(constant), plain));
+    it(`${JSON.stringify(constant)}: ${plain}`, () =>
+      assert.equal(isPlainConstant(constant), plain));
   }
 });
 
 describe("every generated parser answers every string exactly as the strict path does", () => {
   it("on valid, near-miss and arbitrary URIs", () => {
     fc.assert(
-      fc.property(fc.oneof(validUri, mutatedUri, arbitraryUri), fc.constantFrom(...TEMPLATE_NAMES), (uri, other) => {
-        const own = TEMPLATE_NAMES.find((name) => uri.startsWith(`app://${name}`));
-        if (own) assertSameAsStrict(own, uri);
-        assertSameAsStrict(other, uri);
-      }),
+      fc.property(
+        fc.oneof(validUri, mutatedUri, arbitraryUri),
+        fc.constantFrom(...TEMPLATE_NAMES),
+        (uri, other) => {
+          const own = TEMPLATE_NAMES.find((name) => uri.startsWith(`app://${name}`));
+          if (own) assertSameAsStrict(own, uri);
+          assertSameAsStrict(other, uri);
+        },
+      ),
       { numRuns: 4000 },
     );
   });

@@ -26,7 +26,9 @@ async function oracleTypes(templates: TemplatePlan[]): Promise<string> {
     type: "object",
     additionalProperties: false,
     required: templates.map((template) => template.name),
-    properties: Object.fromEntries(templates.map((template) => [template.name, variablesSchema(template)])),
+    properties: Object.fromEntries(
+      templates.map((template) => [template.name, variablesSchema(template)]),
+    ),
   };
   const raw = await compile(root, "TemplateVariables", {
     bannerComment: "",
@@ -47,7 +49,9 @@ function variablesSchema(template: TemplatePlan): JSONSchema {
     type: "object",
     additionalProperties: false,
     required: template.path.map((variable) => variable.name),
-    properties: Object.fromEntries(variables.map((variable) => [variable.name, oracleSchema(variable)])),
+    properties: Object.fromEntries(
+      variables.map((variable) => [variable.name, oracleSchema(variable)]),
+    ),
   };
 }
 
@@ -71,7 +75,10 @@ async function templatesOf(appFile: string): Promise<TemplatePlan[]> {
 const fixtures = path.join(root, "test/fixtures");
 const apps = [
   "example/app.ts",
-  ...(await readdir(fixtures)).sort().map((name) => `test/fixtures/${name}/app/app.ts`).filter((file) => !/\/(errors|grant-error|no-app)\//.test(file)),
+  ...(await readdir(fixtures))
+    .sort()
+    .map((name) => `test/fixtures/${name}/app/app.ts`)
+    .filter((file) => !/\/(errors|grant-error|no-app)\//.test(file)),
 ];
 for (const app of apps) {
   test(`variable types oracle: ${app} types as json-schema-to-typescript + prettier give them`, async () => {
@@ -86,14 +93,22 @@ test("variable types oracle: the hostile app", async () => {
 
 /** Names without digits: json-schema-to-typescript capitalises a letter after a digit in type names. */
 const identifier = fc.stringMatching(/^[a-z_][a-z_]{0,30}$/);
-const text = fc.string({ unit: fc.constantFrom(..."aZ \"'`\\*/${}é東😀-_.", "*/", "${x}"), maxLength: 140 }).map((value) => value.replace(/\s+/g, " ").trim());
+const text = fc
+  .string({ unit: fc.constantFrom(..."aZ \"'`\\*/${}é東😀-_.", "*/", "${x}"), maxLength: 140 })
+  .map((value) => value.replace(/\s+/g, " ").trim());
 const variable: fc.Arbitrary<PlannedVariable> = fc
   .record({
     name: identifier,
     required: fc.boolean(),
     kind: fc.constantFrom("string", "integer", "number", "boolean", "enum" as const),
-    values: fc.uniqueArray(text.filter((value) => value.length > 0), { minLength: 1, maxLength: 12 }),
-    description: fc.option(text.filter((value) => value.length > 0), { nil: undefined }),
+    values: fc.uniqueArray(
+      text.filter((value) => value.length > 0),
+      { minLength: 1, maxLength: 12 },
+    ),
+    description: fc.option(
+      text.filter((value) => value.length > 0),
+      { nil: undefined },
+    ),
   })
   .map(({ name, required, kind, values, description }) => ({
     name,
@@ -107,7 +122,10 @@ const variable: fc.Arbitrary<PlannedVariable> = fc
     },
   }));
 const template: fc.Arbitrary<TemplatePlan> = fc
-  .record({ name: identifier, variables: fc.uniqueArray(variable, { selector: (v) => v.name, minLength: 1, maxLength: 6 }) })
+  .record({
+    name: identifier,
+    variables: fc.uniqueArray(variable, { selector: (v) => v.name, minLength: 1, maxLength: 6 }),
+  })
   .map(({ name, variables }) => {
     const path = variables.filter((v) => v.required);
     const query = variables.filter((v) => !v.required);
@@ -118,7 +136,11 @@ const template: fc.Arbitrary<TemplatePlan> = fc
 test("variable types oracle: random variables, descriptions and enums", async () => {
   await fc.assert(
     fc.asyncProperty(
-      fc.uniqueArray(template, { selector: (t) => variablesTypeName(t.name), minLength: 1, maxLength: 3 }),
+      fc.uniqueArray(template, {
+        selector: (t) => variablesTypeName(t.name),
+        minLength: 1,
+        maxLength: 3,
+      }),
       async (templates) => assertSameAsOracle(templates),
     ),
     { numRuns: 150 },

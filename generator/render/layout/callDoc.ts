@@ -9,11 +9,20 @@ const { group, conditionalGroup, indent, line, softline, ifBreak, join, breakPar
  * last one "hugged", opened on the call's line, else one argument a line.
  */
 export function argumentsDoc(args: Doc[], lastIsHuggable: boolean): Doc {
-  const brokenOut = (contents: Doc[]) => group(["(", indent([line, join([",", line], contents)]), ifBreak(","), line, ")"], { shouldBreak: true });
-  if (!lastIsHuggable) return group(["(", indent([softline, join([",", line], args)]), ifBreak(","), softline, ")"]);
+  const brokenOut = (contents: Doc[]) =>
+    group(["(", indent([line, join([",", line], contents)]), ifBreak(","), line, ")"], {
+      shouldBreak: true,
+    });
+  if (!lastIsHuggable)
+    return group(["(", indent([softline, join([",", line], args)]), ifBreak(","), softline, ")"]);
   const leading = args.slice(0, -1);
   const last = args.at(-1)!;
-  const hugged = ["(", ...leading.flatMap((arg) => [arg, ", "]), group(last, { shouldBreak: true }), ")"];
+  const hugged = [
+    "(",
+    ...leading.flatMap((arg) => [arg, ", "]),
+    group(last, { shouldBreak: true }),
+    ")",
+  ];
   if (utils.willBreak(last)) return [breakParent, conditionalGroup([hugged, brokenOut(args)])];
   const flat = ["(", join([",", line], args), ")"];
   return conditionalGroup([flat, hugged, brokenOut(args)]);

@@ -5,7 +5,7 @@ export type Doc = Builders.Doc;
 
 /** The pinned layout options: the prettier oracle in the tests formats with the same ones. */
 export const PRINT_WIDTH = 100;
-const TAB_WIDTH = 2;
+export const TAB_WIDTH = 2;
 
 const ASCII_ONLY = /^[\x20-\x7e]*$/;
 
@@ -45,6 +45,10 @@ export function layOut(contents: Doc, { indent, column, after = "" }: Placement)
   // The line so far stands in as non-blank text, so the printer's trimming of blank line ends
   // cannot eat into it when the contents break right away.
   const line = ["x".repeat(column), builders.align(indent, [contents, after])];
-  const printed = printer.printDocToString(line, { printWidth: PRINT_WIDTH, tabWidth: TAB_WIDTH, useTabs: false }).formatted;
+  const printed = printer.printDocToString(line, {
+    printWidth: PRINT_WIDTH,
+    tabWidth: TAB_WIDTH,
+    useTabs: false,
+  }).formatted;
   return printed.slice(column, printed.length - after.length);
 }

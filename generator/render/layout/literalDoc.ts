@@ -10,16 +10,27 @@ const { group, indent, line, softline, ifBreak, join } = builders;
  */
 export function literalDoc(value: unknown): Doc {
   if (typeof value === "string") return stringLiteral(value);
-  if (Array.isArray(value)) return isNumberList(value) ? numberListDoc(value, ifBreak(",")) : arrayDoc(value.map(literalDoc), isMatrix(value));
-  if (value !== null && typeof value === "object") return objectDoc(Object.entries(value).map(([key, entry]) => propertyDoc(key, entry)));
+  if (Array.isArray(value))
+    return isNumberList(value)
+      ? numberListDoc(value, ifBreak(","))
+      : arrayDoc(value.map(literalDoc), isMatrix(value));
+  if (value !== null && typeof value === "object")
+    return objectDoc(Object.entries(value).map(([key, entry]) => propertyDoc(key, entry)));
   return JSON.stringify(value);
 }
 
 /** `[a, b]`, or one element a line (always, for a table: see `isMatrix`). */
-export function arrayDoc(elements: Doc[], alwaysBreak = false, trailingComma: Doc = ifBreak(",")): Doc {
+export function arrayDoc(
+  elements: Doc[],
+  alwaysBreak = false,
+  trailingComma: Doc = ifBreak(","),
+): Doc {
   if (elements.length === 0) return "[]";
   const grouped = elements.map((element) => group(element));
-  return group(["[", indent([softline, join([",", line], grouped), trailingComma]), softline, "]"], { shouldBreak: alwaysBreak });
+  return group(
+    ["[", indent([softline, join([",", line], grouped), trailingComma]), softline, "]"],
+    { shouldBreak: alwaysBreak },
+  );
 }
 
 /**
@@ -28,7 +39,8 @@ export function arrayDoc(elements: Doc[], alwaysBreak = false, trailingComma: Do
  */
 export function isMatrix(values: unknown[]): boolean {
   if (values.length < 2) return false;
-  const wide = (value: unknown) => value !== null && typeof value === "object" && Object.keys(value).length > 1;
+  const wide = (value: unknown) =>
+    value !== null && typeof value === "object" && Object.keys(value).length > 1;
   const firstIsArray = Array.isArray(values[0]);
   return values.every((value) => wide(value) && Array.isArray(value) === firstIsArray);
 }
@@ -39,7 +51,11 @@ export function isNumberList(values: unknown[]): values is number[] {
 }
 
 export function numberListDoc(values: number[], trailingComma: Doc): Doc {
-  const parts = values.flatMap((value, index) => (index === values.length - 1 ? [[JSON.stringify(value), trailingComma]] : [[JSON.stringify(value), ","], line]));
+  const parts = values.flatMap((value, index) =>
+    index === values.length - 1
+      ? [[JSON.stringify(value), trailingComma]]
+      : [[JSON.stringify(value), ","], line],
+  );
   return group(["[", indent([softline, builders.fill(parts)]), softline, "]"]);
 }
 
@@ -61,7 +77,12 @@ export function assignmentDoc(key: string, value: Doc, valueIsString: boolean): 
   if (isShortKey(key)) return group([key, ": ", value]);
   if (valueIsString) return group([key, ":", group(indent([line, value]))]);
   const id = Symbol("assignment");
-  return group([key, ":", group(indent(line), { id }), builders.indentIfBreak(value, { groupId: id })]);
+  return group([
+    key,
+    ":",
+    group(indent(line), { id }),
+    builders.indentIfBreak(value, { groupId: id }),
+  ]);
 }
 
 /** Narrower than tabWidth + 3 columns: moving the value below would hardly gain any room. */

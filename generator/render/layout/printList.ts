@@ -8,16 +8,25 @@ import { fitsOnLine, isPlainText, layOut, type Doc, type Placement } from "./lay
  * the general printer when an item holds wide characters or a forced break. `alwaysBreak` is
  * for a list prettier breaks whatever its width (see `isMatrix`).
  */
-export function printList(items: Doc[], [open, close]: string, placement: Placement, whole: Doc, alwaysBreak = false): string {
+export function printList(
+  items: Doc[],
+  [open, close]: string,
+  placement: Placement,
+  whole: Doc,
+  alwaysBreak = false,
+): string {
   const flatItems = items.map(flatText);
-  if (flatItems.some((item) => item === undefined || !isPlainText(item))) return layOut(whole, placement);
+  if (flatItems.some((item) => item === undefined || !isPlainText(item)))
+    return layOut(whole, placement);
   const flat = `${open}${(flatItems as string[]).join(", ")}${close}`;
   if (!alwaysBreak && fitsOnLine(flat, placement.column, placement.after)) return flat;
   const inner = placement.indent + 2;
   const pad = " ".repeat(inner);
   const lines = items.map((item, index) => {
     const text = flatItems[index]!;
-    const laidOut = fitsOnLine(text, inner, ",") ? text : layOut(item, { indent: inner, column: inner, after: "," });
+    const laidOut = fitsOnLine(text, inner, ",")
+      ? text
+      : layOut(item, { indent: inner, column: inner, after: "," });
     return `${pad}${laidOut},\n`;
   });
   return `${open}\n${lines.join("")}${" ".repeat(placement.indent)}${close}`;

@@ -1,5 +1,12 @@
 import { fitsOnLine, isPlainText, layOut, type Placement } from "./layOut.ts";
-import { assignmentDoc, isMatrix, isNumberList, isShortKey, literalDoc, propertyKey } from "./literalDoc.ts";
+import {
+  assignmentDoc,
+  isMatrix,
+  isNumberList,
+  isShortKey,
+  literalDoc,
+  propertyKey,
+} from "./literalDoc.ts";
 import { stringLiteral } from "./stringLiteral.ts";
 
 /**
@@ -20,9 +27,28 @@ class LiteralPrinter {
     if (value === null || typeof value !== "object") return this.flat(value)!;
     const flat = this.flat(value);
     if (flat !== undefined && fitsOnLine(flat, placement.column, placement.after)) return flat;
-    if ((flat !== undefined && !isPlainText(flat)) || (Array.isArray(value) && isNumberList(value))) return layOut(literalDoc(value), placement);
-    if (Array.isArray(value)) return broken("[", "]", value.map((element) => (indent: number) => this.print(element, { indent, column: indent, after: "," })), placement.indent);
-    return broken("{", "}", Object.entries(value).map(([key, entry]) => (indent: number) => this.property(key, entry, indent)), placement.indent);
+    if ((flat !== undefined && !isPlainText(flat)) || (Array.isArray(value) && isNumberList(value)))
+      return layOut(literalDoc(value), placement);
+    if (Array.isArray(value))
+      return broken(
+        "[",
+        "]",
+        value.map(
+          (element) => (indent: number) =>
+            this.print(element, { indent, column: indent, after: "," }),
+        ),
+        placement.indent,
+      );
+    return broken(
+      "{",
+      "}",
+      Object.entries(value).map(
+        ([key, entry]) =>
+          (indent: number) =>
+            this.property(key, entry, indent),
+      ),
+      placement.indent,
+    );
   }
 
   /** `key: value`: a short key keeps its value beside it; a longer one may send a value that does not fit below. */
@@ -32,8 +58,13 @@ class LiteralPrinter {
     const placement = { indent, column: indent + beside.length, after: "," };
     if (typeof value === "object" && value !== null) return beside + this.print(value, placement);
     const literal = this.flat(value)!;
-    if (isShortKey(name) || fitsOnLine(literal, placement.column, placement.after)) return beside + literal;
-    return layOut(assignmentDoc(name, literal, typeof value === "string"), { indent, column: indent, after: "," });
+    if (isShortKey(name) || fitsOnLine(literal, placement.column, placement.after))
+      return beside + literal;
+    return layOut(assignmentDoc(name, literal, typeof value === "string"), {
+      indent,
+      column: indent,
+      after: ",",
+    });
   }
 
   /** The literal on one line, as the flat layout of `literalDoc` prints it; undefined if it must break. */
@@ -50,15 +81,26 @@ class LiteralPrinter {
     if (Array.isArray(value)) {
       // A table (see `isMatrix`) always breaks, and so does everything around it.
       const elements = isMatrix(value) ? undefined : value.map((element) => this.flat(element));
-      return elements === undefined || elements.includes(undefined) ? undefined : `[${elements.join(", ")}]`;
+      return elements === undefined || elements.includes(undefined)
+        ? undefined
+        : `[${elements.join(", ")}]`;
     }
-    const entries = Object.entries(value).map(([key, entry]) => [propertyKey(key), this.flat(entry)] as const);
+    const entries = Object.entries(value).map(
+      ([key, entry]) => [propertyKey(key), this.flat(entry)] as const,
+    );
     if (entries.some(([, flat]) => flat === undefined)) return undefined;
-    return entries.length === 0 ? "{}" : `{ ${entries.map(([key, flat]) => `${key}: ${flat}`).join(", ")} }`;
+    return entries.length === 0
+      ? "{}"
+      : `{ ${entries.map(([key, flat]) => `${key}: ${flat}`).join(", ")} }`;
   }
 }
 
-function broken(open: string, close: string, entries: ((indent: number) => string)[], indent: number): string {
+function broken(
+  open: string,
+  close: string,
+  entries: ((indent: number) => string)[],
+  indent: number,
+): string {
   if (entries.length === 0) return open + close;
   const inner = indent + 2;
   const pad = " ".repeat(inner);

@@ -15,6 +15,11 @@ export function stringLiteral(value: string): string {
 
 function count(text: string, character: string): number {
   let found = 0;
-  for (let index = text.indexOf(character); index !== -1; index = text.indexOf(character, index + 1)) found++;
+  for (
+    let index = text.indexOf(character);
+    index !== -1;
+    index = text.indexOf(character, index + 1)
+  )
+    found++;
   return found;
 }

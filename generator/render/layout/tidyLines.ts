@@ -5,7 +5,9 @@
  * Safe on generated code because none of its strings, template literals or comments spans lines.
  */
 export function tidyLines(text: string): string {
-  return text.replace(UNTIDY, (match) => (match.startsWith("{") ? "{}" : match.endsWith("\n\n") ? "\n\n" : "\n"));
+  return text.replace(UNTIDY, (match) =>
+    match.startsWith("{") ? "{}" : match.endsWith("\n\n") ? "\n\n" : "\n",
+  );
 }
 
 /** One pass over the text: blank lines (after any line-end spaces), then line-end spaces, then empty braces. */

@@ -32,7 +32,9 @@ export interface CountedApp {
  * middleware recording every run. `overrides` replace commands by name (same catalog entry,
  * same generated parser) to add a rate limit, a fault or a delay.
  */
-export function countedExampleApp(options: { path?: string; overrides?: Record<string, Command> } = {}): CountedApp {
+export function countedExampleApp(
+  options: { path?: string; overrides?: Record<string, Command> } = {},
+): CountedApp {
   const path = options.path ?? ":memory:";
   const app = options.overrides
     ? defineApp({
@@ -61,9 +63,13 @@ function exampleGrant(overrides: Record<string, Command>): Command[] {
 }
 
 /** Awaits a request that must fail with JSON-RPC error `code`; returns the error. */
-export async function protocolError(request: Promise<unknown>, code: number): Promise<ProtocolError> {
+export async function protocolError(
+  request: Promise<unknown>,
+  code: number,
+): Promise<ProtocolError> {
   const error = await request.then(
-    (result) => assert.fail(`expected JSON-RPC error ${code}, got ${JSON.stringify(result).slice(0, 300)}`),
+    (result) =>
+      assert.fail(`expected JSON-RPC error ${code}, got ${JSON.stringify(result).slice(0, 300)}`),
     (failure: unknown) => failure,
   );
   assert.ok(error instanceof ProtocolError, `expected a ProtocolError, got ${String(error)}`);
@@ -84,11 +90,14 @@ const TABLES = ["customers", "orders", "customer_tags", "customer_attributes"] a
 /** Row counts and a hash of every row of every table: equal fingerprints, equal databases. */
 export function fingerprint(app: App): Record<string, string> {
   const db = sqliteHandle(app);
-  const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as { name: string }[];
+  const tables = db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+    .all() as { name: string }[];
   const result: Record<string, string> = { tables: tables.map((t) => t.name).join(",") };
   for (const table of TABLES) {
     const rows = db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).raw().all();
-    result[table] = `${rows.length} rows, sha256 ${createHash("sha256").update(JSON.stringify(rows)).digest("hex")}`;
+    result[table] =
+      `${rows.length} rows, sha256 ${createHash("sha256").update(JSON.stringify(rows)).digest("hex")}`;
   }
   return result;
 }
@@ -99,7 +108,9 @@ export function fingerprint(app: App): Record<string, string> {
  */
 export function plainTextMatches(app: App, search: string): number {
   const row = sqliteHandle(app)
-    .prepare("SELECT COUNT(*) AS n FROM customers WHERE instr(lower(name), lower(?)) > 0 OR instr(lower(email), lower(?)) > 0")
+    .prepare(
+      "SELECT COUNT(*) AS n FROM customers WHERE instr(lower(name), lower(?)) > 0 OR instr(lower(email), lower(?)) > 0",
+    )
     .get(search, search) as { n: number };
   return row.n;
 }

@@ -30,6 +30,14 @@ export const GUESSED_URIS: readonly [why: string, uri: string][] = [
 ];
 
 /** Commands the guesses name that exist: none of them may ever run because of a guess. */
-export const GUESSED_COMMANDS = ["customers_export", "customers_delete", "customers_rename", "customers_tagged", "customers_report", "customers_search", "orders_create"];
+export const GUESSED_COMMANDS = [
+  "customers_export",
+  "customers_delete",
+  "customers_rename",
+  "customers_tagged",
+  "customers_report",
+  "customers_search",
+  "orders_create",
+];
 
 export const UNKNOWN_URI = "app://does_not_exist";

@@ -86,40 +86,54 @@ export interface LiveLoadReport {
 /** Resolves once `condition()` holds or `timeoutMs` passed, checking every 10 ms. */
 async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = performance.now() + timeoutMs;
-  while (!condition() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  while (!condition() && performance.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 const show = (id: number) => `app://customers_show/${id}`;
 const groupTag = (group: number) => `<g${group}>`;
-const search = (group: number) => `app://customers_index?search=${encodeURIComponent(groupTag(group))}&per_page=100`;
+const search = (group: number) =>
+  `app://customers_index?search=${encodeURIComponent(groupTag(group))}&per_page=100`;
 /** Watched by every listen, renamed once after the burst: its update tells that all before it arrived. */
 const SENTINEL_ID = 2000;
 const FIRST_UNTOUCHED_ID = 1900;
 
 function connectClient(url: URL, name: string): Promise<Client> {
-  const client = new Client({ name, version: "0.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const client = new Client(
+    { name, version: "0.0.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
   return client.connect(new StreamableHTTPClientTransport(url)).then(() => client);
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const MiB = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 
 export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadReport> {
   const log = options.log ?? (() => undefined);
   const random = mulberry32(options.seed);
   if (options.shows / options.groups > 100) throw new Error("a group must fit on one page of 100");
-  if (Math.max(options.shows, options.targets) >= FIRST_UNTOUCHED_ID || options.untouched > SENTINEL_ID - FIRST_UNTOUCHED_ID) throw new Error("shows, targets < 1900; untouched <= 100");
+  if (
+    Math.max(options.shows, options.targets) >= FIRST_UNTOUCHED_ID ||
+    options.untouched > SENTINEL_ID - FIRST_UNTOUCHED_ID
+  )
+    throw new Error("shows, targets < 1900; untouched <= 100");
 
   const app = createExampleApp(":memory:");
   // Stamps each rename just before its statement runs: middleware and handler run in one
   // synchronous stretch, so nothing (no re-run, no update) happens between stamp and commit.
   const lastWriteOf = new Map<number, number>();
   app.use((invocation: Invocation, next) => {
-    if (invocation.command === "customers_rename") lastWriteOf.set(invocation.args[0] as number, performance.now());
+    if (invocation.command === "customers_rename")
+      lastWriteOf.set(invocation.args[0] as number, performance.now());
     return next();
   });
   const serverErrors: string[] = [];
-  const serving = await serveHttp(app, { port: 0, onerror: (error) => void serverErrors.push(error.message) });
+  const serving = await serveHttp(app, {
+    port: 0,
+    onerror: (error) => void serverErrors.push(error.message),
+  });
 
   // The pool: customers_show of every target and some never written, and one search per group.
   const pool = [
@@ -129,10 +143,12 @@ export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadRep
   ];
   const grouped = (id: number) => id <= options.shows;
   // Only grouped customers carry a group tag (the sentinel does not).
-  const touchedBy = (uri: string, id: number) => uri === show(id) || (grouped(id) && uri === search(id % options.groups));
+  const touchedBy = (uri: string, id: number) =>
+    uri === show(id) || (grouped(id) && uri === search(id % options.groups));
   const lastWriteTouching = (uri: string): number | undefined => {
     let last: number | undefined;
-    for (const [id, at] of lastWriteOf) if (touchedBy(uri, id) && (last === undefined || at > last)) last = at;
+    for (const [id, at] of lastWriteOf)
+      if (touchedBy(uri, id) && (last === undefined || at > last)) last = at;
     return last;
   };
 
@@ -156,11 +172,20 @@ export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadRep
     Array.from({ length: 8 }, async (_, i) => {
       const client = await connectClient(serving.url, `load-warm-up-${i}`);
       client.setNotificationHandler("notifications/resources/updated", () => undefined);
-      const uris = new Set(Array.from({ length: options.urisPerListen }, () => pool[Math.floor(warmRandom() * pool.length)]!));
+      const uris = new Set(
+        Array.from(
+          { length: options.urisPerListen },
+          () => pool[Math.floor(warmRandom() * pool.length)]!,
+        ),
+      );
       return { client, subscription: await client.listen({ resourceSubscriptions: [...uris] }) };
     }),
   );
-  for (let w = 0; w < 50; w++) await reader.callTool({ name: "customers_rename", arguments: { id: 1 + (w % options.shows), name: `Warm-up ${w}` } });
+  for (let w = 0; w < 50; w++)
+    await reader.callTool({
+      name: "customers_rename",
+      arguments: { id: 1 + (w % options.shows), name: `Warm-up ${w}` },
+    });
   await serving.live.settled();
   for (const { client, subscription } of warm) {
     await subscription.close();
@@ -185,15 +210,25 @@ export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadRep
     count: number;
     last: number;
   }
-  const watchers: { client: Client; uris: string[]; seen: Map<string, Seen>; sentinel: () => void; close: () => Promise<void> }[] = [];
+  const watchers: {
+    client: Client;
+    uris: string[];
+    seen: Map<string, Seen>;
+    sentinel: () => void;
+    close: () => Promise<void>;
+  }[] = [];
   const sentinelArrived: Promise<void>[] = [];
   const opening = Array.from({ length: options.listens }, async (_, index) => {
     const uris = new Set<string>([show(SENTINEL_ID)]);
-    while (uris.size < Math.min(options.urisPerListen, pool.length + 1)) uris.add(pool[Math.floor(random() * pool.length)]!);
+    while (uris.size < Math.min(options.urisPerListen, pool.length + 1))
+      uris.add(pool[Math.floor(random() * pool.length)]!);
     const seen = new Map<string, Seen>();
     let sentinel!: () => void;
     sentinelArrived.push(new Promise((resolve) => (sentinel = resolve)));
-    const client = new Client({ name: `load-listener-${index}`, version: "0.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    const client = new Client(
+      { name: `load-listener-${index}`, version: "0.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
     client.setNotificationHandler("notifications/resources/updated", ({ params: { uri } }) => {
       const entry = seen.get(uri);
       if (entry) {
@@ -205,7 +240,8 @@ export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadRep
     await client.connect(new StreamableHTTPClientTransport(serving.url));
     const subscription = await client.listen({ resourceSubscriptions: [...uris] });
     const honored = subscription.honoredFilter.resourceSubscriptions ?? [];
-    if (honored.length !== uris.size) throw new Error(`listen ${index}: ${honored.length} of ${uris.size} URIs honored`);
+    if (honored.length !== uris.size)
+      throw new Error(`listen ${index}: ${honored.length} of ${uris.size} URIs honored`);
     watchers.push({
       client,
       uris: [...uris],
@@ -221,14 +257,30 @@ export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadRep
   await Promise.all(opening);
   const listenSeconds = (performance.now() - listening) / 1000;
   const subscriptions = serving.live.stats().subscriptions;
-  log(`live load: ${watchers.length} listens, ${subscriptions} subscriptions over ${serving.live.stats().groups} distinct URIs`);
+  log(
+    `live load: ${watchers.length} listens, ${subscriptions} subscriptions over ${serving.live.stats().groups} distinct URIs`,
+  );
   options.gc?.();
   const heapListening = process.memoryUsage().heapUsed;
 
   // The burst: writers rename seeded targets; readers read throughout.
-  const writerClients = await Promise.all(Array.from({ length: options.writers }, (_, i) => connectClient(serving.url, `load-writer-${i}`)));
-  const readerClients = [reader, ...(await Promise.all(Array.from({ length: options.readers - 1 }, (_, i) => connectClient(serving.url, `load-reader-${i + 1}`))))];
-  const plan = Array.from({ length: options.writes }, (_, w) => ({ id: 1 + Math.floor(random() * options.targets), w }));
+  const writerClients = await Promise.all(
+    Array.from({ length: options.writers }, (_, i) =>
+      connectClient(serving.url, `load-writer-${i}`),
+    ),
+  );
+  const readerClients = [
+    reader,
+    ...(await Promise.all(
+      Array.from({ length: options.readers - 1 }, (_, i) =>
+        connectClient(serving.url, `load-reader-${i + 1}`),
+      ),
+    )),
+  ];
+  const plan = Array.from({ length: options.writes }, (_, w) => ({
+    id: 1 + Math.floor(random() * options.targets),
+    w,
+  }));
   const rerunsBefore = serving.live.stats().reruns;
   const started = performance.now();
   const deadline = started + options.deadlineMs;
@@ -244,7 +296,9 @@ export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadRep
       }
       const { id, w } = plan[step]!;
       written += 1;
-      const name = grouped(id) ? `Load ${groupTag(id % options.groups)} c${id} w${w}` : `Load c${id} w${w}`;
+      const name = grouped(id)
+        ? `Load ${groupTag(id % options.groups)} c${id} w${w}`
+        : `Load c${id} w${w}`;
       const result = await client.callTool({ name: "customers_rename", arguments: { id, name } });
       if (result.isError) writeErrors.push(`rename ${id}: ${JSON.stringify(result.content)}`);
     }
@@ -273,15 +327,23 @@ export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadRep
   const writeSeconds = (performance.now() - started) / 1000;
   burstOver = true;
   await Promise.all(reading);
-  log(`live load: ${written} writes in ${writeSeconds.toFixed(1)} s by ${options.writers} clients; ${latencies.length} reads meanwhile`);
+  log(
+    `live load: ${written} writes in ${writeSeconds.toFixed(1)} s by ${options.writers} clients; ${latencies.length} reads meanwhile`,
+  );
 
   // Every re-run done, then one more write every listen watches: its update comes after all others.
   await serving.live.settled();
   const burstEnd = performance.now();
-  const rename = await writerClients[0]!.callTool({ name: "customers_rename", arguments: { id: SENTINEL_ID, name: "Sentinel" } });
+  const rename = await writerClients[0]!.callTool({
+    name: "customers_rename",
+    arguments: { id: SENTINEL_ID, name: "Sentinel" },
+  });
   if (rename.isError) writeErrors.push(`sentinel: ${JSON.stringify(rename.content)}`);
-  const sentinelTimeout = new Promise<"timeout">((resolve) => setTimeout(resolve, 30_000, "timeout").unref());
-  if ((await Promise.race([Promise.all(sentinelArrived), sentinelTimeout])) === "timeout") writeErrors.push("the sentinel update did not reach every listen within 30 s");
+  const sentinelTimeout = new Promise<"timeout">((resolve) =>
+    setTimeout(resolve, 30_000, "timeout").unref(),
+  );
+  if ((await Promise.race([Promise.all(sentinelArrived), sentinelTimeout])) === "timeout")
+    writeErrors.push("the sentinel update did not reach every listen within 30 s");
   const deliveryAfterBurstMs = performance.now() - burstEnd;
   const reruns = serving.live.stats().reruns - rerunsBefore;
 
@@ -295,7 +357,10 @@ export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadRep
   for (const uri of pool) {
     const touched = lastWriteTouching(uri) !== undefined;
     const changed = before.get(uri) !== afterBurst.get(uri);
-    if (touched !== changed) modelMismatches.push(`${uri}: ${touched ? "touched by a write" : "touched by no write"}, yet its read ${changed ? "changed" : "did not change"}`);
+    if (touched !== changed)
+      modelMismatches.push(
+        `${uri}: ${touched ? "touched by a write" : "touched by no write"}, yet its read ${changed ? "changed" : "did not change"}`,
+      );
   }
   for (const [index, watcher] of watchers.entries()) {
     for (const uri of watcher.uris) {
@@ -304,11 +369,17 @@ export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadRep
       updates += seen?.count ?? 0;
       const lastWrite = lastWriteTouching(uri);
       if (lastWrite === undefined) {
-        if (seen) spuriousUpdates.push(`listen ${index}: ${seen.count} update(s) of ${uri}, which no write touched`);
+        if (seen)
+          spuriousUpdates.push(
+            `listen ${index}: ${seen.count} update(s) of ${uri}, which no write touched`,
+          );
         continue;
       }
       changedPairs += 1;
-      if (!seen || seen.last <= lastWrite) lostUpdates.push(`listen ${index}: ${uri} last written at ${lastWrite.toFixed(1)} ms, last update ${seen ? `at ${seen.last.toFixed(1)} ms` : "never"}`);
+      if (!seen || seen.last <= lastWrite)
+        lostUpdates.push(
+          `listen ${index}: ${uri} last written at ${lastWrite.toFixed(1)} ms, last update ${seen ? `at ${seen.last.toFixed(1)} ms` : "never"}`,
+        );
     }
   }
 
@@ -340,7 +411,8 @@ export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadRep
     heapAfter = process.memoryUsage().heapUsed;
   }
   await serving.close();
-  if (serverErrors.length > 0) failedReads.push(...serverErrors.map((message) => `server error: ${message}`));
+  if (serverErrors.length > 0)
+    failedReads.push(...serverErrors.map((message) => `server error: ${message}`));
   failedReads.push(...writeErrors);
 
   latencies.sort((a, b) => a - b);
@@ -358,13 +430,24 @@ export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadRep
     reruns,
     reads: latencies.length,
     failedReads,
-    readLatencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: percentile(latencies, 100) },
+    readLatencyMs: {
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      max: percentile(latencies, 100),
+    },
     longestReadGapMs: longestReadGap,
     deliveryAfterBurstMs,
     statsAfterDisconnect: { subscriptions: leftSubscriptions, groups: leftGroups },
     stillHeldAfterClose,
     phases: { listen: listenSeconds, write: writeSeconds, leave: leaveSeconds },
-    heapMiB: heapAfter === undefined ? undefined : { baseline: MiB(heapBaseline), listening: MiB(heapListening), afterDisconnect: MiB(heapAfter) },
+    heapMiB:
+      heapAfter === undefined
+        ? undefined
+        : {
+            baseline: MiB(heapBaseline),
+            listening: MiB(heapListening),
+            afterDisconnect: MiB(heapAfter),
+          },
     timedOut,
   };
 }
@@ -379,7 +462,9 @@ export function describeReport(report: LiveLoadReport): string {
     `reads during the burst: ${report.reads}, ${report.failedReads.length} failed; p50 ${ms(report.readLatencyMs.p50)}, p99 ${ms(report.readLatencyMs.p99)}, max ${ms(report.readLatencyMs.max)}; longest gap ${ms(report.longestReadGapMs)}`,
     `phases: listens opened in ${report.phases.listen.toFixed(1)} s, writes ${report.phases.write.toFixed(1)} s, everyone left in ${report.phases.leave.toFixed(1)} s`,
     `after disconnect: ${report.statsAfterDisconnect.subscriptions} subscriptions, ${report.statsAfterDisconnect.groups} groups (${report.stillHeldAfterClose} still held 2 s after every client closed); heap ${
-      report.heapMiB ? `${report.heapMiB.baseline} MiB baseline, ${report.heapMiB.listening} MiB listening, ${report.heapMiB.afterDisconnect} MiB after` : "not measured (no gc)"
+      report.heapMiB
+        ? `${report.heapMiB.baseline} MiB baseline, ${report.heapMiB.listening} MiB listening, ${report.heapMiB.afterDisconnect} MiB after`
+        : "not measured (no gc)"
     }`,
     ...report.lostUpdates.slice(0, 5),
     ...report.spuriousUpdates.slice(0, 5),

@@ -28,7 +28,12 @@ export interface Watcher {
   close(): Promise<void>;
 }
 
-export async function watch(url: URL, protocol: Protocol, uris: readonly string[], name = "watcher"): Promise<Watcher> {
+export async function watch(
+  url: URL,
+  protocol: Protocol,
+  uris: readonly string[],
+  name = "watcher",
+): Promise<Watcher> {
   const open = new Set<AbortController>();
   let gone = false;
   let pushStreamOpened!: () => void;
@@ -41,7 +46,10 @@ export async function watch(url: URL, protocol: Protocol, uris: readonly string[
     if (init?.method === "GET" && response.ok) pushStreamOpened();
     return response;
   };
-  const client = new Client({ name, version: "0.0.0" }, protocol === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+  const client = new Client(
+    { name, version: "0.0.0" },
+    protocol === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
   // What the SDK reports about a stream that was cut is the point of vanish(), not a failure.
   client.onerror = () => undefined;
   const arrivals: Arrival[] = [];
@@ -85,7 +93,11 @@ export async function watch(url: URL, protocol: Protocol, uris: readonly string[
           resolve(arrival.uri);
           return true;
         };
-        const timer = setTimeout(() => reject(new Error(`${name}: no notifications/resources/updated within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            reject(new Error(`${name}: no notifications/resources/updated within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         if (take()) return;
         const wake = () => {
           if (!take()) waiting.push(wake);
@@ -105,7 +117,11 @@ export async function watch(url: URL, protocol: Protocol, uris: readonly string[
 }
 
 /** Resolves once `condition()` holds, checking every few ms (for what happens when the server notices something). */
-export async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+export async function until(
+  condition: () => boolean,
+  what: string,
+  timeoutMs = 5000,
+): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!condition()) {
     if (performance.now() > deadline) assert.fail(`${what}, within ${timeoutMs} ms`);
@@ -131,7 +147,10 @@ export class StderrLines {
         this.lines.push(text.trimEnd());
         return true;
       }
-      return (original as (chunk: string | Uint8Array, ...rest: unknown[]) => boolean)(chunk, ...rest);
+      return (original as (chunk: string | Uint8Array, ...rest: unknown[]) => boolean)(
+        chunk,
+        ...rest,
+      );
     }) as typeof process.stderr.write;
   }
 

@@ -20,7 +20,8 @@ export class WireErrors {
     assert.ok(transport?.onmessage, "the client must be connected");
     const deliver = transport.onmessage.bind(transport);
     transport.onmessage = (message: JSONRPCMessage, extra?: unknown) => {
-      if ("error" in message && message.id !== undefined) this.#errors.set(message.id, message.error as WireError);
+      if ("error" in message && message.id !== undefined)
+        this.#errors.set(message.id, message.error as WireError);
       (deliver as (message: JSONRPCMessage, extra?: unknown) => void)(message, extra);
     };
   }

@@ -16,7 +16,9 @@ export class WireAcks {
     const deliver = transport.onmessage.bind(transport);
     transport.onmessage = (message: JSONRPCMessage, extra?: unknown) => {
       if ("method" in message && message.method === "notifications/subscriptions/acknowledged") {
-        const id = (message.params?._meta as Record<string, unknown> | undefined)?.[SUBSCRIPTION_ID_META_KEY];
+        const id = (message.params?._meta as Record<string, unknown> | undefined)?.[
+          SUBSCRIPTION_ID_META_KEY
+        ];
         assert.equal(typeof id, "string");
         this.#acks.push(JSON.stringify(message).replaceAll(JSON.stringify(id), '"<id>"'));
       }
