@@ -1,4 +1,4 @@
-import type { Catalog, Generated } from "./catalog.ts";
+import { CATALOG_VERSION, type Catalog, type Generated } from "./catalog.ts";
 import { isCommand, type Command } from "./command.ts";
 import { Origin, type Context } from "./context.ts";
 import { SqliteDatabase } from "./db/database.ts";
@@ -185,19 +185,19 @@ function checkGenerated(
   { catalog, templates }: NonNullable<AppDefinition["generated"]>,
 ): Generated {
   const shaped = catalog as Partial<Catalog> | null;
-  const lists = ["resources", "resourceTemplates", "tools", "commands"] as const;
-  if (
-    typeof shaped !== "object" ||
-    shaped === null ||
-    !lists.every((list) => Array.isArray(shaped[list]))
-  ) {
+  if (typeof shaped !== "object" || shaped === null || !Array.isArray(shaped.commands)) {
     throw new Error(
       `livecmd: app "${app}" was given a catalog that is not a livecmd catalog.json; pass the file \`livecmd codegen\` wrote`,
     );
   }
+  if (shaped.catalogVersion !== CATALOG_VERSION) {
+    throw new Error(
+      `livecmd: app "${app}" was given a catalog.json of format ${String(shaped.catalogVersion ?? 1)}, and this livecmd reads format ${CATALOG_VERSION}; run \`npx livecmd codegen\` to write it again`,
+    );
+  }
   if (shaped.app !== app) {
     throw new Error(
-      `livecmd: the catalog was generated for app "${String(shaped.app)}", not "${app}"; run \`livecmd codegen --app <this app's module>\``,
+      `livecmd: the catalog was generated for app "${String(shaped.app)}", not "${app}"; run \`npx livecmd codegen --app <this app's module>\``,
     );
   }
   return { catalog: shaped as Catalog, templates };

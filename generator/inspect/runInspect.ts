@@ -1,6 +1,7 @@
 import { analyzeApp } from "../analyze/analyzeApp.ts";
 import { openAppProject } from "../discover/createProject.ts";
 import { formatDiagnostics } from "../output/formatDiagnostics.ts";
+import { listings } from "../../runtime/catalog.ts";
 import { buildCatalog } from "../plan/buildCatalog.ts";
 import { EXIT } from "../runCodegen.ts";
 import { renderInspectTable } from "./renderInspectTable.ts";
@@ -24,8 +25,9 @@ export async function runInspect(options: InspectOptions): Promise<number> {
     return EXIT.inputError;
   }
   const { catalog } = buildCatalog(analysis.app);
+  const listed = listings(catalog.commands, (entry) => entry.granted);
   options.log(
-    `app "${catalog.app}" (${analysis.app.file}): ${catalog.commands.length} commands, ${catalog.resourceTemplates.length} templates, ${catalog.resources.length} plain resources, ${catalog.tools.length} tools\n`,
+    `app "${catalog.app}" (${analysis.app.file}): ${catalog.commands.length} commands, ${listed.resourceTemplates.length} templates, ${listed.resources.length} plain resources, ${listed.tools.length} tools\n`,
   );
   options.log(renderInspectTable(catalog.commands));
   return EXIT.ok;

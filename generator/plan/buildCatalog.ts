@@ -1,4 +1,4 @@
-import type { Catalog } from "../../runtime/catalog.ts";
+import { CATALOG_VERSION, type Catalog } from "../../runtime/catalog.ts";
 import type { AppDecl } from "../model.ts";
 import { planCommand, type TemplatePlan } from "./planCommand.ts";
 
@@ -8,46 +8,13 @@ export interface CatalogPlan {
   templates: TemplatePlan[];
 }
 
-/** The listings as the server will send them: granted commands only, in name order. */
+/** Every command's plan, as catalog.json holds it, and the templates the modules are made of. */
 export function buildCatalog(app: AppDecl): CatalogPlan {
   const plans = app.commands.map((command) => planCommand(command, app.name));
-  const granted = plans.filter((plan) => plan.entry.granted).map((plan) => plan.entry);
-  const optionalTitle = (title: string | undefined) => (title === undefined ? {} : { title });
   return {
     catalog: {
+      catalogVersion: CATALOG_VERSION,
       app: app.name,
-      resources: granted.flatMap((entry) =>
-        entry.resource === null
-          ? []
-          : [
-              {
-                uri: entry.resource,
-                name: entry.name,
-                ...optionalTitle(entry.title),
-                description: entry.description,
-                mimeType: entry.mimeType,
-              },
-            ],
-      ),
-      resourceTemplates: granted.flatMap((entry) =>
-        entry.template === null
-          ? []
-          : [
-              {
-                uriTemplate: entry.template,
-                name: entry.name,
-                ...optionalTitle(entry.title),
-                description: entry.description,
-                mimeType: entry.mimeType,
-              },
-            ],
-      ),
-      tools: granted.map((entry) => ({
-        name: entry.name,
-        ...optionalTitle(entry.title),
-        description: entry.description,
-        inputSchema: entry.inputSchema,
-      })),
       commands: plans.map((plan) => plan.entry),
     },
     templates: plans.flatMap((plan) => (plan.template ? [plan.template] : [])),

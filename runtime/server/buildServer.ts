@@ -39,7 +39,7 @@ export function buildServer(served: ServedApp): Server {
   });
   const { catalog, pageSize } = served;
   server.setRequestHandler("tools/list", (request) => {
-    const page = paginate("tools", catalog.tools(), request.params?.cursor, pageSize);
+    const page = paginate("tools", catalog.listings().tools, request.params?.cursor, pageSize);
     return {
       tools: page.items as Tool[],
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
@@ -54,7 +54,12 @@ export function buildServer(served: ServedApp): Server {
   server.setRequestHandler("completion/complete", (request) => complete(served, request.params));
   if (!capabilities.resources) return server;
   server.setRequestHandler("resources/list", (request) => {
-    const page = paginate("resources", catalog.resources(), request.params?.cursor, pageSize);
+    const page = paginate(
+      "resources",
+      catalog.listings().resources,
+      request.params?.cursor,
+      pageSize,
+    );
     return {
       resources: page.items,
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
@@ -63,7 +68,7 @@ export function buildServer(served: ServedApp): Server {
   server.setRequestHandler("resources/templates/list", (request) => {
     const page = paginate(
       "resourceTemplates",
-      catalog.resourceTemplates(),
+      catalog.listings().resourceTemplates,
       request.params?.cursor,
       pageSize,
     );

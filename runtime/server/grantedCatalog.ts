@@ -1,31 +1,31 @@
 import type { App } from "../app.ts";
-import type {
-  CommandEntry,
-  Generated,
-  ResourceEntry,
-  ResourceTemplateEntry,
-  ToolEntry,
+import {
+  isReadable,
+  listings,
+  type CommandEntry,
+  type Generated,
+  type Listings,
 } from "../catalog.ts";
 import type { CommandTemplate } from "../uri/template.ts";
 
 /**
- * The catalog as the agent may see it right now: `catalog.json` filtered by the app's current
- * grant. Entries of commands granted at build time come verbatim from the catalog's listings;
- * a command granted at runtime gets its entry built from `catalog.commands`, so every listing
- * and every check follows `app.isGranted` rather than the grant the catalog was built with.
+ * The catalog as the agent may see it right now: catalog.json's commands through the app's
+ * current grant, so every listing and every check follows `app.isGranted` (a runtime grant or
+ * revoke included) rather than the grant the catalog was built with.
  */
 export class GrantedCatalog {
   readonly #app: App;
   readonly #generated: Generated;
+  /** In name order; a stale catalog may list a command the app lost (see `catalogDrift`): not served. */
   readonly #commands: ReadonlyMap<string, CommandEntry>;
 
   constructor(app: App, generated: Generated) {
     this.#app = app;
     this.#generated = generated;
-    // A stale catalog may list a command the app lost (see `catalogDrift`); it cannot be served.
+    const served = generated.catalog.commands.filter((entry) => app.commands.has(entry.name));
     this.#commands = new Map(
-      generated.catalog.commands
-        .filter((entry) => app.commands.has(entry.name))
+      served
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
         .map((entry) => [entry.name, entry]),
     );
   }
@@ -39,7 +39,7 @@ export class GrantedCatalog {
    * the process, because capabilities are declared before any transport starts.
    */
   get hasReadableCommands(): boolean {
-    return [...this.#commands.values()].some(isReadableShape);
+    return [...this.#commands.values()].some(isReadable);
   }
 
   /** A granted command, or undefined for an unknown or ungranted one (the two are never told apart). */
@@ -51,7 +51,7 @@ export class GrantedCatalog {
   /** A granted, live, unconfirmed command with a resource or template; undefined otherwise. */
   readable(name: string): CommandEntry | undefined {
     const entry = this.tool(name);
-    return entry && isReadableShape(entry) ? entry : undefined;
+    return entry && isReadable(entry) ? entry : undefined;
   }
 
   /** The parser of a readable command's template (`templates.ts` holds every eligible command). */
@@ -67,67 +67,8 @@ export class GrantedCatalog {
     return entry && this.readable(entry.name);
   }
 
-  resources(): ResourceEntry[] {
-    const listed = byName(this.#generated.catalog.resources);
-    return this.#readableEntries()
-      .filter((entry) => entry.resource !== null)
-      .map((entry) => listed.get(entry.name) ?? { uri: entry.resource!, ...describe(entry) });
+  /** The three listings under the grant as it is now. */
+  listings(): Listings {
+    return listings([...this.#commands.values()], (entry) => this.#app.isGranted(entry.name));
   }
-
-  resourceTemplates(): ResourceTemplateEntry[] {
-    const listed = byName(this.#generated.catalog.resourceTemplates);
-    return this.#readableEntries()
-      .filter((entry) => entry.template !== null)
-      .map(
-        (entry) => listed.get(entry.name) ?? { uriTemplate: entry.template!, ...describe(entry) },
-      );
-  }
-
-  tools(): ToolEntry[] {
-    const listed = byName(this.#generated.catalog.tools);
-    return this.#sortedEntries()
-      .filter((entry) => this.#app.isGranted(entry.name))
-      .map((entry) => listed.get(entry.name) ?? toolOf(entry));
-  }
-
-  #readableEntries(): CommandEntry[] {
-    return this.#sortedEntries().filter((entry) => this.readable(entry.name) !== undefined);
-  }
-
-  #sortedEntries(): CommandEntry[] {
-    return [...this.#commands.values()].sort((a, b) =>
-      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-    );
-  }
-}
-
-function isReadableShape(entry: CommandEntry): boolean {
-  return entry.live && !entry.confirm && (entry.resource !== null || entry.template !== null);
-}
-
-function byName<T extends { name: string }>(entries: readonly T[]): Map<string, T> {
-  return new Map(entries.map((entry) => [entry.name, entry]));
-}
-
-function describe(entry: CommandEntry): {
-  name: string;
-  title?: string;
-  description: string;
-  mimeType: string;
-} {
-  return {
-    name: entry.name,
-    ...(entry.title !== undefined && { title: entry.title }),
-    description: entry.description,
-    mimeType: entry.mimeType,
-  };
-}
-
-function toolOf(entry: CommandEntry): ToolEntry {
-  return {
-    name: entry.name,
-    ...(entry.title !== undefined && { title: entry.title }),
-    description: entry.description,
-    inputSchema: entry.inputSchema,
-  };
 }

@@ -135,7 +135,7 @@ describe(
         await readFile(path.join(project, "src/generated/catalog.json"), "utf8"),
       );
       assert.deepEqual(
-        catalog.resourceTemplates.map((template: { uriTemplate: string }) => template.uriTemplate),
+        catalog.commands.flatMap((entry: { template: string | null }) => entry.template ?? []),
         [
           "desk://tickets_assigned/{assignee}{?status}",
           "desk://tickets_index{?include_closed,page,search,status}",

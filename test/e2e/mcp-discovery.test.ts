@@ -132,4 +132,18 @@ describe("an app without generated output", () => {
       /no generated catalog; run `npx livecmd codegen`/,
     );
   });
+
+  it("given a catalog.json of the format before this livecmd's (listings stored beside the commands), is refused with what to run", () => {
+    const oldFormat = { app: "app", resources: [], resourceTemplates: [], tools: [], commands: [] };
+    assert.throws(
+      () =>
+        defineApp({
+          name: "app",
+          commands: {},
+          agent: { grant: [] },
+          generated: { catalog: oldFormat, templates: {} },
+        }),
+      /was given a catalog\.json of format 1, and this livecmd reads format 2; run `npx livecmd codegen` to write it again/,
+    );
+  });
 });

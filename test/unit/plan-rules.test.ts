@@ -3,6 +3,7 @@ import { test } from "node:test";
 import type { CommandDecl, JsonSchema, ParamDecl } from "../../generator/model.ts";
 import { buildCatalog } from "../../generator/plan/buildCatalog.ts";
 import { planCommand } from "../../generator/plan/planCommand.ts";
+import { listings } from "../../runtime/catalog.ts";
 
 const at = { file: "app.ts", line: 1, column: 1 };
 const int: JsonSchema = { type: "integer" };
@@ -212,7 +213,7 @@ test("plan: the rebuild puts struct fields back in their object, and an optional
   ]);
 });
 
-test("catalog: listings hold granted commands only, and resources never hold a template", () => {
+test("catalog: the listings hold granted commands only, and resources never hold a template", () => {
   const { catalog } = buildCatalog({
     name: "app",
     file: "app.ts",
@@ -222,16 +223,17 @@ test("catalog: listings hold granted commands only, and resources never hold a t
       command("show", [param("id", int)]),
     ],
   });
+  const listed = listings(catalog.commands, (entry) => entry.granted);
   assert.deepEqual(
-    catalog.resources.map((r) => r.uri),
+    listed.resources.map((r) => r.uri),
     ["app://index"],
   );
   assert.deepEqual(
-    catalog.resourceTemplates.map((t) => t.uriTemplate),
+    listed.resourceTemplates.map((t) => t.uriTemplate),
     ["app://index{?s}", "app://show/{id}"],
   );
   assert.deepEqual(
-    catalog.tools.map((t) => t.name),
+    listed.tools.map((t) => t.name),
     ["index", "show"],
   );
   assert.deepEqual(
@@ -242,5 +244,5 @@ test("catalog: listings hold granted commands only, and resources never hold a t
       ["show", true],
     ],
   );
-  assert.ok(catalog.resources.every((r) => !r.uri.includes("{")));
+  assert.ok(listed.resources.every((r) => !r.uri.includes("{")));
 });
