@@ -17,7 +17,7 @@ import {
   type UriWorkload,
 } from "./lib/uriFixtures.ts";
 import { readEveryCharacter } from "./peers/floor.ts";
-import { GenericMatcher } from "./peers/genericMatcher.ts";
+import { GenericMatcher } from "../test/helpers/genericMatcher.ts";
 import { sdkParser } from "./peers/sdkMatch.ts";
 
 /** Each contender's reader for each template, built once, as a server builds them at startup. */
@@ -168,7 +168,7 @@ function section(workloads: UriWorkload[], figures: Figure[], comparisons: Compa
       `${FIXTURES_PER_TEMPLATE} seeded URIs per template of the example app, built by \`uris.*\` with every optional variable set (the SDK matches nothing else), and the same customers_index URIs with each optional variable left out at random (without the SDK); mean length in characters: ${lengths.join(", ")}.`,
       "Before timing, every contender is checked to read every URI to the same typed variables.",
       "SDK: `new UriTemplate(t)` once per template, then per URI `match`, `decodeURIComponent` and a `Number`/enum check per variable (`bench/peers/sdkMatch.ts`).",
-      "Generic: `bench/peers/genericMatcher.ts`, the same strict rules and runtime primitives, driven at run time by the template string and schemas.",
+      "Generic: `test/helpers/genericMatcher.ts`, the same strict rules and runtime primitives, driven at run time by the template string and schemas.",
       "Floor: a loop that reads every character once and allocates nothing (`bench/peers/floor.ts`).",
       `Figures are per URI: a tinybench sample is one pass over the workload divided by its size; ${MICRO_ROUNDS.rounds} rounds in which every contender runs ${MICRO_ROUNDS.timeMs} ms in turn (after ${MICRO_ROUNDS.warmupMs} ms of warm-up).`,
     ],

@@ -22,16 +22,20 @@ export interface Diagnostic {
   sourceLine: string;
 }
 
+/** Each code means one thing; docs/mcp.md has the table. */
 export type DiagnosticCode =
   | "CG001" // command(...) is not called as command(options, (ctx, ...args) => ...)
-  | "CG002" // options are not a literal
+  | "CG002" // a command option is not a literal
   | "CG003" // a parameter has no type annotation, or is destructured
   | "CG004" // a type that has no JSON form (Map, Date, function, bigint, ...)
-  | "CG005" // two commands with one name
+  | "CG005" // two commands with one name (or one generated type name)
   | "CG006" // the grant lists something that is not one of the app's commands
-  | "CG007" // no defineApp(...) call, or more than one
+  | "CG007" // no defineApp(...) call in the app module, or more than one
   | "CG008" // a command without a JSDoc summary
-  | "CG009"; // commands or grant come through an import that does not resolve
+  | "CG009" // commands or grant come through an import that does not resolve
+  | "CG010" // a command name that cannot be a URI segment and a tool name
+  | "CG011" // defineApp({...}) is not written out the way codegen reads it
+  | "CG012"; // the app's name is not a URI scheme // commands or grant come through an import that does not resolve
 
 export interface ParamDecl {
   name: string;
@@ -67,7 +71,4 @@ export interface AppDecl {
 /** Relative POSIX path inside the output folder -> exact bytes to write. */
 export type OutputSet = ReadonlyMap<string, string>;
 
-/** Code-unit order: the same on every machine and locale, unlike localeCompare. */
-export function byCodeUnit(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+export { byCodeUnit } from "../runtime/byCodeUnit.ts";

@@ -1,4 +1,5 @@
 import { CATALOG_VERSION, type Catalog, type Generated } from "./catalog.ts";
+import { byCodeUnit } from "./byCodeUnit.ts";
 import { isCommand, type Command } from "./command.ts";
 import { Origin, type Context } from "./context.ts";
 import { SqliteDatabase } from "./db/database.ts";
@@ -201,10 +202,6 @@ function checkGenerated(
     );
   }
   return { catalog: shaped as Catalog, templates };
-}
-
-function byCodeUnit(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export { Origin };

@@ -7,6 +7,7 @@ import {
   type VariableDeclaration,
 } from "ts-morph";
 import { diagnosticAt, DiagnosticError, unresolvedImportError } from "./locate.ts";
+import type { DiagnosticCode } from "../model.ts";
 import {
   isLivecmdFunction,
   moduleOf,
@@ -53,6 +54,7 @@ function findDefineAppCall(appFile: SourceFile, cwd: string): CallExpression {
     calls.length === 0
       ? `no defineApp(...) call from "livecmd" in this file; the app module must call defineApp once`
       : `defineApp(...) is called ${calls.length} times; an app module defines exactly one app`,
+    "CG007",
   );
 }
 
@@ -66,6 +68,7 @@ function readAppName(definition: ObjectLiteralExpression, cwd: string): string {
       initializer,
       cwd,
       `the app's name is its URI scheme and must be a string literal of lowercase letters, digits, "+", "." or "-", starting with a letter (e.g. "app")`,
+      "CG012",
     );
   }
   return initializer.getLiteralValue();
@@ -156,6 +159,12 @@ function hasDeclaration<T extends { declaration: VariableDeclaration | undefined
   return entry.declaration !== undefined;
 }
 
-function fail(node: Node, cwd: string, message: string): DiagnosticError {
-  return new DiagnosticError(diagnosticAt(node, cwd, "CG007", message));
+/** `defineApp(...)` is not written the way codegen reads it (CG011 unless `code` says otherwise). */
+function fail(
+  node: Node,
+  cwd: string,
+  message: string,
+  code: DiagnosticCode = "CG011",
+): DiagnosticError {
+  return new DiagnosticError(diagnosticAt(node, cwd, code, message));
 }

@@ -61,7 +61,7 @@ export function readCommand(
       diagnosticAt(
         optionsNode,
         cwd,
-        "CG002",
+        "CG010",
         `command name "${name}" must be letters, digits and "_", starting with a letter or "_" (it becomes a URI and a tool name)`,
       ),
     );

@@ -1,4 +1,5 @@
 import type { App } from "../app.ts";
+import { byCodeUnit } from "../byCodeUnit.ts";
 import {
   isReadable,
   listings,
@@ -24,9 +25,7 @@ export class GrantedCatalog {
     this.#generated = generated;
     const served = generated.catalog.commands.filter((entry) => app.commands.has(entry.name));
     this.#commands = new Map(
-      served
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-        .map((entry) => [entry.name, entry]),
+      served.sort((a, b) => byCodeUnit(a.name, b.name)).map((entry) => [entry.name, entry]),
     );
   }
 

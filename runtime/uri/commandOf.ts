@@ -1,4 +1,5 @@
 import { commandEnd } from "./matchBase.ts";
+import { CASE_BIT, COLON, LOWER_A, LOWER_Z, SLASH } from "./uriChars.ts";
 
 /**
  * The command name in `scheme://name...` (up to `/`, `?`, `#` or the end), or `undefined`
@@ -9,9 +10,9 @@ import { commandEnd } from "./matchBase.ts";
 export function commandOf(uri: string, scheme: string): string | undefined {
   const n = scheme.length;
   if (
-    uri.charCodeAt(n) !== 0x3a ||
-    uri.charCodeAt(n + 1) !== 0x2f ||
-    uri.charCodeAt(n + 2) !== 0x2f
+    uri.charCodeAt(n) !== COLON ||
+    uri.charCodeAt(n + 1) !== SLASH ||
+    uri.charCodeAt(n + 2) !== SLASH
   ) {
     return undefined;
   }
@@ -24,6 +25,6 @@ export function commandOf(uri: string, scheme: string): string | undefined {
 /** ASCII-only case folding: schemes are ASCII (RFC 3986 section 3.1). */
 function sameLetterIgnoringCase(a: number, b: number): boolean {
   if (a === b) return true;
-  const lower = a | 0x20;
-  return lower === (b | 0x20) && lower >= 0x61 && lower <= 0x7a;
+  const lower = a | CASE_BIT;
+  return lower === (b | CASE_BIT) && lower >= LOWER_A && lower <= LOWER_Z;
 }

@@ -1,5 +1,6 @@
 import type { FieldError } from "./template.ts";
 import { quoteValue } from "./quote.ts";
+import { HASH, QUESTION, SLASH } from "./uriChars.ts";
 
 /** Why a URI does not start with a template's base, and whether reading it can go on. */
 export interface BaseMismatch {
@@ -43,5 +44,5 @@ export function commandEnd(uri: string, start: number): number {
 function endsCommandAt(uri: string, i: number): boolean {
   if (i >= uri.length) return true;
   const c = uri.charCodeAt(i);
-  return c === 0x2f || c === 0x3f || c === 0x23;
+  return c === SLASH || c === QUESTION || c === HASH;
 }

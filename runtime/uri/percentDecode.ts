@@ -1,3 +1,5 @@
+import { CASE_BIT, DIGIT_ZERO, isDigit, LOWER_A, LOWER_F, PERCENT } from "./uriChars.ts";
+
 /** Why a range could not be percent-decoded, phrased to follow a field name. */
 export class DecodeFailure {
   constructor(
@@ -12,8 +14,6 @@ export class DecodeFailure {
     return `has ${JSON.stringify(this.text)} at position ${this.position}, ${this.reason}`;
   }
 }
-
-const PERCENT = 0x25;
 
 /**
  * Percent-decodes `s.slice(start, end)` as UTF-8, strictly: every `%` starts an escape of two
@@ -51,9 +51,9 @@ function escapedByte(s: string, i: number, end: number): number {
 }
 
 function hexValue(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  const lower = c | 0x20;
-  if (lower >= 0x61 && lower <= 0x66) return lower - 0x61 + 10;
+  if (isDigit(c)) return c - DIGIT_ZERO;
+  const lower = c | CASE_BIT;
+  if (lower >= LOWER_A && lower <= LOWER_F) return lower - LOWER_A + 10;
   return -1;
 }
 

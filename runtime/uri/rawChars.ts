@@ -1,37 +1,6 @@
 import type { FieldError } from "./template.ts";
 import { percentEncode } from "./percentEncode.ts";
 
-/*
- * What the splitter must do with each ASCII code unit (plain numbers rather than an enum:
- * they are compared in the hot loop and must stay erasable TypeScript). Everything at or
- * above 0x80 must be encoded: only ASCII may appear raw in a URI.
- */
-export const PLAIN = 0;
-export const MUST_ENCODE = 1;
-export const SLASH = 2;
-export const QUESTION = 3;
-export const HASH = 4;
-export const PERCENT = 5;
-export const AMPERSAND = 6;
-export const EQUALS = 7;
-
-export const CHAR_CLASS: Uint8Array = buildCharClasses();
-
-function buildCharClasses(): Uint8Array {
-  const classes = new Uint8Array(128);
-  // RFC 3986 has no place for these anywhere in a URI; the rest of ASCII is either
-  // unreserved or a delimiter that is harmless inside a segment or a query value.
-  for (let c = 0; c <= 0x20; c++) classes[c] = MUST_ENCODE;
-  for (const ch of '"<>\\^`{|}\x7f') classes[ch.charCodeAt(0)] = MUST_ENCODE;
-  classes[0x2f] = SLASH;
-  classes[0x3f] = QUESTION;
-  classes[0x23] = HASH;
-  classes[0x25] = PERCENT;
-  classes[0x26] = AMPERSAND;
-  classes[0x3d] = EQUALS;
-  return classes;
-}
-
 /**
  * Collects the characters that should have been percent-encoded, one error per distinct
  * character, so a value full of spaces gives one error rather than dozens.

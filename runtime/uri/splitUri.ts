@@ -2,18 +2,19 @@ import type { FieldError } from "./template.ts";
 import { baseMismatch, startsWithBase } from "./matchBase.ts";
 import { DecodeFailure, percentDecode } from "./percentDecode.ts";
 import { quoteValue } from "./quote.ts";
+import { RawCharLog } from "./rawChars.ts";
 import {
-  AMPERSAND,
   CHAR_CLASS,
-  EQUALS,
-  HASH,
-  MUST_ENCODE,
-  PERCENT,
-  PLAIN,
+  CLASS_AMPERSAND,
+  CLASS_EQUALS,
+  CLASS_HASH,
+  CLASS_MUST_ENCODE,
+  CLASS_PERCENT,
+  CLASS_PLAIN,
+  CLASS_QUESTION,
+  CLASS_SLASH,
   QUESTION,
-  RawCharLog,
-  SLASH,
-} from "./rawChars.ts";
+} from "./uriChars.ts";
 import { MAX_URI_LENGTH, tooLongError, exceedsUtf8Length } from "./uriLength.ts";
 
 /**
@@ -106,7 +107,7 @@ class Splitter<P extends string, Q extends string> {
       schemeError = mismatch.error;
     }
     let i = this.readPath(base.length);
-    if (i < uri.length && uri.charCodeAt(i) === 0x3f) i = this.readQuery(i + 1);
+    if (i < uri.length && uri.charCodeAt(i) === QUESTION) i = this.readQuery(i + 1);
     if (i < uri.length) {
       this.fail(
         "uri",
@@ -143,15 +144,15 @@ class Splitter<P extends string, Q extends string> {
     let i = start;
     for (; i < n; i++) {
       const c = uri.charCodeAt(i);
-      const kind = c < 128 ? CHAR_CLASS[c]! : MUST_ENCODE;
-      if (kind === PLAIN) continue;
-      if (kind === SLASH) {
+      const kind = c < 128 ? CHAR_CLASS[c]! : CLASS_MUST_ENCODE;
+      if (kind === CLASS_PLAIN) continue;
+      if (kind === CLASS_SLASH) {
         if (segmentStart >= 0) this.endSegment(segmentStart, i, escaped);
         segmentStart = i + 1;
         escaped = false;
-      } else if (kind === PERCENT) escaped = true;
-      else if (kind === MUST_ENCODE) i += this.rawChar(i) - 1;
-      else if (kind === QUESTION || kind === HASH) break;
+      } else if (kind === CLASS_PERCENT) escaped = true;
+      else if (kind === CLASS_MUST_ENCODE) i += this.rawChar(i) - 1;
+      else if (kind === CLASS_QUESTION || kind === CLASS_HASH) break;
     }
     if (segmentStart >= 0) this.endSegment(segmentStart, i, escaped);
     this.checkSegmentCount();
@@ -200,20 +201,20 @@ class Splitter<P extends string, Q extends string> {
     let i = start;
     for (; i < n; i++) {
       const c = uri.charCodeAt(i);
-      const kind = c < 128 ? CHAR_CLASS[c]! : MUST_ENCODE;
-      if (kind === PLAIN) continue;
-      if (kind === AMPERSAND) {
+      const kind = c < 128 ? CHAR_CLASS[c]! : CLASS_MUST_ENCODE;
+      if (kind === CLASS_PLAIN) continue;
+      if (kind === CLASS_AMPERSAND) {
         this.endParam(paramStart, equals, i, nameEscaped, valueEscaped);
         paramStart = i + 1;
         equals = -1;
         nameEscaped = valueEscaped = false;
-      } else if (kind === EQUALS) {
+      } else if (kind === CLASS_EQUALS) {
         if (equals < 0) equals = i;
-      } else if (kind === PERCENT) {
+      } else if (kind === CLASS_PERCENT) {
         if (equals < 0) nameEscaped = true;
         else valueEscaped = true;
-      } else if (kind === MUST_ENCODE) i += this.rawChar(i) - 1;
-      else if (kind === HASH) break;
+      } else if (kind === CLASS_MUST_ENCODE) i += this.rawChar(i) - 1;
+      else if (kind === CLASS_HASH) break;
     }
     this.endParam(paramStart, equals, i, nameEscaped, valueEscaped);
     return i;

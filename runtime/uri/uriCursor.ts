@@ -1,15 +1,16 @@
 import type { Int } from "./int.ts";
 import { DecodeFailure, percentDecode } from "./percentDecode.ts";
-import { CHAR_CLASS, PERCENT, PLAIN } from "./rawChars.ts";
-import { isJsonNumberSyntax } from "./scalarSyntax.ts";
+import {
+  AMPERSAND,
+  CHAR_CLASS,
+  CLASS_PERCENT,
+  CLASS_PLAIN,
+  EQUALS,
+  QUESTION,
+  SLASH,
+} from "./uriChars.ts";
+import { integerEnd, integerValue, isJsonNumberSyntax } from "./scalarSyntax.ts";
 import { MAX_URI_LENGTH } from "./uriLength.ts";
-
-const SLASH = 0x2f;
-const QUESTION = 0x3f;
-const AMPERSAND = 0x26;
-const EQUALS = 0x3d;
-const MINUS = 0x2d;
-const ZERO = 0x30;
 
 /** What each UTF-16 code unit is inside a value: every unit has an entry, so no bounds check. */
 const IN_VALUE = 1;
@@ -17,8 +18,8 @@ const ESCAPE = 2;
 const VALUE_CHARS: Uint8Array = (() => {
   const table = new Uint8Array(0x10000);
   for (let c = 0; c < 128; c++) {
-    if (CHAR_CLASS[c] === PLAIN) table[c] = IN_VALUE;
-    else if (CHAR_CLASS[c] === PERCENT) table[c] = ESCAPE;
+    if (CHAR_CLASS[c] === CLASS_PLAIN) table[c] = IN_VALUE;
+    else if (CHAR_CLASS[c] === CLASS_PERCENT) table[c] = ESCAPE;
   }
   return table;
 })();
@@ -98,23 +99,14 @@ export class UriCursor {
     return value instanceof DecodeFailure ? this.miss("") : value;
   }
 
-  /** `-?(0|[1-9][0-9]*)` within ±(2^53-1), summed as the digits are read. */
+  /** `-?(0|[1-9][0-9]*)` within ±(2^53-1), read where it sits. */
   integer(): Int {
-    const uri = this.uri;
-    const negative = uri.charCodeAt(this.at) === MINUS;
-    const first = negative ? this.at + 1 : this.at;
-    let value = 0;
-    let i = first;
-    for (; i < uri.length; i++) {
-      const digit = uri.charCodeAt(i) - ZERO;
-      if (digit < 0 || digit > 9) break;
-      value = value * 10 + digit;
-    }
-    this.at = i;
-    const spelled = i > first && (uri.charCodeAt(first) !== ZERO || i === first + 1);
-    if (!spelled || !this.valueEndsAt(i) || value > Number.MAX_SAFE_INTEGER)
-      return this.miss(0 as Int);
-    return (negative ? -value : value) as Int;
+    const start = this.at;
+    const end = integerEnd(this.uri, start);
+    if (end < 0 || !this.valueEndsAt(end)) return this.miss(0 as Int);
+    this.at = end;
+    const value = integerValue(this.uri, start, end);
+    return Math.abs(value) > Number.MAX_SAFE_INTEGER ? this.miss(0 as Int) : (value as Int);
   }
 
   /** A JSON number, finite as a double. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { GenericMatcher } from "../../bench/peers/genericMatcher.ts";
+import { GenericMatcher } from "../helpers/genericMatcher.ts";
 import { templates, type TemplateName } from "../../generated/templates.ts";
 import { isPlainConstant, UriCursor } from "../../runtime/uri/uriCursor.ts";
 import {
