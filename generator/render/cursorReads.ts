@@ -4,25 +4,22 @@ import type { TemplatePlan } from "../plan/planCommand.ts";
 import type { PlannedVariable } from "../plan/planVariables.ts";
 import { ifStatement } from "./layout/ifStatement.ts";
 
-/** Where the lines go in `templates.ts.hbs`: inside `parse`, inside an `if`. */
-const INDENT = 8;
-
 /**
- * The lines that read a template's variables with `UriCursor`, in URI order: each path segment
+ * The lines (at `indent`) that read a template's variables with `UriCursor`, in URI order: each path segment
  * and each query parameter that is present sets its variable. None, so that its URIs are read
  * strictly only, for a template with a variable `vars.__proto__ = ...` would turn into a
  * prototype, or with an enum constant `oneOf` cannot compare in place (empty, or with a
  * character that is written escaped or splits the URI).
  */
-export function cursorReads(template: TemplatePlan): string[] {
+export function cursorReads(template: TemplatePlan, indent: number): string[] {
   const variables = [...template.path, ...template.query];
   if (!variables.every(readsInPlace)) return [];
   return [
     ...template.path.map((variable) =>
-      ifStatement(INDENT, "cursor.segment()", assignment(variable)),
+      ifStatement(indent, "cursor.segment()", assignment(variable)),
     ),
     ...template.query.map((variable) =>
-      ifStatement(INDENT, `cursor.param(${literal(variable.name)})`, assignment(variable)),
+      ifStatement(indent, `cursor.param(${literal(variable.name)})`, assignment(variable)),
     ),
   ];
 }

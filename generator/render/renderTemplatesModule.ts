@@ -6,21 +6,68 @@ import { variablesTypeName } from "../plan/naming.ts";
 import { argumentsDoc } from "./layout/callDoc.ts";
 import { importDoc } from "./layout/importDoc.ts";
 import { flatText } from "./layout/flatText.ts";
-import { fitsOnLine, layOut, type Doc } from "./layout/layOut.ts";
-import { arrayDoc, assignmentDoc, literalDoc } from "./layout/literalDoc.ts";
+import { fitsOnLine, layOut, TAB_WIDTH, type Doc, type Placement } from "./layout/layOut.ts";
+import { arrayDoc, literalDoc } from "./layout/literalDoc.ts";
 import { printList } from "./layout/printList.ts";
-import { printLiteral } from "./layout/printLiteral.ts";
+import { printLiteralProperty } from "./layout/printLiteral.ts";
+import { printProperty } from "./layout/printProperty.ts";
 import { stringLiteral } from "./layout/stringLiteral.ts";
-import { tidyLines } from "./layout/tidyLines.ts";
 import { compileModuleTemplate, type ModuleContext } from "./moduleTemplate.ts";
 import { cursorReads } from "./cursorReads.ts";
 
-const templatesModule = compileModuleTemplate("templates.ts.hbs");
+const { group } = builders;
+
+const templatesModule = compileModuleTemplate<object>("templates.ts.hbs");
+const at = (name: string) => templatesModule.placement(name);
 
 /** `generated/templates.ts`: a strict parser and an argument rebuild per template. */
 export function renderTemplatesModule({ app, header, templates }: ModuleContext): string {
-  const reads = templates.map(cursorReads);
+  const reads = templates.map((template) => cursorReads(template, at("cursorRead").indent));
   const usesCursor = reads.some((lines) => lines.length > 0);
+  return templatesModule.render({
+    header,
+    imports: templates.length === 0 ? "" : imports(templates, usesCursor),
+    usesCursor,
+    templatesDoc: docComment([
+      `The resource templates of app "${app}", by command name: each parses an expanded URI back`,
+      "into typed variables (strictly: every bad field is reported) and rebuilds the command's",
+      "arguments exactly as `tools/call` with the same values would.",
+    ]),
+    templates: templates.map((template, index) => ({
+      name: template.name,
+      nameProperty: printProperty("name", stringLiteral(template.name), true, at("nameProperty")),
+      uriTemplateProperty: printProperty(
+        "uriTemplate",
+        stringLiteral(template.uriTemplate),
+        true,
+        at("uriTemplateProperty"),
+      ),
+      variablesProperty: printLiteralProperty(
+        "variables",
+        variables(template),
+        at("variablesProperty"),
+      ),
+      cursorComment: `// As \`uris.${template.name}\` writes it, read in one pass; any other URI is read strictly below.`,
+      cursorStart: `if (cursor.start(uri, ${stringLiteral(template.base)}))`,
+      varsDeclaration: `const vars = {} as ${variablesTypeName(template.name)};`,
+      cursorReads: reads[index]!.map((cursorRead) => ({ cursorRead })),
+      splitStatement: splitStatement(template, at("splitStatement")),
+      partsStatement: `const { ${[template.path.length > 0 && "path", template.query.length > 0 && "query"].filter(Boolean).join(", ")} } = split.parts;`,
+      fields: [
+        ...template.path.map((variable) => ({
+          readProperty: readProperty(variable, "path", at("readProperty")),
+        })),
+        ...template.query.map((variable) => ({
+          readProperty: readProperty(variable, "query", at("readProperty")),
+        })),
+      ],
+      argsProperty: argsProperty(template, at("argsProperty")),
+      satisfiesClause: `} satisfies CommandTemplate<${variablesTypeName(template.name)}>`,
+    })),
+  });
+}
+
+function imports(templates: TemplatePlan[], usesCursor: boolean): string {
   const runtime = [
     "FieldReader",
     ...usedPickers(templates),
@@ -28,78 +75,16 @@ export function renderTemplatesModule({ app, header, templates }: ModuleContext)
     ...(usesCursor ? ["UriCursor"] : []),
     "type CommandTemplate",
   ];
-  const imports =
-    templates.length === 0
-      ? []
-      : [
-          layOut(importDoc(runtime, "livecmd/uri"), { indent: 0, column: 0 }),
-          layOut(
-            importDoc(
-              templates.map((t) => variablesTypeName(t.name)),
-              "./uris.js",
-              true,
-            ),
-            { indent: 0, column: 0 },
-          ),
-        ];
-  return tidyLines(
-    templatesModule({
-      header,
-      app,
-      imports: imports.join("\n"),
-      usesCursor,
-      templates: templates.map((template, index) => ({
-        name: template.name,
-        nameLiteral: stringLiteral(template.name),
-        uriTemplateLiteral: valueAfterKey(
-          "uriTemplate",
-          stringLiteral(template.uriTemplate),
-          true,
-          4,
-        ),
-        variablesLiteral: printLiteral(variables(template), {
-          indent: 4,
-          column: 4 + "variables: ".length,
-          after: ",",
-        }),
-        baseLiteral: stringLiteral(template.base),
-        cursorReads: reads[index],
-        splitArguments: splitArguments(template),
-        partsBinding: [template.path.length > 0 && "path", template.query.length > 0 && "query"]
-          .filter(Boolean)
-          .join(", "),
-        fields: [
-          ...template.path.map((variable) => ({
-            name: variable.name,
-            readCall: valueAfterKey(variable.name, readCallDoc(variable, "path"), false, 8),
-          })),
-          ...template.query.map((variable) => ({
-            name: variable.name,
-            readCall: valueAfterKey(variable.name, readCallDoc(variable, "query"), false, 8),
-          })),
-        ],
-        argsExpression: argsExpression(template),
-        typeName: variablesTypeName(template.name),
-      })),
-    }),
-  );
+  const types = templates.map((template) => variablesTypeName(template.name));
+  const placement = at("imports");
+  return [
+    layOut(importDoc(runtime, "livecmd/uri"), placement),
+    layOut(importDoc(types, "./uris.js", true), placement),
+  ].join("\n");
 }
 
-/**
- * What follows `key: ` in a template line `key: {{value}},` at `indent`: the property laid out
- * as a whole, since whether the value moves below its key depends on both. A value that does
- * move below starts with a newline, and the space the template leaves before it is tidied away.
- */
-function valueAfterKey(key: string, value: Doc, valueIsString: boolean, indent: number): string {
-  // Most values fit beside their key: then the doc printer has nothing to decide.
-  const flat = flatText(value);
-  if (flat !== undefined && fitsOnLine(flat, indent + key.length + 2, ",")) return flat;
-  const printed = layOut(assignmentDoc(key, value, valueIsString), {
-    indent,
-    column: indent,
-    after: ",",
-  });
-  return printed.slice(key.length + 1).replace(/^ /, "");
+function docComment(lines: string[]): string {
+  return ["/**", ...lines.map((line) => ` * ${line}`), " */"].join("\n");
 }
 
 function variables(template: TemplatePlan): TemplateVariable[] {
@@ -117,48 +102,65 @@ function variables(template: TemplatePlan): TemplateVariable[] {
   ];
 }
 
-/** `(uri, base, pathNames, queryNames)` of `const split = splitUri(...);`: two arrays last, so neither is hugged. */
-function splitArguments(template: TemplatePlan): string {
+/** `const split = splitUri(uri, base, pathNames, queryNames);`: two arrays last, so neither is hugged. */
+function splitStatement(template: TemplatePlan, placement: Placement): string {
   const names = (variables: PlannedVariable[]) =>
     literalDoc(variables.map((variable) => variable.name));
   const args = ["uri", stringLiteral(template.base), names(template.path), names(template.query)];
-  return printList(
+  const head = "const split = splitUri";
+  const list = printList(
     args,
     "()",
-    { indent: 6, column: 6 + "const split = splitUri".length, after: ";" },
+    { indent: placement.indent, column: placement.column + head.length, after: ";" },
     argumentsDoc(args, false),
   );
+  return `${head}${list};`;
 }
 
-/** `read.kind("name", from.name)`, or with the enum's values last; a plain string when that is all it can be. */
-function readCallDoc(variable: PlannedVariable, from: "path" | "query"): Doc {
+/** `name: read.kind("name", from.name)`, or with the enum's values last. */
+function readProperty(
+  variable: PlannedVariable,
+  from: "path" | "query",
+  placement: Placement,
+): string {
   const args = [stringLiteral(variable.name), `${from}.${variable.name}`];
   const values = variable.kind === "enum" ? literalDoc(variable.schema.enum) : undefined;
   const flat = `read.${variable.kind}(${[...args, ...(values === undefined ? [] : [flatText(values)])].join(", ")})`;
-  // It fits on its field line (indented 8, after `name: `): no doc to build.
-  if (fitsOnLine(flat, 8 + variable.name.length + 2, ",")) return flat;
-  if (values !== undefined) return group(["read.enum", argumentsDoc([...args, values], true)]);
-  return group([`read.${variable.kind}`, argumentsDoc(args, false)]);
+  // Most fit beside their name: no doc to build.
+  if (fitsOnLine(`${variable.name}: ${flat}`, placement.column, placement.after))
+    return `${variable.name}: ${flat}`;
+  const call =
+    values === undefined
+      ? group([`read.${variable.kind}`, argumentsDoc(args, false)])
+      : group(["read.enum", argumentsDoc([...args, values], true)]);
+  return printProperty(variable.name, call, false, placement);
 }
 
-/** The array after `args: (vars) => `. */
-function argsExpression(template: TemplatePlan): string {
-  const elements = template.args.map(argumentDoc);
-  return printList(
-    elements,
-    "[]",
-    { indent: 4, column: 4 + "args: (vars) => ".length, after: "," },
-    arrayDoc(elements),
+/** `args: (vars) => [...]`, the handler's argument list rebuilt from the variables. */
+function argsProperty(template: TemplatePlan, placement: Placement): string {
+  const head = "args: (vars) => ";
+  const elements = template.args.map((argument) =>
+    argumentDoc(argument, placement.indent + TAB_WIDTH),
+  );
+  return (
+    head +
+    printList(
+      elements,
+      "[]",
+      { indent: placement.indent, column: placement.column + head.length, after: placement.after },
+      arrayDoc(elements),
+    )
   );
 }
 
-function argumentDoc(argument: ArgumentPlan): Doc {
+/** One element of the args array; `elementIndent`: where it sits when the array breaks. */
+function argumentDoc(argument: ArgumentPlan, elementIndent: number): Doc {
   if (argument.kind === "variable") return `vars.${argument.name}`;
   const picker = argument.orUndefined ? "pickDefinedOrUndefined" : "pickDefined";
   const fields = literalDoc(argument.fields);
   const flat = `${picker}(vars, ${flatText(fields)})`;
-  // It fits as an element of the broken args array (indented 6), so it fits in a flat one too.
-  if (fitsOnLine(flat, 6, ",")) return flat;
+  // It fits as an element of the broken array, so it fits in a flat one too.
+  if (fitsOnLine(flat, elementIndent, ",")) return flat;
   return group([picker, argumentsDoc(["vars", fields], true)]);
 }
 
@@ -171,5 +173,3 @@ function usedPickers(templates: TemplatePlan[]): string[] {
       "pickDefinedOrUndefined",
   ].filter((name): name is string => typeof name === "string");
 }
-
-const { group } = builders;

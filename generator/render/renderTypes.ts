@@ -2,7 +2,7 @@ import { builders } from "prettier/doc";
 import type { PlannedVariable } from "../plan/planVariables.ts";
 import type { TemplatePlan } from "../plan/planCommand.ts";
 import { variablesTypeName } from "../plan/naming.ts";
-import { layOut, type Doc } from "./layout/layOut.ts";
+import { layOut, TAB_WIDTH, type Doc } from "./layout/layOut.ts";
 import { stringLiteral } from "./layout/stringLiteral.ts";
 
 const { group, indent, softline, line, ifBreak, join, align } = builders;
@@ -12,12 +12,18 @@ const { group, indent, softline, line, ifBreak, join, align } = builders;
  * compile error in the caller. Written out directly, in the layout json-schema-to-typescript
  * gives the published schemas once prettier has formatted it; a test holds the two equal.
  */
+/** An interface member's indent, and what starts each member of a broken union. */
+const MEMBER = " ".repeat(TAB_WIDTH);
+const UNION_BAR = "| ";
+
 export function renderVariableTypes(templates: TemplatePlan[]): string {
   if (templates.length === 0) return "";
   const root = interfaceText(
     "TemplateVariables",
     "The variables of every resource template, by command name.",
-    templates.map((template) => `  ${template.name}: ${variablesTypeName(template.name)};\n`),
+    templates.map(
+      (template) => `${MEMBER}${template.name}: ${variablesTypeName(template.name)};\n`,
+    ),
   );
   return root + templates.map(variablesInterface).join("");
 }
@@ -26,11 +32,11 @@ function variablesInterface(template: TemplatePlan): string {
   const members = [...template.path, ...template.query].map((variable) => {
     const doc =
       typeof variable.schema.description === "string"
-        ? docComment(variable.schema.description, "  ")
+        ? docComment(variable.schema.description, MEMBER)
         : "";
     // Laid out with its name: a union that breaks leaves no space after the colon.
     const member = [`${variable.name}${variable.required ? "" : "?"}: `, variableType(variable)];
-    return `${doc}  ${layOut(member, { indent: 2, column: 2, after: ";" })};\n`;
+    return `${doc}${MEMBER}${layOut(member, { indent: TAB_WIDTH, column: TAB_WIDTH, after: ";" })};\n`;
   });
   return interfaceText(
     variablesTypeName(template.name),
@@ -66,10 +72,10 @@ function variableType(variable: PlannedVariable): Doc {
     indent([
       softline,
       group([
-        ifBreak("| "),
+        ifBreak(UNION_BAR),
         join(
-          [line, "| "],
-          values.map((value) => align(2, value)),
+          [line, UNION_BAR],
+          values.map((value) => align(UNION_BAR.length, value)),
         ),
       ]),
     ]),

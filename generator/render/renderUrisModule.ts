@@ -2,15 +2,14 @@ import { builders } from "prettier/doc";
 import type { TemplatePlan } from "../plan/planCommand.ts";
 import { variablesTypeName } from "../plan/naming.ts";
 import { importDoc } from "./layout/importDoc.ts";
-import { fitsOnLine, isPlainText, layOut } from "./layout/layOut.ts";
-import { assignmentDoc } from "./layout/literalDoc.ts";
-import { tidyLines } from "./layout/tidyLines.ts";
-import { compileModuleTemplate, type ModuleContext } from "./moduleTemplate.ts";
 import { ifStatement } from "./layout/ifStatement.ts";
+import { fitsOnLine, isPlainText, layOut, TAB_WIDTH, type Placement } from "./layout/layOut.ts";
+import { assignmentDoc } from "./layout/literalDoc.ts";
+import { compileModuleTemplate, type ModuleContext } from "./moduleTemplate.ts";
 
 const { group, indent, line, softline, ifBreak } = builders;
 
-const urisModule = compileModuleTemplate("uris.ts.hbs");
+const urisModule = compileModuleTemplate<object>("uris.ts.hbs");
 
 /** `generated/uris.ts`: typed URI builders, importable anywhere (no Node, no server runtime). */
 export function renderUrisModule({ app, header, templates }: ModuleContext, types: string): string {
@@ -18,56 +17,56 @@ export function renderUrisModule({ app, header, templates }: ModuleContext, type
     [...template.path, ...template.query].some((variable) => variable.kind === "integer"),
   );
   const helpers = templates.length > 0 ? ["pathSegment", ...(hasInteger ? ["type Int"] : [])] : [];
-  return tidyLines(
-    urisModule({
-      header,
-      app,
-      imports:
-        helpers.length > 0
-          ? layOut(importDoc(helpers, "livecmd/uri"), { indent: 0, column: 0 })
-          : "",
-      types,
-      templates: templates.map((template) => ({
-        name: template.name,
-        description: commentSafe(template.description),
-        uriTemplate: commentSafe(template.uriTemplate),
-        ...uriBuilderParts(template),
-      })),
-    }),
-  );
+  return urisModule.render({
+    header,
+    imports:
+      helpers.length > 0
+        ? layOut(importDoc(helpers, "livecmd/uri"), urisModule.placement("imports"))
+        : "",
+    // The interfaces end their last line; the template puts the blank line after them.
+    types: types.trimEnd(),
+    urisDoc: [
+      "/**",
+      ` * Builds the URIs of app "${app}"'s resource templates (RFC 6570: path values and query values`,
+      " * percent-encoded, only defined query variables, in template order). Imports nothing from Node.",
+      " * Each defined query variable adds `name=value` to the query, after a `&` unless it is the first.",
+      " */",
+    ].join("\n"),
+    templates: templates.map((template) => ({
+      builderDoc: `/** ${commentSafe(template.description)} \`${commentSafe(template.uriTemplate)}\` */`,
+      builder: builder(template, urisModule.placement("builder")),
+    })),
+  });
 }
 
 /**
- * The `parameter` and `expression` of `  {{name}}: ({{parameter}}): string => {{expression}},`.
- * A template with a query gets a block body, one line per query variable. A path-only one gets a
- * template literal, which moves to its own line (indented 4) when the line is too long; the
- * parameter breaks only when even `  name: (vars: T): string =>` is too long, and names that
- * long, and wide characters, go through the general printer.
+ * `name: (vars: T): string => ...`. A template with a query gets a block body, one line per
+ * query variable. A path-only one gets a template literal, which moves to its own line when the
+ * line is too long; the parameter breaks only when even `name: (vars: T): string =>` is too
+ * long, and names that long, and wide characters, go through the general printer.
  */
-function uriBuilderParts(template: TemplatePlan): { parameter: string; expression: string } {
+function builder(template: TemplatePlan, placement: Placement): string {
   const parameter = `vars: ${variablesTypeName(template.name)}${template.path.length === 0 ? " = {}" : ""}`;
+  const pad = " ".repeat(placement.indent);
+  const inner = " ".repeat(placement.indent + TAB_WIDTH);
   if (template.query.length > 0) {
     // The block's opening line breaks, as prettier breaks it, in the parameter list.
-    const opening = `  ${template.name}: (${parameter}): string => {`;
-    return {
-      parameter: fitsOnLine(opening, 0) ? parameter : `\n    ${parameter},\n  `,
-      expression: queryBody(template),
-    };
+    const opening = `${template.name}: (${parameter}): string => {`;
+    const head = fitsOnLine(opening, placement.column)
+      ? opening
+      : `${template.name}: (\n${inner}${parameter},\n${pad}): string => {`;
+    return `${head}\n${queryBody(template, placement.indent + TAB_WIDTH)}\n${pad}}`;
   }
-  const signature = `  ${template.name}: (${parameter}): string =>`;
-  if (!fitsOnLine(signature, 0) || !isPlainText(template.base))
-    return uriBuilderPartsByPrinter(template, parameter);
+  const signature = `${template.name}: (${parameter}): string =>`;
+  if (!fitsOnLine(signature, placement.column) || !isPlainText(template.base))
+    return builderByPrinter(template, parameter, placement);
   const body = expandHead(template) + "`";
-  return {
-    parameter,
-    expression: fitsOnLine(body, signature.length + 1, ",") ? body : `\n    ${body}`,
-  };
+  return fitsOnLine(body, placement.column + signature.length + 1, placement.after)
+    ? `${signature} ${body}`
+    : `${signature}\n${inner}${body}`;
 }
 
-function uriBuilderPartsByPrinter(
-  template: TemplatePlan,
-  parameter: string,
-): { parameter: string; expression: string } {
+function builderByPrinter(template: TemplatePlan, parameter: string, placement: Placement): string {
   const signature = group([
     "(",
     indent([softline, parameter]),
@@ -76,35 +75,26 @@ function uriBuilderPartsByPrinter(
     "): string",
   ]);
   const arrow = group([group(signature), " =>", group(indent([line, expandHead(template) + "`"]))]);
-  const printed = layOut(assignmentDoc(template.name, arrow, false), {
-    indent: 2,
-    column: 2,
-    after: ",",
-  });
-  const open = printed.indexOf("(");
-  const close = printed.indexOf("): string =>");
-  return {
-    parameter: printed.slice(open + 1, close),
-    expression: printed.slice(close + "): string =>".length).replace(/^ /, ""),
-  };
+  return layOut(assignmentDoc(template.name, arrow, false), placement);
 }
 
-/** The block body of a builder with a query: each defined variable adds `name=value`, after a `&` unless it is the first. */
-function queryBody(template: TemplatePlan): string {
+/** The block body's lines at `bodyIndent`: each defined variable adds `name=value`, after a `&` unless it is the first. */
+function queryBody(template: TemplatePlan, bodyIndent: number): string {
+  const pad = " ".repeat(bodyIndent);
   const params = template.query.map(({ name }) =>
     ifStatement(
-      4,
+      bodyIndent,
       `vars.${name} != null`,
       `query += \`\${query && "&"}${name}=\${pathSegment(vars.${name})}\`;`,
     ),
   );
   return [
-    "{",
-    '    let query = "";',
-    ...params.map((line) => `    ${line}`),
-    `    return ${expandHead(template)}\${query && \`?\${query}\`}\`;`,
-    "  }",
-  ].join("\n");
+    `let query = "";`,
+    ...params,
+    `return ${expandHead(template)}\${query && \`?\${query}\`}\`;`,
+  ]
+    .map((statement) => pad + statement)
+    .join("\n");
 }
 
 function expandHead(template: TemplatePlan): string {

@@ -19,6 +19,11 @@ export function printLiteral(value: unknown, placement: Placement): string {
   return new LiteralPrinter().print(value, placement);
 }
 
+/** `key: value` for a JSON value, laid out at `placement` as a property of a literal is. */
+export function printLiteralProperty(key: string, value: unknown, placement: Placement): string {
+  return new LiteralPrinter().property(key, value, placement);
+}
+
 class LiteralPrinter {
   /** Each object's or array's one-line text, undefined when it must break; worked out once. */
   private readonly flats = new Map<object, string | undefined>();
@@ -45,25 +50,25 @@ class LiteralPrinter {
       Object.entries(value).map(
         ([key, entry]) =>
           (indent: number) =>
-            this.property(key, entry, indent),
+            this.property(key, entry, { indent, column: indent, after: "," }),
       ),
       placement.indent,
     );
   }
 
   /** `key: value`: a short key keeps its value beside it; a longer one may send a value that does not fit below. */
-  private property(key: string, value: unknown, indent: number): string {
+  property(key: string, value: unknown, { indent, column, after = "" }: Placement): string {
     const name = propertyKey(key);
     const beside = `${name}: `;
-    const placement = { indent, column: indent + beside.length, after: "," };
+    const placement = { indent, column: column + beside.length, after };
     if (typeof value === "object" && value !== null) return beside + this.print(value, placement);
     const literal = this.flat(value)!;
     if (isShortKey(name) || fitsOnLine(literal, placement.column, placement.after))
       return beside + literal;
     return layOut(assignmentDoc(name, literal, typeof value === "string"), {
       indent,
-      column: indent,
-      after: ",",
+      column,
+      after,
     });
   }
 
