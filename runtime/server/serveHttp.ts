@@ -5,17 +5,11 @@ import {
   localhostOriginValidation,
   toNodeHandler,
 } from "@modelcontextprotocol/node";
-import {
-  createMcpHandler,
-  DEFAULT_MAX_REQUEST_BODY_SIZE,
-  isJsonContentType,
-  isLegacyRequest,
-  readRequestBody,
-} from "@modelcontextprotocol/server";
+import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { App } from "../app.ts";
 import { buildServer } from "./buildServer.ts";
-import { HttpListens } from "./httpListens.ts";
 import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
+import { HttpListens, routeByEra } from "./sdkAdapter/index.ts";
 import { ServedApp, type LiveStatus, type ServeOptions } from "./servedApp.ts";
 
 export const MCP_PATH = "/mcp";
@@ -66,18 +60,10 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     if (served.catalog.hasReadableCommands) modern.notify.resourcesChanged();
     modern.notify.toolsChanged();
   });
-  const route = async (request: Request): Promise<Response> => {
-    if (request.method !== "POST") return legacy.fetch(request);
-    const read = await readOnce(request);
-    if (read === "too large") return tooLarge();
-    if (!read)
-      return (await isLegacyRequest(request))
-        ? legacy.fetch(request)
-        : listens.fetch(request, modern.fetch);
-    if (read.parsed === undefined || (await isLegacyRequest(request, read.parsed)))
-      return legacy.fetch(replay(request, read.text));
-    return listens.fetch(request, modern.fetch, read);
-  };
+  const route = routeByEra({
+    modern: (request, read) => listens.fetch(request, modern.fetch, read),
+    legacy: (request) => legacy.fetch(request),
+  });
   const nodeHandler = toNodeHandler({ fetch: route }, { onerror });
   const validHost = localhostHostValidation();
   const validOrigin = localhostOriginValidation();
@@ -112,52 +98,4 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
       served.close();
     },
   };
-}
-
-/**
- * The body of a JSON POST of declared length, read once: routing on the era, narrowing a listen
- * and serving the request then share the parsed message, where `isLegacyRequest(request)` and
- * the handler would each clone the request (a stream tee) and read and parse it again. Undefined
- * when the SDK should read the body itself: another content type (it answers 415), no declared
- * length, or one over its limit (it answers 413).
- */
-async function readOnce(
-  request: Request,
-): Promise<{ text: string; parsed: unknown } | "too large" | undefined> {
-  const length = Number(request.headers.get("content-length") ?? NaN);
-  if (
-    !isJsonContentType(request.headers.get("content-type")) ||
-    !(length >= 0 && length <= DEFAULT_MAX_REQUEST_BODY_SIZE)
-  )
-    return undefined;
-  const read = await readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE);
-  // Only a body longer than its declared length gets here: Node's parser stops at that length.
-  if (read.tooLarge) return "too large";
-  try {
-    return {
-      text: read.text,
-      parsed: read.text.length === 0 ? undefined : (JSON.parse(read.text) as unknown),
-    };
-  } catch {
-    return { text: read.text, parsed: undefined };
-  }
-}
-
-/** A request like `request` whose body, already read, is `text` again (for the legacy sessions). */
-function replay(request: Request, text: string): Request {
-  return new Request(request.url, {
-    method: request.method,
-    headers: request.headers,
-    body: text,
-    signal: request.signal,
-  });
-}
-
-/** The SDK's answer to a body over its limit. */
-function tooLarge(): Response {
-  const message = `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`;
-  return Response.json(
-    { jsonrpc: "2.0", id: null, error: { code: -32000, message } },
-    { status: 413 },
-  );
 }

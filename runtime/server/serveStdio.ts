@@ -9,7 +9,7 @@ import { buildServer } from "./buildServer.ts";
 import { Connection } from "./connection.ts";
 import { ListenRegistrations } from "./listens.ts";
 import { ServedApp, type LiveStatus, type ServeOptions } from "./servedApp.ts";
-import { StdioListenTap } from "./stdioListens.ts";
+import { StdioListenTap } from "./sdkAdapter/index.ts";
 
 export interface ServeStdioOptions extends ServeOptions {
   /** Another transport than the process's stdin/stdout (a socket, or an in-memory pair in tests). */

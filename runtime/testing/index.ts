@@ -3,7 +3,6 @@ import {
   InMemoryTransport,
   ProtocolError,
   StreamableHTTPClientTransport,
-  SUBSCRIPTION_ID_META_KEY,
   type CallToolResult,
   type CompleteResult,
   type McpSubscription,
@@ -11,9 +10,16 @@ import {
   type Resource,
   type ResourceTemplateType as ResourceTemplate,
   type Tool,
-  type Transport,
 } from "@modelcontextprotocol/client";
 import type { App } from "../app.ts";
+import {
+  ListChangeRecorder,
+  UpdateRouter,
+  type ListChanges,
+  type Updates,
+} from "./notifications.ts";
+
+export type { ListChanges, ListKind, Updates } from "./notifications.ts";
 import type { LiveStatus } from "../server/servedApp.ts";
 import { serveHttp } from "../server/serveHttp.ts";
 import { serveStdio } from "../server/serveStdio.ts";
@@ -26,16 +32,6 @@ export interface McpTestOptions {
   transport?: "memory" | "http";
   /** Entries per listing page (default 100). */
   pageSize?: number;
-}
-
-export type ListKind = "resources" | "tools";
-
-/** `list_changed` notifications as the client received them. */
-export interface ListChanges {
-  /** Resolves on the next `notifications/<kind>/list_changed`; rejects after `timeoutMs`. */
-  next(kind: ListKind, timeoutMs?: number): Promise<void>;
-  /** How many arrived so far. */
-  count(kind: ListKind): number;
 }
 
 /**
@@ -82,11 +78,6 @@ export interface Listening {
    */
   readonly closed: Promise<ListenEnd>;
   close(): Promise<void>;
-}
-
-export interface Updates extends AsyncIterable<string> {
-  /** Resolves with the next update's URI; rejects if none arrives within `timeoutMs`. */
-  next(timeoutMs?: number): Promise<string>;
 }
 
 export function testApp(app: App): { mcp(options: McpTestOptions): Promise<McpTestClient> } {
@@ -245,145 +236,4 @@ async function subscribeLegacy(
       ended("local");
     },
   };
-}
-
-/**
- * Sends each `notifications/resources/updated` to the listen it belongs to: by subscription id
- * on 2026-07-28 (a URI may be in several listens, each getting its own copy), by URI on the 2025
- * era (updates carry no id). The client has one handler per notification method, hence one
- * router per client; and `McpSubscription` hides its id, so the router reads it off the listen
- * request as the client sends it, which `Client.listen` does before it first awaits.
- */
-class UpdateRouter {
-  readonly #byListenId = new Map<unknown, UpdateQueue>();
-  readonly #byUri = new Map<string, Set<UpdateQueue>>();
-  #lastListenId: unknown;
-
-  constructor(client: Client) {
-    client.setNotificationHandler("notifications/resources/updated", (notification) => {
-      const listenId = notification.params._meta?.[SUBSCRIPTION_ID_META_KEY];
-      if (listenId !== undefined)
-        return this.#byListenId.get(listenId)?.push(notification.params.uri);
-      for (const queue of this.#byUri.get(notification.params.uri) ?? [])
-        queue.push(notification.params.uri);
-    });
-  }
-
-  /** The transport, noting the id of each listen request sent on it. */
-  watching<T extends Transport>(transport: T): T {
-    const send = transport.send.bind(transport);
-    transport.send = (message, options) => {
-      if ("method" in message && message.method === "subscriptions/listen" && "id" in message)
-        this.#lastListenId = message.id;
-      return send(message, options);
-    };
-    return transport;
-  }
-
-  lastListenId(): unknown {
-    return this.#lastListenId;
-  }
-
-  /** The updates of one 2026-07-28 listen. */
-  forListen(listenId: unknown): UpdateQueue {
-    const queue = new UpdateQueue(() => this.#byListenId.delete(listenId));
-    this.#byListenId.set(listenId, queue);
-    return queue;
-  }
-
-  /** The updates of these URIs (2025 era). */
-  forUris(uris: readonly string[]): UpdateQueue {
-    const queue = new UpdateQueue(() => uris.forEach((uri) => this.#byUri.get(uri)?.delete(queue)));
-    for (const uri of uris) {
-      let queues = this.#byUri.get(uri);
-      if (!queues) this.#byUri.set(uri, (queues = new Set()));
-      queues.add(queue);
-    }
-    return queue;
-  }
-}
-
-class UpdateQueue implements Updates {
-  readonly #arrived: string[] = [];
-  readonly #waiting: ((result: IteratorResult<string>) => void)[] = [];
-  readonly #onEnd: () => void;
-  ended = false;
-
-  constructor(onEnd: () => void) {
-    this.#onEnd = onEnd;
-  }
-
-  push(uri: string): void {
-    const waiter = this.#waiting.shift();
-    if (waiter) waiter({ value: uri, done: false });
-    else this.#arrived.push(uri);
-  }
-
-  end(): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.#onEnd();
-    for (const waiter of this.#waiting.splice(0)) waiter({ value: undefined, done: true });
-  }
-
-  next(timeoutMs = 2000): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#waiting.splice(this.#waiting.indexOf(waiter), 1);
-        reject(new Error(`no notifications/resources/updated within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const waiter = (result: IteratorResult<string>) => {
-        clearTimeout(timer);
-        if (result.done)
-          reject(new Error("the listen ended before the next notifications/resources/updated"));
-        else resolve(result.value);
-      };
-      this.#take(waiter);
-    });
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<string> {
-    return { next: () => new Promise((resolve) => this.#take(resolve)) };
-  }
-
-  #take(waiter: (result: IteratorResult<string>) => void): void {
-    const uri = this.#arrived.shift();
-    if (uri !== undefined) waiter({ value: uri, done: false });
-    else if (this.ended) waiter({ value: undefined, done: true });
-    else this.#waiting.push(waiter);
-  }
-}
-
-class ListChangeRecorder implements ListChanges {
-  readonly #counts: Record<ListKind, number> = { resources: 0, tools: 0 };
-  readonly #waiters: Record<ListKind, (() => void)[]> = { resources: [], tools: [] };
-
-  constructor(client: Client) {
-    client.setNotificationHandler("notifications/resources/list_changed", () =>
-      this.#arrived("resources"),
-    );
-    client.setNotificationHandler("notifications/tools/list_changed", () => this.#arrived("tools"));
-  }
-
-  next(kind: ListKind, timeoutMs = 2000): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no notifications/${kind}/list_changed within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      this.#waiters[kind].push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  }
-
-  count(kind: ListKind): number {
-    return this.#counts[kind];
-  }
-
-  #arrived(kind: ListKind): void {
-    this.#counts[kind] += 1;
-    for (const wake of this.#waiters[kind].splice(0)) wake();
-  }
 }

@@ -8,8 +8,9 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "@modelcontextprotocol/server";
-import { type ListenRegistrations, narrowedTo, requestedUris } from "./listens.ts";
-import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from "./servedApp.ts";
+import type { ListenRegistrations } from "../listens.ts";
+import { narrowedTo, requestedUris } from "./listenRequest.ts";
+import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from "../servedApp.ts";
 
 /**
  * The stdio connection's wire as the SDK's `serveStdio` entry sees it, with the 2026-07-28

@@ -1,7 +1,8 @@
 import type { JSONRPCRequest, McpHandlerRequestOptions } from "@modelcontextprotocol/server";
-import { isEventStream, whenStreamEnds } from "./eventStream.ts";
-import { ListenRegistrations, narrowedTo, requestedUris } from "./listens.ts";
-import { MAX_SUBSCRIPTIONS_PER_CONNECTION, type ServedApp } from "./servedApp.ts";
+import { isEventStream, whenStreamEnds } from "../eventStream.ts";
+import { ListenRegistrations } from "../listens.ts";
+import { narrowedTo, requestedUris } from "./listenRequest.ts";
+import { MAX_SUBSCRIPTIONS_PER_CONNECTION, type ServedApp } from "../servedApp.ts";
 
 type Fetch = (request: Request, options?: McpHandlerRequestOptions) => Promise<Response>;
 

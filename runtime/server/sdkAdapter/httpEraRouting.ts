@@ -1,0 +1,78 @@
+import {
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  isJsonContentType,
+  isLegacyRequest,
+  readRequestBody,
+} from "@modelcontextprotocol/server";
+
+/** A handler of one era: the modern one may be handed the body already read and parsed. */
+export interface EraHandlers {
+  modern(request: Request, read?: { parsed: unknown }): Promise<Response>;
+  legacy(request: Request): Promise<Response>;
+}
+
+/**
+ * One HTTP endpoint for both eras: `createMcpHandler` serves 2026-07-28 and, with `legacy:
+ * "reject"`, nothing else, so each request is routed on its era (the SDK's `isLegacyRequest`):
+ * a non-POST is a 2025 session's (GET stream, DELETE), a POST by its message.
+ */
+export function routeByEra(handlers: EraHandlers): (request: Request) => Promise<Response> {
+  return async (request) => {
+    if (request.method !== "POST") return handlers.legacy(request);
+    const read = await readOnce(request);
+    if (read === "too large") return tooLarge();
+    if (!read)
+      return (await isLegacyRequest(request)) ? handlers.legacy(request) : handlers.modern(request);
+    if (read.parsed === undefined || (await isLegacyRequest(request, read.parsed)))
+      return handlers.legacy(replay(request, read.text));
+    return handlers.modern(request, read);
+  };
+}
+
+/**
+ * The body of a JSON POST of declared length, read once: routing on the era, narrowing a listen
+ * and serving the request then share the parsed message, where `isLegacyRequest(request)` and
+ * the handler would each clone the request (a stream tee) and read and parse it again. Undefined
+ * when the SDK should read the body itself: another content type (it answers 415), no declared
+ * length, or one over its limit (it answers 413).
+ */
+async function readOnce(
+  request: Request,
+): Promise<{ text: string; parsed: unknown } | "too large" | undefined> {
+  const length = Number(request.headers.get("content-length") ?? NaN);
+  if (
+    !isJsonContentType(request.headers.get("content-type")) ||
+    !(length >= 0 && length <= DEFAULT_MAX_REQUEST_BODY_SIZE)
+  )
+    return undefined;
+  const read = await readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE);
+  // Only a body longer than its declared length gets here: Node's parser stops at that length.
+  if (read.tooLarge) return "too large";
+  try {
+    return {
+      text: read.text,
+      parsed: read.text.length === 0 ? undefined : (JSON.parse(read.text) as unknown),
+    };
+  } catch {
+    return { text: read.text, parsed: undefined };
+  }
+}
+
+/** A request like `request` whose body, already read, is `text` again (for the legacy sessions). */
+function replay(request: Request, text: string): Request {
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: text,
+    signal: request.signal,
+  });
+}
+
+/** The SDK's answer to a body over its limit. */
+function tooLarge(): Response {
+  const message = `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`;
+  return Response.json(
+    { jsonrpc: "2.0", id: null, error: { code: -32000, message } },
+    { status: 413 },
+  );
+}

@@ -1,0 +1,27 @@
+/**
+ * Where livecmd fills the SDK's gaps around 2026-07-28 listens and the two eras, in one place.
+ * `@modelcontextprotocol/server` 2.4 answers `subscriptions/listen` itself, and livecmd relies
+ * on exactly these behaviours of it (`test/unit/sdk-contract.test.ts` checks each against the
+ * installed SDK and fails, naming the one that changed, after an upgrade):
+ *
+ * 1. The acknowledgement echoes the request's `resourceSubscriptions` verbatim: the SDK checks
+ *    no URI. So livecmd narrows the request to what it will watch (`narrowedTo`) before the
+ *    SDK sees it, and the acknowledgement then tells the client what is watched.
+ * 2. An empty `resourceSubscriptions` is left out of the acknowledgement.
+ * 3. Nobody is told which listens are open. So livecmd tracks them on the wire: on stdio by
+ *    wrapping the transport (`StdioListenTap`: a listen ends with its response, a
+ *    `notifications/cancelled` or the wire's close), over HTTP by the listen's event stream
+ *    (`HttpListens`: it ends when the stream does).
+ * 4. `createMcpHandler` takes a body already parsed (`parsedBody`), so the narrowed listen is
+ *    what it serves and the body is read once (`routeByEra`).
+ * 5. `resources/updated` reaches every open listen whose filter holds that exact URI (the stdio
+ *    entry through the pinned server instance, HTTP through the handler's `notify` bus).
+ * 6. `createMcpHandler` with `legacy: "reject"` serves no 2025 request, and its own 2025
+ *    fallback is stateless (it could push no `list_changed`): livecmd keeps its own 2025
+ *    sessions, routed by the SDK's `isLegacyRequest`, which tells the eras apart as they come
+ *    off the wire (`routeByEra`).
+ */
+export { narrowedTo, requestedUris } from "./listenRequest.ts";
+export { StdioListenTap } from "./stdioListenTap.ts";
+export { HttpListens } from "./httpListens.ts";
+export { routeByEra } from "./httpEraRouting.ts";
