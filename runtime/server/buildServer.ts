@@ -4,6 +4,7 @@ import { callTool } from "./callTool.ts";
 import { complete } from "./complete.ts";
 import { paginate } from "./pagination.ts";
 import { readResource } from "./readResource.ts";
+import type { Listings } from "../catalog.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /**
@@ -37,13 +38,9 @@ export function buildServer(served: ServedApp): Server {
       "resources/read": LIVE_READ,
     },
   });
-  const { catalog, pageSize } = served;
   server.setRequestHandler("tools/list", (request) => {
-    const page = paginate("tools", catalog.listings().tools, request.params?.cursor, pageSize);
-    return {
-      tools: page.items as Tool[],
-      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
-    };
+    const { tools, nextCursor } = listingPage(served, "tools", request.params?.cursor);
+    return { tools: tools as Tool[], ...(nextCursor !== undefined && { nextCursor }) };
   });
   server.setRequestHandler("tools/call", async (request) =>
     server.projectCallToolResult(
@@ -53,30 +50,24 @@ export function buildServer(served: ServedApp): Server {
   );
   server.setRequestHandler("completion/complete", (request) => complete(served, request.params));
   if (!capabilities.resources) return server;
-  server.setRequestHandler("resources/list", (request) => {
-    const page = paginate(
-      "resources",
-      catalog.listings().resources,
-      request.params?.cursor,
-      pageSize,
-    );
-    return {
-      resources: page.items,
-      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
-    };
-  });
-  server.setRequestHandler("resources/templates/list", (request) => {
-    const page = paginate(
-      "resourceTemplates",
-      catalog.listings().resourceTemplates,
-      request.params?.cursor,
-      pageSize,
-    );
-    return {
-      resourceTemplates: page.items,
-      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
-    };
-  });
+  server.setRequestHandler("resources/list", (request) =>
+    listingPage(served, "resources", request.params?.cursor),
+  );
+  server.setRequestHandler("resources/templates/list", (request) =>
+    listingPage(served, "resourceTemplates", request.params?.cursor),
+  );
   server.setRequestHandler("resources/read", (request) => readResource(served, request.params.uri));
   return server;
+}
+
+/** One page of a listing under the grant as it is now: `{ [kind]: entries, nextCursor? }`. */
+function listingPage<K extends keyof Listings>(
+  served: ServedApp,
+  kind: K,
+  cursor: string | undefined,
+): { [P in K]: Listings[K] } & { nextCursor?: string } {
+  const listing: readonly { name: string }[] = served.catalog.listings()[kind];
+  const page = paginate(kind, listing, cursor, served.pageSize);
+  const entries = { [kind]: page.items } as { [P in K]: Listings[K] };
+  return page.nextCursor === undefined ? entries : { ...entries, nextCursor: page.nextCursor };
 }
