@@ -118,7 +118,7 @@ export const readBench: BenchModule = {
 };
 
 async function startServer(script: string): Promise<Server> {
-  const child = spawn(process.execPath, [...SERVER_FLAGS, "--import", "tsx", script], {
+  const child = spawn(process.execPath, [...SERVER_FLAGS, "--conditions=livecmd-source", "--import", "tsx", script], {
     cwd: REPO_ROOT,
     stdio: ["pipe", "pipe", "inherit"],
   });

@@ -35,7 +35,8 @@ export type DiagnosticCode =
   | "CG009" // commands or grant come through an import that does not resolve
   | "CG010" // a command name that cannot be a URI segment and a tool name
   | "CG011" // defineApp({...}) is not written out the way codegen reads it
-  | "CG012"; // the app's name is not a URI scheme // commands or grant come through an import that does not resolve
+  | "CG012" // the app's name is not a URI scheme
+  | "CG013"; // a constraint tag (@minimum, @format, ...) with a bad value, or on a type it does not fit // commands or grant come through an import that does not resolve
 
 export interface ParamDecl {
   name: string;
@@ -72,3 +73,22 @@ export interface AppDecl {
 export type OutputSet = ReadonlyMap<string, string>;
 
 export { byCodeUnit } from "../runtime/byCodeUnit.ts";
+
+/**
+ * The constraint keywords the JSDoc tags of the same names put in a schema, in the order they
+ * go into it (analyze) and into the generated types' doc comments (render).
+ */
+export const CONSTRAINT_KEYWORDS = [
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "default",
+] as const;
+
+export type ConstraintKeyword = (typeof CONSTRAINT_KEYWORDS)[number];

@@ -1,5 +1,9 @@
 import { CATALOG_VERSION, type Catalog, type Generated } from "./catalog.ts";
 import { byCodeUnit } from "./byCodeUnit.ts";
+import { argumentsObject } from "./commandArguments.ts";
+import type { FieldError } from "./uri/template.ts";
+import { argumentValidator } from "./validation/argumentValidator.ts";
+import { InvalidArguments } from "./validation/invalidArguments.ts";
 import { isCommand, type Command } from "./command.ts";
 import { Origin, type Context } from "./context.ts";
 import { SqliteDatabase } from "./db/database.ts";
@@ -126,10 +130,29 @@ export class App {
     return () => this.#changeListeners.delete(listener);
   }
 
-  /** Runs a command through the middleware, as `origin`. */
+  /**
+   * The field errors of `args` for command `name`, checked against its published `inputSchema`
+   * (types, constraints, formats); none when the app has no catalog entry for it.
+   */
+  argumentErrors(name: string, args: readonly unknown[]): FieldError[] {
+    const entry = this.generated?.catalog.commands.find((candidate) => candidate.name === name);
+    return entry
+      ? argumentValidator().validate(entry.inputSchema, argumentsObject(entry.arguments, args))
+      : [];
+  }
+
+  /**
+   * Runs a command through the middleware, as `origin`. The app's own runs are validated here,
+   * and refused with `InvalidArguments`; an agent's were validated by the server before its
+   * rate limit counted them.
+   */
   async run(name: string, args: readonly unknown[], options: RunOptions): Promise<unknown> {
     const command = this.commands.get(name);
     if (!command) throw new Error(`livecmd: app "${this.name}" has no command "${name}"`);
+    if (options.origin === Origin.App) {
+      const errors = this.argumentErrors(name, args);
+      if (errors.length > 0) throw new InvalidArguments(errors);
+    }
     const invocation = this.#invocation(name, args, options);
     const chain = this.#middleware.reduceRight<() => Promise<unknown>>(
       (next, middleware) => () => middleware(invocation, next),

@@ -7,6 +7,7 @@ export {
   type RateLimit,
 } from "./command.ts";
 export { int, type Int } from "./uri/int.ts";
+export { InvalidArguments } from "./validation/invalidArguments.ts";
 export { Origin, type Context } from "./context.ts";
 export {
   App,

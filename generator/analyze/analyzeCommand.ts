@@ -2,6 +2,7 @@ import { Node, type ParameterDeclaration } from "ts-morph";
 import type { CommandDecl, ParamDecl } from "../model.ts";
 import { diagnosticAt, DiagnosticError, locationOf } from "../discover/locate.ts";
 import type { CommandSyntax } from "../discover/readCommand.ts";
+import { withConstraintTags } from "./constraintTags.ts";
 import { typeToSchema } from "./typeToSchema.ts";
 
 /** A command's parameters as JSON Schemas, with the docs that describe them. */
@@ -60,11 +61,15 @@ function analyzeParam(command: CommandSyntax, param: ParameterDeclaration, cwd: 
     describe: `parameter "${name}" of command "${command.name}"`,
   });
   const doc = command.paramDocs.get(name);
+  const constrained = withConstraintTags(schema, command.paramTags.get(name) ?? [], {
+    cwd,
+    describe: `parameter "${name}" of command "${command.name}"`,
+  });
   return {
     name,
     optional: param.hasQuestionToken() || param.hasInitializer(),
     typeText: typeNode.getText(),
-    schema: doc ? { ...schema, description: doc } : schema,
+    schema: doc ? { ...constrained, description: doc } : constrained,
     location: locationOf(param, cwd),
   };
 }

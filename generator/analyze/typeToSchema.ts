@@ -2,6 +2,7 @@ import { Node, type Symbol as MorphSymbol, type Type, type TypeNode } from "ts-m
 import { byCodeUnit, type JsonSchema } from "../model.ts";
 import { diagnosticAt, DiagnosticError } from "../discover/locate.ts";
 import { isLivecmdModule } from "../discover/resolveDeclaration.ts";
+import { withConstraintTags } from "./constraintTags.ts";
 
 /** Where a type is written: for messages, and for reading literal order from the syntax. */
 export interface TypeSite {
@@ -175,8 +176,14 @@ function propertiesToSchema(type: Type, site: TypeSite, visiting: Type[]): JsonS
       describe: `field "${name}" of ${site.describe}`,
     };
     const schema = typeToSchema(propertyType, propertySite, visiting);
-    const description = declaration && Node.isJSDocable(declaration) ? docText(declaration) : "";
-    properties[name] = description ? { ...schema, description } : schema;
+    const documented = declaration && Node.isJSDocable(declaration) ? declaration : undefined;
+    const description = documented ? docText(documented) : "";
+    const tags = documented?.getJsDocs().flatMap((doc) => doc.getTags()) ?? [];
+    const constrained = withConstraintTags(schema, tags, {
+      cwd: site.cwd,
+      describe: propertySite.describe,
+    });
+    properties[name] = description ? { ...constrained, description } : constrained;
     if (!property.isOptional() && !propertyType.isUndefined() && !includesUndefined(propertyType))
       required.push(name);
   }

@@ -1,5 +1,6 @@
 import {
   Node,
+  type JSDocTag,
   type ObjectLiteralExpression,
   type ParameterDeclaration,
   type VariableDeclaration,
@@ -18,6 +19,8 @@ export interface CommandSyntax {
   description: string;
   /** `@param` texts by parameter name. */
   paramDocs: Map<string, string>;
+  /** The tags after each `@param`, up to the next one, by parameter name (`@minimum 1`, ...). */
+  paramTags: Map<string, JSDocTag[]>;
   /** The handler's parameters after `ctx`. */
   params: ParameterDeclaration[];
   declaration: VariableDeclaration;
@@ -75,6 +78,7 @@ export function readCommand(
     mimeType: typeof options.mimeType === "string" ? options.mimeType : "application/json",
     description: docs.description,
     paramDocs: docs.params,
+    paramTags: docs.tags,
     params: handler.getParameters().slice(1),
     declaration,
     location: locationOf(declaration, cwd),
@@ -115,15 +119,20 @@ function literalValue(node: Node, cwd: string): LiteralOptions[string] | undefin
 function readDocs(declaration: VariableDeclaration): {
   description: string;
   params: Map<string, string>;
+  tags: Map<string, JSDocTag[]>;
 } {
   const docs = declaration.getVariableStatement()?.getJsDocs() ?? [];
   const last = docs[docs.length - 1];
   const params = new Map<string, string>();
+  const tags = new Map<string, JSDocTag[]>();
+  let current: JSDocTag[] | undefined;
   for (const tag of last?.getTags() ?? []) {
-    if (Node.isJSDocParameterTag(tag))
+    if (Node.isJSDocParameterTag(tag)) {
       params.set(tag.getName(), oneLine(tag.getCommentText() ?? ""));
+      tags.set(tag.getName(), (current = []));
+    } else current?.push(tag);
   }
-  return { description: oneLine(last?.getDescription() ?? ""), params };
+  return { description: oneLine(last?.getDescription() ?? ""), params, tags };
 }
 
 function oneLine(text: string): string {

@@ -1,4 +1,5 @@
 import { builders } from "prettier/doc";
+import { CONSTRAINT_KEYWORDS, type JsonSchema } from "../model.ts";
 import type { PlannedVariable } from "../plan/planVariables.ts";
 import type { TemplatePlan } from "../plan/planCommand.ts";
 import { variablesTypeName } from "../plan/naming.ts";
@@ -30,10 +31,8 @@ export function renderVariableTypes(templates: TemplatePlan[]): string {
 
 function variablesInterface(template: TemplatePlan): string {
   const members = [...template.path, ...template.query].map((variable) => {
-    const doc =
-      typeof variable.schema.description === "string"
-        ? docComment(variable.schema.description, MEMBER)
-        : "";
+    const text = variableDoc(variable.schema);
+    const doc = text === undefined ? "" : docComment(text, MEMBER);
     // Laid out with its name: a union that breaks leaves no space after the colon.
     const member = [`${variable.name}${variable.required ? "" : "?"}: `, variableType(variable)];
     return `${doc}${MEMBER}${layOut(member, { indent: TAB_WIDTH, column: TAB_WIDTH, after: ";" })};\n`;
@@ -43,6 +42,20 @@ function variablesInterface(template: TemplatePlan): string {
     `The variables of \`${template.uriTemplate}\`.`,
     members,
   );
+}
+
+/**
+ * A variable's doc comment: its description, then its constraints as the JSDoc tags they were
+ * written with, so an editor shows them where the builder is called.
+ */
+export function variableDoc(schema: JsonSchema): string | undefined {
+  const description = typeof schema.description === "string" ? schema.description : undefined;
+  const tags = CONSTRAINT_KEYWORDS.filter((keyword) => schema[keyword] !== undefined).map(
+    (keyword) =>
+      `@${keyword} ${keyword === "default" ? JSON.stringify(schema[keyword]) : String(schema[keyword])}`,
+  );
+  if (tags.length === 0) return description;
+  return description === undefined ? tags.join("\n") : `${description}\n\n${tags.join("\n")}`;
 }
 
 function interfaceText(name: string, description: string, members: string[]): string {

@@ -1,10 +1,11 @@
-import { Server, type ServerCapabilities, type Tool } from "@modelcontextprotocol/server";
+import { type Server, type ServerCapabilities, type Tool } from "@modelcontextprotocol/server";
 import { LISTING, LIVE_READ } from "./cacheHints.ts";
 import { callTool } from "./callTool.ts";
 import { complete } from "./complete.ts";
 import { paginate } from "./pagination.ts";
 import { readResource } from "./readResource.ts";
 import type { Listings } from "../catalog.ts";
+import { CheckedParamsServer } from "./sdkAdapter/index.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /**
@@ -28,7 +29,7 @@ export function capabilitiesOf(served: ServedApp): ServerCapabilities {
  */
 export function buildServer(served: ServedApp): Server {
   const capabilities = capabilitiesOf(served);
-  const server = new Server(served.serverInfo, {
+  const server = new CheckedParamsServer(served.serverInfo, {
     capabilities,
     cacheHints: {
       "server/discover": LISTING,

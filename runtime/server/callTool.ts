@@ -1,12 +1,14 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { handlerArgs, type ArgumentsObject } from "./commandArguments.ts";
+import { handlerArgs, type ArgumentsObject } from "../commandArguments.ts";
+import { InvalidArguments } from "../validation/invalidArguments.ts";
 import { failureMessage, invalidArguments, unknownTool } from "./protocolErrors.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /**
  * `tools/call` of a granted command. Unknown tools, invalid arguments and the rate limit are
  * protocol errors (the request was wrong); a command that throws, or one that needs a person's
- * confirmation, is a tool error the model can read and act on.
+ * confirmation, or one that refuses its arguments (`InvalidArguments`), is a tool error the
+ * model can read and act on.
  */
 export async function callTool(
   served: ServedApp,
@@ -26,6 +28,12 @@ export async function callTool(
     const result = await served.runAsAgent(entry, handlerArgs(entry.arguments, values));
     return { content: [{ type: "text", text: JSON.stringify(result ?? null) }] };
   } catch (error) {
+    if (InvalidArguments.is(error)) {
+      const fields = error.errors.map((field) => `${field.field}: ${field.message}`).join("; ");
+      return toolError(
+        `Invalid arguments for ${name}: ${fields}; change them and call ${name} again`,
+      );
+    }
     return toolError(failureMessage(error));
   }
 }

@@ -1,7 +1,7 @@
 import type { CommandEntry } from "../catalog.ts";
 import { commandOf } from "../uri/index.ts";
 import type { FieldError } from "../uri/template.ts";
-import { argumentsObject, handlerArgs } from "./commandArguments.ts";
+import { argumentsObject, handlerArgs } from "../commandArguments.ts";
 import { invalidUri, resourceNotFound } from "./protocolErrors.ts";
 import type { ServedApp } from "./servedApp.ts";
 

@@ -2,7 +2,7 @@ import type { App } from "../app.ts";
 import type { CommandEntry } from "../catalog.ts";
 import { Origin } from "../context.ts";
 import { describeRerunFailure, LiveRegistry, type LiveStats } from "../live/liveRegistry.ts";
-import { ArgumentValidator } from "./argumentValidator.ts";
+import { argumentValidator } from "../validation/argumentValidator.ts";
 import { catalogDrift, StaleCatalogError } from "./catalogDrift.ts";
 import { GrantedCatalog } from "./grantedCatalog.ts";
 import { DEFAULT_PAGE_SIZE } from "./pagination.ts";
@@ -52,7 +52,7 @@ export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 64;
 export class ServedApp {
   readonly app: App;
   readonly catalog: GrantedCatalog;
-  readonly validator = new ArgumentValidator();
+  readonly validator = argumentValidator();
   readonly pageSize: number;
   /** `serverInfo`: the app's name and version. */
   readonly serverInfo: { name: string; version: string };

@@ -5,25 +5,37 @@ import { CASE_BIT, DIGIT_ZERO, DOT, isDigit, LOWER_E, MINUS, PLUS } from "./uriC
  * would also take "", " 1", "+1", "0x10", ".5", "1." and "Infinity".
  */
 
+/** Where the last `readInteger` stopped reading digits. Reused, as every read is synchronous. */
+export const integerRead = { end: 0 };
+
 /**
- * The value of `-?(0|[1-9][0-9]*)` spelled exactly from `start` to `end`, or NaN when it is not
- * spelled so; `-0` gives -0. The one integer reader, for a whole string and for a value inside
- * a URI alike. Summed by hand: `Number()` of a fresh string is a call into the runtime that
- * costs more than the rest of reading an integer. Past 2^53 the sum rounds, but never below
- * 2^53, so a range check on the result still rejects every integer out of range.
+ * The one integer reader, for a value inside a URI and a whole string alike: reads
+ * `-?(0|[1-9][0-9]*)` from `start` in one pass, summing as the digits go by, and returns its
+ * value (`-0` for "-0"), or NaN when no integer is spelled there; `integerRead.end` is left
+ * where the digits end. Summed by hand: `Number()` of a fresh string is a call into the
+ * runtime that costs more than the rest of reading an integer. Past 2^53 the sum rounds, but
+ * never below 2^53, so a range check on the result still rejects every integer out of range.
  */
-export function integerValue(s: string, start = 0, end = s.length): number {
+export function readInteger(s: string, start: number): number {
   const negative = s.charCodeAt(start) === MINUS;
   const first = negative ? start + 1 : start;
-  if (integerPartEnd(s, first) !== end) return NaN;
   let value = 0;
-  for (let i = first; i < end; i++) value = value * 10 + (s.charCodeAt(i) - DIGIT_ZERO);
+  let i = first;
+  for (; i < s.length; i++) {
+    const digit = s.charCodeAt(i) - DIGIT_ZERO;
+    if (digit < 0 || digit > 9) break;
+    value = value * 10 + digit;
+  }
+  integerRead.end = i;
+  const spelled = i > first && (s.charCodeAt(first) !== DIGIT_ZERO || i === first + 1);
+  if (!spelled) return NaN;
   return negative ? -value : value;
 }
 
-/** Where the integer spelled at `start` (`-?(0|[1-9][0-9]*)`) ends; -1 when none is. */
-export function integerEnd(s: string, start: number): number {
-  return integerPartEnd(s, s.charCodeAt(start) === MINUS ? start + 1 : start);
+/** The value of `s` when all of it spells an integer (`readInteger`), else NaN. */
+export function integerValue(s: string): number {
+  const value = readInteger(s, 0);
+  return integerRead.end === s.length ? value : NaN;
 }
 
 /** The JSON number grammar (RFC 8259 section 6): `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` */

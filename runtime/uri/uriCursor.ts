@@ -9,7 +9,7 @@ import {
   QUESTION,
   SLASH,
 } from "./uriChars.ts";
-import { integerEnd, integerValue, isJsonNumberSyntax } from "./scalarSyntax.ts";
+import { integerRead, isJsonNumberSyntax, readInteger } from "./scalarSyntax.ts";
 import { MAX_URI_LENGTH } from "./uriLength.ts";
 
 /** What each UTF-16 code unit is inside a value: every unit has an entry, so no bounds check. */
@@ -101,12 +101,11 @@ export class UriCursor {
 
   /** `-?(0|[1-9][0-9]*)` within ±(2^53-1), read where it sits. */
   integer(): Int {
-    const start = this.at;
-    const end = integerEnd(this.uri, start);
-    if (end < 0 || !this.valueEndsAt(end)) return this.miss(0 as Int);
-    this.at = end;
-    const value = integerValue(this.uri, start, end);
-    return Math.abs(value) > Number.MAX_SAFE_INTEGER ? this.miss(0 as Int) : (value as Int);
+    const value = readInteger(this.uri, this.at);
+    this.at = integerRead.end;
+    if (!this.valueEndsAt(this.at) || !(Math.abs(value) <= Number.MAX_SAFE_INTEGER))
+      return this.miss(0 as Int);
+    return value as Int;
   }
 
   /** A JSON number, finite as a double. */

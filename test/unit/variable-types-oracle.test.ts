@@ -9,7 +9,7 @@ import { generate } from "../../generator/pipeline.ts";
 import type { TemplatePlan } from "../../generator/plan/planCommand.ts";
 import type { PlannedVariable } from "../../generator/plan/planVariables.ts";
 import { variablesTypeName } from "../../generator/plan/naming.ts";
-import { renderVariableTypes } from "../../generator/render/renderTypes.ts";
+import { renderVariableTypes, variableDoc } from "../../generator/render/renderTypes.ts";
 import { root, scratchDir } from "../helpers/cli.ts";
 import { writeHostileApp } from "../helpers/hostileApp.ts";
 import { prettierFormat } from "../helpers/prettierOracle.ts";
@@ -55,9 +55,16 @@ function variablesSchema(template: TemplatePlan): JSONSchema {
   };
 }
 
-/** An integer variable is livecmd's branded `Int`; json-schema-to-typescript is told so with `tsType`. */
+/**
+ * An integer variable is livecmd's branded `Int`; json-schema-to-typescript is told so with
+ * `tsType`. Constraints are doc tags after the description, which it is handed whole.
+ */
 function oracleSchema(variable: PlannedVariable): JSONSchema {
-  const schema = variable.schema as JSONSchema;
+  const description = variableDoc(variable.schema);
+  const schema = {
+    ...(variable.schema as JSONSchema),
+    ...(description !== undefined && { description }),
+  };
   return variable.kind === "integer" ? { ...schema, tsType: "Int" } : schema;
 }
 

@@ -20,8 +20,12 @@
  *    fallback is stateless (it could push no `list_changed`): livecmd keeps its own 2025
  *    sessions, routed by the SDK's `isLegacyRequest`, which tells the eras apart as they come
  *    off the wire (`routeByEra`).
+ * 7. A spec request whose params have the wrong shape fails the SDK's own parsing with -32603
+ *    and a multi-line zod dump; `_wrapHandler`, the SDK's hook for subclasses, wraps that
+ *    parsing, so `CheckedParamsServer` checks the params first and answers -32602 in one line.
  */
 export { narrowedTo, requestedUris } from "./listenRequest.ts";
 export { StdioListenTap } from "./stdioListenTap.ts";
 export { HttpListens } from "./httpListens.ts";
 export { routeByEra } from "./httpEraRouting.ts";
+export { CheckedParamsServer } from "./requestParams.ts";

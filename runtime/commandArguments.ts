@@ -1,4 +1,4 @@
-import type { ArgumentShape } from "../catalog.ts";
+import type { ArgumentShape } from "./catalog.ts";
 
 export type ArgumentsObject = Record<string, unknown>;
 

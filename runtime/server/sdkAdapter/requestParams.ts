@@ -1,0 +1,77 @@
+import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
+import type { JsonSchema } from "../../uri/template.ts";
+import { argumentValidator } from "../../validation/argumentValidator.ts";
+
+const STRING = { type: "string" };
+const URI_PARAMS: JsonSchema = { type: "object", required: ["uri"], properties: { uri: STRING } };
+const PAGE_PARAMS: JsonSchema = { type: "object", properties: { cursor: STRING } };
+
+/**
+ * The params of the requests livecmd answers, as far as it reads them (anything else a request
+ * carries is the SDK's business). Checked before the SDK's own parsing, which answers a wrong
+ * type with -32603 and a multi-line zod dump.
+ */
+const PARAMS: Readonly<Record<string, JsonSchema>> = {
+  "tools/list": PAGE_PARAMS,
+  "resources/list": PAGE_PARAMS,
+  "resources/templates/list": PAGE_PARAMS,
+  "resources/read": URI_PARAMS,
+  "resources/subscribe": URI_PARAMS,
+  "resources/unsubscribe": URI_PARAMS,
+  "tools/call": {
+    type: "object",
+    required: ["name"],
+    properties: { name: STRING, arguments: { type: "object" } },
+  },
+  "completion/complete": {
+    type: "object",
+    required: ["ref", "argument"],
+    properties: {
+      ref: {
+        type: "object",
+        required: ["type"],
+        properties: { type: { enum: ["ref/resource", "ref/prompt"] }, uri: STRING, name: STRING },
+      },
+      argument: {
+        type: "object",
+        required: ["name", "value"],
+        properties: { name: STRING, value: STRING },
+      },
+      context: {
+        type: "object",
+        properties: { arguments: { type: "object", additionalProperties: STRING } },
+      },
+    },
+  },
+};
+
+type Handler = Parameters<Server["_wrapHandler"]>[1];
+
+/**
+ * The SDK's `Server` with every request's params checked first: a wrong shape is -32602 with
+ * one line naming the param (`params.uri must be a string`) and the same in `data.errors`.
+ * `_wrapHandler` is the SDK's hook for subclasses to wrap registered handlers; it wraps the
+ * SDK's own parsing, so this check runs before it.
+ */
+export class CheckedParamsServer extends Server {
+  protected override _wrapHandler(method: string, handler: Handler): Handler {
+    const schema = PARAMS[method];
+    const wrapped = super._wrapHandler(method, handler);
+    if (!schema) return wrapped;
+    return (request, ctx) => {
+      const errors = argumentValidator().validate(
+        schema,
+        request.params ?? {},
+        "params",
+        "params.",
+      );
+      if (errors.length === 0) return wrapped(request, ctx);
+      const described = errors.map((error) => `${error.field} ${error.message}`).join("; ");
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Invalid params for ${method}: ${described}`,
+        { errors },
+      );
+    };
+  }
+}

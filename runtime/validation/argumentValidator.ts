@@ -1,0 +1,43 @@
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import type { FieldError, JsonSchema } from "../uri/template.ts";
+import { fieldErrorsOf } from "./fieldMessages.ts";
+
+/**
+ * Validates a command's arguments against its published `inputSchema`, constraints and formats
+ * included (ajv with ajv-formats): one validator for `tools/call`, reads, listens and
+ * subscriptions, and the app's own runs, so they pass or fail together. No coercion and no
+ * defaults: the handler gets what was sent.
+ */
+export class ArgumentValidator {
+  readonly #ajv: Ajv;
+  readonly #compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+  constructor() {
+    this.#ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
+    addFormats.default(this.#ajv);
+  }
+
+  /** Every field error of `value`, in livecmd's words; `root` names the value as a whole. */
+  validate(schema: JsonSchema, value: unknown, root = "arguments", prefix = ""): FieldError[] {
+    const validate = this.#compiledFor(schema);
+    return validate(value) ? [] : fieldErrorsOf(validate.errors ?? [], root, prefix);
+  }
+
+  #compiledFor(schema: JsonSchema): ValidateFunction {
+    let validate = this.#compiled.get(schema);
+    if (!validate) {
+      validate = this.#ajv.compile(schema);
+      this.#compiled.set(schema, validate);
+    }
+    return validate;
+  }
+}
+
+let shared: ArgumentValidator | undefined;
+
+/** The one validator of the process: compiled schemas are cached per schema object, whatever app holds it. */
+export function argumentValidator(): ArgumentValidator {
+  shared ??= new ArgumentValidator();
+  return shared;
+}
