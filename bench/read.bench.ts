@@ -118,10 +118,14 @@ export const readBench: BenchModule = {
 };
 
 async function startServer(script: string): Promise<Server> {
-  const child = spawn(process.execPath, [...SERVER_FLAGS, "--conditions=livecmd-source", "--import", "tsx", script], {
-    cwd: REPO_ROOT,
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...SERVER_FLAGS, "--conditions=livecmd-source", "--import", "tsx", script],
+    {
+      cwd: REPO_ROOT,
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
   const lines = new LineStream(child.stdout!);
   try {
     const line = await lines.next(/^listening /, START_TIMEOUT_MS);
