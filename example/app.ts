@@ -33,7 +33,15 @@ export function createExampleApp(databasePath?: string): App {
     },
     database: () => openExampleDatabase(databasePath ?? exampleDatabasePath()),
     generated: { catalog, templates },
-  });
+  }).complete(customers.customers_index, "search", (ctx, prefix) =>
+    // Names that start with what the agent typed, the way a person would pick from a list.
+    ctx.db
+      .all<{ name: string }>(
+        String.raw`SELECT name FROM customers WHERE name LIKE ? ESCAPE '\' ORDER BY name COLLATE NOCASE LIMIT 101`,
+        `${prefix.replace(/[\\%_]/g, "\\$&")}%`,
+      )
+      .map(({ name }) => name),
+  );
 }
 
 export default createExampleApp();

@@ -33,12 +33,23 @@ export const templates = {
       {
         name: "page",
         in: "query",
-        schema: { type: "integer", description: "The page to return, from 1; 1 when absent." },
+        schema: {
+          type: "integer",
+          minimum: 1,
+          default: 1,
+          description: "The page to return, from 1; 1 when absent.",
+        },
       },
       {
         name: "per_page",
         in: "query",
-        schema: { type: "integer", description: "Customers per page, 1 to 100; 20 when absent." },
+        schema: {
+          type: "integer",
+          minimum: 1,
+          maximum: 100,
+          default: 20,
+          description: "Customers per page, 1 to 100; 20 when absent.",
+        },
       },
       {
         name: "search",
@@ -96,7 +107,11 @@ export const templates = {
       {
         name: "id",
         in: "path",
-        schema: { type: "integer", description: "The customer's id, e.g. 1 for Ada Lovelace." },
+        schema: {
+          type: "integer",
+          minimum: 1,
+          description: "The customer's id, e.g. 1 for Ada Lovelace.",
+        },
       },
     ],
     parse(uri) {
@@ -123,12 +138,16 @@ export const templates = {
       {
         name: "from",
         in: "path",
-        schema: { type: "string", description: "The first day, `YYYY-MM-DD`." },
+        schema: { type: "string", format: "date", description: "The first day, `YYYY-MM-DD`." },
       },
       {
         name: "to",
         in: "path",
-        schema: { type: "string", description: "The last day, `YYYY-MM-DD`, not before `from`." },
+        schema: {
+          type: "string",
+          format: "date",
+          description: "The last day, `YYYY-MM-DD`, not before `from`.",
+        },
       },
       {
         name: "status",

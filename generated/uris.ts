@@ -21,10 +21,17 @@ export interface CustomersIndexVariables {
   direction?: "asc" | "desc";
   /**
    * The page to return, from 1; 1 when absent.
+   *
+   * @minimum 1
+   * @default 1
    */
   page?: Int;
   /**
    * Customers per page, 1 to 100; 20 when absent.
+   *
+   * @minimum 1
+   * @maximum 100
+   * @default 20
    */
   per_page?: Int;
   /**
@@ -42,6 +49,8 @@ export interface CustomersIndexVariables {
 export interface CustomersShowVariables {
   /**
    * The customer's id, e.g. 1 for Ada Lovelace.
+   *
+   * @minimum 1
    */
   id: Int;
 }
@@ -51,10 +60,14 @@ export interface CustomersShowVariables {
 export interface OrdersBetweenVariables {
   /**
    * The first day, `YYYY-MM-DD`.
+   *
+   * @format date
    */
   from: string;
   /**
    * The last day, `YYYY-MM-DD`, not before `from`.
+   *
+   * @format date
    */
   to: string;
   /**

@@ -41,6 +41,18 @@ export interface RunOptions {
   reads?: Set<string>;
 }
 
+/**
+ * Completes a template variable for an agent: the values to offer for `prefix`, given the
+ * variables already filled in (`arguments`, by name, as typed). Runs as the agent, through the
+ * middleware, counted against the command's rate limit; what it returns is merged with what the
+ * variable's schema offers (enum constants, `true`/`false`) and capped at 100.
+ */
+export type Completer = (
+  ctx: Context,
+  prefix: string,
+  context: { arguments: Readonly<Record<string, string>> },
+) => readonly string[] | Promise<readonly string[]>;
+
 /** Tables a write changed; listeners re-run what read them. */
 export type ChangeListener = (tables: readonly string[]) => void;
 
@@ -54,6 +66,8 @@ export class App {
   readonly definedGrant: ReadonlySet<string>;
   readonly #granted = new Set<string>();
   readonly #middleware: Middleware[] = [];
+  /** Completers by command name, then variable name. */
+  readonly #completers = new Map<string, Map<string, Completer>>();
   readonly #grantListeners = new Set<() => void>();
   readonly #changeListeners = new Set<ChangeListener>();
   readonly #openDatabase?: () => SqliteConnection;
@@ -131,6 +145,51 @@ export class App {
   }
 
   /**
+   * Offers values for `variable` of `command`'s template in `completion/complete` (say, customer
+   * names for a `search`). Registered here rather than in `command()` options, which codegen
+   * reads as literals: a completer is code, and needs the app's database. Throws for a variable
+   * the command's template does not have.
+   */
+  complete(target: Command, variable: string, completer: Completer): this {
+    const name = this.nameOf(target);
+    const template = this.generated?.templates[name];
+    if (this.generated && !template)
+      throw new Error(
+        `livecmd: ${name} has no resource template, so it has no variable to complete; only a template's variables are completed`,
+      );
+    if (template && !template.variables.some((candidate) => candidate.name === variable)) {
+      const known = template.variables.map((candidate) => candidate.name).join(", ");
+      throw new Error(
+        `livecmd: ${template.uriTemplate} has no variable "${variable}"; its variables are ${known}`,
+      );
+    }
+    let byVariable = this.#completers.get(name);
+    if (!byVariable) this.#completers.set(name, (byVariable = new Map()));
+    byVariable.set(variable, completer);
+    return this;
+  }
+
+  hasCompleter(name: string, variable: string): boolean {
+    return this.#completers.get(name)?.has(variable) ?? false;
+  }
+
+  /** Runs the completer of `variable` of command `name` for the agent, through the middleware; [] when there is none. */
+  async completions(
+    name: string,
+    variable: string,
+    prefix: string,
+    filled: Readonly<Record<string, string>>,
+  ): Promise<readonly string[]> {
+    const completer = this.#completers.get(name)?.get(variable);
+    if (!completer) return [];
+    const context = { arguments: filled };
+    const invocation = this.#invocation(name, [prefix, context], { origin: Origin.Agent });
+    return (await this.#throughMiddleware(invocation, async () =>
+      completer(invocation, prefix, context),
+    )) as readonly string[];
+  }
+
+  /**
    * The field errors of `args` for command `name`, checked against its published `inputSchema`
    * (types, constraints, formats); none when the app has no catalog entry for it.
    */
@@ -154,9 +213,13 @@ export class App {
       if (errors.length > 0) throw new InvalidArguments(errors);
     }
     const invocation = this.#invocation(name, args, options);
+    return this.#throughMiddleware(invocation, async () => command.handler(invocation, ...args));
+  }
+
+  #throughMiddleware(invocation: Invocation, final: () => Promise<unknown>): Promise<unknown> {
     const chain = this.#middleware.reduceRight<() => Promise<unknown>>(
       (next, middleware) => () => middleware(invocation, next),
-      async () => command.handler(invocation, ...args),
+      final,
     );
     return chain();
   }

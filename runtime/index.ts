@@ -14,6 +14,7 @@ export {
   defineApp,
   type AppDefinition,
   type ChangeListener,
+  type Completer,
   type Invocation,
   type Middleware,
   type RunOptions,

@@ -1,25 +1,23 @@
-import { command, type Database, type Int, type SqlParam } from "livecmd";
-import {
-  checkDate,
-  checkEmail,
-  checkInteger,
-  checkNumber,
-  checkOneOf,
-  checkString,
-  checkStringMap,
-  checkStrings,
-  checkText,
-  noCustomer,
-} from "../validate.ts";
+import { command, InvalidArguments, type Database, type Int, type SqlParam } from "livecmd";
+import { noCustomer } from "./errors.ts";
 
 export type SortKey = "name" | "created_at" | "balance";
 
 export interface CustomerQuery {
   /** Sort direction; `asc` when absent. */
   direction?: "asc" | "desc";
-  /** The page to return, from 1; 1 when absent. */
+  /**
+   * The page to return, from 1; 1 when absent.
+   * @minimum 1
+   * @default 1
+   */
   page?: Int;
-  /** Customers per page, 1 to 100; 20 when absent. */
+  /**
+   * Customers per page, 1 to 100; 20 when absent.
+   * @minimum 1
+   * @maximum 100
+   * @default 20
+   */
   per_page?: Int;
   /** Text to find in the name or email, case-insensitive (`ada` finds "Ada Lovelace"). */
   search?: string;
@@ -28,15 +26,25 @@ export interface CustomerQuery {
 }
 
 export interface ReportFilter {
-  /** Only customers created on or after this date, `YYYY-MM-DD`. */
+  /**
+   * Only customers created on or after this date, `YYYY-MM-DD`.
+   * @format date
+   */
   since?: string;
   /** Only customers whose balance lies within these inclusive bounds. */
   balance: { min?: number; max?: number };
 }
 
 export interface NewCustomer {
+  /**
+   * Not blank; stored trimmed.
+   * @pattern \S
+   */
   name: string;
-  /** Unique among customers, ignoring case. */
+  /**
+   * Unique among customers, ignoring case.
+   * @format email
+   */
   email: string;
   /** 0 when absent. */
   balance?: number;
@@ -113,11 +121,11 @@ export const customers_index = command(
 /**
  * One customer by id, with their order count, order total, tags and attributes.
  * @param id The customer's id, e.g. 1 for Ada Lovelace.
+ * @minimum 1
  */
 export const customers_show = command(
   { live: true, title: "Customer" },
   (ctx, id: Int): CustomerDetail => {
-    checkInteger("id", id);
     const customer = ctx.db.get<Omit<CustomerDetail, "tags" | "attributes">>(
       `SELECT c.id, c.name, c.email, c.balance, c.created_at,
             COUNT(o.id) AS order_count, ROUND(COALESCE(SUM(o.total), 0), 2) AS order_total
@@ -135,7 +143,9 @@ export const customers_show = command(
  * @param tags Tags to require, e.g. ["vip", "beta"]; the example data uses beta, churn-risk, newsletter, vip and wholesale.
  */
 export const customers_tagged = command({ live: true }, (ctx, tags: string[]): Customer[] => {
-  const wanted = checkStrings("tags", tags);
+  if (tags.length === 0)
+    throw new InvalidArguments([{ field: "tags", message: "must hold at least one tag" }]);
+  const wanted = [...new Set(tags)];
   return ctx.db.all<Customer>(
     `SELECT ${COLUMNS} FROM customers WHERE id IN (
        SELECT customer_id FROM customer_tags WHERE tag IN (SELECT value FROM json_each(?))
@@ -179,7 +189,10 @@ export const customers_report = command(
 export const customers_by_attributes = command(
   { live: true },
   (ctx, attrs: Record<string, string>): Customer[] => {
-    const wanted = checkStringMap("attrs", attrs);
+    const wanted = attrs;
+    if (Object.keys(wanted).length === 0) {
+      throw new InvalidArguments([{ field: "attrs", message: "must hold at least one attribute" }]);
+    }
     return ctx.db.all<Customer>(
       `SELECT ${COLUMNS} FROM customers WHERE id IN (
        SELECT a.customer_id FROM customer_attributes a JOIN json_each(?) w ON w.key = a.key AND w.value = a.value
@@ -203,9 +216,8 @@ export const customers_search = command(
 
 /** Creates a customer and returns it; the email must not be in use yet. */
 export const customers_create = command({}, (ctx, input: NewCustomer): Customer => {
-  const name = checkText("name", input.name);
-  const email = checkEmail("email", input.email);
-  const balance = input.balance === undefined ? 0 : checkNumber("balance", input.balance);
+  const name = input.name.trim();
+  const { email, balance = 0 } = input;
   return ctx.db.transaction(() => {
     const holder = ctx.db.get<{ id: Int }>(
       "SELECT id FROM customers WHERE email = ? COLLATE NOCASE",
@@ -223,21 +235,25 @@ export const customers_create = command({}, (ctx, input: NewCustomer): Customer 
   });
 });
 
-/** Renames a customer and returns them. */
+/**
+ * Renames a customer and returns them.
+ * @param id The customer's id.
+ * @minimum 1
+ * @param name The new name: not blank, stored trimmed.
+ * @pattern \S
+ */
 export const customers_rename = command({}, (ctx, id: Int, name: string): Customer => {
-  checkInteger("id", id);
-  const { changes } = ctx.db.run(
-    "UPDATE customers SET name = ? WHERE id = ?",
-    checkText("name", name),
-    id,
-  );
+  const { changes } = ctx.db.run("UPDATE customers SET name = ? WHERE id = ?", name.trim(), id);
   if (changes === 0) throw noCustomer(id);
   return customerById(ctx.db, id);
 });
 
-/** Deletes a customer with their orders, tags and attributes, returning `{ id, name, orders_deleted }`. */
+/**
+ * Deletes a customer with their orders, tags and attributes, returning `{ id, name, orders_deleted }`.
+ * @param id The customer's id.
+ * @minimum 1
+ */
 export const customers_delete = command({ confirm: true }, (ctx, id: Int): DeletedCustomer => {
-  checkInteger("id", id);
   return ctx.db.transaction(() => {
     const { name } = customerById(ctx.db, id);
     // Each table is deleted from by name, not by cascade, so that every change is a statement
@@ -256,10 +272,9 @@ export const customers_export = command({ live: true }, (ctx): Customer[] =>
 );
 
 function pageOfCustomers(db: Database, query: CustomerQuery = {}): CustomerPage {
-  const page = checkInteger("page", query.page ?? 1, 1) as Int;
-  const perPage = checkInteger("per_page", query.per_page ?? 20, 1, 100) as Int;
-  const pattern =
-    query.search === undefined ? null : likePattern(checkString("search", query.search));
+  const page = query.page ?? (1 as Int);
+  const perPage = query.per_page ?? (20 as Int);
+  const pattern = query.search === undefined ? null : likePattern(query.search);
   const { total } = db.get<{ total: Int }>(
     `SELECT COUNT(*) AS total FROM customers WHERE ${SEARCH}`,
     pattern,
@@ -279,9 +294,9 @@ function pageOfCustomers(db: Database, query: CustomerQuery = {}): CustomerPage 
 
 /** The ORDER BY clause, from whitelisted SQL only; ties go by id so that pages never overlap. */
 function orderBy({ sort, direction = "asc" }: CustomerQuery): string {
-  const order = DIRECTIONS[checkOneOf("direction", direction, ["asc", "desc"])];
+  const order = DIRECTIONS[direction];
   if (sort === undefined) return `id ${order}`;
-  return `${SORT_COLUMNS[checkOneOf("sort", sort, Object.keys(SORT_COLUMNS) as SortKey[])]} ${order}, id`;
+  return `${SORT_COLUMNS[sort]} ${order}, id`;
 }
 
 function likePattern(search: string): string {
@@ -289,16 +304,13 @@ function likePattern(search: string): string {
 }
 
 function reportBounds(filter: ReportFilter): SqlParam[] {
-  const since = filter.since === undefined ? null : checkDate("since", filter.since);
-  if (typeof filter.balance !== "object" || filter.balance === null) {
-    throw new Error("balance must be an object like { min?: number, max?: number }");
+  const { min = null, max = null } = filter.balance;
+  if (min !== null && max !== null && min > max) {
+    throw new InvalidArguments([
+      { field: "balance.max", message: `is below balance.min (${min})` },
+    ]);
   }
-  const { min, max } = filter.balance;
-  const low = min === undefined ? null : checkNumber("balance.min", min);
-  const high = max === undefined ? null : checkNumber("balance.max", max);
-  if (low !== null && high !== null && low > high)
-    throw new Error(`balance.min (${low}) is greater than balance.max (${high})`);
-  return [since, low, high];
+  return [filter.since ?? null, min, max];
 }
 
 function customerById(db: Database, id: number): Customer {

@@ -1,22 +1,19 @@
-import { command, type Database, type Int, type SqlParam } from "livecmd";
-import {
-  checkBoolean,
-  checkDate,
-  checkInteger,
-  checkNumber,
-  checkOneOf,
-  noCustomer,
-} from "../validate.ts";
+import { command, InvalidArguments, type Database, type Int, type SqlParam } from "livecmd";
+import { noCustomer } from "./errors.ts";
 
 export type OrderStatus = "pending" | "paid" | "shipped" | "cancelled";
 
 export interface NewOrder {
+  /** @minimum 1 */
   customer_id: Int;
-  /** At least 0. */
+  /** @minimum 0 */
   total: number;
-  /** `pending` when absent. */
+  /**
+   * `pending` when absent.
+   * @default "pending"
+   */
   status?: OrderStatus;
-  /** `YYYY-MM-DD`. */
+  /** @format date */
   placed_on: string;
 }
 
@@ -34,8 +31,6 @@ export interface Order {
   archived: boolean;
 }
 
-const STATUSES: readonly OrderStatus[] = ["pending", "paid", "shipped", "cancelled"];
-
 const SELECT_ORDERS = `SELECT o.id, o.customer_id, c.name AS customer_name, o.total, o.status, o.placed_on, o.flagged, o.archived
   FROM orders o JOIN customers c ON c.id = o.customer_id`;
 
@@ -43,21 +38,22 @@ const SELECT_ORDERS = `SELECT o.id, o.customer_id, c.name AS customer_name, o.to
  * The orders placed from `from` to `to`, both inclusive and written `YYYY-MM-DD`
  * (e.g. 2025-01-01 and 2025-01-31), optionally only those with `status`, oldest first.
  * @param from The first day, `YYYY-MM-DD`.
+ * @format date
  * @param to The last day, `YYYY-MM-DD`, not before `from`.
+ * @format date
  * @param status Only orders in this status; all statuses when absent.
  */
 export const orders_between = command(
   { live: true },
   (ctx, from: string, to: string, status?: OrderStatus): Order[] => {
-    checkDate("from", from);
-    checkDate("to", to);
-    if (from > to) throw new Error(`from (${from}) is after to (${to})`);
+    if (from > to)
+      throw new InvalidArguments([{ field: "to", message: `is before from (${from})` }]);
     return selectOrders(
       ctx.db,
       "o.placed_on BETWEEN ? AND ? AND o.status = COALESCE(?, o.status)",
       from,
       to,
-      statusOrNull(status),
+      status ?? null,
     );
   },
 );
@@ -73,8 +69,8 @@ export const orders_over = command(
     selectOrders(
       ctx.db,
       "o.total >= ? AND o.status = COALESCE(?, o.status)",
-      checkNumber("min_total", min_total),
-      statusOrNull(status),
+      min_total,
+      status ?? null,
     ),
 );
 
@@ -85,19 +81,17 @@ export const orders_over = command(
 export const orders_flagged = command(
   { live: true },
   (ctx, include_archived?: boolean): Order[] => {
-    const archivedToo =
-      include_archived === undefined ? false : checkBoolean("include_archived", include_archived);
-    return selectOrders(ctx.db, "o.flagged = 1 AND (o.archived = 0 OR ? = 1)", archivedToo ? 1 : 0);
+    return selectOrders(
+      ctx.db,
+      "o.flagged = 1 AND (o.archived = 0 OR ? = 1)",
+      include_archived === true ? 1 : 0,
+    );
   },
 );
 
 /** Places an order for an existing customer and returns it. */
 export const orders_create = command({}, (ctx, input: NewOrder): Order => {
-  const customerId = checkInteger("customer_id", input.customer_id);
-  const total = checkNumber("total", input.total, 0);
-  const status =
-    input.status === undefined ? "pending" : checkOneOf("status", input.status, STATUSES);
-  const placedOn = checkDate("placed_on", input.placed_on);
+  const { customer_id: customerId, total, status = "pending", placed_on: placedOn } = input;
   return ctx.db.transaction(() => {
     if (!ctx.db.get("SELECT 1 FROM customers WHERE id = ?", customerId))
       throw noCustomer(customerId);
@@ -125,8 +119,4 @@ function selectOrders(db: Database, where: string, ...params: SqlParam[]): Order
 
 function toOrder(row: OrderRow): Order {
   return { ...row, flagged: row.flagged === 1, archived: row.archived === 1 };
-}
-
-function statusOrNull(status: OrderStatus | undefined): OrderStatus | null {
-  return status === undefined ? null : checkOneOf("status", status, STATUSES);
 }

@@ -4,6 +4,7 @@ import {
   type CompleteRequest,
   type CompleteResult,
 } from "@modelcontextprotocol/server";
+import type { CommandEntry } from "../catalog.ts";
 import type { JsonSchema } from "../uri/template.ts";
 import type { ServedApp } from "./servedApp.ts";
 
@@ -11,10 +12,15 @@ import type { ServedApp } from "./servedApp.ts";
 const MAX_VALUES = 100;
 
 /**
- * `completion/complete` for a variable of a granted template, from what its schema knows: enum
- * constants, or `true`/`false` for a boolean, filtered by the typed prefix; nothing otherwise.
+ * `completion/complete` for a variable of a granted template: what its schema knows (enum
+ * constants, or `true`/`false` for a boolean, filtered by the typed prefix), then what the app's
+ * completer for it offers (`app.complete`), without repeats, at most 100. A completer that
+ * throws gives nothing (the error goes to `onerror`): a completion is a hint, never a failure.
  */
-export function complete(served: ServedApp, params: CompleteRequest["params"]): CompleteResult {
+export async function complete(
+  served: ServedApp,
+  params: CompleteRequest["params"],
+): Promise<CompleteResult> {
   const { ref, argument } = params;
   if (ref.type !== "ref/resource") {
     throw new ProtocolError(
@@ -25,7 +31,7 @@ export function complete(served: ServedApp, params: CompleteRequest["params"]): 
   }
   const entry = served.catalog.readableByTemplate(ref.uri);
   const template = entry && served.catalog.template(entry);
-  if (!template) {
+  if (!entry || !template) {
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,
       `Unknown resource template ${JSON.stringify(ref.uri)}: pass a uriTemplate exactly as resources/templates/list gives it`,
@@ -41,7 +47,17 @@ export function complete(served: ServedApp, params: CompleteRequest["params"]): 
       { ref, argument: argument.name },
     );
   }
-  const matches = candidatesOf(variable.schema).filter((value) => value.startsWith(argument.value));
+  const fromSchema = candidatesOf(variable.schema).filter((value) =>
+    value.startsWith(argument.value),
+  );
+  const fromApp = await appCompletions(
+    served,
+    entry,
+    variable.name,
+    argument.value,
+    params.context?.arguments ?? {},
+  );
+  const matches = [...new Set([...fromSchema, ...fromApp])];
   return {
     completion: {
       values: matches.slice(0, MAX_VALUES),
@@ -49,6 +65,28 @@ export function complete(served: ServedApp, params: CompleteRequest["params"]): 
       hasMore: matches.length > MAX_VALUES,
     },
   };
+}
+
+async function appCompletions(
+  served: ServedApp,
+  entry: CommandEntry,
+  variable: string,
+  prefix: string,
+  filled: Readonly<Record<string, string>>,
+): Promise<string[]> {
+  if (!served.app.hasCompleter(entry.name, variable)) return [];
+  served.admit(entry);
+  try {
+    const values = await served.app.completions(entry.name, variable, prefix, filled);
+    return values.filter((value): value is string => typeof value === "string");
+  } catch (error) {
+    served.onerror(
+      new Error(
+        `completing ${variable} of ${entry.name} for ${JSON.stringify(prefix)} failed: ${error instanceof Error ? error.message : String(error)}; answered with no values`,
+      ),
+    );
+    return [];
+  }
 }
 
 function candidatesOf(schema: JsonSchema): string[] {

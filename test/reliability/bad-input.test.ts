@@ -73,8 +73,16 @@ async function expectOutcome(
       return;
     }
     case "handlerRefuses": {
+      const error = await protocolError(mcp.read(uri), -32602);
+      const { errors } = error.data as { errors: { field: string }[] };
+      assert.deepStrictEqual(errors.map((fieldError) => fieldError.field).sort(), outcome.fields);
+      assert.deepStrictEqual(runs, [{ command: template, args: outcome.args }]);
+      return;
+    }
+    case "handlerFails": {
       const error = await protocolError(mcp.read(uri), -32603);
       assert.match(error.message, outcome.message);
+      assert.equal(error.data, undefined, "only the message crosses the wire");
       assert.deepStrictEqual(runs, [{ command: template, args: outcome.args }]);
       return;
     }
@@ -92,7 +100,7 @@ describe("the hostile URI table", () => {
         `${template} has few cases`,
       );
     }
-    for (const kind of ["invalid", "notFound", "data", "handlerRefuses"]) {
+    for (const kind of ["invalid", "notFound", "data", "handlerRefuses", "handlerFails"]) {
       assert.ok(
         HOSTILE_URIS.some((entry) => entry.outcome.kind === kind),
         kind,

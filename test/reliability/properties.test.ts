@@ -19,18 +19,35 @@ import { countedExampleApp, PROTOCOLS, readText } from "./support/exampleApp.ts"
 const DIFFERENTIAL_RUNS = 100;
 const GARBAGE_RUNS = 600;
 
-/** How a request ended, in terms both paths share: the result's JSON, or the command's message. */
-type Outcome = { ok: true; json: string } | { ok: false; message: string };
+/**
+ * How a request ended, in terms both paths share: the result's JSON, the command's message, or
+ * the fields the published schema refused (a read's -32602, a call's -32602: the command never ran).
+ */
+type Outcome =
+  { ok: true; json: string } | { ok: false; message: string } | { ok: false; refused: string[] };
 
-async function readOutcome(mcp: McpTestClient, uri: string): Promise<Outcome> {
+function refusedFields(error: ProtocolError): string[] {
+  return (error.data as { errors: { field: string }[] }).errors
+    .map((fieldError) => fieldError.field)
+    .sort();
+}
+
+/** `ran`: whether the command ran; a -32602 after it ran is its own refusal (`InvalidArguments`). */
+async function readOutcome(mcp: McpTestClient, uri: string, ran: () => boolean): Promise<Outcome> {
   try {
     return { ok: true, json: readText(await mcp.read(uri)) };
   } catch (error) {
     assert.ok(
-      error instanceof ProtocolError && error.code === -32603,
+      error instanceof ProtocolError && (error.code === -32603 || error.code === -32602),
       `read ${uri}: ${String(error)}`,
     );
-    return { ok: false, message: error.message };
+    if (error.code === -32603) return { ok: false, message: error.message };
+    if (!ran()) return { ok: false, refused: refusedFields(error) };
+    const { errors } = error.data as { errors: { field: string; message: string }[] };
+    return {
+      ok: false,
+      message: errors.map((fieldError) => `${fieldError.field}: ${fieldError.message}`).join("; "),
+    };
   }
 }
 
@@ -39,10 +56,24 @@ async function callOutcome(
   tool: string,
   args: Record<string, unknown>,
 ): Promise<Outcome> {
-  const result = await mcp.call(tool, args);
+  let result;
+  try {
+    result = await mcp.call(tool, args);
+  } catch (error) {
+    assert.ok(
+      error instanceof ProtocolError && error.code === -32602,
+      `call ${tool}: ${String(error)}`,
+    );
+    return { ok: false, refused: refusedFields(error) };
+  }
   const [content] = result.content as { type: string; text: string }[];
   assert.equal(content?.type, "text");
-  return result.isError ? { ok: false, message: content.text } : { ok: true, json: content.text };
+  if (!result.isError) return { ok: true, json: content.text };
+  // The command's own refusal names the same fields as a read's data.errors, in a sentence.
+  const refusal = new RegExp(
+    `^Invalid arguments for ${tool}: (.*); change them and call ${tool} again$`,
+  ).exec(content.text);
+  return { ok: false, message: refusal ? refusal[1]! : content.text };
 }
 
 for (const protocol of PROTOCOLS) {
@@ -60,11 +91,15 @@ for (const protocol of PROTOCOLS) {
         await fc.assert(
           fc.asyncProperty(variablesOf(name), async (vars) => {
             counted.runs.length = 0;
-            const read = await readOutcome(mcp, expand(name, vars));
+            const read = await readOutcome(mcp, expand(name, vars), () => counted.runs.length > 0);
             const call = await callOutcome(mcp, name, vars);
-            assert.equal(counted.runs.length, 2, "both requests run the command once");
-            assert.deepStrictEqual(counted.runs[0]!.args, counted.runs[1]!.args);
             assert.deepStrictEqual(read, call);
+            if ("refused" in read)
+              assert.equal(counted.runs.length, 0, "a refused request runs nothing");
+            else {
+              assert.equal(counted.runs.length, 2, "both requests run the command once");
+              assert.deepStrictEqual(counted.runs[0]!.args, counted.runs[1]!.args);
+            }
             outcomes[read.ok ? "ok" : "failed"]++;
           }),
           { numRuns: DIFFERENTIAL_RUNS },

@@ -8,13 +8,17 @@ import type { TemplateName } from "../../../generated/templates.ts";
  * - `data`: the read succeeds and the handler receives exactly `args`: hostile-looking values
  *   are plain data.
  * - `handlerRefuses`: the URI is valid, the handler receives exactly `args` and refuses them
- *   itself (its domain checks go beyond the schema), which is -32603 with its message.
+ *   itself (`InvalidArguments`: a rule the schema cannot state), which is -32602 with its
+ *   `data.errors` naming exactly `fields`.
+ * - `handlerFails`: the URI is valid, the handler receives exactly `args` and throws (a record
+ *   that does not exist), which is -32603 with its message only.
  */
 export type Outcome =
   | { kind: "invalid"; fields: string[] }
   | { kind: "notFound" }
   | { kind: "data"; args: unknown[] }
-  | { kind: "handlerRefuses"; args: unknown[]; message: RegExp };
+  | { kind: "handlerRefuses"; args: unknown[]; fields: string[] }
+  | { kind: "handlerFails"; args: unknown[]; message: RegExp };
 
 export interface HostileUri {
   rule: string;
@@ -29,8 +33,13 @@ const invalid = (...fields: string[]): Outcome => ({
 });
 const notFound: Outcome = { kind: "notFound" };
 const data = (...args: unknown[]): Outcome => ({ kind: "data", args });
-const handlerRefuses = (message: RegExp, ...args: unknown[]): Outcome => ({
+const handlerRefuses = (fields: string[], ...args: unknown[]): Outcome => ({
   kind: "handlerRefuses",
+  args,
+  fields,
+});
+const handlerFails = (message: RegExp, ...args: unknown[]): Outcome => ({
+  kind: "handlerFails",
   args,
   message,
 });
@@ -626,10 +635,22 @@ export const HOSTILE_URIS: HostileUri[] = [
     outcome: data({ sort: "created_at" }),
   },
   {
-    rule: "a page of 0 reaches the handler, which refuses it",
+    rule: "a page of 0 is below the published minimum",
     template: "customers_index",
     uri: "app://customers_index?page=0",
-    outcome: handlerRefuses(/page must be an integer/, { page: 0 }),
+    outcome: invalid("page"),
+  },
+  {
+    rule: "a customer that does not exist is a failure of the command, not an invalid argument",
+    template: "customers_show",
+    uri: "app://customers_show/99999",
+    outcome: handlerFails(/^no customer with id 99999$/, 99999),
+  },
+  {
+    rule: "to before from reaches the handler, which refuses it by field",
+    template: "orders_between",
+    uri: "app://orders_between/2025-02-01/2025-01-01",
+    outcome: handlerRefuses(["to"], "2025-02-01", "2025-01-01", undefined),
   },
   ...INJECTIONS.map((value): HostileUri => ({
     rule: `${JSON.stringify(value)} is plain data`,
@@ -736,39 +757,34 @@ export const HOSTILE_URIS: HostileUri[] = [
     outcome: data("2025-01-01", "2025-01-31", "paid"),
   },
   {
-    rule: "an encoded slash stays in its segment",
+    rule: "an encoded slash stays in its segment (and that segment is no date)",
     template: "orders_between",
     uri: "app://orders_between/2025%2F01%2F01/2025-01-31",
-    outcome: handlerRefuses(/from must be a date/, "2025/01/01", "2025-01-31", undefined),
+    outcome: invalid("from"),
   },
   {
-    rule: "encoded dots stay data",
+    rule: "encoded dots stay data (no dates, refused by format)",
     template: "orders_between",
     uri: "app://orders_between/%2E%2E/%2E",
-    outcome: handlerRefuses(/from must be a date/, "..", ".", undefined),
+    outcome: invalid("from", "to"),
   },
   {
     rule: "%00 is a character of a path string",
     template: "orders_between",
     uri: "app://orders_between/%00/2025-01-31",
-    outcome: handlerRefuses(/from must be a date/, "\u0000", "2025-01-31", undefined),
+    outcome: invalid("from"),
   },
   {
     rule: "a date followed by %00 is not that date",
     template: "orders_between",
     uri: "app://orders_between/2025-01-01/2025-01-31%00",
-    outcome: handlerRefuses(/to must be a date/, "2025-01-01", "2025-01-31\u0000", undefined),
+    outcome: invalid("to"),
   },
   {
-    rule: "SQL in a path string reaches the handler unchanged",
+    rule: "SQL in a path string is no date: refused by its format before any SQL runs",
     template: "orders_between",
     uri: `app://orders_between/${encodeURIComponent("2025-01-01' OR '1'='1")}/2025-01-31`,
-    outcome: handlerRefuses(
-      /from must be a date/,
-      "2025-01-01' OR '1'='1",
-      "2025-01-31",
-      undefined,
-    ),
+    outcome: invalid("from"),
   },
 
   // orders_over: path variable min_total (number), query variable status (enum)
