@@ -37,7 +37,7 @@ export function createExampleApp(databasePath?: string): App {
     // Names that start with what the agent typed, the way a person would pick from a list.
     ctx.db
       .all<{ name: string }>(
-        String.raw`SELECT name FROM customers WHERE name LIKE ? ESCAPE '\' ORDER BY name COLLATE NOCASE LIMIT 101`,
+        String.raw`SELECT DISTINCT name FROM customers WHERE name LIKE ? ESCAPE '\' ORDER BY name COLLATE NOCASE LIMIT 101`,
         `${prefix.replace(/[\\%_]/g, "\\$&")}%`,
       )
       .map(({ name }) => name),

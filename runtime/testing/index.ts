@@ -32,6 +32,8 @@ export interface McpTestOptions {
   transport?: "memory" | "http";
   /** Entries per listing page (default 100). */
   pageSize?: number;
+  /** Told what no request can carry (a completer or a re-run that threw); a line on stderr when absent. */
+  onerror?: (error: Error) => void;
 }
 
 /**
@@ -43,10 +45,12 @@ export interface McpTestClient {
   readonly client: Client;
   read(uri: string): Promise<ReadResourceResult>;
   call(tool: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** `filled`: the variables already filled in (`context.arguments`). */
   complete(
     template: string,
     variable: string,
     prefix: string,
+    filled?: Record<string, string>,
   ): Promise<CompleteResult["completion"]>;
   /** Every page, walked by the client. */
   templates(): Promise<ResourceTemplate[]>;
@@ -105,11 +109,12 @@ async function connect(app: App, options: McpTestOptions): Promise<McpTestClient
     read: (uri) => client.readResource({ uri }, BYPASS),
     call: (tool, args = {}) =>
       client.callTool({ name: tool, arguments: args }) as Promise<CallToolResult>,
-    complete: async (template, variable, prefix) =>
+    complete: async (template, variable, prefix, filled) =>
       (
         await client.complete({
           ref: { type: "ref/resource", uri: template },
           argument: { name: variable, value: prefix },
+          ...(filled && { context: { arguments: filled } }),
         })
       ).completion,
     templates: async () =>
@@ -158,7 +163,10 @@ async function connectTransport(
   options: McpTestOptions,
   updates: UpdateRouter,
 ): Promise<Connected> {
-  const serveOptions = options.pageSize === undefined ? {} : { pageSize: options.pageSize };
+  const serveOptions = {
+    ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
+    ...(options.onerror && { onerror: options.onerror }),
+  };
   if (options.transport === "http") {
     const serving = await serveHttp(app, { ...serveOptions, port: 0 });
     // A 2025 client opens its GET stream some time after initialize; what the server pushes

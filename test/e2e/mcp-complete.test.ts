@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { command, type Command } from "../../runtime/command.ts";
+import type { Completer } from "../../runtime/app.ts";
+import { RATE_LIMITED } from "../../runtime/server/index.ts";
 import { testApp } from "../../runtime/testing/index.ts";
 import { withFixtureGenerated } from "./fixtures/fixtureCatalog.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
@@ -93,3 +95,115 @@ for (const protocol of PROTOCOLS) {
     }
   });
 }
+
+/** A directory whose `who` template completes from the app, and whose completer records what it was given. */
+function directoryApp(completer: Completer) {
+  const person = command(
+    { live: true, rateLimit: { max: 2, perMs: 60_000 } },
+    (_ctx, team: string, who: string) => ({ team, who }),
+  );
+  const hidden = command({ live: true }, (_ctx, who: string) => ({ who }));
+  const app = withFixtureGenerated(
+    { name: "app", commands: { person, hidden }, agent: { grant: [person] } },
+    [
+      {
+        name: "person",
+        shape: { kind: "positional", names: ["team", "who"] },
+        variables: [
+          { name: "team", in: "path", schema: { type: "string", enum: ["core", "docs"] } },
+          { name: "who", in: "path", schema: { type: "string" } },
+        ],
+      },
+      {
+        name: "hidden",
+        shape: { kind: "positional", names: ["who"] },
+        variables: [{ name: "who", in: "path", schema: { type: "string" } }],
+      },
+    ],
+  );
+  app.complete(person, "who", completer).complete(hidden, "who", completer);
+  return { app, person };
+}
+
+describe("completers an app registers", () => {
+  for (const protocol of PROTOCOLS) {
+    it(`runs as the agent through the middleware, with the variables already filled in (${protocol})`, async () => {
+      const seen: unknown[] = [];
+      const { app } = directoryApp((ctx, prefix, { arguments: filled }) => {
+        seen.push({ origin: ctx.origin, command: ctx.command, prefix, filled });
+        return ["ada", "alan", "grace"].filter(
+          (name) => name.startsWith(prefix) && filled.team === "core",
+        );
+      });
+      const middleware: string[] = [];
+      app.use(async (invocation, next) => {
+        middleware.push(`${invocation.origin} ${invocation.command}`);
+        return next();
+      });
+      const mcp = await testApp(app).mcp({ protocol });
+      assert.deepEqual(
+        await mcp.complete("app://person/{team}/{who}", "who", "a", { team: "core" }),
+        { values: ["ada", "alan"], total: 2, hasMore: false },
+      );
+      assert.deepEqual(seen, [
+        { origin: "agent", command: "person", prefix: "a", filled: { team: "core" } },
+      ]);
+      assert.deepEqual(middleware, ["agent person"]);
+      await mcp.close();
+    });
+
+    it(`counts against the command's rate limit, like a read (${protocol})`, async () => {
+      const { app } = directoryApp(() => ["ada"]);
+      const mcp = await testApp(app).mcp({ protocol });
+      await mcp.complete("app://person/{team}/{who}", "who", "");
+      await mcp.read("app://person/core/ada");
+      await protocolError(mcp.complete("app://person/{team}/{who}", "who", ""), RATE_LIMITED);
+      await mcp.close();
+    });
+
+    it(`a completer that throws gives an empty completion, and its error reaches onerror (${protocol})`, async () => {
+      const errors: Error[] = [];
+      const { app } = directoryApp(() => {
+        throw new Error("the directory is down");
+      });
+      const mcp = await testApp(app).mcp({ protocol, onerror: (error) => errors.push(error) });
+      assert.deepEqual(await mcp.complete("app://person/{team}/{who}", "who", "a"), {
+        values: [],
+        total: 0,
+        hasMore: false,
+      });
+      assert.match(
+        errors.map((error) => error.message).join("\n"),
+        /completing who of person for "a" failed: the directory is down/,
+      );
+      await mcp.close();
+    });
+
+    it(`an ungranted command's completer is as unknown as its template (${protocol})`, async () => {
+      let ran = false;
+      const { app } = directoryApp(() => {
+        ran = true;
+        return ["ada"];
+      });
+      const mcp = await testApp(app).mcp({ protocol });
+      const error = await protocolError(mcp.complete("app://hidden/{who}", "who", "a"), -32602);
+      assert.match(error.message, /^Unknown resource template "app:\/\/hidden\/\{who\}"/);
+      assert.equal(ran, false);
+      await mcp.close();
+    });
+  }
+
+  it("cannot be registered for a variable the template does not have, nor for a command without a template", () => {
+    const { app, person } = directoryApp(() => []);
+    assert.throws(
+      () => app.complete(person, "name", () => []),
+      /app:\/\/person\/\{team\}\/\{who\} has no variable "name"; its variables are team, who/,
+    );
+    const tool = command({}, () => null);
+    const withTool = withFixtureGenerated(
+      { name: "app", commands: { tool }, agent: { grant: [tool] } },
+      [{ name: "tool", shape: { kind: "positional", names: [] }, variables: [] }],
+    );
+    assert.throws(() => withTool.complete(tool, "x", () => []), /tool has no resource template/);
+  });
+});
