@@ -23,14 +23,11 @@ export async function watchCodegen(options: Omit<CodegenOptions, "check">): Prom
       options.log(`codegen failed: ${error.message}`),
     );
   await run();
-  options.log(
-    `watching ${path.relative(options.cwd, watched) || "."}/ for changes (Ctrl-C to stop)`,
-  );
   let timer: NodeJS.Timeout | undefined;
   const changed = new Set<string>();
-  watch(watched, { recursive: true }, (_event, file) => {
+  const onChange = (folder: string, file: string | Buffer | null) => {
     if (!file) return;
-    const absolute = path.join(watched, file.toString());
+    const absolute = path.join(folder, file.toString());
     if (absolute.startsWith(outDir + path.sep) || !/\.(ts|tsx|mts|cts)$/.test(absolute)) return;
     changed.add(absolute);
     clearTimeout(timer);
@@ -39,7 +36,14 @@ export async function watchCodegen(options: Omit<CodegenOptions, "check">): Prom
       changed.clear();
       void run();
     }, DEBOUNCE_MS);
-  });
+  };
+  // One plain watch per folder the app's sources are in: Node's recursive watch on Linux scans
+  // subfolders after it returns, so an edit made right after "watching" could go unseen.
+  for (const folder of sourceFolders(appProject, watched))
+    watch(folder, (_event, file) => onChange(folder, file));
+  options.log(
+    `watching ${path.relative(options.cwd, watched) || "."}/ for changes (Ctrl-C to stop)`,
+  );
   await new Promise(() => {});
 }
 
@@ -61,6 +65,20 @@ async function generateOnce(
   options.log(
     `${options.out}/: ${report.written.length} written, ${report.removed.length} removed (${Math.round(performance.now() - started)} ms)`,
   );
+}
+
+/** The app module's folder and every folder below it that holds one of the app's loaded sources. */
+function sourceFolders({ project }: AppProject, appFolder: string): string[] {
+  const folders = new Set([appFolder]);
+  for (const sourceFile of project.getSourceFiles()) {
+    const folder = path.dirname(sourceFile.getFilePath());
+    if (
+      folder.startsWith(appFolder + path.sep) &&
+      !folder.includes(`${path.sep}node_modules${path.sep}`)
+    )
+      folders.add(folder);
+  }
+  return [...folders];
 }
 
 function refresh({ project }: AppProject, file: string): void {
