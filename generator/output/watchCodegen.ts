@@ -34,13 +34,21 @@ export async function watchCodegen(options: Omit<CodegenOptions, "check">): Prom
     timer = setTimeout(() => {
       for (const file of changed) refresh(appProject, file);
       changed.clear();
-      void run();
+      void run().then(watchSources);
     }, DEBOUNCE_MS);
   };
-  // One plain watch per folder the app's sources are in: Node's recursive watch on Linux scans
-  // subfolders after it returns, so an edit made right after "watching" could go unseen.
-  for (const folder of sourceFolders(appProject, watched))
-    watch(folder, (_event, file) => onChange(folder, file));
+  // One plain watch per folder the app's sources are in (more as the app reaches new ones):
+  // Node's recursive watch on Linux scans subfolders after it returns, so an edit made right
+  // after "watching" could go unseen.
+  const watching = new Set<string>();
+  const watchSources = () => {
+    for (const folder of sourceFolders(appProject, watched)) {
+      if (watching.has(folder)) continue;
+      watching.add(folder);
+      watch(folder, (_event, file) => onChange(folder, file));
+    }
+  };
+  watchSources();
   options.log(
     `watching ${path.relative(options.cwd, watched) || "."}/ for changes (Ctrl-C to stop)`,
   );
