@@ -1,0 +1,14 @@
+import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
+
+/** An error as one line: the JSON-RPC code and message of the server's answer, or what failed. */
+export function errorText(error: unknown, timeoutMs: number): string {
+  if (error instanceof ProtocolError) return `${error.code} ${error.message}`;
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
+    return `no answer within ${timeoutMs / 1000} s`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A JSON-RPC "method not found": the server does not serve the method at all. */
+export function isMethodNotFound(error: unknown): boolean {
+  return error instanceof ProtocolError && error.code === -32601;
+}
