@@ -84,7 +84,21 @@ function unreachableMessage(target: Target, error: Error & { code?: string }): s
 }
 
 function failureReason(error: unknown, timeoutMs: number, stderr: string): string {
-  const lastLine = stderr.trimEnd().split("\n").pop()?.trim();
   const reason = errorText(error, timeoutMs);
-  return lastLine ? `${reason}; the server's stderr ends with: ${lastLine}` : reason;
+  const telling = tellingLine(stderr);
+  return telling ? `${reason}; the server's stderr says: ${telling}` : reason;
+}
+
+/**
+ * The line of a server's stderr most likely to say why it stopped: the last one naming an
+ * error that is not a stack frame (Node ends a crash with its version, Python with the
+ * exception), else the last line.
+ */
+function tellingLine(stderr: string): string | undefined {
+  const lines = stderr
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  const errorLines = lines.filter((line) => /error/i.test(line) && !/^at\s/.test(line));
+  return errorLines.at(-1) ?? lines.at(-1);
 }

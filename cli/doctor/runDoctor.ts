@@ -39,17 +39,16 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     const connection = await connect(target, era, timeoutMs);
     if (!connection.served) {
       eras.push({ era: era.name, served: false, reason: connection.reason });
-      steps.push({
-        era: era.name,
-        ...warn("connect", `not served: ${connection.reason}`, NOT_SERVED_FIX[era.name]),
-      });
+      steps.push(
+        asStep(era, warn("connect", `not served: ${connection.reason}`, NOT_SERVED_FIX[era.name])),
+      );
       continue;
     }
     const { session } = connection;
     try {
       eras.push(servedSummary(session));
       const findings = [connectFinding(session), ...(await diagnoseEra(session, timeoutMs))];
-      steps.push(...findings.map((finding) => ({ era: era.name, ...finding })));
+      steps.push(...findings.map((finding) => asStep(era, finding)));
     } finally {
       await session.close();
     }
@@ -62,6 +61,11 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   const report: Report = { target: describeTarget(target), eras, steps, summary: summarize(steps) };
   options.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderTable(report));
   return report.summary.fail > 0 ? 1 : 0;
+}
+
+/** The finding on one era, its keys in the order the report shows them. */
+function asStep(era: Era, { step, status, detail, fix }: Finding): Step {
+  return { step, era: era.name, status, detail, ...(fix !== undefined && { fix }) };
 }
 
 function servedSummary(session: Session): EraSummary {
