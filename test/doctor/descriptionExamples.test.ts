@@ -52,8 +52,8 @@ describe("values from a template's description", () => {
     ],
     ["no example at all", "One customer by id.", ["id"], []],
     [
-      "a variable already valued keeps its value",
-      "Sorted by `sort`, e.g. name.",
+      "only the first example a variable gets counts",
+      "Sorted by `sort`, e.g. name; or by `sort` again, e.g. balance.",
       ["sort"],
       [["sort", "name"]],
     ],
