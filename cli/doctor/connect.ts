@@ -23,8 +23,9 @@ export type Connection = { served: true; session: Session } | { served: false; r
 const STDERR_KEPT = 4096;
 
 /**
- * Opens the target on one era (a stdio target is started afresh for each). A target that cannot
- * be started or reached at all is bad input, not a finding about a server.
+ * Opens the target on one era. A stdio target is started afresh for each era (on 2026-07-28 the
+ * SDK first probes `server/discover` on a sibling process of its own). A target that cannot be
+ * started or reached at all is bad input, not a finding about a server.
  */
 export async function connect(target: Target, era: Era, timeoutMs: number): Promise<Connection> {
   const client = new Client(

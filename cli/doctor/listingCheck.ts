@@ -6,7 +6,7 @@ import { formatMs, plural, sample } from "./wording.ts";
 
 export type ListingMethod = "resources/list" | "resources/templates/list";
 
-/** The SDK client's `listMaxPages`: a host built on it shows no page past this one. */
+/** The SDK client's `listMaxPages`: its listResources() throws rather than walk past it. */
 const SDK_CLIENT_MAX_PAGES = 64;
 /** Past this, the chapter's arithmetic says the menu is a spinner, not a listing. */
 const SLOW_LISTING_MS = 2000;
@@ -86,17 +86,16 @@ function completeWalkFinding<T>(
 ): Finding {
   const { items, pages } = walk;
   const pageSize = Math.max(...pages.map((page) => page.entries));
-  const msPerPage = pages.reduce((sum, page) => sum + page.ms, 0) / pages.length;
+  const msPerPage = median(pages.map((page) => page.ms));
   const trips = roundTrips(items.length, pageSize, msPerPage);
   const detail =
     items.length === 0
       ? `empty: ${plural(pages.length, "round trip")} of ${formatMs(msPerPage)}`
       : `${plural(items.length, "entry", "entries")} on ${plural(pages.length, "page")} of up to ${pageSize}: ${plural(trips.roundTrips, "round trip")} × ${formatMs(msPerPage)} = ${formatMs(trips.totalMs)} before a host has the whole listing${trips.roundTrips === pages.length ? "" : ` (uneven pages: the walk took ${pages.length})`}`;
   if (pages.length > SDK_CLIENT_MAX_PAGES) {
-    const shown = pages.slice(0, SDK_CLIENT_MAX_PAGES).reduce((sum, page) => sum + page.entries, 0);
     return warn(
       method,
-      `${detail}; the SDK client stops at ${SDK_CLIENT_MAX_PAGES} pages (listMaxPages), so a host built on it shows ${shown} of ${items.length}`,
+      `${detail}; the SDK client's own walk gives up with an error after ${SDK_CLIENT_MAX_PAGES} pages (listMaxPages), so a host built on it shows none of it`,
       `use pages large enough for ${SDK_CLIENT_MAX_PAGES} of them to hold the listing, or ${TOO_BIG_FIX}`,
     );
   }
@@ -121,4 +120,14 @@ function repeatedEntries(keys: readonly string[]): string[] {
     seen.add(key);
   }
   return [...repeated];
+}
+
+/**
+ * The cost of a page: the median, so that one slow page (the first on a connection often is,
+ * while the server builds what it serves) does not stand for all of them.
+ */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }

@@ -1,7 +1,9 @@
+import type { SubscriptionFilter } from "@modelcontextprotocol/client";
 import type { Session } from "./connect.ts";
 import { errorText } from "./errorText.ts";
 import { fail, ok, type Finding } from "./report.ts";
 
+const NOT_TRIED = "no read worked, so there is no URI to subscribe to";
 const FIX =
   "acknowledge every subscription the capabilities promise, or stop declaring resources.subscribe / listChanged";
 
@@ -30,8 +32,7 @@ export async function subscriptionFinding(
   const step = "resources/subscribe";
   if (!resources?.subscribe)
     return ok(step, "resources.subscribe not declared: hosts cannot watch a document");
-  if (uri === undefined)
-    return ok(step, "not tried: no read worked, so there is no URI to subscribe to");
+  if (uri === undefined) return ok(step, `not tried: ${NOT_TRIED}`);
   try {
     await session.client.subscribeResource({ uri }, { timeout: timeoutMs });
   } catch (error) {
@@ -67,29 +68,29 @@ async function listenFinding(
       "neither resources.subscribe nor listChanged declared: hosts cannot watch documents or the listing",
     );
   }
-  const wanted = {
-    ...(subscribe && uri !== undefined && { resourceSubscriptions: [uri] }),
+  const watched = subscribe ? uri : undefined;
+  if (watched === undefined && !listChanged) return ok(step, `not tried: ${NOT_TRIED}`);
+  const filter: SubscriptionFilter = {
+    ...(watched !== undefined && { resourceSubscriptions: [watched] }),
     ...(listChanged && { resourcesListChanged: true }),
   };
   const asked = [
-    ...(wanted.resourceSubscriptions ? [`updates of ${uri}`] : []),
-    ...(wanted.resourcesListChanged ? ["list changes"] : []),
+    ...(watched !== undefined ? [`updates of ${watched}`] : []),
+    ...(listChanged ? ["list changes"] : []),
   ].join(" and ");
-  let honored;
+  let honored: SubscriptionFilter;
   try {
-    const subscription = await session.client.listen(wanted, { timeout: timeoutMs });
+    const subscription = await session.client.listen(filter, { timeout: timeoutMs });
     honored = subscription.honoredFilter;
     await subscription.close();
   } catch (error) {
     return fail(step, `listening for ${asked} fails: ${errorText(error, timeoutMs)}`, FIX);
   }
   const dropped = [
-    ...(wanted.resourceSubscriptions && !honored.resourceSubscriptions?.includes(uri!)
-      ? [`the subscription to ${uri}`]
+    ...(watched !== undefined && !honored.resourceSubscriptions?.includes(watched)
+      ? [`updates of ${watched}`]
       : []),
-    ...(wanted.resourcesListChanged && !honored.resourcesListChanged
-      ? ["resourcesListChanged"]
-      : []),
+    ...(listChanged && !honored.resourcesListChanged ? ["list changes"] : []),
   ];
   if (dropped.length > 0) {
     return fail(
@@ -98,7 +99,6 @@ async function listenFinding(
       FIX,
     );
   }
-  const skipped =
-    subscribe && uri === undefined ? " (no read worked, so no URI to subscribe to)" : "";
-  return ok(step, `acknowledged: ${asked}${skipped}`);
+  const notTried = subscribe && watched === undefined ? ` (${NOT_TRIED})` : "";
+  return ok(step, `acknowledged: ${asked}${notTried}`);
 }

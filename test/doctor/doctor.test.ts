@@ -180,6 +180,24 @@ describe("livecmd doctor", () => {
     );
   });
 
+  it("follows every cursor of a paginated server and does the round-trip arithmetic", async () => {
+    const { run, report } = await doctorJson(
+      ["--", process.execPath, "bin/livecmd.js", "serve", "--page-size", "2"],
+      FRESH_DATABASE,
+    );
+    assert.equal(run.code, 0, run.stdout);
+    const templates = report.steps.filter((step) => step.step === "resources/templates/list");
+    assert.deepEqual(
+      templates.map((step) => step.status),
+      ["ok", "ok"],
+    );
+    for (const { detail } of templates)
+      assert.match(
+        detail,
+        /^5 entries on 3 pages of up to 2: 3 round trips × [\d.]+ m?s = [\d.]+ m?s before a host has the whole listing$/,
+      );
+  });
+
   describe("over Streamable HTTP", () => {
     let server: ReturnType<typeof spawn>;
     let url: string;
