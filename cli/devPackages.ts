@@ -1,4 +1,5 @@
 import { InputError } from "./inputError.ts";
+import { livecmdManifest } from "./livecmdPackage.ts";
 
 /**
  * Packages livecmd uses at development time only, which the project installs as its own dev
@@ -17,6 +18,14 @@ export const DEV_PACKAGES = {
 
 export type DevPackage = keyof typeof DEV_PACKAGES;
 
+/**
+ * Optional peers of livecmd that a command loads on demand (`livecmd doctor` drives the SDK
+ * client); their ranges are livecmd's own peerDependencies.
+ */
+export type PeerPackage = "@modelcontextprotocol/client";
+
+type OnDemandPackage = DevPackage | PeerPackage;
+
 /** What `livecmd codegen` and `livecmd inspect` load besides livecmd. */
 export const GENERATOR_PACKAGES: readonly DevPackage[] = [
   "ts-morph",
@@ -31,7 +40,7 @@ export const GENERATOR_PACKAGES: readonly DevPackage[] = [
  */
 export async function withDevPackages<T>(
   purpose: string,
-  packages: readonly DevPackage[],
+  packages: readonly OnDemandPackage[],
   load: () => Promise<T>,
   otherwise = "",
 ): Promise<T> {
@@ -47,8 +56,16 @@ export async function withDevPackages<T>(
 }
 
 /** `name@range` for each package, quoted for a shell where the range needs it. */
-export function installSpecs(packages: readonly DevPackage[]): string {
-  return packages.map((name) => `${name}@${quoteForShell(DEV_PACKAGES[name])}`).join(" ");
+export function installSpecs(packages: readonly OnDemandPackage[]): string {
+  return packages.map((name) => `${name}@${quoteForShell(rangeOf(name))}`).join(" ");
+}
+
+function rangeOf(name: OnDemandPackage): string {
+  if (name in DEV_PACKAGES) return DEV_PACKAGES[name as DevPackage];
+  const range = livecmdManifest().peerDependencies[name];
+  if (range === undefined)
+    throw new Error(`livecmd's package.json has no peer dependency on ${name}`);
+  return range;
 }
 
 /** The package a failed import could not find, if that is why it failed. */

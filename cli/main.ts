@@ -1,6 +1,7 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { codegenCommand } from "./codegenCommand.ts";
+import { doctorCommand } from "./doctorCommand.ts";
 import { initCommand } from "./initCommand.ts";
 import { InputError } from "./inputError.ts";
 import { inspectCommand } from "./inspectCommand.ts";
@@ -11,11 +12,14 @@ const INPUT_ERROR = 2;
 
 await yargs(hideBin(process.argv))
   .scriptName("livecmd")
+  // `livecmd doctor -- <command>` takes the command's words verbatim ("--http 0" stays "0").
+  .parserConfiguration({ "populate--": true, "parse-positional-numbers": false })
   .command(initCommand)
   .command(codegenCommand)
   .command(inspectCommand)
   .command(serveCommand)
-  .demandCommand(1, "name a command: init, codegen, inspect or serve")
+  .command(doctorCommand)
+  .demandCommand(1, "name a command: init, codegen, inspect, serve or doctor")
   .strict()
   .version(livecmdManifest().version)
   .help()

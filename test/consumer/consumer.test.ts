@@ -118,6 +118,16 @@ describe(
         assert.ok(!present(generatorOnly), `${generatorOnly} is not installed`);
     });
 
+    it("livecmd doctor, without the optional SDK client, says how to install it", async () => {
+      assert.ok(!existsSync(path.join(project, "node_modules/@modelcontextprotocol/client")));
+      const doctor = await livecmd("doctor", "http://127.0.0.1:3000/mcp");
+      assert.equal(doctor.code, 2);
+      assert.equal(
+        doctor.stderr,
+        "livecmd: livecmd doctor needs @modelcontextprotocol/client, which is not installed: npm install --save-dev @modelcontextprotocol/client@^2.4.0\n",
+      );
+    });
+
     it("codegen writes the project's generated files, and --check finds them current", async () => {
       const generated = await livecmd("codegen", "--app", "src/app.ts", "--out", "src/generated");
       assert.equal(generated.code, 0, generated.stdout + generated.stderr);

@@ -25,6 +25,13 @@ test("dev packages: the install command carries the ranges this livecmd works wi
   );
 });
 
+test("dev packages: an optional peer's install command carries livecmd's peer range", () => {
+  assert.equal(
+    installSpecs(["@modelcontextprotocol/client"]),
+    "@modelcontextprotocol/client@^2.4.0",
+  );
+});
+
 test("dev packages: a missing package that is not one of them is not disguised as one", async () => {
   await assert.rejects(
     withDevPackages("livecmd codegen", ["ts-morph"], importMissing),

@@ -1,0 +1,78 @@
+import type {
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+} from "@modelcontextprotocol/client";
+import { capabilityFinding } from "./capabilityCheck.ts";
+import type { Session } from "./connect.ts";
+import { listingFinding } from "./listingCheck.ts";
+import { metadataFinding } from "./metadataCheck.ts";
+import { readResourceOutcome, readTemplateOutcome } from "./readCheck.ts";
+import type { Finding } from "./report.ts";
+import { subscriptionFinding } from "./subscriptionCheck.ts";
+import { templateSyntaxFinding } from "./templateSyntaxCheck.ts";
+import { uriFinding } from "./uriCheck.ts";
+import { walkListing, type ListingPage } from "./walkListing.ts";
+
+/**
+ * A host's discovery sequence on one connection, a step each: capabilities, both listings to
+ * their ends, what the entries say, one read per listing and per template, then subscriptions.
+ * The listings are walked even when resources are not declared (a host would not), because
+ * entries behind an undeclared capability are fault 1.
+ */
+export async function diagnoseEra(session: Session, timeoutMs: number): Promise<Finding[]> {
+  const resourceWalk = await walkListing((cursor) => resourcesPage(session, cursor, timeoutMs));
+  const templateWalk = await walkListing((cursor) => templatesPage(session, cursor, timeoutMs));
+  const resources = resourceWalk.items;
+  const templates = templateWalk.items;
+  const capabilities = session.client.getServerCapabilities();
+  const findings = [
+    capabilityFinding(capabilities, { resources: resources.length, templates: templates.length }),
+  ];
+  const declared = capabilities?.resources !== undefined;
+  if (!declared && resources.length + templates.length === 0) return findings;
+  findings.push(
+    listingFinding("resources/list", resourceWalk, (entry) => entry.uri, declared, timeoutMs),
+    listingFinding(
+      "resources/templates/list",
+      templateWalk,
+      (entry) => entry.uriTemplate,
+      declared,
+      timeoutMs,
+    ),
+    uriFinding(resources),
+    templateSyntaxFinding(templates),
+    metadataFinding("resource metadata", resources),
+    metadataFinding("template metadata", templates),
+  );
+  const reads = [await readResourceOutcome(session, resources, timeoutMs)];
+  for (const template of templates)
+    reads.push(await readTemplateOutcome(session, template, timeoutMs));
+  for (const read of reads) if (read) findings.push(read.finding);
+  const readUri = reads.find((read) => read?.readUri !== undefined)?.readUri;
+  findings.push(await subscriptionFinding(session, readUri, timeoutMs));
+  return findings;
+}
+
+async function resourcesPage(
+  session: Session,
+  cursor: string | undefined,
+  timeoutMs: number,
+): Promise<ListingPage<Resource>> {
+  const result = await session.client.request(
+    { method: "resources/list", params: cursor === undefined ? {} : { cursor } },
+    { timeout: timeoutMs },
+  );
+  return { items: result.resources, nextCursor: result.nextCursor };
+}
+
+async function templatesPage(
+  session: Session,
+  cursor: string | undefined,
+  timeoutMs: number,
+): Promise<ListingPage<ResourceTemplate>> {
+  const result = await session.client.request(
+    { method: "resources/templates/list", params: cursor === undefined ? {} : { cursor } },
+    { timeout: timeoutMs },
+  );
+  return { items: result.resourceTemplates, nextCursor: result.nextCursor };
+}
