@@ -198,6 +198,8 @@ describe("parse gives canonical variables", () => {
       }),
       { numRuns: 3000 },
     );
-    assert.ok(accepted > 1000, `only ${accepted} strings parsed`);
+    // About a third parse (the valid third, and some mutated ones; 1,020 to 1,080 in five runs):
+    // a quarter is enough to show the property is not vacuous, and no random run falls below it.
+    assert.ok(accepted > 750, `only ${accepted} strings parsed`);
   });
 });
