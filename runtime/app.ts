@@ -1,4 +1,5 @@
 import { CATALOG_VERSION, type Catalog, type Generated } from "./catalog.ts";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import { byCodeUnit } from "./byCodeUnit.ts";
 import { argumentsObject } from "./commandArguments.ts";
 import type { FieldError } from "./uri/template.ts";
@@ -17,8 +18,13 @@ export interface AppDefinition {
   version?: string;
   /** Every command, keyed by export name (spread the command modules: `{ ...customers }`). */
   commands: Record<string, Command>;
-  /** What an AI agent may use. A command not granted is invisible and unreachable over MCP. */
-  agent: { grant: Command[] };
+  /**
+   * What an AI agent may use. A command not granted is invisible and unreachable over MCP.
+   * `scopes`: the OAuth scopes a principal needs for a granted command, by command name, when
+   * the server authenticates its clients; to a principal without them the command is as
+   * invisible as an ungranted one.
+   */
+  agent: { grant: Command[]; scopes?: Readonly<Record<string, readonly string[]>> };
   /** Opens the app's SQLite database; called once, on first use. */
   database?: () => SqliteConnection;
   /**
@@ -37,6 +43,8 @@ export type Middleware = (invocation: Invocation, next: () => Promise<unknown>) 
 
 export interface RunOptions {
   origin: Origin;
+  /** The principal an agent's run is for, when the server authenticates (see `Context.auth`). */
+  auth?: AuthInfo | undefined;
   /** Filled with the tables the run read (what a live subscription of it depends on). */
   reads?: Set<string>;
 }
@@ -65,6 +73,7 @@ export class App {
   /** The commands `agent.grant` names, before any runtime `grant` or `revoke` (what codegen saw). */
   readonly definedGrant: ReadonlySet<string>;
   readonly #granted = new Set<string>();
+  readonly #scopes: Readonly<Record<string, readonly string[]>>;
   readonly #middleware: Middleware[] = [];
   /** Completers by command name, then variable name. */
   readonly #completers = new Map<string, Map<string, Completer>>();
@@ -81,6 +90,7 @@ export class App {
     this.generated = definition.generated && checkGenerated(this.name, definition.generated);
     for (const granted of definition.agent.grant) this.#granted.add(this.nameOf(granted));
     this.definedGrant = new Set(this.#granted);
+    this.#scopes = checkedScopes(this.name, this.commands, definition.agent.scopes ?? {});
   }
 
   /** The name a command is known by; throws for a command that is not part of this app. */
@@ -93,6 +103,20 @@ export class App {
 
   isGranted(name: string): boolean {
     return this.#granted.has(name);
+  }
+
+  /**
+   * Whether `auth` may use command `name`: it is granted, and when the server authenticates,
+   * the principal has every scope `agent.scopes` asks of it.
+   */
+  mayUse(name: string, auth: AuthInfo | undefined): boolean {
+    if (!this.#granted.has(name)) return false;
+    const scopes = this.#scopes[name];
+    return (
+      auth === undefined ||
+      scopes === undefined ||
+      scopes.every((scope) => auth.scopes.includes(scope))
+    );
   }
 
   /** Grants commands to the agent at runtime; connected clients are told the lists changed. */
@@ -179,11 +203,12 @@ export class App {
     variable: string,
     prefix: string,
     filled: Readonly<Record<string, string>>,
+    auth?: AuthInfo,
   ): Promise<readonly string[]> {
     const completer = this.#completers.get(name)?.get(variable);
     if (!completer) return [];
     const context = { arguments: filled };
-    const invocation = this.#invocation(name, [prefix, context], { origin: Origin.Agent });
+    const invocation = this.#invocation(name, [prefix, context], { origin: Origin.Agent, auth });
     return (await this.#throughMiddleware(invocation, async () =>
       completer(invocation, prefix, context),
     )) as readonly string[];
@@ -224,12 +249,17 @@ export class App {
     return chain();
   }
 
-  #invocation(name: string, args: readonly unknown[], { origin, reads }: RunOptions): Invocation {
+  #invocation(
+    name: string,
+    args: readonly unknown[],
+    { origin, reads, auth }: RunOptions,
+  ): Invocation {
     const app = this;
     let db: SqliteDatabase | undefined;
     return {
       origin,
       command: name,
+      auth,
       args,
       get db() {
         db ??= app.db.observedBy({
@@ -248,6 +278,30 @@ export class App {
     if ([...this.#granted].sort().join("\n") !== before)
       for (const listener of this.#grantListeners) listener();
   }
+}
+
+/** `agent.scopes`, checked: every key names one of the app's commands, every scope is a non-empty string. */
+function checkedScopes(
+  app: string,
+  commands: ReadonlyMap<string, Command>,
+  scopes: Readonly<Record<string, readonly string[]>>,
+): Readonly<Record<string, readonly string[]>> {
+  for (const [name, required] of Object.entries(scopes)) {
+    if (!commands.has(name)) {
+      throw new Error(
+        `livecmd: agent.scopes names "${name}", which is not one of app "${app}"'s commands`,
+      );
+    }
+    if (
+      !Array.isArray(required) ||
+      !required.every((scope) => typeof scope === "string" && scope !== "")
+    ) {
+      throw new Error(
+        `livecmd: agent.scopes.${name} must be a list of scope names, e.g. ["customers:write"]`,
+      );
+    }
+  }
+  return scopes;
 }
 
 export function defineApp(definition: AppDefinition): App {

@@ -1,3 +1,4 @@
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { Database } from "./db/database.ts";
 
 /** Who asked for a command to run. */
@@ -14,6 +15,12 @@ export interface Context {
   readonly origin: Origin;
   /** The command being run. */
   readonly command: string;
+  /**
+   * Who asks, when the server authenticates its clients (HTTP with `auth`): the verified token's
+   * client id, scopes and claims (`extra`). Undefined on stdio, for the app's own runs, and over
+   * HTTP without `auth`. A live re-run runs as the principal that subscribed.
+   */
+  readonly auth: AuthInfo | undefined;
   /** The app's database; statements are tracked for live subscriptions. */
   readonly db: Database;
   /** Reports a change made outside the database, so subscriptions that read `table` re-run. */

@@ -1,14 +1,15 @@
 /**
  * The floor for cold codegen: what any ts-morph based generator pays before its own work, on the
- * same files and compiler options as `livecmd codegen`. Run as its own process, like the CLI:
+ * same files and compiler options as `livecmd codegen` (the app's own tsconfig, found the same
+ * way). Run as its own process, like the CLI:
  * `node --import tsx bench/peers/bareLoad.ts <app file>`.
  */
 import path from "node:path";
-import { createProject } from "../../generator/discover/createProject.ts";
+import { createAppProject } from "../../generator/discover/createProject.ts";
 
 const appFile = process.argv[2];
 if (!appFile) throw new Error("usage: bareLoad.ts <app file>");
-const project = createProject();
+const { project } = createAppProject(path.resolve(appFile));
 project.addSourceFileAtPath(path.resolve(appFile));
 project.resolveSourceFileDependencies();
 project.getTypeChecker();

@@ -1,3 +1,4 @@
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import { Origin } from "../context.ts";
 import type { App } from "../app.ts";
 
@@ -30,6 +31,8 @@ interface Group {
   readonly key: string;
   readonly command: string;
   readonly args: readonly unknown[];
+  /** Whom the runs are for: what one principal may see another may not, so each has its group. */
+  readonly auth: AuthInfo | undefined;
   readonly subscribers: Set<Subscriber>;
   /** Tables the last run read; undefined until the first run ends (then any change counts). */
   reads: Set<string> | undefined;
@@ -71,14 +74,16 @@ export class LiveRegistry {
     command: string,
     args: readonly unknown[],
     subscriber: Subscriber,
+    auth?: AuthInfo,
   ): Promise<() => void> {
-    const key = JSON.stringify([command, args]);
+    const key = JSON.stringify([command, args, principalKey(auth)]);
     let group = this.#groups.get(key);
     if (!group) {
       group = {
         key,
         command,
         args,
+        auth,
         subscribers: new Set(),
         reads: undefined,
         lastResult: undefined,
@@ -165,7 +170,11 @@ export class LiveRegistry {
     try {
       result =
         JSON.stringify(
-          await this.#app.run(group.command, group.args, { origin: Origin.Agent, reads }),
+          await this.#app.run(group.command, group.args, {
+            origin: Origin.Agent,
+            reads,
+            auth: group.auth,
+          }),
         ) ?? "undefined";
       this.#index(group, reads);
     } catch (error) {
@@ -206,6 +215,11 @@ export class LiveRegistry {
       if (groups?.size === 0) this.#groupsByTable.delete(table);
     }
   }
+}
+
+/** Who a principal is, for grouping: its client and scopes (the token itself may be renewed). */
+function principalKey(auth: AuthInfo | undefined): string | null {
+  return auth === undefined ? null : `${auth.clientId}\u0000${[...auth.scopes].sort().join(" ")}`;
 }
 
 function logRerunError(error: unknown, command: string, args: readonly unknown[]): void {

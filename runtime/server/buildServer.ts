@@ -1,4 +1,10 @@
-import { type Server, type ServerCapabilities, type Tool } from "@modelcontextprotocol/server";
+import type {
+  AuthInfo,
+  Server,
+  ServerCapabilities,
+  ServerContext,
+  Tool,
+} from "@modelcontextprotocol/server";
 import { LISTING, LIVE_READ } from "./cacheHints.ts";
 import { callTool } from "./callTool.ts";
 import { complete } from "./complete.ts";
@@ -39,35 +45,50 @@ export function buildServer(served: ServedApp): Server {
       "resources/read": LIVE_READ,
     },
   });
-  server.setRequestHandler("tools/list", (request) => {
-    const { tools, nextCursor } = listingPage(served, "tools", request.params?.cursor);
+  server.setRequestHandler("tools/list", (request, ctx) => {
+    const { tools, nextCursor } = listingPage(
+      served,
+      "tools",
+      request.params?.cursor,
+      principalOf(ctx),
+    );
     return { tools: tools as Tool[], ...(nextCursor !== undefined && { nextCursor }) };
   });
-  server.setRequestHandler("tools/call", async (request) =>
+  server.setRequestHandler("tools/call", async (request, ctx) =>
     server.projectCallToolResult(
-      await callTool(served, request.params.name, request.params.arguments),
+      await callTool(served, request.params.name, request.params.arguments, principalOf(ctx)),
       undefined,
     ),
   );
-  server.setRequestHandler("completion/complete", (request) => complete(served, request.params));
+  server.setRequestHandler("completion/complete", (request, ctx) =>
+    complete(served, request.params, principalOf(ctx)),
+  );
   if (!capabilities.resources) return server;
-  server.setRequestHandler("resources/list", (request) =>
-    listingPage(served, "resources", request.params?.cursor),
+  server.setRequestHandler("resources/list", (request, ctx) =>
+    listingPage(served, "resources", request.params?.cursor, principalOf(ctx)),
   );
-  server.setRequestHandler("resources/templates/list", (request) =>
-    listingPage(served, "resourceTemplates", request.params?.cursor),
+  server.setRequestHandler("resources/templates/list", (request, ctx) =>
+    listingPage(served, "resourceTemplates", request.params?.cursor, principalOf(ctx)),
   );
-  server.setRequestHandler("resources/read", (request) => readResource(served, request.params.uri));
+  server.setRequestHandler("resources/read", (request, ctx) =>
+    readResource(served, request.params.uri, principalOf(ctx)),
+  );
   return server;
 }
 
-/** One page of a listing under the grant as it is now: `{ [kind]: entries, nextCursor? }`. */
+/** The verified principal of a request, when the HTTP endpoint authenticates (else undefined). */
+function principalOf(ctx: ServerContext): AuthInfo | undefined {
+  return ctx.http?.authInfo;
+}
+
+/** One page of a listing as `auth` may see it, under the grant as it is now: `{ [kind]: entries, nextCursor? }`. */
 function listingPage<K extends keyof Listings>(
   served: ServedApp,
   kind: K,
   cursor: string | undefined,
+  auth: AuthInfo | undefined,
 ): { [P in K]: Listings[K] } & { nextCursor?: string } {
-  const listing: readonly { name: string }[] = served.catalog.listings()[kind];
+  const listing: readonly { name: string }[] = served.catalog.listings(auth)[kind];
   const page = paginate(kind, listing, cursor, served.pageSize);
   const entries = { [kind]: page.items } as { [P in K]: Listings[K] };
   return page.nextCursor === undefined ? entries : { ...entries, nextCursor: page.nextCursor };

@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/server";
+import type { AuthInfo, CallToolResult } from "@modelcontextprotocol/server";
 import { handlerArgs, type ArgumentsObject } from "../commandArguments.ts";
 import { InvalidArguments } from "../validation/invalidArguments.ts";
 import { failureMessage, invalidArguments, unknownTool } from "./protocolErrors.ts";
@@ -14,8 +14,9 @@ export async function callTool(
   served: ServedApp,
   name: string,
   values: ArgumentsObject = {},
+  auth?: AuthInfo,
 ): Promise<CallToolResult> {
-  const entry = served.catalog.tool(name);
+  const entry = served.catalog.tool(name, auth);
   if (!entry) throw unknownTool(name);
   const errors = served.validator.validate(entry.inputSchema, values);
   if (errors.length > 0) throw invalidArguments(name, errors);
@@ -25,7 +26,7 @@ export async function callTool(
     );
   served.admit(entry);
   try {
-    const result = await served.runAsAgent(entry, handlerArgs(entry.arguments, values));
+    const result = await served.runAsAgent(entry, handlerArgs(entry.arguments, values), auth);
     return { content: [{ type: "text", text: JSON.stringify(result ?? null) }] };
   } catch (error) {
     if (InvalidArguments.is(error)) {

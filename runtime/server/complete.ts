@@ -1,6 +1,7 @@
 import {
   ProtocolError,
   ProtocolErrorCode,
+  type AuthInfo,
   type CompleteRequest,
   type CompleteResult,
 } from "@modelcontextprotocol/server";
@@ -20,6 +21,7 @@ const MAX_VALUES = 100;
 export async function complete(
   served: ServedApp,
   params: CompleteRequest["params"],
+  auth?: AuthInfo,
 ): Promise<CompleteResult> {
   const { ref, argument } = params;
   if (ref.type !== "ref/resource") {
@@ -29,7 +31,7 @@ export async function complete(
       { ref },
     );
   }
-  const entry = served.catalog.readableByTemplate(ref.uri);
+  const entry = served.catalog.readableByTemplate(ref.uri, auth);
   const template = entry && served.catalog.template(entry);
   if (!entry || !template) {
     throw new ProtocolError(
@@ -56,6 +58,7 @@ export async function complete(
     variable.name,
     argument.value,
     params.context?.arguments ?? {},
+    auth,
   );
   const matches = [...new Set([...fromSchema, ...fromApp])];
   return {
@@ -73,11 +76,12 @@ async function appCompletions(
   variable: string,
   prefix: string,
   filled: Readonly<Record<string, string>>,
+  auth: AuthInfo | undefined,
 ): Promise<string[]> {
   if (!served.app.hasCompleter(entry.name, variable)) return [];
   served.admit(entry);
   try {
-    const values = await served.app.completions(entry.name, variable, prefix, filled);
+    const values = await served.app.completions(entry.name, variable, prefix, filled, auth);
     return values.filter((value): value is string => typeof value === "string");
   } catch (error) {
     served.onerror(

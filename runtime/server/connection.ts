@@ -52,8 +52,8 @@ export class Connection {
       this.#served,
       (uri) => void this.#server.sendResourceUpdated({ uri }).catch(this.#onError),
     );
-    this.#server.setRequestHandler("resources/subscribe", async (request) => {
-      await subscriptions.subscribe(request.params.uri);
+    this.#server.setRequestHandler("resources/subscribe", async (request, ctx) => {
+      await subscriptions.subscribe(request.params.uri, ctx.http?.authInfo);
       return {};
     });
     this.#server.setRequestHandler("resources/unsubscribe", (request) => {

@@ -1,3 +1,4 @@
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { App } from "../app.ts";
 import { byCodeUnit } from "../byCodeUnit.ts";
 import {
@@ -41,15 +42,18 @@ export class GrantedCatalog {
     return [...this.#commands.values()].some(isReadable);
   }
 
-  /** A granted command, or undefined for an unknown or ungranted one (the two are never told apart). */
-  tool(name: string): CommandEntry | undefined {
+  /**
+   * A command `auth` may use (granted, and the principal has its scopes), or undefined for an
+   * unknown, ungranted or out-of-scope one: the three are never told apart.
+   */
+  tool(name: string, auth: AuthInfo | undefined): CommandEntry | undefined {
     const entry = this.#commands.get(name);
-    return entry && this.#app.isGranted(name) ? entry : undefined;
+    return entry && this.#app.mayUse(name, auth) ? entry : undefined;
   }
 
-  /** A granted, live, unconfirmed command with a resource or template; undefined otherwise. */
-  readable(name: string): CommandEntry | undefined {
-    const entry = this.tool(name);
+  /** A command `auth` may use that is live, unconfirmed, with a resource or template; undefined otherwise. */
+  readable(name: string, auth: AuthInfo | undefined): CommandEntry | undefined {
+    const entry = this.tool(name, auth);
     return entry && isReadable(entry) ? entry : undefined;
   }
 
@@ -59,15 +63,15 @@ export class GrantedCatalog {
   }
 
   /** The readable command whose template string is exactly `uriTemplate`. */
-  readableByTemplate(uriTemplate: string): CommandEntry | undefined {
+  readableByTemplate(uriTemplate: string, auth: AuthInfo | undefined): CommandEntry | undefined {
     const entry = [...this.#commands.values()].find(
       (candidate) => candidate.template === uriTemplate,
     );
-    return entry && this.readable(entry.name);
+    return entry && this.readable(entry.name, auth);
   }
 
-  /** The three listings under the grant as it is now. */
-  listings(): Listings {
-    return listings([...this.#commands.values()], (entry) => this.#app.isGranted(entry.name));
+  /** The three listings as `auth` may see them, under the grant as it is now. */
+  listings(auth: AuthInfo | undefined): Listings {
+    return listings([...this.#commands.values()], (entry) => this.#app.mayUse(entry.name, auth));
   }
 }

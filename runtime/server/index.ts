@@ -3,9 +3,6 @@ export { serveStdio, type ServeStdioOptions, type StdioServing } from "./serveSt
 export { serveHttp, MCP_PATH, type HttpServing, type ServeHttpOptions } from "./serveHttp.ts";
 export { RATE_LIMITED } from "./protocolErrors.ts";
 export { DEFAULT_PAGE_SIZE } from "./pagination.ts";
-export {
-  MAX_SUBSCRIPTIONS_PER_CONNECTION,
-  type LiveStatus,
-  type ServeOptions,
-} from "./servedApp.ts";
+export { type LiveStatus, type ServeOptions } from "./servedApp.ts";
 export { StaleCatalogError } from "./catalogDrift.ts";
+export { DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionLimits } from "./subscriptionLimits.ts";

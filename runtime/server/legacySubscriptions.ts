@@ -1,6 +1,8 @@
-import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { AuthInfo } from "@modelcontextprotocol/server";
+import { shortened } from "./protocolErrors.ts";
 import { resolveUri } from "./resolveUri.ts";
-import { MAX_SUBSCRIPTIONS_PER_CONNECTION, type ServedApp } from "./servedApp.ts";
+import type { ServedApp } from "./servedApp.ts";
+import { limitReached } from "./subscriptionLimits.ts";
 
 /**
  * One 2025-era connection's `resources/subscribe` subscriptions, by URI as the client sent it.
@@ -11,7 +13,10 @@ export class LegacySubscriptions {
   readonly #served: ServedApp;
   readonly #notify: (uri: string) => void;
   /** Settles to the subscription's remover once its first run taught the registry what it reads. */
-  readonly #byUri = new Map<string, Promise<() => void>>();
+  readonly #byUri = new Map<
+    string,
+    { watching: Promise<() => void>; auth: AuthInfo | undefined }
+  >();
 
   constructor(served: ServedApp, notify: (uri: string) => void) {
     this.#served = served;
@@ -19,35 +24,33 @@ export class LegacySubscriptions {
   }
 
   /** Throws what a read of `uri` would throw when it does not resolve, or the limit error. */
-  async subscribe(uri: string): Promise<void> {
+  async subscribe(uri: string, auth: AuthInfo | undefined): Promise<void> {
     const existing = this.#byUri.get(uri);
     if (existing) {
-      await existing;
+      await existing.watching;
       return;
     }
-    const resolved = resolveUri(this.#served, uri);
-    if (this.#byUri.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) throw tooManySubscriptions(uri);
+    const resolved = resolveUri(this.#served, uri, auth);
+    const { ledger } = this.#served;
+    if (this.#byUri.size >= ledger.limits.perConnection)
+      throw limitReached(ledger.limits, "perConnection", `subscribing to ${shortened(uri)}`);
+    const { room, limit } = ledger.room(auth);
+    if (room < 1) throw limitReached(ledger.limits, limit, `subscribing to ${shortened(uri)}`);
+    ledger.take(auth, 1);
     const watching = this.#served.watch(resolved, this.#notify);
-    this.#byUri.set(uri, watching);
+    this.#byUri.set(uri, { watching, auth });
     await watching;
   }
 
   unsubscribe(uri: string): void {
-    const watching = this.#byUri.get(uri);
-    if (!watching) return;
+    const subscription = this.#byUri.get(uri);
+    if (!subscription) return;
     this.#byUri.delete(uri);
-    void watching.then((remove) => remove());
+    this.#served.ledger.give(subscription.auth, 1);
+    void subscription.watching.then((remove) => remove());
   }
 
   clear(): void {
     for (const uri of [...this.#byUri.keys()]) this.unsubscribe(uri);
   }
-}
-
-function tooManySubscriptions(uri: string): ProtocolError {
-  return new ProtocolError(
-    ProtocolErrorCode.InvalidParams,
-    `Subscription limit reached: a connection may watch at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} URIs; unsubscribe from one before subscribing to ${uri}`,
-    { uri, limit: MAX_SUBSCRIPTIONS_PER_CONNECTION },
-  );
 }

@@ -1,4 +1,6 @@
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import { resolvesTo, type ResolvedUri } from "./resolveUri.ts";
+import type { LimitName } from "./subscriptionLimits.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /**
@@ -23,8 +25,16 @@ export function oncePerTurn(publish: (uri: string) => void): (uri: string) => vo
 
 interface OpenListen {
   readonly size: number;
+  readonly auth: AuthInfo | undefined;
   /** Settles to the removers once the first runs taught the registry what each URI reads. */
   readonly watching: Promise<(() => void)[]>;
+}
+
+/** What a listen will watch, and the limit that cut it short, if one did. */
+export interface Honored {
+  uris: ResolvedUri[];
+  /** Set when URIs a read would accept were left out for want of room. */
+  limited: LimitName | undefined;
 }
 
 /** The registrations of open 2026-07-28 listens, by a key that identifies each listen. */
@@ -46,28 +56,40 @@ export class ListenRegistrations<Key> {
   }
 
   /**
-   * What livecmd will watch of `requested`: each URI a read would accept (it resolves to a
-   * granted command with valid arguments), once, in the client's order, at most `room` of them.
+   * What livecmd will watch of `requested` for `auth`: each URI a read would accept (it
+   * resolves to a command the principal may read, with valid arguments), once, in the client's
+   * order, as many as `connectionRoom` and the server's limits leave room for.
    */
-  honor(requested: readonly string[], room: number): ResolvedUri[] {
+  honor(requested: readonly string[], connectionRoom: number, auth: AuthInfo | undefined): Honored {
+    const ledger = this.#served.ledger.room(auth);
+    const [room, bound] =
+      connectionRoom <= ledger.room
+        ? [connectionRoom, "perConnection" as const]
+        : [ledger.room, ledger.limit];
     const honored = new Map<string, ResolvedUri>();
+    let limited: LimitName | undefined;
     for (const uri of requested) {
-      if (honored.size >= room) break;
       if (honored.has(uri)) continue;
-      const resolved = resolvesTo(this.#served, uri);
-      if (resolved) honored.set(uri, resolved);
+      const resolved = resolvesTo(this.#served, uri, auth);
+      if (!resolved) continue;
+      if (honored.size >= room) {
+        limited = bound;
+        break;
+      }
+      honored.set(uri, resolved);
     }
-    return [...honored.values()];
+    return { uris: [...honored.values()], limited };
   }
 
   /** Watches the honored URIs for the listen `key`; resolves once each has run once. */
-  async open(key: Key, honored: readonly ResolvedUri[]): Promise<void> {
+  async open(key: Key, honored: readonly ResolvedUri[], auth: AuthInfo | undefined): Promise<void> {
     this.close(key);
     if (honored.length === 0) return;
+    this.#served.ledger.take(auth, honored.length);
     const watching = Promise.all(
       honored.map((resolved) => this.#served.watch(resolved, this.#publish)),
     );
-    this.#open.set(key, { size: honored.length, watching });
+    this.#open.set(key, { size: honored.length, auth, watching });
     await watching;
   }
 
@@ -75,6 +97,7 @@ export class ListenRegistrations<Key> {
     const listen = this.#open.get(key);
     if (!listen) return;
     this.#open.delete(key);
+    this.#served.ledger.give(listen.auth, listen.size);
     void listen.watching.then((removers) => removers.forEach((remove) => remove()));
   }
 

@@ -6,10 +6,11 @@ import {
 import type { FieldError } from "../uri/template.ts";
 
 /**
- * JSON-RPC code of "over the command's rate limit": in the range JSON-RPC leaves to servers, and
- * clear of the codes the MCP SDK uses (-32020..-32022, -32042).
+ * JSON-RPC code of "over the command's rate limit": among JSON-RPC's implementation-defined
+ * server errors (-32000..-32099), outside the part MCP reserves for itself (-32020..-32099), and
+ * clear of what the SDK's transports use (-32000, -32001) and MCP's old resource-not-found (-32002).
  */
-export const RATE_LIMITED = -32029;
+export const RATE_LIMITED = -32010;
 
 /**
  * The one answer for a URI that names nothing the agent may read: unknown, ungranted,
@@ -27,8 +28,8 @@ export function invalidUri(uri: string, errors: FieldError[]): ProtocolError {
   );
 }
 
-/** `data.uri` carries the URI whole; the message needs only enough of it to recognise. */
-function shortened(uri: string): string {
+/** A URI in a message: enough of it to recognise (at most 200 characters), its length when cut. */
+export function shortened(uri: string): string {
   return uri.length <= 200 ? uri : `${uri.slice(0, 200)}… (${uri.length} characters)`;
 }
 

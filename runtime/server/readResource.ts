@@ -1,4 +1,4 @@
-import type { ReadResourceResult } from "@modelcontextprotocol/server";
+import type { AuthInfo, ReadResourceResult } from "@modelcontextprotocol/server";
 import { InvalidArguments } from "../validation/invalidArguments.ts";
 import { commandFailed, invalidUri } from "./protocolErrors.ts";
 import { resolveUri } from "./resolveUri.ts";
@@ -10,12 +10,16 @@ import type { ServedApp } from "./servedApp.ts";
  * command as the agent. A command that throws `InvalidArguments` is -32602 with its field errors,
  * like a URI that does not validate; any other throw is -32603 with the message only.
  */
-export async function readResource(served: ServedApp, uri: string): Promise<ReadResourceResult> {
-  const { entry, args } = resolveUri(served, uri);
+export async function readResource(
+  served: ServedApp,
+  uri: string,
+  auth?: AuthInfo,
+): Promise<ReadResourceResult> {
+  const { entry, args } = resolveUri(served, uri, auth);
   served.admit(entry);
   let result: unknown;
   try {
-    result = await served.runAsAgent(entry, args);
+    result = await served.runAsAgent(entry, args, auth);
   } catch (error) {
     // The command refused its arguments itself: the same answer as a URI that does not validate.
     if (InvalidArguments.is(error)) throw invalidUri(uri, [...error.errors]);

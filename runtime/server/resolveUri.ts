@@ -1,3 +1,4 @@
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { CommandEntry } from "../catalog.ts";
 import { commandOf } from "../uri/index.ts";
 import type { FieldError } from "../uri/template.ts";
@@ -10,6 +11,8 @@ export interface ResolvedUri {
   readonly uri: string;
   readonly entry: CommandEntry;
   readonly args: readonly unknown[];
+  /** The principal that asked: a watch of the URI re-runs as it. */
+  readonly auth: AuthInfo | undefined;
 }
 
 /**
@@ -18,9 +21,13 @@ export interface ResolvedUri {
  * published `inputSchema` exactly as `tools/call` would. Throws the error a read of `uri` gives,
  * so reads and subscriptions accept exactly the same URIs and refuse the rest alike.
  */
-export function resolveUri(served: ServedApp, uri: string): ResolvedUri {
+export function resolveUri(
+  served: ServedApp,
+  uri: string,
+  auth: AuthInfo | undefined,
+): ResolvedUri {
   const name = commandOf(uri, served.catalog.scheme);
-  const entry = name === undefined ? undefined : served.catalog.readable(name);
+  const entry = name === undefined ? undefined : served.catalog.readable(name, auth);
   if (!entry) throw resourceNotFound(uri);
   const args = argsOf(served, entry, uri);
   const errors = served.validator.validate(
@@ -28,13 +35,17 @@ export function resolveUri(served: ServedApp, uri: string): ResolvedUri {
     argumentsObject(entry.arguments, args),
   );
   if (errors.length > 0) throw invalidUri(uri, errors);
-  return { uri, entry, args };
+  return { uri, entry, args, auth };
 }
 
 /** `resolveUri` for callers that drop what does not resolve (a listen's filter). */
-export function resolvesTo(served: ServedApp, uri: string): ResolvedUri | undefined {
+export function resolvesTo(
+  served: ServedApp,
+  uri: string,
+  auth: AuthInfo | undefined,
+): ResolvedUri | undefined {
   try {
-    return resolveUri(served, uri);
+    return resolveUri(served, uri, auth);
   } catch {
     return undefined;
   }

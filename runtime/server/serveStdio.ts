@@ -40,6 +40,7 @@ export function serveStdio(app: App, options: ServeStdioOptions = {}): StdioServ
   const transport = new StdioListenTap(
     options.transport ?? new StdioServerTransport(),
     listens,
+    served.ledger.limits,
     () => pinned?.era !== "legacy",
   );
   const handle = serveStdioEntry(

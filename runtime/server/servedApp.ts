@@ -1,3 +1,4 @@
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { App } from "../app.ts";
 import type { CommandEntry } from "../catalog.ts";
 import { Origin } from "../context.ts";
@@ -9,6 +10,11 @@ import { DEFAULT_PAGE_SIZE } from "./pagination.ts";
 import { rateLimited } from "./protocolErrors.ts";
 import { rateLimiterOf, type RateLimiter } from "./rateLimiter.ts";
 import type { ResolvedUri } from "./resolveUri.ts";
+import {
+  SubscriptionLedger,
+  subscriptionLimits,
+  type SubscriptionLimits,
+} from "./subscriptionLimits.ts";
 
 export interface ServeOptions {
   /** Entries per page of `tools/list`, `resources/list` and `resources/templates/list`. */
@@ -26,6 +32,8 @@ export interface ServeOptions {
   allowStale?: boolean;
   /** `serverInfo.version` when the app sets none (the CLI passes the app's package.json version). */
   version?: string;
+  /** How many URIs and listens may be watched at once; `DEFAULT_SUBSCRIPTION_LIMITS` for what is not given. */
+  limits?: Partial<SubscriptionLimits>;
 }
 
 /** `serverInfo.version` of an app that gives none, from neither `defineApp` nor a package.json. */
@@ -41,13 +49,6 @@ export interface LiveStatus {
   settled(): Promise<void>;
 }
 
-/**
- * At most this many URIs watched per connection (legacy subscriptions, or the URIs of a stdio
- * connection's open listens together), so that one client cannot make every write re-run an
- * unbounded number of commands.
- */
-export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 64;
-
 /** Everything the MCP handlers share across connections and requests for one app. */
 export class ServedApp {
   readonly app: App;
@@ -57,6 +58,8 @@ export class ServedApp {
   /** `serverInfo`: the app's name and version. */
   readonly serverInfo: { name: string; version: string };
   readonly onerror: (error: Error) => void;
+  /** The URIs watched, against the limits. */
+  readonly ledger: SubscriptionLedger;
   /** Every subscription of every connection this entry serves, re-run on the app's writes. */
   readonly live: LiveRegistry;
   readonly #limiter: RateLimiter;
@@ -81,6 +84,7 @@ export class ServedApp {
     this.pageSize = pageSize;
     this.#limiter = rateLimiterOf(app);
     this.onerror = options.onerror ?? logToStderr;
+    this.ledger = new SubscriptionLedger(subscriptionLimits(options.limits));
     this.serverInfo = { name: app.name, version: app.version ?? options.version ?? UNVERSIONED };
     if (drift.length > 0)
       this.onerror(new Error(`serving a stale catalog.json (allowStale): ${drift.join("; ")}`));
@@ -100,8 +104,12 @@ export class ServedApp {
   }
 
   /** Runs a command for the agent, through the app's middleware. */
-  runAsAgent(entry: CommandEntry, args: readonly unknown[]): Promise<unknown> {
-    return this.app.run(entry.name, args, { origin: Origin.Agent });
+  runAsAgent(
+    entry: CommandEntry,
+    args: readonly unknown[],
+    auth: AuthInfo | undefined,
+  ): Promise<unknown> {
+    return this.app.run(entry.name, args, { origin: Origin.Agent, auth });
   }
 
   /**
@@ -109,7 +117,12 @@ export class ServedApp {
    * against the rate limit: the agent did not ask for these runs, the app's writes caused them.
    */
   watch(resolved: ResolvedUri, notify: (uri: string) => void): Promise<() => void> {
-    return this.live.add(resolved.entry.name, resolved.args, { uri: resolved.uri, notify });
+    return this.live.add(
+      resolved.entry.name,
+      resolved.args,
+      { uri: resolved.uri, notify },
+      resolved.auth,
+    );
   }
 
   /** Stops re-running on writes; the subscriptions were removed by the connections that held them. */

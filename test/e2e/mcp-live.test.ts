@@ -249,9 +249,9 @@ for (const transport of TRANSPORTS) {
       );
       assert.match(
         refused.message,
-        /^Subscription limit reached: a connection may watch at most 64 URIs; unsubscribe from one before subscribing to app:\/\/customers_show\/65$/,
+        /^Subscription limit reached: the number of URIs one connection may watch is 64; end a subscription before subscribing to app:\/\/customers_show\/65$/,
       );
-      assert.deepEqual(refused.data, { uri: "app://customers_show/65", limit: 64 });
+      assert.deepEqual(refused.data, { limit: 64, scope: "perConnection" });
       await mcp.client.unsubscribeResource({ uri: SHOW_1 });
       await mcp.client.subscribeResource({ uri: "app://customers_show/65" });
       await mcp.close();

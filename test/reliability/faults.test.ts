@@ -211,7 +211,7 @@ describe("a flood of reads past the rate limit", () => {
   before(() => mock.timers.enable({ apis: ["Date"], now: 1_000_000 }));
   after(() => mock.timers.reset());
 
-  it("lets exactly 10 of 100 concurrent reads and calls from two clients on both eras run, refuses the rest with -32029 and a retry hint, and serves again after the window", async () => {
+  it("lets exactly 10 of 100 concurrent reads and calls from two clients on both eras run, refuses the rest with -32010 and a retry hint, and serves again after the window", async () => {
     const counted = countedExampleApp({ overrides: { customers_show: limitedShow } });
     const modern = await testApp(counted.app).mcp({ protocol: "2026-07-28" });
     const legacy = await testApp(counted.app).mcp({ protocol: "2025-11-25" });

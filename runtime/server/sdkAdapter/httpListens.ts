@@ -1,8 +1,14 @@
-import type { JSONRPCRequest, McpHandlerRequestOptions } from "@modelcontextprotocol/server";
+import type {
+  AuthInfo,
+  JSONRPCRequest,
+  McpHandlerRequestOptions,
+  ProtocolError,
+} from "@modelcontextprotocol/server";
 import { isEventStream, whenStreamEnds } from "../eventStream.ts";
 import { ListenRegistrations } from "../listens.ts";
-import { narrowedTo, requestedUris } from "./listenRequest.ts";
-import { MAX_SUBSCRIPTIONS_PER_CONNECTION, type ServedApp } from "../servedApp.ts";
+import { listenId, narrowedTo, requestedUris } from "./listenRequest.ts";
+import type { ServedApp } from "../servedApp.ts";
+import { limitReached, type LimitName, type SubscriptionLimits } from "../subscriptionLimits.ts";
 
 type Fetch = (request: Request, options?: McpHandlerRequestOptions) => Promise<Response>;
 
@@ -13,37 +19,76 @@ type Fetch = (request: Request, options?: McpHandlerRequestOptions) => Promise<R
  * before the handler sees it (handed over as the parsed body), they are registered, and they
  * are released when the listen's event stream ends: the client closed it, or the server ended
  * it. A stateless 2026-07-28 HTTP client has no connection beyond its listen stream, so the
- * limit of 64 URIs applies to each listen.
+ * per-connection limit applies to each listen; a principal's open listens are counted too, so
+ * that none can take every stream the handler keeps.
  */
 export class HttpListens {
+  readonly #served: ServedApp;
   readonly #registrations: ListenRegistrations<object>;
+  readonly #streams: ListenStreams;
 
   /** `publish(uri)` reaches every open listen whose filter holds exactly `uri`. */
   constructor(served: ServedApp, publish: (uri: string) => void) {
+    this.#served = served;
     this.#registrations = new ListenRegistrations(served, publish);
+    this.#streams = new ListenStreams(served.ledger.limits);
   }
 
-  /** `read`: the body, when the caller has read and parsed it already (the handler then will not). */
-  async fetch(request: Request, next: Fetch, read?: { parsed: unknown }): Promise<Response> {
+  /**
+   * Serves a 2026-07-28 request through `next`, with `auth` (the verified principal, if any)
+   * handed over; `read`: the body, when the caller has read and parsed it already.
+   */
+  async fetch(
+    request: Request,
+    next: Fetch,
+    read?: { parsed: unknown },
+    auth?: AuthInfo,
+  ): Promise<Response> {
+    const options = (parsedBody: unknown) => ({
+      ...(parsedBody !== undefined && { parsedBody }),
+      ...(auth && { authInfo: auth }),
+    });
     // 2026-07-28 requests must name their method in a header, checked against the body by the SDK.
     if (request.headers.get("mcp-method") !== "subscriptions/listen")
-      return read ? next(request, { parsedBody: read.parsed }) : next(request);
+      return next(request, options(read?.parsed));
     const message: unknown = read
       ? read.parsed
       : await request
           .clone()
           .json()
           .catch(() => undefined);
-    const requested = requestedUris(message);
-    if (!requested) return read ? next(request, { parsedBody: read.parsed }) : next(request);
+    const id = listenId(message);
+    if (id === undefined) return next(request, options(read?.parsed));
+    const full = this.#streams.full(auth);
+    if (full)
+      return refusal(id, limitReached(this.#served.ledger.limits, full, "opening another listen"));
+    const requested = requestedUris(message) ?? [];
+    const honored = this.#registrations.honor(
+      requested,
+      this.#served.ledger.limits.perConnection,
+      auth,
+    );
+    if (honored.uris.length === 0 && honored.limited) {
+      return refusal(
+        id,
+        limitReached(this.#served.ledger.limits, honored.limited, "listening to more URIs"),
+      );
+    }
     const listen = {};
-    const honored = this.#registrations.honor(requested, MAX_SUBSCRIPTIONS_PER_CONNECTION);
-    await this.#registrations.open(listen, honored);
-    const release = () => this.#registrations.close(listen);
+    await this.#registrations.open(listen, honored.uris, auth);
+    this.#streams.open(auth);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.#registrations.close(listen);
+      this.#streams.close(auth);
+    };
     try {
-      const response = await next(request, {
-        parsedBody: narrowedTo(message as JSONRPCRequest, honored),
-      });
+      const parsedBody = requestedUris(message)
+        ? narrowedTo(message as JSONRPCRequest, honored.uris)
+        : message;
+      const response = await next(request, options(parsedBody));
       if (isEventStream(response)) return whenStreamEnds(response, release);
       release();
       return response;
@@ -56,4 +101,45 @@ export class HttpListens {
   closeAll(): void {
     this.#registrations.closeAll();
   }
+}
+
+/** Open listen streams, by principal and in all. */
+class ListenStreams {
+  readonly #limits: SubscriptionLimits;
+  readonly #byPrincipal = new Map<string, number>();
+  #total = 0;
+
+  constructor(limits: SubscriptionLimits) {
+    this.#limits = limits;
+  }
+
+  /** The limit another listen of `auth` would go over, if any. */
+  full(auth: AuthInfo | undefined): LimitName | undefined {
+    if (this.#total >= this.#limits.listensTotal) return "listensTotal";
+    if (auth && (this.#byPrincipal.get(auth.clientId) ?? 0) >= this.#limits.listensPerPrincipal)
+      return "listensPerPrincipal";
+    return undefined;
+  }
+
+  open(auth: AuthInfo | undefined): void {
+    this.#total++;
+    if (auth) this.#byPrincipal.set(auth.clientId, (this.#byPrincipal.get(auth.clientId) ?? 0) + 1);
+  }
+
+  close(auth: AuthInfo | undefined): void {
+    this.#total--;
+    if (!auth) return;
+    const left = (this.#byPrincipal.get(auth.clientId) ?? 1) - 1;
+    if (left > 0) this.#byPrincipal.set(auth.clientId, left);
+    else this.#byPrincipal.delete(auth.clientId);
+  }
+}
+
+/** A JSON-RPC error answer to the listen `id`, as the handler would send one. */
+function refusal(id: string | number, error: ProtocolError): Response {
+  return Response.json({
+    jsonrpc: "2.0",
+    id,
+    error: { code: error.code, message: error.message, data: error.data },
+  });
 }

@@ -44,3 +44,8 @@ function isListenRequest(message: unknown): message is JSONRPCRequest {
     candidate.id !== undefined
   );
 }
+
+/** The id of a 2026-07-28 `subscriptions/listen` request, or undefined for any other message. */
+export function listenId(message: unknown): string | number | undefined {
+  return isListenRequest(message) ? (message.id as string | number) : undefined;
+}

@@ -10,7 +10,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { ListenRegistrations } from "../listens.ts";
 import { narrowedTo, requestedUris } from "./listenRequest.ts";
-import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from "../servedApp.ts";
+import { limitReached, type SubscriptionLimits } from "../subscriptionLimits.ts";
 
 /**
  * The stdio connection's wire as the SDK's `serveStdio` entry sees it, with the 2026-07-28
@@ -33,6 +33,7 @@ export class StdioListenTap implements Transport {
   readonly #wire: Transport;
   readonly #registrations: ListenRegistrations<RequestId>;
   readonly #servesListens: () => boolean;
+  readonly #limits: SubscriptionLimits;
   #queue: Promise<void> = Promise.resolve();
   #queued = 0;
 
@@ -40,10 +41,12 @@ export class StdioListenTap implements Transport {
   constructor(
     wire: Transport,
     registrations: ListenRegistrations<RequestId>,
+    limits: SubscriptionLimits,
     servesListens: () => boolean,
   ) {
     this.#wire = wire;
     this.#registrations = registrations;
+    this.#limits = limits;
     this.#servesListens = servesListens;
   }
 
@@ -79,20 +82,31 @@ export class StdioListenTap implements Transport {
     if (!narrowing && this.#queued === 0) return this.#deliver(message, extra);
     this.#queued += 1;
     this.#queue = this.#queue
-      .then(async () =>
-        this.#deliver(narrowing ? await this.#narrow(message as JSONRPCRequest) : message, extra),
-      )
+      .then(async () => {
+        const delivered = narrowing ? await this.#narrow(message as JSONRPCRequest) : message;
+        if (delivered) this.#deliver(delivered, extra);
+      })
       .catch((error: unknown) =>
         this.onerror?.(error instanceof Error ? error : new Error(String(error))),
       )
       .finally(() => void (this.#queued -= 1));
   }
 
-  async #narrow(listen: JSONRPCRequest): Promise<JSONRPCMessage> {
-    const room = MAX_SUBSCRIPTIONS_PER_CONNECTION - this.#registrations.size;
-    const honored = this.#registrations.honor(requestedUris(listen)!, room);
-    await this.#registrations.open(listen.id, honored);
-    return narrowedTo(listen, honored);
+  /** The listen narrowed to what will be watched; undefined when a limit leaves no room, answered here. */
+  async #narrow(listen: JSONRPCRequest): Promise<JSONRPCMessage | undefined> {
+    const room = this.#limits.perConnection - this.#registrations.size;
+    const honored = this.#registrations.honor(requestedUris(listen)!, room, undefined);
+    if (honored.uris.length === 0 && honored.limited) {
+      const error = limitReached(this.#limits, honored.limited, "listening to more URIs");
+      await this.#wire.send({
+        jsonrpc: "2.0",
+        id: listen.id,
+        error: { code: error.code, message: error.message, data: error.data },
+      });
+      return undefined;
+    }
+    await this.#registrations.open(listen.id, honored.uris, undefined);
+    return narrowedTo(listen, honored.uris);
   }
 
   #deliver(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
