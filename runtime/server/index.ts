@@ -1,6 +1,15 @@
 export { createServerFactory } from "./createServerFactory.ts";
 export { serveStdio, type ServeStdioOptions, type StdioServing } from "./serveStdio.ts";
-export { serveHttp, MCP_PATH, type HttpServing, type ServeHttpOptions } from "./serveHttp.ts";
+export {
+  serveHttp,
+  MCP_PATH,
+  HTTP_TIMEOUTS,
+  type HttpServing,
+  type ServeHttpOptions,
+} from "./serveHttp.ts";
+export type { HttpAuth } from "./auth/httpAuth.ts";
+export { staticTokens, type StaticTokens } from "./auth/staticTokens.ts";
+export { jwtBearer, type JwtBearerOptions } from "./auth/jwtBearer.ts";
 export { RATE_LIMITED } from "./protocolErrors.ts";
 export { DEFAULT_PAGE_SIZE } from "./pagination.ts";
 export { type LiveStatus, type ServeOptions } from "./servedApp.ts";

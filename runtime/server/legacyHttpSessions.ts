@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import {
   isInitializeRequest,
   WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
 } from "@modelcontextprotocol/server";
 import { buildServer } from "./buildServer.ts";
 import { Connection } from "./connection.ts";
@@ -36,14 +37,26 @@ export class LegacyHttpSessions {
     this.#sweep = setInterval(() => this.#closeIdle(), Math.min(idleMs, 60_000)).unref();
   }
 
-  async fetch(request: Request): Promise<Response> {
+  /**
+   * A 2025-era request, from `auth` (the verified principal, when the endpoint authenticates).
+   * A session belongs to the principal that opened it: to anyone else its id is unknown (404).
+   */
+  async fetch(request: Request, auth?: AuthInfo): Promise<Response> {
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId !== null) {
       const session = this.#sessions.get(sessionId);
-      if (!session)
-        return jsonRpcError(404, -32001, `Session ${sessionId} not found; initialize again`);
+      if (!session || session.principal !== principalOf(auth))
+        return jsonRpcError(
+          404,
+          -32001,
+          `Session ${sessionId.slice(0, 100)} not found; initialize again`,
+        );
       const done = session.activity.begin();
-      const response = await session.transport.handleRequest(request).catch((error: unknown) => {
+      const handled = session.transport.handleRequest(
+        request,
+        auth ? { authInfo: auth } : undefined,
+      );
+      const response = await handled.catch((error: unknown) => {
         done();
         throw error;
       });
@@ -59,7 +72,7 @@ export class LegacyHttpSessions {
         session.connection.endSubscriptions();
       };
       request.signal.addEventListener("abort", end, { once: true });
-      return whenStreamEnds(openedAtOnce(response), end);
+      return whenStreamEnds(response, end);
     }
     const body: unknown =
       request.method === "POST"
@@ -74,7 +87,10 @@ export class LegacyHttpSessions {
         -32000,
         "Bad Request: a 2025-era request needs the Mcp-Session-Id header that initialize returned",
       );
-    return (await this.#open()).handleRequest(request);
+    return (await this.#open(principalOf(auth))).handleRequest(
+      request,
+      auth ? { authInfo: auth } : undefined,
+    );
   }
 
   async close(): Promise<void> {
@@ -82,14 +98,19 @@ export class LegacyHttpSessions {
     await Promise.all([...this.#sessions.values()].map((session) => session.transport.close()));
   }
 
-  async #open(): Promise<WebStandardStreamableHTTPServerTransport> {
+  async #open(principal: string | undefined): Promise<WebStandardStreamableHTTPServerTransport> {
     const server = buildServer(this.#served);
     const connection = new Connection(this.#served, server, this.#onerror);
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) =>
-          void this.#sessions.set(id, { transport, connection, activity: new Activity() }),
+          void this.#sessions.set(id, {
+            transport,
+            connection,
+            principal,
+            activity: new Activity(),
+          }),
       });
     await server.connect(transport);
     const onclose = transport.onclose;
@@ -112,6 +133,8 @@ export class LegacyHttpSessions {
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly connection: Connection;
+  /** The client id of the principal that opened it; undefined on an endpoint without auth. */
+  readonly principal: string | undefined;
   readonly activity: Activity;
 }
 
@@ -138,23 +161,8 @@ class Activity {
   }
 }
 
-/**
- * The push stream (GET) with an SSE comment up front: without a first chunk the response head
- * stays unsent until the first keep-alive, and the client cannot tell the stream is there.
- * Takes an event stream (`isEventStream`).
- */
-function openedAtOnce(response: Response): Response {
-  const opening = new TextEncoder().encode(": stream open\n\n");
-  const body = response.body!.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      start: (controller) => controller.enqueue(opening),
-    }),
-  );
-  return new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
+function principalOf(auth: AuthInfo | undefined): string | undefined {
+  return auth?.clientId;
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {

@@ -1,24 +1,37 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  localhostHostValidation,
-  localhostOriginValidation,
-  toNodeHandler,
-} from "@modelcontextprotocol/node";
+import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { App } from "../app.ts";
+import type { HttpAuth } from "./auth/httpAuth.ts";
 import { buildServer } from "./buildServer.ts";
+import { frontDoor, MCP_PATH } from "./httpFront.ts";
 import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
 import { HttpListens, routeByEra } from "./sdkAdapter/index.ts";
 import { ServedApp, type LiveStatus, type ServeOptions } from "./servedApp.ts";
 
-export const MCP_PATH = "/mcp";
+export { MCP_PATH };
 
 export interface ServeHttpOptions extends ServeOptions {
   /** 0 picks a free port; `url` tells which. */
   port: number;
-  /** Only loopback: the endpoint has no authentication, and Host/Origin checks assume localhost. */
-  host?: "127.0.0.1";
+  /**
+   * The address to listen on, 127.0.0.1 when absent. Anything but loopback needs `auth`: without
+   * it every granted command would be open to the network.
+   */
+  host?: string;
+  /** How clients authenticate (`staticTokens`, `jwtBearer`, or your own); none on loopback when absent. */
+  auth?: HttpAuth;
+  /**
+   * The endpoint's URL as clients reach it, when that is not the address it listens on (behind a
+   * reverse proxy): the tokens' audience, the protected-resource metadata's `resource`, and an
+   * allowed Host and Origin.
+   */
+  publicUrl?: URL;
+  /** Host names, besides loopback and `publicUrl`'s, that requests may name in `Host`. */
+  allowedHosts?: readonly string[];
+  /** Origins (`scheme://host:port`), besides loopback's and `publicUrl`'s, that browsers may send. */
+  allowedOrigins?: readonly string[];
   /**
    * How long a 2025-era session may go without a request in progress or an open stream
    * before it is closed (its client initializes again). 30 minutes when absent.
@@ -28,8 +41,22 @@ export interface ServeHttpOptions extends ServeOptions {
 
 const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
+/**
+ * Node's server timeouts, set so that no client can hold a socket by sending slowly: the
+ * headers within 10 s, the whole request within 30 s (an event stream's response is not bound
+ * by it), and an idle keep-alive socket closed after 5 s.
+ */
+export const HTTP_TIMEOUTS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+} as const;
+
+/** The longest an out-of-band error line gets: a URI or a body in it is cut, never repeated whole. */
+const MAX_ERROR_LINE = 300;
+
 export interface HttpServing {
-  /** The endpoint, `http://127.0.0.1:PORT/mcp`. */
+  /** The endpoint as it listens, `http://127.0.0.1:PORT/mcp`. */
   url: URL;
   /** The live subscriptions of every client of this endpoint. */
   readonly live: LiveStatus;
@@ -38,11 +65,11 @@ export interface HttpServing {
 }
 
 /**
- * Serves the app over Streamable HTTP at `/mcp` on 127.0.0.1. 2026-07-28 requests go to the
- * SDK's per-request handler, whose listen streams receive `list_changed` and `resources/updated`
- * through its event bus (`HttpListens` narrows and tracks their filters); 2025-era requests go to
- * sessions (see `LegacyHttpSessions`). Host and Origin are checked against localhost, against DNS
- * rebinding.
+ * Serves the app over Streamable HTTP at `/mcp`. Requests pass the front door first (path,
+ * Host, Origin, method, bearer token: `frontDoor`); then 2026-07-28 requests go to the SDK's
+ * per-request handler, whose listen streams receive `list_changed` and `resources/updated`
+ * through its event bus (`HttpListens` narrows and counts them), and 2025-era requests go to
+ * sessions bound to their principal (`LegacyHttpSessions`).
  */
 export async function serveHttp(app: App, options: ServeHttpOptions): Promise<HttpServing> {
   const sessionIdleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
@@ -50,9 +77,25 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     throw new Error(
       `livecmd: sessionIdleMs must be a positive number of milliseconds, got ${sessionIdleMs}`,
     );
+  const host = options.host ?? "127.0.0.1";
+  if (!isLoopback(host) && !options.auth) {
+    throw new Error(
+      `livecmd: serving on ${host} without auth would open every granted command to the network; pass auth (livecmd serve --tokens FILE, or --issuer URL --audience AUD), or serve on 127.0.0.1`,
+    );
+  }
   const served = new ServedApp(app, options);
-  const { onerror } = served;
-  const modern = createMcpHandler(() => buildServer(served), { legacy: "reject", onerror });
+  const onerror = (error: Error) =>
+    served.onerror(
+      error.message.length > MAX_ERROR_LINE
+        ? new Error(`${error.message.slice(0, MAX_ERROR_LINE)}… (cut)`)
+        : error,
+    );
+  const modern = createMcpHandler(() => buildServer(served), {
+    legacy: "reject",
+    onerror,
+    // Above livecmd's own limits, which answer first with -32602 and data.limit.
+    maxSubscriptions: served.ledger.limits.listensTotal + 1,
+  });
   const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs);
   // The bus delivers by exact URI to every listen holding it, which is every subscriber of it.
   const listens = new HttpListens(served, (uri) => modern.notify.resourceUpdated(uri));
@@ -60,31 +103,34 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     if (served.catalog.hasReadableCommands) modern.notify.resourcesChanged();
     modern.notify.toolsChanged();
   });
-  const route = routeByEra({
-    modern: (request, read) => listens.fetch(request, modern.fetch, read),
-    legacy: (request) => legacy.fetch(request),
+  const mcp = routeByEra({
+    modern: (request, read, auth) => listens.fetch(request, modern.fetch, read, auth),
+    legacy: (request, auth) => legacy.fetch(request, auth),
   });
-  const nodeHandler = toNodeHandler({ fetch: route }, { onerror });
-  const validHost = localhostHostValidation();
-  const validOrigin = localhostOriginValidation();
-  const http = createServer((req: IncomingMessage, res: ServerResponse) => {
-    if (!validHost(req, res) || !validOrigin(req, res)) return;
-    if (new URL(req.url ?? "/", "http://localhost").pathname !== MCP_PATH) {
-      res
-        .writeHead(404, { "content-type": "text/plain" })
-        .end(`Not found: the MCP endpoint is ${MCP_PATH}\n`);
-      return;
-    }
-    void nodeHandler(req, res);
-  });
-  const host = options.host ?? "127.0.0.1";
+  const http = createServer();
+  http.headersTimeout = HTTP_TIMEOUTS.headersTimeoutMs;
+  http.requestTimeout = HTTP_TIMEOUTS.requestTimeoutMs;
+  http.keepAliveTimeout = HTTP_TIMEOUTS.keepAliveTimeoutMs;
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(options.port, host, () => resolve());
   });
   const { port } = http.address() as AddressInfo;
+  const listening = new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${MCP_PATH}`);
+  const resource = options.publicUrl ?? listening;
+  const front = frontDoor(
+    {
+      resource,
+      port,
+      auth: options.auth,
+      allowedHosts: options.allowedHosts ?? [],
+      allowedOrigins: options.allowedOrigins ?? [],
+    },
+    mcp,
+  );
+  http.on("request", toNodeHandler({ fetch: front }, { onerror }));
   return {
-    url: new URL(`http://${host}:${port}${MCP_PATH}`),
+    url: listening,
     live: served.live,
     async close() {
       stopWatchingGrants();
@@ -98,4 +144,8 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
       served.close();
     },
   };
+}
+
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -182,8 +182,8 @@ async function post(
     body: JSON.stringify(body),
   });
   const text = await response.text();
-  // A response may come as one SSE event; its data line is the message.
-  const json = text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "null");
+  // A response may come as an SSE stream: a priming event (empty data), then the message.
+  const json = text.startsWith("{") ? text : (/^data: (.+)$/m.exec(text)?.[1] ?? "null");
   return {
     status: response.status,
     message: JSON.parse(json) as { error?: { code: number; message: string } },

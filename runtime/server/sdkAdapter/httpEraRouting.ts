@@ -3,29 +3,43 @@ import {
   isJsonContentType,
   isLegacyRequest,
   readRequestBody,
+  type AuthInfo,
 } from "@modelcontextprotocol/server";
 
-/** A handler of one era: the modern one may be handed the body already read and parsed. */
+/**
+ * A handler of one era, given the verified principal (when the endpoint authenticates); the
+ * modern one may be handed the body already read and parsed.
+ */
 export interface EraHandlers {
-  modern(request: Request, read?: { parsed: unknown }): Promise<Response>;
-  legacy(request: Request): Promise<Response>;
+  modern(
+    request: Request,
+    read: { parsed: unknown } | undefined,
+    auth: AuthInfo | undefined,
+  ): Promise<Response>;
+  legacy(request: Request, auth: AuthInfo | undefined): Promise<Response>;
 }
 
 /**
  * One HTTP endpoint for both eras: `createMcpHandler` serves 2026-07-28 and, with `legacy:
  * "reject"`, nothing else, so each request is routed on its era (the SDK's `isLegacyRequest`):
- * a non-POST is a 2025 session's (GET stream, DELETE), a POST by its message.
+ * a non-POST is a 2025 session's (GET stream, DELETE), a POST by its message. A body that is
+ * not JSON is -32700 here, whichever era it was meant for.
  */
-export function routeByEra(handlers: EraHandlers): (request: Request) => Promise<Response> {
-  return async (request) => {
-    if (request.method !== "POST") return handlers.legacy(request);
+export function routeByEra(
+  handlers: EraHandlers,
+): (request: Request, auth: AuthInfo | undefined) => Promise<Response> {
+  return async (request, auth) => {
+    if (request.method !== "POST") return handlers.legacy(request, auth);
     const read = await readOnce(request);
     if (read === "too large") return tooLarge();
+    if (read === "not json") return parseError();
     if (!read)
-      return (await isLegacyRequest(request)) ? handlers.legacy(request) : handlers.modern(request);
+      return (await isLegacyRequest(request))
+        ? handlers.legacy(request, auth)
+        : handlers.modern(request, undefined, auth);
     if (read.parsed === undefined || (await isLegacyRequest(request, read.parsed)))
-      return handlers.legacy(replay(request, read.text));
-    return handlers.modern(request, read);
+      return handlers.legacy(replay(request, read.text), auth);
+    return handlers.modern(request, read, auth);
   };
 }
 
@@ -38,7 +52,7 @@ export function routeByEra(handlers: EraHandlers): (request: Request) => Promise
  */
 async function readOnce(
   request: Request,
-): Promise<{ text: string; parsed: unknown } | "too large" | undefined> {
+): Promise<{ text: string; parsed: unknown } | "too large" | "not json" | undefined> {
   const length = Number(request.headers.get("content-length") ?? NaN);
   if (
     !isJsonContentType(request.headers.get("content-type")) ||
@@ -54,7 +68,7 @@ async function readOnce(
       parsed: read.text.length === 0 ? undefined : (JSON.parse(read.text) as unknown),
     };
   } catch {
-    return { text: read.text, parsed: undefined };
+    return "not json";
   }
 }
 
@@ -66,6 +80,18 @@ function replay(request: Request, text: string): Request {
     body: text,
     signal: request.signal,
   });
+}
+
+/** JSON-RPC's answer to a body that is not JSON: there is no request to give an id to. */
+function parseError(): Response {
+  return Response.json(
+    {
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: "Parse error: the request body is not JSON" },
+    },
+    { status: 400 },
+  );
 }
 
 /** The SDK's answer to a body over its limit. */

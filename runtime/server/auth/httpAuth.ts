@@ -1,0 +1,80 @@
+import {
+  bearerAuthChallengeResponse,
+  OAuthError,
+  OAuthErrorCode,
+  verifyBearerToken,
+  type AuthInfo,
+} from "@modelcontextprotocol/server";
+
+/**
+ * How the HTTP endpoint authenticates its clients, as an OAuth 2.1 resource server: a bearer
+ * token in the `Authorization` header, verified into the SDK's `AuthInfo` (the principal
+ * handlers see as `ctx.auth`). `staticTokens` and `jwtBearer` are two ready ones.
+ */
+export interface HttpAuth {
+  /**
+   * The principal a token stands for, or undefined to refuse it (401). Async allowed. The
+   * `AuthInfo` needs `expiresAt` (seconds since the epoch; the SDK refuses a token without it)
+   * and, for the audience check, `resource`: this server's URL the token was issued for.
+   */
+  verify(token: string): AuthInfo | undefined | Promise<AuthInfo | undefined>;
+  /** The authorization servers clients get tokens from (RFC 9728 `authorization_servers`); none for static tokens. */
+  authorizationServers?: readonly string[];
+  /** Scopes every request needs; a token without them is refused with 403 `insufficient_scope`. */
+  requiredScopes?: readonly string[];
+  /** Scopes to advertise in the protected-resource metadata (`scopes_supported`). */
+  scopesSupported?: readonly string[];
+}
+
+/** Where the endpoint's RFC 9728 protected-resource metadata document is, for `resource` (…/mcp). */
+export function metadataUrlOf(resource: URL): URL {
+  return new URL(`/.well-known/oauth-protected-resource${resource.pathname}`, resource);
+}
+
+/**
+ * Checks the bearer token of `request` with the SDK's own pieces (`verifyBearerToken`: header
+ * syntax, expiry, audience against `resource`, required scopes): the principal, or the
+ * 401/403 answer with its `WWW-Authenticate` challenge naming `resource_metadata` (and `scope`).
+ */
+export async function authenticate(
+  request: Request,
+  auth: HttpAuth,
+  resource: URL,
+): Promise<AuthInfo | Response> {
+  const resourceMetadataUrl = metadataUrlOf(resource).href;
+  const requiredScopes = auth.requiredScopes === undefined ? undefined : [...auth.requiredScopes];
+  const verifier = {
+    async verifyAccessToken(token: string): Promise<AuthInfo> {
+      const principal = await auth.verify(token);
+      if (!principal)
+        throw new OAuthError(
+          OAuthErrorCode.InvalidToken,
+          "the token is not one this server accepts",
+        );
+      return principal;
+    },
+  };
+  try {
+    return await verifyBearerToken(request.headers.get("authorization"), {
+      verifier,
+      resourceMetadataUrl,
+      expectedResource: resource,
+      ...(requiredScopes && { requiredScopes }),
+    });
+  } catch (error) {
+    return bearerAuthChallengeResponse(error, {
+      resourceMetadataUrl,
+      ...(requiredScopes && { requiredScopes }),
+    });
+  }
+}
+
+/** RFC 9728: what a client learns of this resource server before it gets a token. */
+export function protectedResourceMetadata(auth: HttpAuth, resource: URL): Record<string, unknown> {
+  return {
+    resource: resource.href,
+    ...(auth.authorizationServers && { authorization_servers: [...auth.authorizationServers] }),
+    ...(auth.scopesSupported && { scopes_supported: [...auth.scopesSupported] }),
+    bearer_methods_supported: ["header"],
+  };
+}

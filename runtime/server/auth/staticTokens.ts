@@ -1,0 +1,82 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import type { AuthInfo } from "@modelcontextprotocol/server";
+import type { HttpAuth } from "./httpAuth.ts";
+
+/** How long a static token's `AuthInfo` says it is valid: until the file changes, in effect. */
+const STATIC_TOKEN_LIFETIME_S = 3600;
+
+interface StaticToken {
+  clientId: string;
+  scopes: string[];
+}
+
+/** Static tokens read from a file, re-read by `reload()` (the CLI calls it on SIGHUP). */
+export interface StaticTokens extends HttpAuth {
+  /** Reads the file again; on an error the tokens read before stay, and the error is thrown. */
+  reload(): void;
+  /** How many tokens are in force. */
+  readonly size: number;
+}
+
+/**
+ * Bearer tokens listed in `file`, one a line: `token [scope ...] [# client name]` (blank lines
+ * and lines that start with `#` are skipped). The principal's client id is the name, or a short
+ * digest of the token when there is none; tokens are looked up by their SHA-256 digest, never
+ * compared as text. `resource` is this server's URL, which every token here is issued for.
+ */
+export function staticTokens(file: string, resource: () => URL): StaticTokens {
+  let tokens = readTokens(file);
+  return {
+    verify(token) {
+      const found = tokens.get(digest(token));
+      if (!found) return undefined;
+      const info: AuthInfo = {
+        token,
+        clientId: found.clientId,
+        scopes: found.scopes,
+        expiresAt: Math.floor(Date.now() / 1000) + STATIC_TOKEN_LIFETIME_S,
+        resource: resource(),
+      };
+      return info;
+    },
+    reload() {
+      tokens = readTokens(file);
+    },
+    get size() {
+      return tokens.size;
+    },
+  };
+}
+
+function readTokens(file: string): Map<string, StaticToken> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new Error(`livecmd: cannot read the tokens file ${file}: ${(error as Error).message}`);
+  }
+  const tokens = new Map<string, StaticToken>();
+  text.split("\n").forEach((raw, index) => {
+    const [body = "", ...comment] = raw.split("#");
+    const line = raw.trimStart().startsWith("#") ? "" : body.trim();
+    if (line === "") return;
+    const [token, ...scopes] = line.split(/\s+/);
+    const key = digest(token!);
+    if (tokens.has(key))
+      throw new Error(
+        `livecmd: ${file}:${index + 1}: this token is listed twice; keep one line per token`,
+      );
+    const name = comment.join("#").trim();
+    tokens.set(key, { clientId: name || `token-${key.slice(0, 8)}`, scopes });
+  });
+  if (tokens.size === 0)
+    throw new Error(
+      `livecmd: ${file} lists no tokens; write one a line: <token> [scope ...] [# client name]`,
+    );
+  return tokens;
+}
+
+function digest(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}

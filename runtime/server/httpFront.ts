@@ -1,0 +1,143 @@
+import type { AuthInfo } from "@modelcontextprotocol/server";
+import {
+  authenticate,
+  metadataUrlOf,
+  protectedResourceMetadata,
+  type HttpAuth,
+} from "./auth/httpAuth.ts";
+import { isEventStream, primed } from "./eventStream.ts";
+
+export const MCP_PATH = "/mcp";
+
+/** Host names that are this machine: what a loopback endpoint answers to. */
+const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+
+export interface FrontOptions {
+  /** This endpoint's URL as clients reach it (its RFC 8707 resource, the tokens' audience). */
+  resource: URL;
+  /** The port it listens on: loopback origins are compared with it. */
+  port: number;
+  auth: HttpAuth | undefined;
+  /** Host names, besides loopback and the resource's, that requests may name in `Host`. */
+  allowedHosts: readonly string[];
+  /** Origins (`scheme://host:port`), besides loopback's and the resource's, a browser may send. */
+  allowedOrigins: readonly string[];
+}
+
+type Serve = (request: Request, auth: AuthInfo | undefined) => Promise<Response>;
+
+/**
+ * Everything a request passes before it reaches MCP, in order: the path (`/mcp`, and the
+ * protected-resource metadata when the endpoint authenticates), `Host` against DNS rebinding,
+ * `Origin` against cross-site requests (with its port), the method (405 with `Allow`), no token
+ * in the query string, and the bearer token. Event streams get the SSE priming event.
+ */
+export function frontDoor(
+  options: FrontOptions,
+  serve: Serve,
+): (request: Request) => Promise<Response> {
+  const hosts = new Set(
+    [...LOOPBACK_HOSTS, options.resource.hostname, ...options.allowedHosts].map((host) =>
+      host.toLowerCase(),
+    ),
+  );
+  const origins = new Set([
+    ...LOOPBACK_HOSTS.map((host) => `http://${host}:${options.port}`),
+    options.resource.origin,
+    ...options.allowedOrigins,
+  ]);
+  const metadataPath = metadataUrlOf(options.resource).pathname;
+  return async (request) => {
+    const url = new URL(request.url);
+    if (
+      options.auth &&
+      (url.pathname === metadataPath || url.pathname === "/.well-known/oauth-protected-resource")
+    ) {
+      return request.method === "GET"
+        ? Response.json(protectedResourceMetadata(options.auth, options.resource))
+        : methodNotAllowed("GET");
+    }
+    if (url.pathname !== MCP_PATH)
+      return new Response(`Not found: the MCP endpoint is ${MCP_PATH}\n`, {
+        status: 404,
+        headers: { "content-type": "text/plain" },
+      });
+    const refused =
+      hostRefusal(request, hosts) ??
+      originRefusal(request, origins) ??
+      methodRefusal(request) ??
+      queryTokenRefusal(url);
+    if (refused) return refused;
+    let principal: AuthInfo | undefined;
+    if (options.auth) {
+      const checked = await authenticate(request, options.auth, options.resource);
+      if (checked instanceof Response) return checked;
+      principal = checked;
+    }
+    const response = await serve(request, principal);
+    return isEventStream(response) ? primed(response) : response;
+  };
+}
+
+function hostRefusal(request: Request, hosts: ReadonlySet<string>): Response | undefined {
+  const host = request.headers.get("host");
+  const hostname = host === null ? undefined : hostnameOf(host);
+  if (hostname !== undefined && hosts.has(hostname)) return undefined;
+  return forbidden(
+    `Forbidden: the Host ${JSON.stringify(host ?? "")} is not one this server answers to`,
+  );
+}
+
+/** A browser's `Origin` must be this server's own, port included; clients that are no browser send none. */
+function originRefusal(request: Request, origins: ReadonlySet<string>): Response | undefined {
+  const origin = request.headers.get("origin");
+  if (origin === null || origins.has(origin)) return undefined;
+  return forbidden(`Forbidden: requests from the origin ${JSON.stringify(origin)} are not allowed`);
+}
+
+/**
+ * POST carries every request; GET (the push stream) and DELETE (the end) exist only for a 2025
+ * session, so without its `Mcp-Session-Id` they are not allowed (as on the 2026-07-28 era).
+ */
+function methodRefusal(request: Request): Response | undefined {
+  if (request.method === "POST") return undefined;
+  if (request.method === "GET" || request.method === "DELETE") {
+    return request.headers.has("mcp-session-id") ? undefined : methodNotAllowed("POST");
+  }
+  return methodNotAllowed("GET, POST, DELETE");
+}
+
+/** OAuth 2.1: a bearer token never travels in the URI, where logs and proxies keep it. */
+function queryTokenRefusal(url: URL): Response | undefined {
+  if (!url.searchParams.has("access_token")) return undefined;
+  return Response.json(
+    {
+      error: "invalid_request",
+      error_description:
+        "an access token goes in the Authorization header, never in the query string",
+    },
+    { status: 400 },
+  );
+}
+
+function hostnameOf(host: string): string | undefined {
+  try {
+    return new URL(`http://${host}`).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+function forbidden(message: string): Response {
+  return Response.json(
+    { jsonrpc: "2.0", id: null, error: { code: -32000, message } },
+    { status: 403 },
+  );
+}
+
+function methodNotAllowed(allow: string): Response {
+  return new Response(`Method not allowed: use ${allow}\n`, {
+    status: 405,
+    headers: { allow, "content-type": "text/plain" },
+  });
+}
