@@ -1,9 +1,18 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { Origin } from "../context.ts";
 import type { App } from "../app.ts";
+import { cutText } from "../cutText.ts";
 
 /** What a group last "returned" when its run threw; no JSON text looks like it. */
 const FAILED = "\u0000failed";
+
+/**
+ * Re-runs after a write go through a queue drained in slices: at most this many runs in flight
+ * (an async driver's pool is not flooded) and at most this long started per event-loop turn,
+ * so that a write re-running 65,536 subscriptions never holds up a read for more than a slice.
+ */
+const RERUN_CONCURRENCY = 32;
+const RERUN_SLICE_MS = 4;
 
 /** One place a change is delivered: a client's subscription to the URI it sent. */
 export interface Subscriber {
@@ -14,8 +23,19 @@ export interface Subscriber {
 export interface LiveRegistryOptions {
   /** Re-run each affected (command, arguments) once per burst of writes (default) rather than once per write. */
   coalesce?: boolean;
-  /** Told when a re-run throws; the subscription stays. Defaults to a line on stderr. */
-  onError?: (error: unknown, command: string, args: readonly unknown[]) => void;
+  /**
+   * Told once per command per burst of re-runs when any of its re-runs threw (the subscriptions
+   * stay). Defaults to a line on stderr.
+   */
+  onError?: (failure: RerunFailure) => void;
+}
+
+/** The re-runs of one command that threw in one burst: how many, and the first of them. */
+export interface RerunFailure {
+  readonly command: string;
+  readonly failures: number;
+  readonly error: unknown;
+  readonly args: readonly unknown[];
 }
 
 export interface LiveStats {
@@ -55,6 +75,11 @@ export class LiveRegistry {
   readonly #groupsByTable = new Map<string, Set<Group>>();
   readonly #pendingTables = new Set<string>();
   #flushScheduled = false;
+  /** Groups owed a re-run, in the order the writes reached them. */
+  readonly #queued = new Set<Group>();
+  #pumpScheduled = false;
+  #inFlight = 0;
+  readonly #burstFailures = new Map<string, RerunFailure>();
   #reruns = 0;
   #notifications = 0;
   readonly #stopListening: () => void;
@@ -112,7 +137,12 @@ export class LiveRegistry {
 
   /** Resolves once every change so far has been re-run and notified (tests and shutdown use it). */
   async settled(): Promise<void> {
-    while (this.#flushScheduled || [...this.#groups.values()].some((group) => group.running)) {
+    while (
+      this.#flushScheduled ||
+      this.#pumpScheduled ||
+      this.#queued.size > 0 ||
+      [...this.#groups.values()].some((group) => group.running)
+    ) {
       await new Promise((resolve) => setImmediate(resolve));
       await Promise.all([...this.#groups.values()].map((group) => group.running));
     }
@@ -148,18 +178,60 @@ export class LiveRegistry {
   }
 
   #rerun(group: Group): void {
-    if (!group.running) return this.#run(group);
-    group.owed = this.#coalesce ? 1 : group.owed + 1;
+    if (group.running) group.owed = this.#coalesce ? 1 : group.owed + 1;
+    else if (!this.#queued.has(group)) this.#queued.add(group);
+    else if (!this.#coalesce) group.owed += 1;
+    this.#schedulePump();
+  }
+
+  #schedulePump(): void {
+    if (this.#pumpScheduled || this.#queued.size === 0) return;
+    this.#pumpScheduled = true;
+    setImmediate(() => {
+      this.#pumpScheduled = false;
+      this.#pump();
+    });
+  }
+
+  /** Starts queued re-runs until the slice ends or enough are in flight; the rest wait a turn. */
+  #pump(): void {
+    const sliceEnd = performance.now() + RERUN_SLICE_MS;
+    for (const group of this.#queued) {
+      if (this.#inFlight >= RERUN_CONCURRENCY || performance.now() >= sliceEnd) break;
+      this.#queued.delete(group);
+      if (this.#groups.get(group.key) === group) this.#run(group);
+    }
+    this.#schedulePump();
   }
 
   #run(group: Group): void {
+    this.#inFlight += 1;
     group.running = this.#execute(group).then(() => {
+      this.#inFlight -= 1;
       group.running = undefined;
       if (group.owed > 0 && this.#groups.get(group.key) === group) {
         group.owed -= 1;
-        this.#run(group);
+        this.#queued.add(group);
       }
+      this.#schedulePump();
+      if (this.#inFlight === 0 && this.#queued.size === 0) this.#reportFailures();
     });
+  }
+
+  /** The end of a burst: one report per command whose re-runs threw, however many did. */
+  #reportFailures(): void {
+    for (const failure of this.#burstFailures.values()) this.#onError(failure);
+    this.#burstFailures.clear();
+  }
+
+  #failed(group: Group, error: unknown): void {
+    const earlier = this.#burstFailures.get(group.command);
+    this.#burstFailures.set(
+      group.command,
+      earlier
+        ? { ...earlier, failures: earlier.failures + 1 }
+        : { command: group.command, failures: 1, error, args: group.args },
+    );
   }
 
   async #execute(group: Group): Promise<void> {
@@ -178,7 +250,7 @@ export class LiveRegistry {
         ) ?? "undefined";
       this.#index(group, reads);
     } catch (error) {
-      if (!first) this.#onError(error, group.command, group.args);
+      if (!first) this.#failed(group, error);
       // What it read before failing (a missing row's table) is what can make it succeed.
       this.#index(group, reads.size > 0 ? reads : (group.reads ?? new Set()));
       // A read of the URI now fails (the customer was deleted): that is a change to tell.
@@ -222,16 +294,14 @@ function principalKey(auth: AuthInfo | undefined): string | null {
   return auth === undefined ? null : `${auth.clientId}\u0000${[...auth.scopes].sort().join(" ")}`;
 }
 
-function logRerunError(error: unknown, command: string, args: readonly unknown[]): void {
-  process.stderr.write(`livecmd: ${describeRerunFailure(error, command, args)}\n`);
+function logRerunError(failure: RerunFailure): void {
+  process.stderr.write(`livecmd: ${describeRerunFailure(failure)}\n`);
 }
 
-/** What went wrong in a re-run, for a log line or a server's `onerror`. */
-export function describeRerunFailure(
-  error: unknown,
-  command: string,
-  args: readonly unknown[],
-): string {
+/** What went wrong in a burst's re-runs of one command, for a log line or a server's `onerror`. */
+export function describeRerunFailure({ command, failures, error, args }: RerunFailure): string {
   const message = error instanceof Error ? error.message : String(error);
-  return `re-running ${command}(${JSON.stringify(args).slice(1, -1)}) for its subscribers failed: ${message}; the subscriptions stay`;
+  const others =
+    failures === 1 ? "" : `; so did ${failures - 1} more re-runs of ${command} in this burst`;
+  return `re-running ${command}(${JSON.stringify(args).slice(1, -1)}) for its subscribers failed: ${cutText(message, 300)}${others}; the subscriptions stay`;
 }

@@ -3,6 +3,7 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError,
 } from "@modelcontextprotocol/server";
+import { cutText } from "../cutText.ts";
 import type { FieldError } from "../uri/template.ts";
 
 /**
@@ -24,14 +25,17 @@ export function invalidUri(uri: string, errors: FieldError[]): ProtocolError {
   return new ProtocolError(
     ProtocolErrorCode.InvalidParams,
     `Invalid URI ${shortened(uri)}: ${describe(errors)}`,
-    { uri, errors },
+    { uri: cutText(uri, MAX_DATA_URI), errors },
   );
 }
 
-/** A URI in a message: enough of it to recognise (at most 200 characters), its length when cut. */
+/** A URI in a message: enough of it to recognise, its length when cut. */
 export function shortened(uri: string): string {
-  return uri.length <= 200 ? uri : `${uri.slice(0, 200)}… (${uri.length} characters)`;
+  return cutText(uri, 200);
 }
+
+/** `data.uri` of an invalid URI: whole for any URI a client builds, cut past 2 KiB. */
+const MAX_DATA_URI = 2048;
 
 export function unknownTool(name: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { App } from "../app.ts";
+import { cutText } from "../cutText.ts";
 import type { HttpAuth } from "./auth/httpAuth.ts";
 import { buildServer } from "./buildServer.ts";
 import { frontDoor, MCP_PATH } from "./httpFront.ts";
@@ -87,7 +88,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   const onerror = (error: Error) =>
     served.onerror(
       error.message.length > MAX_ERROR_LINE
-        ? new Error(`${error.message.slice(0, MAX_ERROR_LINE)}… (cut)`)
+        ? new Error(cutText(error.message, MAX_ERROR_LINE))
         : error,
     );
   const modern = createMcpHandler(() => buildServer(served), {

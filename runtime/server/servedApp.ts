@@ -89,8 +89,7 @@ export class ServedApp {
     if (drift.length > 0)
       this.onerror(new Error(`serving a stale catalog.json (allowStale): ${drift.join("; ")}`));
     this.live = new LiveRegistry(app, {
-      onError: (error, command, args) =>
-        this.onerror(new Error(describeRerunFailure(error, command, args))),
+      onError: (failure) => this.onerror(new Error(describeRerunFailure(failure))),
     });
   }
 

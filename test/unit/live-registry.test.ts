@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
 import type { App } from "../../runtime/app.ts";
-import { LiveRegistry, type Subscriber } from "../../runtime/live/liveRegistry.ts";
+import {
+  describeRerunFailure,
+  LiveRegistry,
+  type RerunFailure,
+  type Subscriber,
+} from "../../runtime/live/liveRegistry.ts";
 
 function recorder(uri: string): Subscriber & { received: string[] } {
   const received: string[] = [];
@@ -92,7 +97,9 @@ test("live: a create, an update and a delete each notify a subscription whose re
 test("live: a re-run that throws keeps the subscription, reports the error and notifies once, since a read now fails", async () => {
   const app = createExampleApp(":memory:");
   const errors: string[] = [];
-  const live = new LiveRegistry(app, { onError: (error) => errors.push((error as Error).message) });
+  const live = new LiveRegistry(app, {
+    onError: ({ error }) => errors.push((error as Error).message),
+  });
   const show = recorder("app://customers_show/7");
   await live.add("customers_show", [7], show);
   await write(app, "customers_delete", 7);
@@ -104,6 +111,43 @@ test("live: a re-run that throws keeps the subscription, reports the error and n
   app.changed("customers");
   await live.settled();
   assert.deepEqual(show.received, [show.uri], "failing again is no change");
+});
+
+test("live: re-runs that throw in one burst are reported once per command, with how many threw and the first", async () => {
+  const app = createExampleApp(":memory:");
+  const failures: RerunFailure[] = [];
+  const live = new LiveRegistry(app, { onError: (failure) => failures.push(failure) });
+  for (const id of [7, 8, 9])
+    await live.add("customers_show", [id], recorder(`app://customers_show/${id}`));
+  await write(app, "customers_delete", 7);
+  await write(app, "customers_delete", 8);
+  await write(app, "customers_delete", 9);
+  await live.settled();
+  assert.equal(failures.length, 1);
+  assert.equal(failures[0]!.command, "customers_show");
+  assert.equal(failures[0]!.failures, 3);
+  assert.match(
+    describeRerunFailure(failures[0]!),
+    /^re-running customers_show\(7\) for its subscribers failed: .*no customer with id 7.*; so did 2 more re-runs of customers_show in this burst; the subscriptions stay$/,
+  );
+});
+
+test("live: re-runs after a write yield to the event loop, at most 32 started in one turn", async () => {
+  const { app, live } = setup();
+  for (let id = 1; id <= 200; id++)
+    await live.add("customers_show", [id], recorder(`app://customers_show/${id}`));
+  await write(app, "customers_rename", 1, "Ada King");
+  const rerunsPerTurn: number[] = [];
+  let before = 0;
+  while (live.stats().reruns < 200) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const reruns = live.stats().reruns;
+    rerunsPerTurn.push(reruns - before);
+    before = reruns;
+  }
+  await live.settled();
+  assert.ok(Math.max(...rerunsPerTurn) <= 32, `re-runs per turn: ${rerunsPerTurn.join(" ")}`);
+  assert.equal(live.stats().reruns, 200);
 });
 
 test("live: ctx.changed and app.changed re-run readers of a table written outside the database API", async () => {
