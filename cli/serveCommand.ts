@@ -6,11 +6,12 @@ import { sqliteDriverProblem } from "../runtime/db/sqliteDriver.ts";
 // Light imports only: the CLI registers this command on every run, `codegen` included; the
 // MCP server runtime loads when `serve` actually runs.
 import { DEFAULT_PAGE_SIZE } from "../runtime/server/defaultPageSize.ts";
+import { httpFlagsProblem, type HttpFlags } from "./httpServeOptions.ts";
 import { importModule } from "./importModule.ts";
 import { InputError } from "./inputError.ts";
 import { loadProjectConfig, resolveAppModule } from "./projectConfig.ts";
 
-interface ServeArguments {
+interface ServeArguments extends HttpFlags {
   app?: string;
   http?: number;
   "page-size": number;
@@ -44,9 +45,70 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
         describe:
           "Serve although catalog.json no longer matches the app's commands (only what matches is served)",
       })
+      .options({
+        host: {
+          type: "string",
+          describe:
+            "HTTP: the address to listen on (default 127.0.0.1); anything but loopback needs --tokens or --issuer",
+        },
+        tokens: {
+          type: "string",
+          describe:
+            "HTTP: bearer tokens from FILE, one `token [scope ...] [# client name]` a line; re-read on SIGHUP",
+        },
+        issuer: {
+          type: "string",
+          describe:
+            "HTTP: accept JWT access tokens of this OAuth authorization server (with --audience)",
+        },
+        audience: {
+          type: "string",
+          describe:
+            "HTTP: the audience (`aud`) tokens must name: this server's URL as clients reach it",
+        },
+        "jwks-uri": {
+          type: "string",
+          describe: "HTTP: the issuer's signing keys (default: from its metadata document)",
+        },
+        "require-scope": {
+          type: "string",
+          array: true,
+          describe: "HTTP: a scope every request's token needs (403 without it); repeatable",
+        },
+        "public-url": {
+          type: "string",
+          describe:
+            "HTTP: the endpoint's URL as clients reach it behind a reverse proxy (https://mcp.example.com/mcp)",
+        },
+        "allowed-host": {
+          type: "string",
+          array: true,
+          describe: "HTTP: a Host header to accept besides loopback and --public-url's; repeatable",
+        },
+        "allowed-origin": {
+          type: "string",
+          array: true,
+          describe: "HTTP: a browser Origin (scheme://host:port) to accept; repeatable",
+        },
+        "session-idle": {
+          type: "number",
+          describe:
+            "HTTP: seconds a 2025-era session may stay idle before it is closed (default 1800)",
+        },
+        "max-subscriptions": {
+          type: "number",
+          describe: "URIs watched by the whole server, both eras (default 65536)",
+        },
+        "max-subscriptions-per-principal": {
+          type: "number",
+          describe: "HTTP: URIs one authenticated principal watches in all (default 4096)",
+        },
+      })
       .check((args) => {
         if (args.http !== undefined && !isPort(args.http))
           throw new InputError(`--http must be a port from 0 to 65535, got ${args.http}`);
+        const httpProblem = httpFlagsProblem(args, args.http !== undefined);
+        if (httpProblem) throw new InputError(httpProblem);
         if (!Number.isSafeInteger(args["page-size"]) || args["page-size"] < 1)
           throw new InputError(`--page-size must be a positive integer, got ${args["page-size"]}`);
         return true;
@@ -58,6 +120,10 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
       .example(
         "$0 serve --app dist/app.js --http 3000",
         "Streamable HTTP at http://127.0.0.1:3000/mcp",
+      )
+      .example(
+        "$0 serve --app dist/app.js --http 3000 --host 0.0.0.0 --tokens tokens.txt",
+        "on every interface, for clients with a token of tokens.txt",
       ),
   handler: async (argv) => {
     const cwd = process.cwd();
@@ -76,7 +142,11 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
     };
     const { StaleCatalogError } = await import("../runtime/server/catalogDrift.ts");
     try {
-      await serve(app, argv.http, options);
+      await serve(
+        app,
+        argv.http === undefined ? undefined : { port: argv.http, flags: argv },
+        options,
+      );
     } catch (error) {
       if (error instanceof StaleCatalogError) throw new InputError(error.message);
       throw error;
@@ -86,17 +156,24 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
 
 async function serve(
   app: App,
-  port: number | undefined,
+  http: { port: number; flags: HttpFlags } | undefined,
   options: { pageSize: number; allowStale: boolean; version: string | undefined },
 ): Promise<void> {
-  if (port === undefined) {
+  if (http === undefined) {
     const { serveStdio } = await import("../runtime/server/serveStdio.ts");
     serveStdio(app, options);
     process.stderr.write(`livecmd: serving app "${app.name}" over stdio\n`);
     return;
   }
   const { serveHttp } = await import("../runtime/server/serveHttp.ts");
-  const serving = await serveHttp(app, { ...options, port });
+  const { httpServeOptions } = await import("./httpServeOptions.ts");
+  const httpOptions = await httpServeOptions(http.flags);
+  let serving;
+  try {
+    serving = await serveHttp(app, { ...options, ...httpOptions, port: http.port });
+  } catch (error) {
+    throw new InputError((error as Error).message.replace(/^livecmd: /, ""));
+  }
   process.stdout.write(`livecmd: serving app "${app.name}" at ${serving.url.href}\n`);
   const stop = () => void serving.close().then(() => process.exit(0));
   process.once("SIGINT", stop);

@@ -30,6 +30,14 @@ export function createExampleApp(databasePath?: string): App {
         orders.orders_flagged,
         orders.orders_create,
       ],
+      // Over authenticated HTTP, writes need a scope; reads need none. Unauthenticated
+      // transports (stdio, loopback HTTP without auth) have no principal and are not asked.
+      scopes: {
+        customers_create: ["customers:write"],
+        customers_rename: ["customers:write"],
+        customers_delete: ["customers:write"],
+        orders_create: ["orders:write"],
+      },
     },
     database: () => openExampleDatabase(databasePath ?? exampleDatabasePath()),
     generated: { catalog, templates },

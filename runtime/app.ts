@@ -119,6 +119,11 @@ export class App {
     );
   }
 
+  /** Whether some granted command asks for scopes: then what a principal may list depends on who it is. */
+  get hasScopedGrants(): boolean {
+    return Object.keys(this.#scopes).length > 0;
+  }
+
   /** Grants commands to the agent at runtime; connected clients are told the lists changed. */
   grant(...commands: Command[]): void {
     this.#changeGrants(commands, (name) => this.#granted.add(name));

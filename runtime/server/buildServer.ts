@@ -5,7 +5,7 @@ import type {
   ServerContext,
   Tool,
 } from "@modelcontextprotocol/server";
-import { LISTING, LIVE_READ } from "./cacheHints.ts";
+import { listingHint, LIVE_READ } from "./cacheHints.ts";
 import { callTool } from "./callTool.ts";
 import { complete } from "./complete.ts";
 import { paginate } from "./pagination.ts";
@@ -35,13 +35,14 @@ export function capabilitiesOf(served: ServedApp): ServerCapabilities {
  */
 export function buildServer(served: ServedApp): Server {
   const capabilities = capabilitiesOf(served);
+  const listing = listingHint(served.app);
   const server = new CheckedParamsServer(served.serverInfo, {
     capabilities,
     cacheHints: {
-      "server/discover": LISTING,
-      "tools/list": LISTING,
-      "resources/list": LISTING,
-      "resources/templates/list": LISTING,
+      "server/discover": listing,
+      "tools/list": listing,
+      "resources/list": listing,
+      "resources/templates/list": listing,
       "resources/read": LIVE_READ,
     },
   });

@@ -15,9 +15,10 @@ export interface HttpAuth {
   /**
    * The principal a token stands for, or undefined to refuse it (401). Async allowed. The
    * `AuthInfo` needs `expiresAt` (seconds since the epoch; the SDK refuses a token without it)
-   * and, for the audience check, `resource`: this server's URL the token was issued for.
+   * and, for the audience check, `resource`: the URL the token was issued for, which must be
+   * `resource`, this endpoint's URL as clients reach it.
    */
-  verify(token: string): AuthInfo | undefined | Promise<AuthInfo | undefined>;
+  verify(token: string, resource: URL): AuthInfo | undefined | Promise<AuthInfo | undefined>;
   /** The authorization servers clients get tokens from (RFC 9728 `authorization_servers`); none for static tokens. */
   authorizationServers?: readonly string[];
   /** Scopes every request needs; a token without them is refused with 403 `insufficient_scope`. */
@@ -45,7 +46,7 @@ export async function authenticate(
   const requiredScopes = auth.requiredScopes === undefined ? undefined : [...auth.requiredScopes];
   const verifier = {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
-      const principal = await auth.verify(token);
+      const principal = await auth.verify(token, resource);
       if (!principal)
         throw new OAuthError(
           OAuthErrorCode.InvalidToken,

@@ -23,12 +23,16 @@ export interface StaticTokens extends HttpAuth {
  * Bearer tokens listed in `file`, one a line: `token [scope ...] [# client name]` (blank lines
  * and lines that start with `#` are skipped). The principal's client id is the name, or a short
  * digest of the token when there is none; tokens are looked up by their SHA-256 digest, never
- * compared as text. `resource` is this server's URL, which every token here is issued for.
+ * compared as text. Every token here is issued for this server, whatever URL it answers at.
  */
-export function staticTokens(file: string, resource: () => URL): StaticTokens {
+export function staticTokens(
+  file: string,
+  options: Pick<HttpAuth, "requiredScopes"> = {},
+): StaticTokens {
   let tokens = readTokens(file);
   return {
-    verify(token) {
+    ...(options.requiredScopes && { requiredScopes: options.requiredScopes }),
+    verify(token, resource) {
       const found = tokens.get(digest(token));
       if (!found) return undefined;
       const info: AuthInfo = {
@@ -36,7 +40,7 @@ export function staticTokens(file: string, resource: () => URL): StaticTokens {
         clientId: found.clientId,
         scopes: found.scopes,
         expiresAt: Math.floor(Date.now() / 1000) + STATIC_TOKEN_LIFETIME_S,
-        resource: resource(),
+        resource,
       };
       return info;
     },
