@@ -41,6 +41,7 @@ export class ChangeListener {
     if (!this.#client) return;
     const marker = `${CAUGHT_UP}${(this.#markers += 1)}`;
     const arrived = new Promise<void>((resolve) => this.#waiting.set(marker, resolve));
+    this.#holdProcess();
     await this.pool().query({
       text: "SELECT pg_notify($1, $2)",
       values: [CHANGES_CHANNEL, marker],
@@ -76,6 +77,7 @@ export class ChangeListener {
       if (!payload.startsWith(CAUGHT_UP)) return this.changed([payload]);
       this.#waiting.get(payload)?.();
       this.#waiting.delete(payload);
+      this.#holdProcess();
     });
     try {
       await client.query({ text: `LISTEN ${CHANGES_CHANNEL}` });
@@ -83,10 +85,20 @@ export class ChangeListener {
       drop(error as Error);
       throw error;
     }
-    // The listening connection alone must not keep a process alive (a test, a script); a
-    // server is kept alive by what it serves.
-    (client as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
     this.#client = client;
+    this.#holdProcess();
+  }
+
+  /**
+   * The listening connection alone does not keep a process alive (a test, a script that used the
+   * app): a server is kept alive by what it serves. It does while a `caughtUp` waits on it.
+   */
+  #holdProcess(): void {
+    const socket = (
+      this.#client as { connection?: { stream?: { ref?: () => void; unref?: () => void } } }
+    )?.connection?.stream;
+    if (this.#waiting.size > 0) socket?.ref?.();
+    else socket?.unref?.();
   }
 
   /** Markers that can no longer arrive (the connection is gone; the reconnect re-runs all). */

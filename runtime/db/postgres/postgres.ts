@@ -1,6 +1,7 @@
 import type { Database } from "../database.ts";
 import { ChangeListener } from "./changeListener.ts";
-import { connectionProblem, redacted, urlProblem } from "./connectionProblem.ts";
+import { redacted, urlProblem } from "./connectionProblem.ts";
+import { firstConnection } from "./firstConnection.ts";
 import { installChangeFeed } from "./installChangeFeed.ts";
 import { loadPg } from "./loadPg.ts";
 import type { PgModule, PgPool } from "./pgShapes.ts";
@@ -104,13 +105,4 @@ function ownPool(pg: PgModule, connectionString: string, log: (line: string) => 
     log(`livecmd: an idle PostgreSQL connection failed: ${error.message}`),
   );
   return pool;
-}
-
-/** Connects once, to fail with one line that says what is wrong. */
-async function firstConnection(pool: PgPool, where: string): Promise<void> {
-  try {
-    await pool.query({ text: "SELECT 1" });
-  } catch (error) {
-    throw new Error(connectionProblem(error as Error & { code?: string }, where), { cause: error });
-  }
 }
