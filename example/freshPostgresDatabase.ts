@@ -6,6 +6,11 @@ import { setUpExampleSchema } from "./postgresDb.ts";
 const TEMPLATE = "livecmd_example_template";
 let made = 0;
 
+/** A database name no other process or call of this one picks: `<prefix>_<pid>_<n>_<time>`. */
+export function uniqueDatabaseName(prefix: string): string {
+  return `${prefix}_${process.pid}_${(made += 1)}_${Date.now().toString(36)}`;
+}
+
 /**
  * A new, seeded example database next to the one `url` names, and its URL: on PostgreSQL what
  * `":memory:"` is on SQLite, so that tests (in parallel processes) never share rows. Copying a
@@ -13,7 +18,7 @@ let made = 0;
  * whichever process asks first.
  */
 export async function freshPostgresDatabase(url: string): Promise<string> {
-  const name = `livecmd_example_${process.pid}_${(made += 1)}_${Date.now().toString(36)}`;
+  const name = uniqueDatabaseName("livecmd_example");
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
@@ -42,7 +47,7 @@ async function makeTemplate(admin: pg.Client, url: string): Promise<void> {
 }
 
 /** `url` naming database `name` instead. */
-function withDatabase(url: string, name: string): string {
+export function withDatabase(url: string, name: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${name}`;
   return parsed.toString();

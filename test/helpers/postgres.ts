@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { uniqueDatabaseName, withDatabase } from "../../example/freshPostgresDatabase.ts";
 import { root } from "./cli.ts";
 
 const SCRIPT = path.join(root, "scripts/postgres-cluster.sh");
@@ -38,11 +39,9 @@ function ownCluster(): PostgresServer {
   return { url: started.stdout.trim() };
 }
 
-let created = 0;
-
 /** A new, empty database on `url`'s server, and its URL: every test its own, so none collide. */
 export async function emptyDatabase(url: string): Promise<string> {
-  const name = `livecmd_test_${process.pid}_${(created += 1)}_${Date.now().toString(36)}`;
+  const name = uniqueDatabaseName("livecmd_test");
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
@@ -50,9 +49,7 @@ export async function emptyDatabase(url: string): Promise<string> {
   } finally {
     await admin.end();
   }
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
+  return withDatabase(url, name);
 }
 
 /** Runs `sql` with psql, as a person at a terminal would (a real client, another process). */
