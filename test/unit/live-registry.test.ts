@@ -64,18 +64,26 @@ test("live: two spellings of the same arguments are two subscriptions in one gro
   assert.deepEqual([a.received, b.received], [[a.uri], [b.uri]]);
 });
 
-test("live: a burst of writes is coalesced into one re-run per subscription; without coalescing each write re-runs", async () => {
-  const counts: number[] = [];
-  for (const coalesce of [true, false]) {
-    const { app, live } = setup(coalesce);
-    await live.add("customers_show", [1], recorder("app://customers_show/1"));
-    for (let i = 0; i < 20; i += 1)
-      await app.db.run("UPDATE customers SET balance = balance + 1 WHERE id = 1");
-    await live.settled();
-    counts.push(live.stats().reruns);
-  }
-  assert.deepEqual(counts, [1, 20]);
-});
+test(
+  "live: a burst of writes is coalesced into one re-run per subscription; without coalescing each write re-runs",
+  {
+    skip: process.env.DATABASE_URL
+      ? "PostgreSQL's feed sends one notification per table per transaction, whenever it commits; test/postgres/change-feed.test.ts checks one re-run per transaction"
+      : false,
+  },
+  async () => {
+    const counts: number[] = [];
+    for (const coalesce of [true, false]) {
+      const { app, live } = setup(coalesce);
+      await live.add("customers_show", [1], recorder("app://customers_show/1"));
+      for (let i = 0; i < 20; i += 1)
+        await app.db.run("UPDATE customers SET balance = balance + 1 WHERE id = 1");
+      await live.settled();
+      counts.push(live.stats().reruns);
+    }
+    assert.deepEqual(counts, [1, 20]);
+  },
+);
 
 test("live: a create, an update and a delete each notify a subscription whose result they change", async () => {
   const { app, live } = setup();
