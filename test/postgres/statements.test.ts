@@ -6,6 +6,7 @@ import { command } from "../../runtime/command.ts";
 import { postgres } from "../../runtime/db/postgres/postgres.ts";
 import { numberedPlaceholders } from "../../runtime/db/postgres/placeholders.ts";
 import { explainTables } from "../../runtime/db/postgres/planTables.ts";
+import { livecmd } from "../helpers/cli.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 
 const server = postgresServer();
@@ -93,7 +94,18 @@ describe("PostgreSQL: bad input is one line that says what to do", { skip: serve
   test("a URL that is not postgres:// is refused when the app is defined", () => {
     assert.throws(
       () => postgres("mysql://localhost/app"),
-      /^Error: livecmd: the PostgreSQL URL "mysql:\/\/localhost\/app" must look like postgres:\/\/user:password@host:5432\/database$/,
+      /^LivecmdSetupError: livecmd: the PostgreSQL URL "mysql:\/\/localhost\/app" must look like postgres:\/\/user:password@host:5432\/database$/,
+    );
+  });
+
+  test("livecmd serve with a DATABASE_URL that is not postgres:// says so in one line, exit 2", async () => {
+    const served = await livecmd(["serve", "--http", "0"], {
+      DATABASE_URL: "postgress://localhost/app",
+    });
+    assert.equal(served.code, 2, served.stderr);
+    assert.equal(
+      served.stderr,
+      'livecmd: the PostgreSQL URL "postgress://localhost/app" must look like postgres://user:password@host:5432/database\n',
     );
   });
 

@@ -1,3 +1,4 @@
+import { SetupError } from "../../setupError.ts";
 import type { Database } from "../database.ts";
 import { ChangeListener } from "./changeListener.ts";
 import { redacted, urlProblem } from "./connectionProblem.ts";
@@ -91,7 +92,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
 
 function checkUrl(url: string): void {
   const problem = urlProblem(url);
-  if (problem) throw new Error(problem);
+  if (problem) throw new SetupError(problem);
 }
 
 function ownPool(pg: PgModule, connectionString: string, log: (line: string) => void): PgPool {
