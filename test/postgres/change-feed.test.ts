@@ -37,6 +37,10 @@ async function library(log: string[] = []): Promise<{ app: App; url: string; liv
       notes: command({ live: true }, async (ctx) =>
         ctx.db.all("SELECT n FROM audit_notes() AS n ORDER BY n"),
       ),
+      // A read inside a transaction is explained on the transaction's own connection.
+      counted: command({ live: true }, async (ctx) =>
+        ctx.db.transaction(async () => ctx.db.get("SELECT COUNT(*) AS n FROM audit")),
+      ),
       rename: command({}, async (ctx, id: number, name: string) =>
         ctx.db.run("UPDATE authors SET name = ? WHERE id = ?", name, id),
       ),
@@ -104,6 +108,19 @@ describe("PostgreSQL: the change feed", { skip: server.skip }, () => {
       await eventually(() => books.received.length > 0 && notes.received.length > 0);
       assert.deepEqual(books.received, ["lib://books_of/1"]);
       assert.deepEqual(notes.received, ["lib://notes"]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("a read inside a transaction is tracked (explained on the transaction's own connection)", async () => {
+    const { app, url, live } = await library();
+    try {
+      const counted = recorder("lib://counted");
+      await live.add("counted", [], counted);
+      psql(url, "INSERT INTO audit (note) VALUES ('one more')");
+      await eventually(() => counted.received.length > 0);
+      assert.deepEqual(counted.received, ["lib://counted"]);
     } finally {
       await app.close();
     }

@@ -42,11 +42,23 @@ export async function explainTables(client: PgClient, sql: string): Promise<Plan
       ];
       return tablesOf(Plan);
     } finally {
-      await client.query({ text: `DEALLOCATE ${EXPLAINED}` });
+      await deallocateExplained(client);
     }
   } finally {
     await client.query({ text: "RESET plan_cache_mode" });
   }
+}
+
+/**
+ * Drops the statement explained, if it is there: in a transaction a failed EXPLAIN leaves it
+ * prepared (PREPARE outlives a rollback), and the next explain would find the name taken.
+ */
+export async function deallocateExplained(client: PgClient): Promise<void> {
+  const { rows } = await client.query({
+    text: "SELECT 1 FROM pg_prepared_statements WHERE name = $1",
+    values: [EXPLAINED],
+  });
+  if (rows.length > 0) await client.query({ text: `DEALLOCATE ${EXPLAINED}` });
 }
 
 function tablesOf(plan: PlanNode): PlannedAccess {

@@ -3,7 +3,7 @@ import { ANY_TABLE } from "../anyTable.ts";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
 import type { PgClient, PgPool, PgQueryResult, PgTypeParsers } from "./pgShapes.ts";
 import { numberedPlaceholders } from "./placeholders.ts";
-import { explainTables } from "./planTables.ts";
+import { deallocateExplained, explainTables, type PlannedAccess } from "./planTables.ts";
 
 /** What the views of one database share beyond its connections. */
 export interface DatabaseLifecycle {
@@ -39,24 +39,25 @@ export class PostgresConnection {
     return text;
   }
 
-  /** The tables `text` reads, explained once per statement text. */
-  reads(text: string): Promise<readonly string[]> {
+  /**
+   * The tables `text` reads, explained once per statement text. Inside a transaction, on the
+   * transaction's connection: it holds one already, and waiting for a second could wait forever
+   * once every pooled connection is held by a transaction doing the same.
+   */
+  reads(text: string, transaction: PgClient | undefined): Promise<readonly string[]> {
     let reads = this.#reads.get(text);
-    if (!reads) this.#reads.set(text, (reads = this.#explain(text)));
+    if (!reads) this.#reads.set(text, (reads = this.#explain(text, transaction)));
     return reads;
   }
 
-  async #explain(text: string): Promise<readonly string[]> {
+  async #explain(text: string, transaction: PgClient | undefined): Promise<readonly string[]> {
     let reason: string;
     try {
-      const client = await this.pool.connect();
-      try {
-        const access = await explainTables(client, text);
-        if ("reads" in access) return access.reads;
-        reason = access.unknown;
-      } finally {
-        client.release();
-      }
+      const access = transaction
+        ? await explainInTransaction(transaction, text)
+        : await this.#explainOnOwnConnection(text);
+      if ("reads" in access) return access.reads;
+      reason = access.unknown;
     } catch (error) {
       reason = `EXPLAIN failed: ${(error as Error).message}`;
     }
@@ -64,6 +65,29 @@ export class PostgresConnection {
       `livecmd: cannot tell which tables ${JSON.stringify(text)} reads (${reason}); subscriptions that run it re-run on any write`,
     );
     return [ANY_TABLE];
+  }
+
+  async #explainOnOwnConnection(text: string): Promise<PlannedAccess> {
+    const client = await this.pool.connect();
+    try {
+      return await explainTables(client, text);
+    } finally {
+      client.release();
+    }
+  }
+}
+
+/** Explains within a savepoint, so that a failure leaves the app's transaction as it was. */
+async function explainInTransaction(client: PgClient, text: string): Promise<PlannedAccess> {
+  await client.query({ text: "SAVEPOINT livecmd_explain" });
+  try {
+    const access = await explainTables(client, text);
+    await client.query({ text: "RELEASE SAVEPOINT livecmd_explain" });
+    return access;
+  } catch (error) {
+    await client.query({ text: "ROLLBACK TO SAVEPOINT livecmd_explain" });
+    await deallocateExplained(client);
+    throw error;
   }
 }
 
@@ -140,9 +164,10 @@ export class PostgresDatabase implements AppDatabase {
   async #query(sql: string, params: SqlParam[]): Promise<PgQueryResult> {
     await this.#ready;
     const text = this.shared.text(sql);
-    const on = this.shared.scope.getStore()?.client ?? this.shared.pool;
+    const transaction = this.shared.scope.getStore()?.client;
+    const on = transaction ?? this.shared.pool;
     const result = await on.query({ text, values: params, types: this.shared.types });
-    if (this.observer?.read) this.observer.read(await this.shared.reads(text));
+    if (this.observer?.read) this.observer.read(await this.shared.reads(text, transaction));
     return result;
   }
 }
