@@ -38,8 +38,12 @@ async function library(log: string[] = []): Promise<{ app: App; url: string; liv
         ctx.db.all("SELECT n FROM audit_notes() AS n ORDER BY n"),
       ),
       // A read inside a transaction is explained on the transaction's own connection.
+      // SHOW runs, but cannot be PREPAREd: its explain fails inside the transaction.
       counted: command({ live: true }, async (ctx) =>
-        ctx.db.transaction(async () => ctx.db.get("SELECT COUNT(*) AS n FROM audit")),
+        ctx.db.transaction(async () => [
+          await ctx.db.get("SHOW search_path"),
+          await ctx.db.get("SELECT COUNT(*) AS n FROM audit"),
+        ]),
       ),
       rename: command({}, async (ctx, id: number, name: string) =>
         ctx.db.run("UPDATE authors SET name = ? WHERE id = ?", name, id),
@@ -113,11 +117,17 @@ describe("PostgreSQL: the change feed", { skip: server.skip }, () => {
     }
   });
 
-  test("a read inside a transaction is tracked (explained on the transaction's own connection)", async () => {
-    const { app, url, live } = await library();
+  test("in a transaction, statements are explained on its connection, and one that cannot be leaves the transaction usable", async () => {
+    const log: string[] = [];
+    const { app, url, live } = await library(log);
     try {
       const counted = recorder("lib://counted");
       await live.add("counted", [], counted);
+      assert.equal(log.length, 1);
+      assert.match(
+        log[0]!,
+        /^livecmd: cannot tell which tables "SHOW search_path" reads \(EXPLAIN failed: .*\); subscriptions that run it re-run on any write$/,
+      );
       psql(url, "INSERT INTO audit (note) VALUES ('one more')");
       await eventually(() => counted.received.length > 0);
       assert.deepEqual(counted.received, ["lib://counted"]);
