@@ -18,6 +18,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["watch", async () => (await import("./watch.bench.ts")).watchBench],
   ["read", async () => (await import("./read.bench.ts")).readBench],
   ["fanout", async () => (await import("./fanout.bench.ts")).fanoutBench],
+  ["postgres", async () => (await import("./postgres.bench.ts")).postgresBench],
 ];
 
 const RESULTS_FILE = path.join(import.meta.dirname, "RESULTS.md");

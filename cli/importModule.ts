@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { isSetupError } from "../runtime/setupError.ts";
 import { InputError } from "./inputError.ts";
 import { withDevPackages } from "./devPackages.ts";
 
@@ -16,7 +17,12 @@ export async function importModule(file: string, cwd: string): Promise<Record<st
   const absolute = path.resolve(cwd, file);
   if (!existsSync(absolute)) throw new InputError(`${file} does not exist (looked in ${cwd})`);
   if (TYPESCRIPT.test(file)) await loadTypeScript(file);
-  return (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
+  try {
+    return (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
+  } catch (error) {
+    if (isSetupError(error)) throw new InputError(error.message);
+    throw error;
+  }
 }
 
 function loadTypeScript(file: string): Promise<void> {

@@ -1,6 +1,7 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { codegenCommand } from "./codegenCommand.ts";
+import { dbCommand } from "./dbCommand.ts";
 import { doctorCommand } from "./doctorCommand.ts";
 import { initCommand } from "./initCommand.ts";
 import { InputError } from "./inputError.ts";
@@ -19,7 +20,8 @@ await yargs(hideBin(process.argv))
   .command(inspectCommand)
   .command(serveCommand)
   .command(doctorCommand)
-  .demandCommand(1, "name a command: init, codegen, inspect, serve or doctor")
+  .command(dbCommand)
+  .demandCommand(1, "name a command: init, codegen, inspect, serve, doctor or db")
   .strict()
   .version(livecmdManifest().version)
   .help()

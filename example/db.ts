@@ -2,7 +2,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { seed } from "./seed.ts";
+import { seedRows } from "./seed.ts";
 
 /** Bumped when SCHEMA changes; a database at another version is reported, never migrated. */
 const SCHEMA_VERSION = 1;
@@ -92,7 +92,28 @@ function createUnlessPresent(db: BetterSqlite3.Database, path: string): void {
     );
   }
   db.exec(SCHEMA);
-  seed(db);
+  insertSeed(db);
   db.exec(INDEXES);
   db.pragma(`user_version = ${SCHEMA_VERSION}`);
+}
+
+function insertSeed(db: BetterSqlite3.Database): void {
+  const rows = seedRows();
+  const insert = (sql: string, table: unknown[][]) => {
+    const statement = db.prepare(sql);
+    for (const row of table) statement.run(...row);
+  };
+  insert(
+    "INSERT INTO customers (id, name, email, balance, created_at) VALUES (?, ?, ?, ?, ?)",
+    rows.customers,
+  );
+  insert("INSERT INTO customer_tags (customer_id, tag) VALUES (?, ?)", rows.customer_tags);
+  insert(
+    "INSERT INTO customer_attributes (customer_id, key, value) VALUES (?, ?, ?)",
+    rows.customer_attributes,
+  );
+  insert(
+    "INSERT INTO orders (customer_id, total, status, placed_on, flagged, archived) VALUES (?, ?, ?, ?, ?, ?)",
+    rows.orders,
+  );
 }

@@ -1,5 +1,3 @@
-import type BetterSqlite3 from "better-sqlite3";
-
 // Fixed inputs only (no Math.random, no clock): every seeded database holds the same rows.
 const SEED = 20240101;
 const CUSTOMER_COUNT = 2000;
@@ -81,12 +79,34 @@ interface SeedOrder {
   archived: number;
 }
 
-/** Fills the empty example schema with customers, their tags and attributes, and orders. */
-export function seed(db: BetterSqlite3.Database): void {
+/** The example's rows, table by table, each row its columns in the tables' column order. */
+export interface SeedRows {
+  /** id, name, email, balance, created_at */
+  customers: [number, string, string, number, string][];
+  /** customer_id, tag */
+  customer_tags: [number, string][];
+  /** customer_id, key, value */
+  customer_attributes: [number, string, string][];
+  /** customer_id, total, status, placed_on, flagged, archived (ids follow this order from 1) */
+  orders: [number, number, string, string, number, number][];
+}
+
+/** Every row of the example database: the same on every call, for SQLite and PostgreSQL alike. */
+export function seedRows(): SeedRows {
   const random = new Random(SEED);
   const customers = makeCustomers(random);
-  insertCustomers(db, customers, random);
-  insertOrders(db, makeOrders(random, customers));
+  const rows: SeedRows = { customers: [], customer_tags: [], customer_attributes: [], orders: [] };
+  addCustomers(rows, customers, random);
+  for (const order of makeOrders(random, customers))
+    rows.orders.push([
+      order.customer_id,
+      order.total,
+      order.status,
+      order.placed_on,
+      order.flagged,
+      order.archived,
+    ]);
+  return rows;
 }
 
 function makeCustomers(random: Random): SeedCustomer[] {
@@ -115,31 +135,17 @@ function makeCustomer(random: Random, id: number, createdMs: number): SeedCustom
   };
 }
 
-function insertCustomers(
-  db: BetterSqlite3.Database,
-  customers: SeedCustomer[],
-  random: Random,
-): void {
-  const insertCustomer = db.prepare(
-    "INSERT INTO customers (id, name, email, balance, created_at) VALUES (?, ?, ?, ?, ?)",
-  );
-  const insertTag = db.prepare("INSERT INTO customer_tags (customer_id, tag) VALUES (?, ?)");
-  const insertAttribute = db.prepare(
-    "INSERT INTO customer_attributes (customer_id, key, value) VALUES (?, ?, ?)",
-  );
+/** Customers with their tags and attributes; the draws come in the order they always did. */
+function addCustomers(rows: SeedRows, customers: SeedCustomer[], random: Random): void {
   for (const customer of customers) {
-    insertCustomer.run(
-      customer.id,
-      customer.name,
-      customer.email,
-      customer.balance,
-      customer.created_at,
-    );
+    const { id } = customer;
+    rows.customers.push([id, customer.name, customer.email, customer.balance, customer.created_at]);
     for (const [tag, probability] of TAG_ODDS)
-      if (random.chance(probability)) insertTag.run(customer.id, tag);
-    insertAttribute.run(customer.id, "plan", random.weighted(PLANS));
-    insertAttribute.run(customer.id, "region", random.pick(REGIONS));
-    if (random.chance(0.5)) insertAttribute.run(customer.id, "industry", random.pick(INDUSTRIES));
+      if (random.chance(probability)) rows.customer_tags.push([id, tag]);
+    rows.customer_attributes.push([id, "plan", random.weighted(PLANS)]);
+    rows.customer_attributes.push([id, "region", random.pick(REGIONS)]);
+    if (random.chance(0.5))
+      rows.customer_attributes.push([id, "industry", random.pick(INDUSTRIES)]);
   }
 }
 
@@ -183,21 +189,6 @@ function orderStatus(random: Random, daysOld: number): string {
   if (daysOld < 7) return random.pick(["pending", "paid"]);
   if (daysOld < 30) return random.pick(["paid", "shipped"]);
   return "shipped";
-}
-
-function insertOrders(db: BetterSqlite3.Database, orders: SeedOrder[]): void {
-  const insert = db.prepare(
-    "INSERT INTO orders (customer_id, total, status, placed_on, flagged, archived) VALUES (?, ?, ?, ?, ?, ?)",
-  );
-  for (const order of orders)
-    insert.run(
-      order.customer_id,
-      order.total,
-      order.status,
-      order.placed_on,
-      order.flagged,
-      order.archived,
-    );
 }
 
 function emailPart(name: string): string {

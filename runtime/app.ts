@@ -7,9 +7,8 @@ import { argumentValidator } from "./validation/argumentValidator.ts";
 import { InvalidArguments } from "./validation/invalidArguments.ts";
 import { isCommand, type Command } from "./command.ts";
 import { Origin, type Context } from "./context.ts";
-import { SqliteDatabase } from "./db/database.ts";
-import type { SqliteConnection } from "./db/sqliteConnection.ts";
-import { sqliteDriverProblem } from "./db/sqliteDriver.ts";
+import type { AppDatabase, Database } from "./db/database.ts";
+import { openDatabase, type DatabaseSource } from "./db/openDatabase.ts";
 
 export interface AppDefinition {
   /** The URI scheme of the app's resources: `app` gives `app://customers_show/12`; also the MCP server's name. */
@@ -25,8 +24,11 @@ export interface AppDefinition {
    * invisible as an ungranted one.
    */
   agent: { grant: Command[]; scopes?: Readonly<Record<string, readonly string[]>> };
-  /** Opens the app's SQLite database; called once, on first use. */
-  database?: () => SqliteConnection;
+  /**
+   * The app's database, opened once, on first use: a function that opens SQLite (a
+   * better-sqlite3 `Database`), or `postgres(url | pg.Pool)`.
+   */
+  database?: DatabaseSource;
   /**
    * The app's `generated/` output, which the MCP server serves: the parsed catalog.json and the
    * `templates` of templates.ts. Checked when the app is defined.
@@ -79,8 +81,8 @@ export class App {
   readonly #completers = new Map<string, Map<string, Completer>>();
   readonly #grantListeners = new Set<() => void>();
   readonly #changeListeners = new Set<ChangeListener>();
-  readonly #openDatabase?: () => SqliteConnection;
-  #database?: SqliteDatabase;
+  readonly #openDatabase?: DatabaseSource;
+  #database?: AppDatabase;
 
   constructor(definition: AppDefinition) {
     this.name = definition.name;
@@ -145,20 +147,27 @@ export class App {
   }
 
   /** The app's database; writes through it, by commands or by the app's own code, are seen live. */
-  get db(): SqliteDatabase {
+  get db(): AppDatabase {
     if (!this.#database) {
       if (!this.#openDatabase)
         throw new Error(
           `livecmd: app "${this.name}" has no database; pass defineApp({ database })`,
         );
-      const driverProblem = sqliteDriverProblem(`${process.cwd()}/`);
-      if (driverProblem) throw new Error(`livecmd: ${driverProblem}`);
-      this.#database = new SqliteDatabase(this.#openDatabase(), {
-        read() {},
-        wrote: (tables) => this.changed(...tables),
-      });
+      this.#database = openDatabase(this.#openDatabase, (tables) => this.changed(...tables));
     }
     return this.#database;
+  }
+
+  /** Resolves once every write committed so far has been reported to `onChange` listeners. */
+  async changesCaughtUp(): Promise<void> {
+    await this.#database?.caughtUp();
+  }
+
+  /** Closes the app's database, if it was opened (its connections, on PostgreSQL its change feed). */
+  async close(): Promise<void> {
+    const database = this.#database;
+    this.#database = undefined;
+    await database?.close();
   }
 
   /** Reports tables changed outside the database (or by SQL the runtime cannot see). */
@@ -260,7 +269,7 @@ export class App {
     { origin, reads, auth }: RunOptions,
   ): Invocation {
     const app = this;
-    let db: SqliteDatabase | undefined;
+    let db: Database | undefined;
     return {
       origin,
       command: name,
@@ -268,7 +277,7 @@ export class App {
       args,
       get db() {
         db ??= app.db.observedBy({
-          read: (tables) => tables.forEach((table) => reads?.add(table)),
+          ...(reads && { read: (tables) => tables.forEach((table) => reads.add(table)) }),
           wrote: (tables) => app.changed(...tables),
         });
         return db;

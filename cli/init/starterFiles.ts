@@ -17,17 +17,17 @@ export interface Note {
  * One note by id.
  * @param id The note's id, e.g. 1.
  */
-export const notes_show = command({ live: true, title: "Note" }, (ctx, id: Int): Note => {
-  const note = ctx.db.get<Note>("SELECT id, title, body FROM notes WHERE id = ?", id);
+export const notes_show = command({ live: true, title: "Note" }, async (ctx, id: Int): Promise<Note> => {
+  const note = await ctx.db.get<Note>("SELECT id, title, body FROM notes WHERE id = ?", id);
   if (!note) throw new Error(\`no note with id \${id}\`);
   return note;
 });
 
 /** Changes a note's body and returns the note; agents watching it are told. */
-export const notes_edit = command({}, (ctx, id: Int, body: string): Note => {
-  const { changes } = ctx.db.run("UPDATE notes SET body = ? WHERE id = ?", body, id);
+export const notes_edit = command({}, async (ctx, id: Int, body: string): Promise<Note> => {
+  const { changes } = await ctx.db.run("UPDATE notes SET body = ? WHERE id = ?", body, id);
   if (changes === 0) throw new Error(\`no note with id \${id}\`);
-  return ctx.db.get<Note>("SELECT id, title, body FROM notes WHERE id = ?", id)!;
+  return (await ctx.db.get<Note>("SELECT id, title, body FROM notes WHERE id = ?", id))!;
 });
 
 export default defineApp({

@@ -96,14 +96,17 @@ const COLUMNS = "id, name, email, balance, created_at";
 
 /** Sort keys map to SQL here, so no argument is ever spliced into a statement. */
 const SORT_COLUMNS: Record<SortKey, string> = {
-  name: "name COLLATE NOCASE",
+  name: "LOWER(name)",
   created_at: "created_at",
   balance: "balance",
 };
 const DIRECTIONS = { asc: "ASC", desc: "DESC" } as const;
 
-/** Takes the LIKE pattern three times; a null pattern matches every customer. */
-const SEARCH = String.raw`(? IS NULL OR name LIKE ? ESCAPE '\' OR email LIKE ? ESCAPE '\')`;
+/**
+ * Takes the LIKE pattern (lower case) three times; a null pattern matches every customer. The SQL
+ * here is what SQLite and PostgreSQL both run: LOWER() for case, CAST for a parameter's type.
+ */
+const SEARCH = String.raw`(CAST(? AS TEXT) IS NULL OR LOWER(name) LIKE ? ESCAPE '\' OR LOWER(email) LIKE ? ESCAPE '\')`;
 
 /** Takes since, balance min and max; a null bound does not restrict. */
 const REPORT_FILTER =
@@ -115,7 +118,7 @@ const REPORT_FILTER =
  */
 export const customers_index = command(
   { live: true, title: "Customers" },
-  (ctx, query: CustomerQuery): CustomerPage => pageOfCustomers(ctx.db, query),
+  async (ctx, query: CustomerQuery): Promise<CustomerPage> => pageOfCustomers(ctx.db, query),
 );
 
 /**
@@ -125,16 +128,20 @@ export const customers_index = command(
  */
 export const customers_show = command(
   { live: true, title: "Customer" },
-  (ctx, id: Int): CustomerDetail => {
-    const customer = ctx.db.get<Omit<CustomerDetail, "tags" | "attributes">>(
+  async (ctx, id: Int): Promise<CustomerDetail> => {
+    const customer = await ctx.db.get<Omit<CustomerDetail, "tags" | "attributes">>(
       `SELECT c.id, c.name, c.email, c.balance, c.created_at,
-            COUNT(o.id) AS order_count, ROUND(COALESCE(SUM(o.total), 0), 2) AS order_total
+            COUNT(o.id) AS order_count, ${cents("COALESCE(SUM(o.total), 0)")} AS order_total
        FROM customers c LEFT JOIN orders o ON o.customer_id = c.id
       WHERE c.id = ? GROUP BY c.id`,
       id,
     );
     if (!customer) throw noCustomer(id);
-    return { ...customer, tags: tagsOf(ctx.db, id), attributes: attributesOf(ctx.db, id) };
+    return {
+      ...customer,
+      tags: await tagsOf(ctx.db, id),
+      attributes: await attributesOf(ctx.db, id),
+    };
   },
 );
 
@@ -142,19 +149,22 @@ export const customers_show = command(
  * The customers that carry every one of `tags`, in id order.
  * @param tags Tags to require, e.g. ["vip", "beta"]; the example data uses beta, churn-risk, newsletter, vip and wholesale.
  */
-export const customers_tagged = command({ live: true }, (ctx, tags: string[]): Customer[] => {
-  if (tags.length === 0)
-    throw new InvalidArguments([{ field: "tags", message: "must hold at least one tag" }]);
-  const wanted = [...new Set(tags)];
-  return ctx.db.all<Customer>(
-    `SELECT ${COLUMNS} FROM customers WHERE id IN (
-       SELECT customer_id FROM customer_tags WHERE tag IN (SELECT value FROM json_each(?))
+export const customers_tagged = command(
+  { live: true },
+  async (ctx, tags: string[]): Promise<Customer[]> => {
+    if (tags.length === 0)
+      throw new InvalidArguments([{ field: "tags", message: "must hold at least one tag" }]);
+    const wanted = [...new Set(tags)];
+    return ctx.db.all<Customer>(
+      `SELECT ${COLUMNS} FROM customers WHERE id IN (
+       SELECT customer_id FROM customer_tags WHERE tag IN (${wanted.map(() => "?").join(", ")})
         GROUP BY customer_id HAVING COUNT(*) = ?)
      ORDER BY id`,
-    JSON.stringify(wanted),
-    wanted.length,
-  );
-});
+      ...wanted,
+      wanted.length,
+    );
+  },
+);
 
 /**
  * Totals for the customers created since `since` whose balance is within `balance.min`..`balance.max`:
@@ -162,18 +172,18 @@ export const customers_tagged = command({ live: true }, (ctx, tags: string[]): C
  */
 export const customers_report = command(
   { live: true },
-  (ctx, filter: ReportFilter): CustomerReport => {
+  async (ctx, filter: ReportFilter): Promise<CustomerReport> => {
     const bounds = reportBounds(filter);
-    const customers = ctx.db.get<{ count: Int; total: number; average: number | null }>(
-      `SELECT COUNT(*) AS count, ROUND(COALESCE(SUM(c.balance), 0), 2) AS total, ROUND(AVG(c.balance), 2) AS average
+    const customers = (await ctx.db.get<{ count: Int; total: number; average: number | null }>(
+      `SELECT COUNT(*) AS count, ${cents("COALESCE(SUM(c.balance), 0)")} AS total, ${cents("AVG(c.balance)")} AS average
        FROM customers c WHERE ${REPORT_FILTER}`,
       ...bounds,
-    )!;
-    const orders = ctx.db.get<{ count: Int; total: number }>(
-      `SELECT COUNT(*) AS count, ROUND(COALESCE(SUM(o.total), 0), 2) AS total
+    ))!;
+    const orders = (await ctx.db.get<{ count: Int; total: number }>(
+      `SELECT COUNT(*) AS count, ${cents("COALESCE(SUM(o.total), 0)")} AS total
        FROM orders o JOIN customers c ON c.id = o.customer_id WHERE ${REPORT_FILTER}`,
       ...bounds,
-    )!;
+    ))!;
     return {
       count: customers.count,
       balance: { total: customers.total, average: customers.average },
@@ -188,18 +198,19 @@ export const customers_report = command(
  */
 export const customers_by_attributes = command(
   { live: true },
-  (ctx, attrs: Record<string, string>): Customer[] => {
-    const wanted = attrs;
-    if (Object.keys(wanted).length === 0) {
+  async (ctx, attrs: Record<string, string>): Promise<Customer[]> => {
+    const wanted = Object.entries(attrs);
+    if (wanted.length === 0) {
       throw new InvalidArguments([{ field: "attrs", message: "must hold at least one attribute" }]);
     }
     return ctx.db.all<Customer>(
       `SELECT ${COLUMNS} FROM customers WHERE id IN (
-       SELECT a.customer_id FROM customer_attributes a JOIN json_each(?) w ON w.key = a.key AND w.value = a.value
-        GROUP BY a.customer_id HAVING COUNT(*) = ?)
+       SELECT customer_id FROM customer_attributes
+        WHERE ${wanted.map(() => "(key = ? AND value = ?)").join(" OR ")}
+        GROUP BY customer_id HAVING COUNT(*) = ?)
      ORDER BY id`,
-      JSON.stringify(wanted),
-      Object.keys(wanted).length,
+      ...wanted.flat(),
+      wanted.length,
     );
   },
 );
@@ -210,28 +221,27 @@ export const customers_by_attributes = command(
  */
 export const customers_search = command(
   { live: true },
-  (ctx, query: CustomerQuery, page: Int): CustomerPage =>
+  async (ctx, query: CustomerQuery, page: Int): Promise<CustomerPage> =>
     pageOfCustomers(ctx.db, { ...query, page }),
 );
 
 /** Creates a customer and returns it; the email must not be in use yet. */
-export const customers_create = command({}, (ctx, input: NewCustomer): Customer => {
+export const customers_create = command({}, async (ctx, input: NewCustomer): Promise<Customer> => {
   const name = input.name.trim();
   const { email, balance = 0 } = input;
-  return ctx.db.transaction(() => {
-    const holder = ctx.db.get<{ id: Int }>(
-      "SELECT id FROM customers WHERE email = ? COLLATE NOCASE",
+  return ctx.db.transaction(async () => {
+    const holder = await ctx.db.get<{ id: Int }>(
+      "SELECT id FROM customers WHERE LOWER(email) = LOWER(?)",
       email,
     );
     if (holder) throw new Error(`email ${email} is already used by customer ${holder.id}`);
-    const { lastInsertRowid } = ctx.db.run(
-      "INSERT INTO customers (name, email, balance, created_at) VALUES (?, ?, ?, ?)",
+    return (await ctx.db.get<Customer>(
+      `INSERT INTO customers (name, email, balance, created_at) VALUES (?, ?, ?, ?) RETURNING ${COLUMNS}`,
       name,
       email,
       balance,
       new Date().toISOString(),
-    );
-    return customerById(ctx.db, Number(lastInsertRowid));
+    ))!;
   });
 });
 
@@ -242,46 +252,56 @@ export const customers_create = command({}, (ctx, input: NewCustomer): Customer 
  * @param name The new name: not blank, stored trimmed.
  * @pattern \S
  */
-export const customers_rename = command({}, (ctx, id: Int, name: string): Customer => {
-  const { changes } = ctx.db.run("UPDATE customers SET name = ? WHERE id = ?", name.trim(), id);
-  if (changes === 0) throw noCustomer(id);
-  return customerById(ctx.db, id);
-});
+export const customers_rename = command(
+  {},
+  async (ctx, id: Int, name: string): Promise<Customer> => {
+    const { changes } = await ctx.db.run(
+      "UPDATE customers SET name = ? WHERE id = ?",
+      name.trim(),
+      id,
+    );
+    if (changes === 0) throw noCustomer(id);
+    return customerById(ctx.db, id);
+  },
+);
 
 /**
  * Deletes a customer with their orders, tags and attributes, returning `{ id, name, orders_deleted }`.
  * @param id The customer's id.
  * @minimum 1
  */
-export const customers_delete = command({ confirm: true }, (ctx, id: Int): DeletedCustomer => {
-  return ctx.db.transaction(() => {
-    const { name } = customerById(ctx.db, id);
-    // Each table is deleted from by name, not by cascade, so that every change is a statement
-    // the live machinery sees.
-    ctx.db.run("DELETE FROM customer_tags WHERE customer_id = ?", id);
-    ctx.db.run("DELETE FROM customer_attributes WHERE customer_id = ?", id);
-    const orders = ctx.db.run("DELETE FROM orders WHERE customer_id = ?", id);
-    ctx.db.run("DELETE FROM customers WHERE id = ?", id);
-    return { id, name, orders_deleted: orders.changes as Int };
-  });
-});
+export const customers_delete = command(
+  { confirm: true },
+  async (ctx, id: Int): Promise<DeletedCustomer> => {
+    return ctx.db.transaction(async () => {
+      const { name } = await customerById(ctx.db, id);
+      // Each table is deleted from by name, not by cascade, so that every change is a statement
+      // SQLite's live tracking sees (PostgreSQL's change feed would see a cascade too).
+      await ctx.db.run("DELETE FROM customer_tags WHERE customer_id = ?", id);
+      await ctx.db.run("DELETE FROM customer_attributes WHERE customer_id = ?", id);
+      const orders = await ctx.db.run("DELETE FROM orders WHERE customer_id = ?", id);
+      await ctx.db.run("DELETE FROM customers WHERE id = ?", id);
+      return { id, name, orders_deleted: orders.changes as Int };
+    });
+  },
+);
 
 /** Every customer, in id order. */
-export const customers_export = command({ live: true }, (ctx): Customer[] =>
+export const customers_export = command({ live: true }, async (ctx): Promise<Customer[]> =>
   ctx.db.all<Customer>(`SELECT ${COLUMNS} FROM customers ORDER BY id`),
 );
 
-function pageOfCustomers(db: Database, query: CustomerQuery = {}): CustomerPage {
+async function pageOfCustomers(db: Database, query: CustomerQuery = {}): Promise<CustomerPage> {
   const page = query.page ?? (1 as Int);
   const perPage = query.per_page ?? (20 as Int);
   const pattern = query.search === undefined ? null : likePattern(query.search);
-  const { total } = db.get<{ total: Int }>(
+  const { total } = (await db.get<{ total: Int }>(
     `SELECT COUNT(*) AS total FROM customers WHERE ${SEARCH}`,
     pattern,
     pattern,
     pattern,
-  )!;
-  const customers = db.all<Customer>(
+  ))!;
+  const customers = await db.all<Customer>(
     `SELECT ${COLUMNS} FROM customers WHERE ${SEARCH} ORDER BY ${orderBy(query)} LIMIT ? OFFSET ?`,
     pattern,
     pattern,
@@ -299,8 +319,15 @@ function orderBy({ sort, direction = "asc" }: CustomerQuery): string {
   return `${SORT_COLUMNS[sort]} ${order}, id`;
 }
 
+/** ASCII letters in lower case, as LOWER() leaves the columns (SQLite's LIKE folded ASCII only). */
 function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, "\\$&")}%`;
+  const lower = search.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+  return `%${lower.replace(/[\\%_]/g, "\\$&")}%`;
+}
+
+/** `expression` rounded to cents, written the same for SQLite and PostgreSQL (a float, not numeric). */
+function cents(expression: string): string {
+  return `ROUND((${expression}) * 100) / 100.0`;
 }
 
 function reportBounds(filter: ReportFilter): SqlParam[] {
@@ -313,20 +340,22 @@ function reportBounds(filter: ReportFilter): SqlParam[] {
   return [filter.since ?? null, min, max];
 }
 
-function customerById(db: Database, id: number): Customer {
-  const customer = db.get<Customer>(`SELECT ${COLUMNS} FROM customers WHERE id = ?`, id);
+async function customerById(db: Database, id: number): Promise<Customer> {
+  const customer = await db.get<Customer>(`SELECT ${COLUMNS} FROM customers WHERE id = ?`, id);
   if (!customer) throw noCustomer(id);
   return customer;
 }
 
-function tagsOf(db: Database, id: number): string[] {
-  return db
-    .all<{ tag: string }>("SELECT tag FROM customer_tags WHERE customer_id = ? ORDER BY tag", id)
-    .map(({ tag }) => tag);
+async function tagsOf(db: Database, id: number): Promise<string[]> {
+  const rows = await db.all<{ tag: string }>(
+    "SELECT tag FROM customer_tags WHERE customer_id = ? ORDER BY tag",
+    id,
+  );
+  return rows.map(({ tag }) => tag);
 }
 
-function attributesOf(db: Database, id: number): Record<string, string> {
-  const rows = db.all<{ key: string; value: string }>(
+async function attributesOf(db: Database, id: number): Promise<Record<string, string>> {
+  const rows = await db.all<{ key: string; value: string }>(
     "SELECT key, value FROM customer_attributes WHERE customer_id = ? ORDER BY key",
     id,
   );

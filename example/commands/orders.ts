@@ -45,7 +45,7 @@ const SELECT_ORDERS = `SELECT o.id, o.customer_id, c.name AS customer_name, o.to
  */
 export const orders_between = command(
   { live: true },
-  (ctx, from: string, to: string, status?: OrderStatus): Order[] => {
+  async (ctx, from: string, to: string, status?: OrderStatus): Promise<Order[]> => {
     if (from > to)
       throw new InvalidArguments([{ field: "to", message: `is before from (${from})` }]);
     return selectOrders(
@@ -65,7 +65,7 @@ export const orders_between = command(
  */
 export const orders_over = command(
   { live: true },
-  (ctx, min_total: number, status?: OrderStatus): Order[] =>
+  async (ctx, min_total: number, status?: OrderStatus): Promise<Order[]> =>
     selectOrders(
       ctx.db,
       "o.total >= ? AND o.status = COALESCE(?, o.status)",
@@ -80,7 +80,7 @@ export const orders_over = command(
  */
 export const orders_flagged = command(
   { live: true },
-  (ctx, include_archived?: boolean): Order[] => {
+  async (ctx, include_archived?: boolean): Promise<Order[]> => {
     return selectOrders(
       ctx.db,
       "o.flagged = 1 AND (o.archived = 0 OR ? = 1)",
@@ -90,19 +90,19 @@ export const orders_flagged = command(
 );
 
 /** Places an order for an existing customer and returns it. */
-export const orders_create = command({}, (ctx, input: NewOrder): Order => {
+export const orders_create = command({}, async (ctx, input: NewOrder): Promise<Order> => {
   const { customer_id: customerId, total, status = "pending", placed_on: placedOn } = input;
-  return ctx.db.transaction(() => {
-    if (!ctx.db.get("SELECT 1 FROM customers WHERE id = ?", customerId))
+  return ctx.db.transaction(async () => {
+    if (!(await ctx.db.get("SELECT 1 FROM customers WHERE id = ?", customerId)))
       throw noCustomer(customerId);
-    const { lastInsertRowid } = ctx.db.run(
-      "INSERT INTO orders (customer_id, total, status, placed_on, flagged, archived) VALUES (?, ?, ?, ?, 0, 0)",
+    const { id } = (await ctx.db.get<{ id: Int }>(
+      "INSERT INTO orders (customer_id, total, status, placed_on, flagged, archived) VALUES (?, ?, ?, ?, 0, 0) RETURNING id",
       customerId,
       total,
       status,
       placedOn,
-    );
-    return selectOrders(ctx.db, "o.id = ?", lastInsertRowid)[0]!;
+    ))!;
+    return (await selectOrders(ctx.db, "o.id = ?", id))[0]!;
   });
 });
 
@@ -111,10 +111,12 @@ interface OrderRow extends Omit<Order, "flagged" | "archived"> {
   archived: number;
 }
 
-function selectOrders(db: Database, where: string, ...params: SqlParam[]): Order[] {
-  return db
-    .all<OrderRow>(`${SELECT_ORDERS} WHERE ${where} ORDER BY o.placed_on, o.id`, ...params)
-    .map(toOrder);
+async function selectOrders(db: Database, where: string, ...params: SqlParam[]): Promise<Order[]> {
+  const rows = await db.all<OrderRow>(
+    `${SELECT_ORDERS} WHERE ${where} ORDER BY o.placed_on, o.id`,
+    ...params,
+  );
+  return rows.map(toOrder);
 }
 
 function toOrder(row: OrderRow): Order {

@@ -5,7 +5,6 @@
  */
 export interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
-  transaction<T>(fn: () => T): () => T;
 }
 
 /** Parameters are positional values, or one object of named ones (`@name`, `:name`, `$name`). */

@@ -2,6 +2,7 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import { Origin } from "../context.ts";
 import type { App } from "../app.ts";
 import { cutText } from "../cutText.ts";
+import { ANY_TABLE } from "../db/anyTable.ts";
 
 /** What a group last "returned" when its run threw; no JSON text looks like it. */
 const FAILED = "\u0000failed";
@@ -137,6 +138,7 @@ export class LiveRegistry {
 
   /** Resolves once every change so far has been re-run and notified (tests and shutdown use it). */
   async settled(): Promise<void> {
+    await this.#app.changesCaughtUp();
     while (
       this.#flushScheduled ||
       this.#pumpScheduled ||
@@ -171,9 +173,11 @@ export class LiveRegistry {
 
   #rerunReaders(tables: readonly string[]): void {
     const affected = new Set<Group>();
-    for (const table of tables)
+    const everything = tables.includes(ANY_TABLE);
+    for (const table of [...tables, ANY_TABLE])
       for (const group of this.#groupsByTable.get(table) ?? []) affected.add(group);
-    for (const group of this.#groups.values()) if (group.reads === undefined) affected.add(group);
+    for (const group of this.#groups.values())
+      if (everything || group.reads === undefined) affected.add(group);
     for (const group of affected) this.#rerun(group);
   }
 

@@ -165,7 +165,7 @@ for (const protocol of PROTOCOLS) {
 
         // Every watched command reads customers: one write re-runs all seven.
         for (const [id] of RERUN_FAULTS) armed.add(id);
-        db.run("UPDATE customers SET balance = balance + 1 WHERE id = ?", HEALTHY);
+        await db.run("UPDATE customers SET balance = balance + 1 WHERE id = ?", HEALTHY);
         assert.deepEqual(
           await nextUpdates(listening.updates, watched.length),
           sorted(watched),
@@ -186,14 +186,14 @@ for (const protocol of PROTOCOLS) {
         assert.equal(mcp.live.stats().subscriptions, watched.length, "the subscriptions stay");
 
         // Failing again is no change: only the healthy URI is told, the failures are reported again.
-        db.run("UPDATE customers SET balance = balance + 1 WHERE id = ?", HEALTHY);
+        await db.run("UPDATE customers SET balance = balance + 1 WHERE id = ?", HEALTHY);
         assert.equal(await listening.updates.next(3000), show(HEALTHY));
         await mcp.live.settled();
         assertReportedOnce(stderr.take());
 
         // Once they succeed again, with a result other than the failure: every one is told.
         armed.clear();
-        db.run("UPDATE customers SET balance = balance + 1 WHERE id = ?", HEALTHY);
+        await db.run("UPDATE customers SET balance = balance + 1 WHERE id = ?", HEALTHY);
         assert.deepEqual(
           await nextUpdates(listening.updates, watched.length),
           sorted(watched),
@@ -339,7 +339,7 @@ for (const protocol of PROTOCOLS) {
       assert.equal(leaver.live.stats().subscriptions, 5);
       stderr.take();
       hold.ids.add(3);
-      counted.app.db.run("UPDATE customers SET name = 'Charles Babbage II' WHERE id = 3");
+      await counted.app.db.run("UPDATE customers SET name = 'Charles Babbage II' WHERE id = 3");
       await hold.entered;
       await leaver.client.transport!.close();
       await until(
@@ -398,7 +398,7 @@ describe("a server shutdown with open listens and a re-run in flight", () => {
     stderr.take();
     hold.ids.add(5);
     for (let id = 1; id <= 30; id++)
-      counted.app.db.run("UPDATE customers SET balance = balance + 1 WHERE id = ?", id);
+      await counted.app.db.run("UPDATE customers SET balance = balance + 1 WHERE id = ?", id);
     await hold.entered;
     const closing = serving.close();
     hold.release();
@@ -412,7 +412,7 @@ describe("a server shutdown with open listens and a re-run in flight", () => {
     await serving.live.settled();
     assert.equal(serving.live.stats().groups, 0);
     const { reruns } = serving.live.stats();
-    counted.app.db.run("UPDATE customers SET balance = balance + 1 WHERE id = 1");
+    await counted.app.db.run("UPDATE customers SET balance = balance + 1 WHERE id = 1");
     await serving.live.settled();
     assert.equal(serving.live.stats().reruns, reruns, "a closed server re-runs nothing");
     assert.deepEqual(errors, []);
@@ -431,7 +431,7 @@ describe("a server shutdown with open listens and a re-run in flight", () => {
       stderr.take();
       hold.ids.add(2);
       for (let id = 1; id <= 10; id++)
-        counted.app.db.run("UPDATE customers SET balance = balance + 1 WHERE id = ?", id);
+        await counted.app.db.run("UPDATE customers SET balance = balance + 1 WHERE id = ?", id);
       await hold.entered;
       const stopping = mcp.stopServer();
       hold.release();
@@ -462,7 +462,7 @@ describe("a re-run that throws, with an onerror given to serveHttp", () => {
     try {
       stderr.take();
       armed.add(1);
-      counted.app.db.run("UPDATE customers SET balance = balance + 1 WHERE id = ?", 1);
+      await counted.app.db.run("UPDATE customers SET balance = balance + 1 WHERE id = ?", 1);
       await until(() => errors.length > 0, "onerror hears of the failed re-run");
       await serving.live.settled();
       assert.deepEqual(errors, [

@@ -46,9 +46,9 @@ for (const transport of TRANSPORTS) {
       assert.deepEqual(all.honored, [SHOW_1]);
       assert.deepEqual(mcp.live.stats().subscriptions, 1);
       // Writes through the app's database: seen live, and not runs of any command.
-      counted.app.db.run("UPDATE customers SET name = 'Ada King' WHERE id = 1");
+      await counted.app.db.run("UPDATE customers SET name = 'Ada King' WHERE id = 1");
       assert.equal(await all.updates.next(), SHOW_1, "the honored URI is watched");
-      counted.app.db.run("INSERT INTO customer_tags (customer_id, tag) VALUES (1, 'vip')");
+      await counted.app.db.run("INSERT INTO customer_tags (customer_id, tag) VALUES (1, 'vip')");
       await mcp.live.settled();
       assert.deepEqual(mcp.live.stats().groups, 1);
       assert.deepEqual(
@@ -92,7 +92,7 @@ for (const transport of TRANSPORTS) {
         reruns: 0,
         notifications: 0,
       });
-      counted.app.db.run("UPDATE customers SET name = 'Ada King' WHERE id = 1");
+      await counted.app.db.run("UPDATE customers SET name = 'Ada King' WHERE id = 1");
       await mcp.live.settled();
       assert.deepEqual(counted.runs, []);
     });
@@ -103,7 +103,7 @@ for (const transport of TRANSPORTS) {
         await assert.rejects(mcp.client.subscribeResource({ uri }), `${why}: ${uri}`);
       assert.equal(mcp.live.stats().subscriptions, 1);
       const listening = await mcp.listen([SHOW_1]);
-      counted.app.db.run("UPDATE customers SET name = 'Ada Byron' WHERE id = 1");
+      await counted.app.db.run("UPDATE customers SET name = 'Ada Byron' WHERE id = 1");
       assert.equal(await listening.updates.next(), SHOW_1);
       assert.deepEqual(
         counted.runs.filter((run) => run.command !== "customers_show"),

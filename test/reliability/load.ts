@@ -26,6 +26,7 @@ import fc from "fast-check";
 import { serveHttp } from "../../runtime/server/index.ts";
 import { validUri } from "./support/arbitraries.ts";
 import { countedExampleApp, PROTOCOLS, type Protocol } from "./support/exampleApp.ts";
+import { sqliteHandle } from "../helpers/sqliteHandle.ts";
 import { HOSTILE_URIS } from "./support/hostileUris.ts";
 import { describeReport, runLiveLoad } from "./support/liveLoad.ts";
 
@@ -105,7 +106,7 @@ const counted = countedExampleApp();
 const { app } = counted;
 const countRows = () =>
   (
-    app.db.connection
+    sqliteHandle(app)
       .prepare("SELECT (SELECT COUNT(*) FROM customers) + (SELECT COUNT(*) FROM orders) AS n")
       .get() as { n: number }
   ).n;

@@ -22,7 +22,7 @@ const SEED_CHECKSUM = "56c322147025a8ea8628c7c14fa8affe060d6bbb1297a41f02ff10cf8
 const TABLES = ["customers", "orders", "customer_tags", "customer_attributes"];
 
 function freshApp() {
-  const app = createExampleApp(":memory:");
+  const app = createExampleApp(":memory:", { sqlite: true });
   const run = <T>(name: string, ...args: unknown[]) =>
     app.run(name, args, { origin: "app" }) as Promise<T>;
   return { app, run, sql: sqliteHandle(app) };

@@ -28,7 +28,7 @@ export interface CountedApp {
 }
 
 /**
- * The example app on its own fresh database (`":memory:"` unless a path is given), with a
+ * The example app on its own fresh SQLite database (`":memory:"` unless a path is given), with a
  * middleware recording every run. `overrides` replace commands by name (same catalog entry,
  * same generated parser) to add a rate limit, a fault or a delay.
  */
@@ -44,7 +44,7 @@ export function countedExampleApp(
         database: () => openExampleDatabase(path),
         generated: { catalog, templates },
       })
-    : createExampleApp(path);
+    : createExampleApp(path, { sqlite: true });
   const runs: Run[] = [];
   app.use(async (invocation: Invocation, next) => {
     runs.push({ command: invocation.command, args: invocation.args });

@@ -120,7 +120,7 @@ export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadRep
   )
     throw new Error("shows, targets < 1900; untouched <= 100");
 
-  const app = createExampleApp(":memory:");
+  const app = createExampleApp(":memory:", { sqlite: true });
   // Stamps each rename just before its statement runs: middleware and handler run in one
   // synchronous stretch, so nothing (no re-run, no update) happens between stamp and commit.
   const lastWriteOf = new Map<number, number>();
@@ -193,7 +193,7 @@ export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadRep
   }
   await waitFor(() => serving.live.stats().subscriptions === 0, 2000);
   if (serving.live.stats().subscriptions > 0) {
-    app.db.run("UPDATE customers SET balance = balance + 1");
+    await app.db.run("UPDATE customers SET balance = balance + 1");
     await waitFor(() => serving.live.stats().subscriptions === 0, 10_000);
   }
   await serving.live.settled();
@@ -395,7 +395,7 @@ export async function runLiveLoad(options: LiveLoadOptions): Promise<LiveLoadRep
   // at the latest. A write that changes every watched URI is that event, at once.
   const stillHeldAfterClose = serving.live.stats().subscriptions;
   if (stillHeldAfterClose > 0) {
-    app.db.run("UPDATE customers SET balance = balance + 1");
+    await app.db.run("UPDATE customers SET balance = balance + 1");
     await waitFor(released, 10_000);
   }
   await serving.live.settled();

@@ -1,0 +1,24 @@
+import type { App } from "../../runtime/app.ts";
+import { LiveRegistry } from "../../runtime/live/liveRegistry.ts";
+
+/** Wall-clock milliseconds with sub-millisecond resolution, comparable across processes on one machine. */
+export function wallClock(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/**
+ * `customers_show/1..count` watched on `app` through its own registry, as a serve process holds
+ * its clients' subscriptions; `told(uri, at)` for every notification, stamped when it is made.
+ */
+export async function watchCustomers(
+  app: App,
+  count: number,
+  told: (uri: string, at: number) => void,
+): Promise<LiveRegistry> {
+  const registry = new LiveRegistry(app);
+  const notify = (uri: string) => told(uri, wallClock());
+  for (let id = 1; id <= count; id++)
+    await registry.add("customers_show", [id], { uri: `app://customers_show/${id}`, notify });
+  await registry.settled();
+  return registry;
+}

@@ -1,0 +1,132 @@
+import { ANY_TABLE } from "../anyTable.ts";
+import { CHANGES_CHANNEL } from "./changeFeed.ts";
+import type { PgClient, PgPool } from "./pgShapes.ts";
+
+const FIRST_RETRY_MS = 100;
+const LAST_RETRY_MS = 5_000;
+/** Payloads of this process's own round trips through the feed; no table is named like this. */
+const CAUGHT_UP = `livecmd caught up ${process.pid}.`;
+
+/**
+ * One connection that LISTENs to the change feed and reports each notified table. When the
+ * connection drops it reconnects, waiting longer after each failure (100 ms doubling to 5 s),
+ * then reports every table changed (`ANY_TABLE`): a notification sent while it was away is lost,
+ * and re-running every subscription once is what makes sure no update is.
+ */
+export class ChangeListener {
+  #client: PgClient | undefined;
+  #retryMs = FIRST_RETRY_MS;
+  #retry: NodeJS.Timeout | undefined;
+  #closed = false;
+  #markers = 0;
+  readonly #waiting = new Map<string, () => void>();
+
+  constructor(
+    /** The pool to take the listening connection from (known once the database is found). */
+    private readonly pool: () => PgPool,
+    private readonly changed: (tables: readonly string[]) => void,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Resolves once listening; rejects when the first connection fails (nothing is retried then). */
+  async start(): Promise<void> {
+    await this.#connect();
+  }
+
+  /**
+   * Resolves once every notification committed before the call has arrived: PostgreSQL delivers
+   * them in commit order, so a marker notified now arrives after all of them.
+   */
+  async caughtUp(): Promise<void> {
+    if (!this.#client) return;
+    const marker = `${CAUGHT_UP}${(this.#markers += 1)}`;
+    const arrived = new Promise<void>((resolve) => this.#waiting.set(marker, resolve));
+    this.#holdProcess();
+    await this.pool().query({
+      text: "SELECT pg_notify($1, $2)",
+      values: [CHANGES_CHANNEL, marker],
+    });
+    await arrived;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#stopWaiting();
+    clearTimeout(this.#retry);
+    const client = this.#client;
+    this.#client = undefined;
+    client?.release(true);
+  }
+
+  async #connect(): Promise<void> {
+    const client = await this.pool().connect();
+    let lost = false;
+    const drop = (error?: Error) => {
+      if (lost || this.#closed) return;
+      lost = true;
+      client.release(true);
+      if (this.#client !== client) return; // never listened: whoever connected is told
+      this.#client = undefined;
+      this.#stopWaiting();
+      if (!this.#closed) this.#reconnectLater(error);
+    };
+    client.on("error", drop);
+    client.on("end", () => drop());
+    client.on("notification", ({ channel, payload }) => {
+      if (channel !== CHANGES_CHANNEL || !payload) return;
+      if (!payload.startsWith(CAUGHT_UP)) return this.changed([payload]);
+      this.#waiting.get(payload)?.();
+      this.#waiting.delete(payload);
+      this.#holdProcess();
+    });
+    try {
+      await client.query({ text: `LISTEN ${CHANGES_CHANNEL}` });
+    } catch (error) {
+      drop(error as Error);
+      throw error;
+    }
+    this.#client = client;
+    this.#holdProcess();
+  }
+
+  /**
+   * The listening connection alone does not keep a process alive (a test, a script that used the
+   * app): a server is kept alive by what it serves. It does while a `caughtUp` waits on it.
+   */
+  #holdProcess(): void {
+    const socket = (
+      this.#client as { connection?: { stream?: { ref?: () => void; unref?: () => void } } }
+    )?.connection?.stream;
+    if (this.#waiting.size > 0) socket?.ref?.();
+    else socket?.unref?.();
+  }
+
+  /** Markers that can no longer arrive (the connection is gone; the reconnect re-runs all). */
+  #stopWaiting(): void {
+    for (const resolve of this.#waiting.values()) resolve();
+    this.#waiting.clear();
+  }
+
+  #reconnectLater(error: Error | undefined): void {
+    const wait = this.#retryMs;
+    this.#retryMs = Math.min(wait * 2, LAST_RETRY_MS);
+    this.log(
+      `livecmd: the PostgreSQL change feed connection was lost${error ? ` (${error.message})` : ""}; reconnecting in ${wait} ms`,
+    );
+    this.#retry = setTimeout(() => {
+      this.#connect().then(
+        () => {
+          this.#retryMs = FIRST_RETRY_MS;
+          this.log(
+            "livecmd: the PostgreSQL change feed is back; re-running every subscription once",
+          );
+          this.changed([ANY_TABLE]);
+        },
+        (failure: Error) => {
+          if (!this.#closed) this.#reconnectLater(failure);
+        },
+      );
+    }, wait);
+    this.#retry.unref();
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * What livecmd uses of node-postgres (`pg` v8): a `pg.Pool` the app hands over, or one livecmd
+ * makes from a URL. Written out rather than imported, so that livecmd's published types need no
+ * pg types in an app that never uses PostgreSQL.
+ */
+export interface PgQueryConfig {
+  text: string;
+  values?: unknown[];
+  types?: PgTypeParsers;
+}
+
+export interface PgQueryResult {
+  rows: unknown[];
+  rowCount: number | null;
+}
+
+export interface PgTypeParsers {
+  getTypeParser(oid: number, format?: string): (value: string) => unknown;
+}
+
+export interface PgNotification {
+  channel: string;
+  payload?: string | undefined;
+  processId: number;
+}
+
+export interface PgClient {
+  query(config: PgQueryConfig): Promise<PgQueryResult>;
+  release(destroy?: boolean | Error): void;
+  on(event: "notification", listener: (message: PgNotification) => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  on(event: "end", listener: () => void): unknown;
+}
+
+export interface PgPool {
+  connect(): Promise<PgClient>;
+  query(config: PgQueryConfig): Promise<PgQueryResult>;
+  end(): Promise<void>;
+  on?(event: "error", listener: (error: Error) => void): unknown;
+}
+
+/** The parts of the `pg` module livecmd loads itself (it is an optional peer dependency). */
+export interface PgModule {
+  Pool: new (config: Record<string, unknown>) => PgPool;
+  types: PgTypeParsers;
+}

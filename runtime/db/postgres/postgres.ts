@@ -1,0 +1,109 @@
+import { SetupError } from "../../setupError.ts";
+import type { Database } from "../database.ts";
+import { ChangeListener } from "./changeListener.ts";
+import { redacted, urlProblem } from "./connectionProblem.ts";
+import { firstConnection } from "./firstConnection.ts";
+import { installChangeFeed } from "./installChangeFeed.ts";
+import { loadPg } from "./loadPg.ts";
+import type { PgModule, PgPool } from "./pgShapes.ts";
+import { PostgresConnection, PostgresDatabase } from "./postgresDatabase.ts";
+import { typeParsers } from "./typeParsers.ts";
+
+/** A URL, an app's `pg.Pool`, or a function that finds one when the database is first used. */
+export type PostgresTarget = string | PgPool | (() => Promise<string | PgPool>);
+
+export interface PostgresOptions {
+  /**
+   * Runs once, when the app first opens the database and before livecmd installs its change
+   * feed: create and seed the app's schema here. Several processes may start at once, so take
+   * a lock (`SELECT pg_advisory_xact_lock(...)` in a transaction) before looking.
+   */
+  setUp?: (db: Database) => Promise<void>;
+  /** Where livecmd's lines about the database go (reconnects, untracked reads); stderr when absent. */
+  log?: (line: string) => void;
+}
+
+/** A PostgreSQL database for `defineApp({ database })`, opened on first use. */
+export interface PostgresSource {
+  readonly kind: "postgres";
+  /** Opens it; `changed` is told every table the change feed reports. */
+  open(changed: (tables: readonly string[]) => void): PostgresDatabase;
+}
+
+/**
+ * The app's database on PostgreSQL, by URL (livecmd makes a `pg.Pool` and ends it on close), as
+ * a `pg.Pool` the app made, or as a function that resolves to either on first use. When first
+ * opened, livecmd installs its change feed (what `livecmd db install` does) and LISTENs to it,
+ * so writes from any process are seen.
+ */
+export function postgres(target: PostgresTarget, options: PostgresOptions = {}): PostgresSource {
+  if (typeof target === "string") checkUrl(target);
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  return {
+    kind: "postgres",
+    open(changed) {
+      const pg = loadPg();
+      const shared = new PostgresConnection(typeParsers(pg.types), log);
+      const listener = new ChangeListener(() => shared.pool, changed, log);
+      let ownsPool = false;
+
+      // setUp runs before `ready` settles, so its view must not wait for it.
+      const setUpView = new PostgresDatabase(shared, {
+        ready: Promise.resolve(),
+        caughtUp: async () => {},
+        close: async () => {},
+      });
+      const ready = (async () => {
+        const found = typeof target === "function" ? await target() : target;
+        if (typeof found === "string") checkUrl(found);
+        ownsPool = typeof found === "string";
+        shared.pool = typeof found === "string" ? ownPool(pg, found, log) : found;
+        await firstConnection(
+          shared.pool,
+          typeof found === "string" ? redacted(found) : "the pg.Pool given",
+        );
+        await options.setUp?.(setUpView);
+        await installChangeFeed(shared.pool);
+        await listener.start();
+      })();
+      // Every statement awaits `ready` and fails with its error; unawaited, it is no crash.
+      ready.catch(() => {});
+      const lifecycle = {
+        ready,
+        async caughtUp() {
+          if (
+            await ready.then(
+              () => true,
+              () => false,
+            )
+          )
+            await listener.caughtUp();
+        },
+        async close() {
+          await ready.catch(() => {});
+          await listener.close();
+          if (ownsPool) await shared.pool.end();
+        },
+      };
+      return new PostgresDatabase(shared, lifecycle);
+    },
+  };
+}
+
+function checkUrl(url: string): void {
+  const problem = urlProblem(url);
+  if (problem) throw new SetupError(problem);
+}
+
+function ownPool(pg: PgModule, connectionString: string, log: (line: string) => void): PgPool {
+  const pool = new pg.Pool({
+    connectionString,
+    allowExitOnIdle: true,
+    application_name: "livecmd",
+  });
+  // An idle connection that breaks is replaced on next use; unheard, its error would crash.
+  pool.on?.("error", (error) =>
+    log(`livecmd: an idle PostgreSQL connection failed: ${error.message}`),
+  );
+  return pool;
+}

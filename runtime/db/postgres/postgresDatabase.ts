@@ -1,0 +1,187 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { ANY_TABLE } from "../anyTable.ts";
+import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
+import type { PgClient, PgPool, PgQueryResult, PgTypeParsers } from "./pgShapes.ts";
+import { numberedPlaceholders } from "./placeholders.ts";
+import { deallocateExplained, explainTables, type PlannedAccess } from "./planTables.ts";
+
+/** What the views of one database share beyond its connections. */
+export interface DatabaseLifecycle {
+  /** Settles when the database takes statements (connected, set up, change feed listened to). */
+  readonly ready: Promise<void>;
+  caughtUp(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A transaction's connection, which every statement made from within its callback uses. */
+interface OpenTransaction {
+  readonly client: PgClient;
+  savepoints: number;
+}
+
+/** What every view of one pool shares. */
+export class PostgresConnection {
+  readonly scope = new AsyncLocalStorage<OpenTransaction>();
+  readonly #texts = new Map<string, string>();
+  readonly #reads = new Map<string, Promise<readonly string[]>>();
+
+  /** Set once connected: the first statement of every view awaits that. */
+  pool!: PgPool;
+
+  constructor(
+    readonly types: PgTypeParsers,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  text(sql: string): string {
+    let text = this.#texts.get(sql);
+    if (text === undefined) this.#texts.set(sql, (text = numberedPlaceholders(sql)));
+    return text;
+  }
+
+  /**
+   * The tables `text` reads, explained once per statement text. Inside a transaction, on the
+   * transaction's connection: it holds one already, and waiting for a second could wait forever
+   * once every pooled connection is held by a transaction doing the same.
+   */
+  reads(text: string, transaction: PgClient | undefined): Promise<readonly string[]> {
+    let reads = this.#reads.get(text);
+    if (!reads) this.#reads.set(text, (reads = this.#explain(text, transaction)));
+    return reads;
+  }
+
+  async #explain(text: string, transaction: PgClient | undefined): Promise<readonly string[]> {
+    let reason: string;
+    try {
+      const access = transaction
+        ? await explainInTransaction(transaction, text)
+        : await this.#explainOnOwnConnection(text);
+      if ("reads" in access) return access.reads;
+      reason = access.unknown;
+    } catch (error) {
+      reason = `EXPLAIN failed: ${(error as Error).message}`;
+    }
+    this.log(
+      `livecmd: cannot tell which tables ${JSON.stringify(text)} reads (${reason}); subscriptions that run it re-run on any write`,
+    );
+    return [ANY_TABLE];
+  }
+
+  async #explainOnOwnConnection(text: string): Promise<PlannedAccess> {
+    const client = await this.pool.connect();
+    try {
+      return await explainTables(client, text);
+    } finally {
+      client.release();
+    }
+  }
+}
+
+/** Explains within a savepoint, so that a failure leaves the app's transaction as it was. */
+async function explainInTransaction(client: PgClient, text: string): Promise<PlannedAccess> {
+  await client.query({ text: "SAVEPOINT livecmd_explain" });
+  try {
+    const access = await explainTables(client, text);
+    await client.query({ text: "RELEASE SAVEPOINT livecmd_explain" });
+    return access;
+  } catch (error) {
+    await client.query({ text: "ROLLBACK TO SAVEPOINT livecmd_explain" });
+    await deallocateExplained(client);
+    throw error;
+  }
+}
+
+/**
+ * A Database over a node-postgres pool. Statements outside a transaction take any pooled
+ * connection; a transaction holds one for its callback. Reads are reported from the statement's
+ * plan; writes are not reported here at all: every write, this process's included, comes back
+ * through the change feed (NOTIFY at commit), which also sees triggers and cascades.
+ */
+export class PostgresDatabase implements AppDatabase {
+  readonly #ready: Promise<void>;
+
+  constructor(
+    private readonly shared: PostgresConnection,
+    private readonly lifecycle: DatabaseLifecycle,
+    private readonly observer?: TableObserver,
+  ) {
+    this.#ready = lifecycle.ready;
+  }
+
+  /** The pool, once the database is ready. */
+  async pool(): Promise<PgPool> {
+    await this.#ready;
+    return this.shared.pool;
+  }
+
+  observedBy(observer: TableObserver): PostgresDatabase {
+    return new PostgresDatabase(this.shared, this.lifecycle, observer);
+  }
+
+  async all<T>(sql: string, ...params: SqlParam[]): Promise<T[]> {
+    return (await this.#query(sql, params)).rows as T[];
+  }
+
+  async get<T>(sql: string, ...params: SqlParam[]): Promise<T | undefined> {
+    return (await this.#query(sql, params)).rows[0] as T | undefined;
+  }
+
+  async run(sql: string, ...params: SqlParam[]): Promise<RunResult> {
+    return { changes: (await this.#query(sql, params)).rowCount ?? 0 };
+  }
+
+  async transaction<T>(fn: () => Promise<T> | T): Promise<T> {
+    await this.#ready;
+    const current = this.shared.scope.getStore();
+    if (current) return savepoint(current, fn);
+    const client = await this.shared.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query({ text: "BEGIN" });
+      const open: OpenTransaction = { client, savepoints: 0 };
+      let result: T;
+      try {
+        result = await this.shared.scope.run(open, fn);
+      } catch (error) {
+        await client.query({ text: "ROLLBACK" }).catch((failure: Error) => (broken = failure));
+        throw error;
+      }
+      await client.query({ text: "COMMIT" });
+      return result;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  caughtUp(): Promise<void> {
+    return this.lifecycle.caughtUp();
+  }
+
+  close(): Promise<void> {
+    return this.lifecycle.close();
+  }
+
+  async #query(sql: string, params: SqlParam[]): Promise<PgQueryResult> {
+    await this.#ready;
+    const text = this.shared.text(sql);
+    const transaction = this.shared.scope.getStore()?.client;
+    const on = transaction ?? this.shared.pool;
+    const result = await on.query({ text, values: params, types: this.shared.types });
+    if (this.observer?.read) this.observer.read(await this.shared.reads(text, transaction));
+    return result;
+  }
+}
+
+/** A transaction within a transaction: a savepoint. */
+async function savepoint<T>(open: OpenTransaction, fn: () => Promise<T> | T): Promise<T> {
+  const name = `livecmd_${(open.savepoints += 1)}`;
+  await open.client.query({ text: `SAVEPOINT ${name}` });
+  try {
+    const result = await fn();
+    await open.client.query({ text: `RELEASE SAVEPOINT ${name}` });
+    return result;
+  } catch (error) {
+    await open.client.query({ text: `ROLLBACK TO SAVEPOINT ${name}` });
+    throw error;
+  }
+}

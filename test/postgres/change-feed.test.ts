@@ -1,0 +1,243 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { defineApp, type App } from "../../runtime/app.ts";
+import { command } from "../../runtime/command.ts";
+import { postgres } from "../../runtime/db/postgres/postgres.ts";
+import { LiveRegistry, type Subscriber } from "../../runtime/live/liveRegistry.ts";
+import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
+
+const server = postgresServer();
+
+const SCHEMA = `
+  CREATE TABLE authors (id integer PRIMARY KEY, name text NOT NULL);
+  CREATE TABLE books (id integer PRIMARY KEY, author_id integer NOT NULL REFERENCES authors(id) ON DELETE CASCADE, title text NOT NULL);
+  CREATE TABLE audit (id serial PRIMARY KEY, note text NOT NULL);
+  CREATE VIEW book_titles AS SELECT b.id, b.title, a.name FROM books b JOIN authors a ON a.id = b.author_id;
+  CREATE FUNCTION audit_notes() RETURNS SETOF text LANGUAGE plpgsql AS $$ BEGIN RETURN QUERY SELECT note FROM audit; END $$;
+  CREATE FUNCTION note_author() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN INSERT INTO audit (note) VALUES ('author ' || NEW.name); RETURN NEW; END $$;
+  CREATE TRIGGER authors_audited AFTER INSERT ON authors FOR EACH ROW EXECUTE FUNCTION note_author();
+  INSERT INTO authors VALUES (1, 'Ursula'), (2, 'Italo');
+  INSERT INTO books VALUES (1, 1, 'The Dispossessed'), (2, 2, 'Invisible Cities');
+`;
+
+/** A small app on a database of its own: live reads of each kind of statement, and one write. */
+async function library(log: string[] = []): Promise<{ app: App; url: string; live: LiveRegistry }> {
+  const url = await emptyDatabase(server.url!);
+  psql(url, SCHEMA);
+  const app = defineApp({
+    name: "lib",
+    commands: {
+      titles: command({ live: true }, async (ctx) =>
+        ctx.db.all("SELECT title, name FROM book_titles ORDER BY id"),
+      ),
+      books_of: command({ live: true }, async (ctx, author: number) =>
+        ctx.db.all("SELECT title FROM books WHERE author_id = ? ORDER BY id", author),
+      ),
+      notes: command({ live: true }, async (ctx) =>
+        ctx.db.all("SELECT n FROM audit_notes() AS n ORDER BY n"),
+      ),
+      // A read inside a transaction is explained on the transaction's own connection.
+      // SHOW runs, but cannot be PREPAREd: its explain fails inside the transaction.
+      counted: command({ live: true }, async (ctx) =>
+        ctx.db.transaction(async () => [
+          await ctx.db.get("SHOW search_path"),
+          await ctx.db.get("SELECT COUNT(*) AS n FROM audit"),
+        ]),
+      ),
+      rename: command({}, async (ctx, id: number, name: string) =>
+        ctx.db.run("UPDATE authors SET name = ? WHERE id = ?", name, id),
+      ),
+    },
+    agent: { grant: [] },
+    database: postgres(url, { log: (line) => log.push(line) }),
+  });
+  return { app, url, live: new LiveRegistry(app, { onError: () => {} }) };
+}
+
+function recorder(uri: string): Subscriber & { received: string[] } {
+  const received: string[] = [];
+  return { uri, received, notify: (sent) => received.push(sent) };
+}
+
+/** Until `done()` holds; the change feed is asynchronous, so an assertion waits for it (1 s at most). */
+async function eventually(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done() && waited < 1000; waited += 10)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+describe("PostgreSQL: the change feed", { skip: server.skip }, () => {
+  test("a view's reads are its base tables; a write through a view's table from psql notifies", async () => {
+    const { app, url, live } = await library();
+    try {
+      const titles = recorder("lib://titles");
+      await live.add("titles", [], titles);
+      psql(url, "UPDATE authors SET name = 'Ursula K. Le Guin' WHERE id = 1");
+      await eventually(() => titles.received.length > 0);
+      assert.deepEqual(titles.received, ["lib://titles"]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("a write that leaves the result as it was re-runs and does not notify; one to another table does not re-run", async () => {
+    const { app, url, live } = await library();
+    try {
+      const books = recorder("lib://books_of/2");
+      await live.add("books_of", [2], books);
+      psql(
+        url,
+        "UPDATE books SET title = title WHERE id = 2; UPDATE books SET title = 'X' WHERE id = 1",
+      );
+      await live.settled();
+      assert.deepEqual(books.received, []);
+      assert.equal(live.stats().reruns, 1, "the two statements of one transaction are one burst");
+      psql(url, "INSERT INTO audit (note) VALUES ('unrelated')");
+      await live.settled();
+      assert.equal(live.stats().reruns, 1, "audit is not read by books_of");
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("a foreign-key cascade and a row trigger's insert notify the tables they changed", async () => {
+    const { app, url, live } = await library();
+    try {
+      const books = recorder("lib://books_of/1");
+      const notes = recorder("lib://notes");
+      await live.add("books_of", [1], books);
+      await live.add("notes", [], notes);
+      psql(url, "DELETE FROM authors WHERE id = 1"); // books of author 1 go by cascade
+      psql(url, "INSERT INTO authors VALUES (3, 'Octavia')"); // the trigger writes audit
+      await eventually(() => books.received.length > 0 && notes.received.length > 0);
+      assert.deepEqual(books.received, ["lib://books_of/1"]);
+      assert.deepEqual(notes.received, ["lib://notes"]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("in a transaction, statements are explained on its connection, and one that cannot be leaves the transaction usable", async () => {
+    const log: string[] = [];
+    const { app, url, live } = await library(log);
+    try {
+      const counted = recorder("lib://counted");
+      await live.add("counted", [], counted);
+      assert.equal(log.length, 1);
+      assert.match(
+        log[0]!,
+        /^livecmd: cannot tell which tables "SHOW search_path" reads \(EXPLAIN failed: .*\); subscriptions that run it re-run on any write$/,
+      );
+      psql(url, "INSERT INTO audit (note) VALUES ('one more')");
+      await eventually(() => counted.received.length > 0);
+      assert.deepEqual(counted.received, ["lib://counted"]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("a rolled-back write notifies nobody", async () => {
+    const { app, url, live } = await library();
+    try {
+      const books = recorder("lib://books_of/1");
+      await live.add("books_of", [1], books);
+      psql(url, "BEGIN; UPDATE books SET title = 'Gone' WHERE id = 1; ROLLBACK");
+      await live.settled();
+      assert.deepEqual(books.received, []);
+      assert.equal(live.stats().reruns, 0);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("a function the plan does not look into reads every table, and the log says why, once", async () => {
+    const log: string[] = [];
+    const { app, url, live } = await library(log);
+    try {
+      const notes = recorder("lib://notes");
+      await live.add("notes", [], notes);
+      assert.deepEqual(log, [
+        'livecmd: cannot tell which tables "SELECT n FROM audit_notes() AS n ORDER BY n" reads (it calls public.audit_notes(), whose reads its plan does not show); subscriptions that run it re-run on any write',
+      ]);
+      psql(url, "UPDATE books SET title = 'Y' WHERE id = 2");
+      await live.settled();
+      assert.equal(live.stats().reruns, 1, "re-run on a write to a table it does not read");
+      assert.deepEqual(notes.received, [], "and not notified: its result is the same");
+      assert.equal(log.length, 1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("a dropped LISTEN connection reconnects and re-runs every subscription once, so a write made meanwhile is not lost", async () => {
+    const log: string[] = [];
+    const { app, url, live } = await library(log);
+    try {
+      const books = recorder("lib://books_of/2");
+      await live.add("books_of", [2], books);
+      psql(
+        url,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN livecmd_changes' AND datname = current_database()",
+      );
+      // Written while nobody listens: its notification reaches no one.
+      psql(url, "UPDATE books SET title = 'Le città invisibili' WHERE id = 2");
+      await eventually(() => books.received.length > 0);
+      assert.deepEqual(books.received, ["lib://books_of/2"]);
+      assert.match(
+        log[0]!,
+        /^livecmd: the PostgreSQL change feed connection was lost \(.*\); reconnecting in 100 ms$/,
+      );
+      assert.equal(
+        log[1],
+        "livecmd: the PostgreSQL change feed is back; re-running every subscription once",
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("a write through ctx.db notifies its own process through the feed, once", async () => {
+    const { app, live } = await library();
+    try {
+      const books = recorder("lib://titles");
+      await live.add("titles", [], books);
+      await app.run("rename", [2, "Calvino"], { origin: "app" });
+      await live.settled();
+      assert.deepEqual(books.received, ["lib://titles"]);
+      assert.equal(live.stats().reruns, 1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("installing twice, and from two processes at once, leaves one trigger per table; a table created later is watched", async () => {
+    const { app, url } = await library();
+    try {
+      await app.db.get("SELECT 1");
+      const second = defineApp({
+        name: "b",
+        commands: {},
+        agent: { grant: [] },
+        database: postgres(url),
+      });
+      const third = defineApp({
+        name: "c",
+        commands: {},
+        agent: { grant: [] },
+        database: postgres(url),
+      });
+      await Promise.all([second.db.get("SELECT 1"), third.db.get("SELECT 1")]);
+      await Promise.all([second.close(), third.close()]);
+      psql(url, "CREATE TABLE later (id integer)");
+      assert.equal(
+        psql(
+          url,
+          "SELECT string_agg(tgrelid::regclass::text, ',' ORDER BY tgrelid::regclass::text) FROM pg_trigger WHERE tgname = 'livecmd_notify'",
+        ),
+        "audit,authors,books,later",
+      );
+    } finally {
+      await app.close();
+    }
+  });
+});

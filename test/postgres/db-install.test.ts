@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { livecmd } from "../helpers/cli.ts";
+import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
+
+const server = postgresServer();
+
+describe("livecmd db install", { skip: server.skip }, () => {
+  test("installs the change feed once: a second run finds every table watched already", async () => {
+    const url = await emptyDatabase(server.url!);
+    psql(
+      url,
+      "CREATE TABLE notes (id integer PRIMARY KEY); CREATE SCHEMA crm; CREATE TABLE crm.leads (id integer)",
+    );
+    const first = await livecmd(["db", "install", "--url", url]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(
+      first.stdout,
+      /^livecmd: the change feed is installed on postgres:\/\/.*; 2 tables newly watched\n$/,
+    );
+    const second = await livecmd(["db", "install"], { DATABASE_URL: url });
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout, /; 0 tables newly watched\n$/);
+    assert.equal(
+      psql(
+        url,
+        "SELECT string_agg(tgrelid::regclass::text, ',' ORDER BY tgrelid::regclass::text) FROM pg_trigger WHERE tgname = 'livecmd_notify'",
+      ),
+      "crm.leads,notes",
+    );
+  });
+
+  test("without a database, with a URL that is not postgres://, or with nothing listening: one line, exit 2", async () => {
+    const cases: [string[], NodeJS.ProcessEnv, RegExp][] = [
+      [
+        ["db", "install"],
+        { DATABASE_URL: "" },
+        /^livecmd: db install needs a PostgreSQL database: pass --url or set DATABASE_URL\n$/,
+      ],
+      [
+        ["db", "install", "--url", "mysql://x/y"],
+        {},
+        /^livecmd: the PostgreSQL URL "mysql:\/\/x\/y" must look like postgres:\/\/user:password@host:5432\/database\n$/,
+      ],
+      [
+        ["db", "install", "--url", "postgres://me:secret@127.0.0.1:1/app"],
+        {},
+        /^livecmd: cannot connect to PostgreSQL at postgres:\/\/me:\*\*\*@127\.0\.0\.1:1\/app: nothing listens there \(ECONNREFUSED\); start the server or fix DATABASE_URL\n$/,
+      ],
+    ];
+    for (const [args, env, expected] of cases) {
+      const run = await livecmd(args, env);
+      assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+      assert.match(run.stderr, expected);
+    }
+  });
+});

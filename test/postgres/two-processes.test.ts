@@ -1,0 +1,127 @@
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { after, before, describe, test } from "node:test";
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+} from "@modelcontextprotocol/client";
+import { root } from "../helpers/cli.ts";
+import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
+
+const server = postgresServer();
+const SHOW_1 = "app://customers_show/1";
+
+/** `livecmd serve --http 0` on the example app, as a child process; resolves with its URL. */
+function serve(databaseUrl: string): { child: ChildProcess; url: Promise<URL> } {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl };
+  delete env.LIVECMD_EXAMPLE_DB;
+  const child = spawn(process.execPath, ["bin/livecmd.js", "serve", "--http", "0"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = new Promise<URL>((resolve, reject) => {
+    let printed = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      printed += chunk.toString();
+      const found = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(printed);
+      if (found) resolve(new URL(found[0]));
+    });
+    child.once("exit", (code) => reject(new Error(`livecmd serve exited (${code}): ${printed}`)));
+  });
+  return { child, url };
+}
+
+/** An SDK client on the 2026-07-28 era, with every resources/updated URI it receives, in order. */
+async function connect(url: URL): Promise<{ client: Client; updates: string[] }> {
+  const client = new Client(
+    { name: "two-processes", version: "1.0.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
+  const updates: string[] = [];
+  client.setNotificationHandler("notifications/resources/updated", (notification) => {
+    updates.push(notification.params.uri);
+  });
+  await client.connect(new StreamableHTTPClientTransport(url));
+  return { client, updates };
+}
+
+/** Until `updates` holds `count` URIs, 5 s at most (the notification crosses two processes). */
+async function updatesReach(updates: string[], count: number): Promise<void> {
+  for (let waited = 0; updates.length < count && waited < 5000; waited += 10)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(
+    updates.length,
+    count,
+    `expected ${count} notifications, got ${JSON.stringify(updates)}`,
+  );
+}
+
+describe(
+  "PostgreSQL: two livecmd serve --http processes on one database",
+  { skip: server.skip },
+  () => {
+    let databaseUrl: string;
+    const children: ChildProcess[] = [];
+    let a: Client;
+    let b: { client: Client; updates: string[] };
+
+    before(async () => {
+      databaseUrl = await emptyDatabase(server.url!);
+      const servers = [serve(databaseUrl), serve(databaseUrl)];
+      children.push(...servers.map(({ child }) => child));
+      const [urlA, urlB] = await Promise.all(servers.map(({ url }) => url));
+      a = (await connect(urlA!)).client;
+      b = await connect(urlB!);
+    });
+
+    after(async () => {
+      await a?.close();
+      await b?.client.close();
+      for (const child of children) child.kill("SIGTERM");
+    });
+
+    test("both start on the empty database at once; it is created and seeded once", async () => {
+      const [fromA, fromB] = await Promise.all([
+        a.readResource({ uri: SHOW_1 }),
+        b.client.readResource({ uri: SHOW_1 }),
+      ]);
+      assert.deepEqual(fromA.contents, fromB.contents);
+      assert.equal(psql(databaseUrl, "SELECT COUNT(*) FROM customers"), "2000");
+      assert.equal(psql(databaseUrl, "SELECT COUNT(*) FROM example_schema"), "1");
+    });
+
+    test("a listen on B is notified of a tools/call write on A and of a psql write, and of no write that leaves the result as it was", async () => {
+      const listen = await b.client.listen({ resourceSubscriptions: [SHOW_1] });
+      try {
+        assert.deepEqual(listen.honoredFilter.resourceSubscriptions, [SHOW_1]);
+        const renamed = (await a.callTool({
+          name: "customers_rename",
+          arguments: { id: 1, name: "Ada King" },
+        })) as CallToolResult;
+        assert.equal(renamed.isError, undefined);
+        await updatesReach(b.updates, 1);
+
+        psql(databaseUrl, "UPDATE customers SET name = 'Ada Byron' WHERE id = 1");
+        await updatesReach(b.updates, 2);
+
+        // Writes that re-run B's subscription without changing what it returns.
+        psql(databaseUrl, "UPDATE customers SET name = name WHERE id = 1");
+        await a.callTool({ name: "customers_rename", arguments: { id: 1, name: "Ada Byron" } });
+        await a.callTool({
+          name: "customers_rename",
+          arguments: { id: 500, name: "Somebody Else" },
+        });
+        // Runs of one subscription are in order, so a notification owed to those would come first.
+        psql(databaseUrl, "UPDATE customers SET name = 'Ada Lovelace' WHERE id = 1");
+        await updatesReach(b.updates, 3);
+        assert.deepEqual(b.updates, [SHOW_1, SHOW_1, SHOW_1]);
+        const shown = await b.client.readResource({ uri: SHOW_1 });
+        assert.match(JSON.stringify(shown.contents), /Ada Lovelace/);
+      } finally {
+        await listen.close();
+      }
+    });
+  },
+);

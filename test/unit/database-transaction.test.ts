@@ -1,0 +1,101 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import BetterSqlite3 from "better-sqlite3";
+import type { AppDatabase } from "../../runtime/db/database.ts";
+import { openDatabase, type DatabaseSource } from "../../runtime/db/openDatabase.ts";
+import { postgres } from "../../runtime/db/postgres/postgres.ts";
+import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
+
+const TABLE = "CREATE TABLE items (id integer PRIMARY KEY, name text NOT NULL)";
+
+/** Each driver with a fresh `items` table; `wrote` collects the tables reported changed. */
+const drivers: [string, () => Promise<{ db: AppDatabase; wrote: string[][] }>, string?][] = [
+  [
+    "SQLite",
+    async () => {
+      const wrote: string[][] = [];
+      const source: DatabaseSource = () => {
+        const connection = new BetterSqlite3(":memory:");
+        connection.exec(TABLE);
+        return connection;
+      };
+      return { db: openDatabase(source, (tables) => wrote.push([...tables])), wrote };
+    },
+  ],
+  [
+    "PostgreSQL",
+    async () => {
+      const url = await emptyDatabase(postgresServer().url!);
+      psql(url, TABLE);
+      const wrote: string[][] = [];
+      return { db: openDatabase(postgres(url), (tables) => wrote.push([...tables])), wrote };
+    },
+    postgresServer().skip,
+  ],
+];
+
+for (const [name, open, skip] of drivers) {
+  describe(`${name}: transaction`, { skip }, () => {
+    test("statements from within the callback are in it, others wait and do not see its rows; a commit reports the write once", async () => {
+      const { db, wrote } = await open();
+      try {
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        const writing = db.transaction(async () => {
+          await db.run("INSERT INTO items (id, name) VALUES (?, ?)", 1, "one");
+          await held;
+          return db.get<{ n: number }>("SELECT COUNT(*) AS n FROM items");
+        });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const outside = db.get<{ n: number }>("SELECT COUNT(*) AS n FROM items");
+        if (name === "SQLite") {
+          // One connection: the outside read queues until the commit, then sees the row.
+          let answered = false;
+          void outside.then(() => (answered = true));
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          assert.equal(answered, false, "the read waits for the transaction");
+          release();
+          assert.deepEqual(await outside, { n: 1 });
+        } else {
+          // Another pooled connection answers at once, from before the transaction's insert.
+          assert.deepEqual(await outside, { n: 0 });
+          release();
+        }
+        assert.deepEqual(await writing, { n: 1 });
+        await db.caughtUp();
+        assert.deepEqual(wrote, [["items"]]);
+      } finally {
+        await db.close();
+      }
+    });
+
+    test("a callback that throws rolls back and reports nothing; a savepoint that throws undoes only itself", async () => {
+      const { db, wrote } = await open();
+      try {
+        await assert.rejects(
+          db.transaction(async () => {
+            await db.run("INSERT INTO items (id, name) VALUES (?, ?)", 1, "gone");
+            throw new Error("no");
+          }),
+          /^Error: no$/,
+        );
+        await db.transaction(async () => {
+          await db.run("INSERT INTO items (id, name) VALUES (?, ?)", 2, "kept");
+          await db
+            .transaction(async () => {
+              await db.run("INSERT INTO items (id, name) VALUES (?, ?)", 3, "undone");
+              throw new Error("inner");
+            })
+            .catch(() => {});
+        });
+        assert.deepEqual(await db.all("SELECT id, name FROM items ORDER BY id"), [
+          { id: 2, name: "kept" },
+        ]);
+        await db.caughtUp();
+        assert.deepEqual(wrote, [["items"]]);
+      } finally {
+        await db.close();
+      }
+    });
+  });
+}
