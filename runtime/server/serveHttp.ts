@@ -38,6 +38,8 @@ export interface ServeHttpOptions extends ServeOptions {
    * before it is closed (its client initializes again). 30 minutes when absent.
    */
   sessionIdleMs?: number;
+  /** Node's server timeouts; `HTTP_TIMEOUTS` when absent. */
+  timeouts?: Partial<HttpTimeouts>;
 }
 
 const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
@@ -47,11 +49,17 @@ const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
  * headers within 10 s, the whole request within 30 s (an event stream's response is not bound
  * by it), and an idle keep-alive socket closed after 5 s.
  */
-export const HTTP_TIMEOUTS = {
+export const HTTP_TIMEOUTS: HttpTimeouts = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
-} as const;
+};
+
+export interface HttpTimeouts {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+}
 
 /** The longest an out-of-band error line gets: a URI or a body in it is cut, never repeated whole. */
 const MAX_ERROR_LINE = 300;
@@ -108,10 +116,14 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     modern: (request, read, auth) => listens.fetch(request, modern.fetch, read, auth),
     legacy: (request, auth) => legacy.fetch(request, auth),
   });
-  const http = createServer();
-  http.headersTimeout = HTTP_TIMEOUTS.headersTimeoutMs;
-  http.requestTimeout = HTTP_TIMEOUTS.requestTimeoutMs;
-  http.keepAliveTimeout = HTTP_TIMEOUTS.keepAliveTimeoutMs;
+  const timeouts = { ...HTTP_TIMEOUTS, ...options.timeouts };
+  const http = createServer({
+    headersTimeout: timeouts.headersTimeoutMs,
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    // Node checks the first two every 30 s by default: a slow client would get up to 30 s more.
+    connectionsCheckingInterval: Math.min(1000, timeouts.headersTimeoutMs),
+  });
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(options.port, host, () => resolve());

@@ -165,13 +165,13 @@ describe("bearer tokens on the HTTP endpoint", () => {
           const stop = await watch(reader.client, protocol, "app://customers_show/1");
           const renamed = await writer.client.callTool({
             name: "customers_rename",
-            arguments: { id: 1, name: "Ada Lovelace-King" },
+            arguments: { id: 1, name: `Ada (${protocol})` },
           });
           assert.equal(renamed.isError, undefined);
           assert.equal(await updated, "app://customers_show/1");
           assert.equal(
             textOf(await reader.client.readResource({ uri: "app://customers_show/1" })).name,
-            "Ada Lovelace-King",
+            `Ada (${protocol})`,
           );
           await stop();
         } finally {

@@ -1,0 +1,223 @@
+import assert from "node:assert/strict";
+import { request } from "node:http";
+import { connect } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { createExampleApp } from "../../example/app.ts";
+import { serveHttp, type HttpServing } from "../../runtime/server/index.ts";
+
+const JSON_AND_SSE = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+};
+
+interface FrontCase {
+  rule: string;
+  method: string;
+  headers?: (serving: HttpServing) => Record<string, string>;
+  path?: string;
+  body?: string;
+  status: number;
+  allow?: string;
+  /** The JSON-RPC error code of the answer, when it is one. */
+  code?: number;
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "raw", version: "0" },
+  },
+});
+
+const CASES: FrontCase[] = [
+  {
+    rule: "a method MCP does not use is 405 with Allow",
+    method: "PUT",
+    status: 405,
+    allow: "GET, POST, DELETE",
+  },
+  {
+    rule: "GET without a 2025 session is 405 (the 2026-07-28 era has no GET)",
+    method: "GET",
+    status: 405,
+    allow: "POST",
+  },
+  { rule: "DELETE without a 2025 session is 405", method: "DELETE", status: 405, allow: "POST" },
+  {
+    rule: "a body that is not JSON is -32700, before any session",
+    method: "POST",
+    body: "{not json",
+    status: 400,
+    code: -32700,
+  },
+  {
+    rule: "a body that is not JSON is -32700 on the 2026-07-28 era too",
+    method: "POST",
+    headers: () => ({ "mcp-protocol-version": "2026-07-28" }),
+    body: "[1,",
+    status: 400,
+    code: -32700,
+  },
+  {
+    rule: "an Origin of this host on another port is refused (the port counts)",
+    method: "POST",
+    headers: () => ({ origin: "http://localhost:1" }),
+    body: INITIALIZE,
+    status: 403,
+    code: -32000,
+  },
+  {
+    rule: "an Origin of another site is refused",
+    method: "POST",
+    headers: () => ({ origin: "https://evil.example" }),
+    body: INITIALIZE,
+    status: 403,
+    code: -32000,
+  },
+  {
+    rule: "this server's own origin, port included, is served",
+    method: "POST",
+    headers: (serving) => ({ origin: `http://127.0.0.1:${serving.url.port}` }),
+    body: INITIALIZE,
+    status: 200,
+  },
+  {
+    rule: "a Host this server does not answer to is refused (DNS rebinding)",
+    method: "POST",
+    headers: () => ({ host: "evil.example" }),
+    body: INITIALIZE,
+    status: 403,
+    code: -32000,
+  },
+  {
+    rule: "a path other than /mcp is 404",
+    method: "POST",
+    path: "/other",
+    body: INITIALIZE,
+    status: 404,
+  },
+  {
+    rule: "no protected-resource metadata without auth",
+    method: "GET",
+    path: "/.well-known/oauth-protected-resource/mcp",
+    status: 404,
+  },
+];
+
+async function send(
+  url: URL,
+  {
+    method,
+    headers,
+    body,
+  }: { method: string; headers: Record<string, string>; body?: string | undefined },
+): Promise<{
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method, headers }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (text += chunk));
+      response.on("end", () =>
+        resolve({ status: response.statusCode!, headers: response.headers, text }),
+      );
+    });
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
+
+describe("the HTTP front door", () => {
+  let serving: HttpServing;
+  const errors: string[] = [];
+  before(async () => {
+    serving = await serveHttp(createExampleApp(":memory:"), {
+      port: 0,
+      onerror: (error) => errors.push(error.message),
+      timeouts: { headersTimeoutMs: 300 },
+    });
+  });
+  after(() => serving.close());
+
+  for (const { rule, method, headers, path, body, status, allow, code } of CASES) {
+    it(rule, async () => {
+      // node:http, not fetch: fetch will not send a Host of our choosing.
+      const response = await send(new URL(path ?? serving.url.pathname, serving.url), {
+        method,
+        headers: { ...JSON_AND_SSE, ...headers?.(serving) },
+        body,
+      });
+      assert.equal(response.status, status);
+      if (allow !== undefined) assert.equal(response.headers.allow, allow);
+      const text = response.text;
+      if (code !== undefined)
+        assert.equal((JSON.parse(text) as { error: { code: number } }).error.code, code, text);
+    });
+  }
+
+  it("opens every event stream with a priming event: an id, retry: and empty data (SEP-1699)", async () => {
+    const initialized = await fetch(serving.url, {
+      method: "POST",
+      headers: JSON_AND_SSE,
+      body: INITIALIZE,
+    });
+    const session = initialized.headers.get("mcp-session-id")!;
+    await initialized.body?.cancel();
+    const stream = await fetch(serving.url, {
+      method: "GET",
+      headers: {
+        accept: "text/event-stream",
+        "mcp-session-id": session,
+        "mcp-protocol-version": "2025-11-25",
+      },
+    });
+    assert.equal(stream.status, 200);
+    const reader = stream.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    assert.match(first, /^id: \S+\nretry: 3000\ndata: \n\n/);
+    await reader.cancel();
+  });
+
+  it("answers a 3 MiB URI with a short message and writes no copy of it to the log", async () => {
+    errors.length = 0;
+    const initialized = await fetch(serving.url, {
+      method: "POST",
+      headers: JSON_AND_SSE,
+      body: INITIALIZE,
+    });
+    const session = initialized.headers.get("mcp-session-id")!;
+    await initialized.body?.cancel();
+    const uri = `app://customers_index?search=${"a".repeat(3 * 1024 * 1024)}`;
+    const response = await fetch(serving.url, {
+      method: "POST",
+      headers: { ...JSON_AND_SSE, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri } }),
+    });
+    const text = await response.text();
+    assert.ok(text.length < 8 * 1024, `the answer is ${text.length} characters`);
+    assert.match(
+      text,
+      /Invalid URI app:\/\/customers_index\?search=a{170}.*… \(3145757 characters\)/,
+    );
+    assert.ok(
+      errors.join("\n").length < 8 * 1024,
+      `the log got ${errors.join("\n").length} characters`,
+    );
+  });
+
+  it("closes a connection whose headers do not arrive within headersTimeout (408)", async () => {
+    const socket = connect(Number(serving.url.port), "127.0.0.1");
+    let answer = "";
+    socket.on("data", (chunk) => (answer += chunk.toString()));
+    socket.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    await new Promise((resolve) => socket.once("close", resolve));
+    assert.match(answer, /^HTTP\/1\.1 408/);
+  });
+});

@@ -1,0 +1,144 @@
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
+import { createExampleApp } from "../../example/app.ts";
+import { jwtBearer, serveHttp, type HttpServing } from "../../runtime/server/index.ts";
+
+/** This server's URL as clients reach it behind a proxy: the audience its tokens must name. */
+const PUBLIC_URL = "https://mcp.example.test/mcp";
+
+/** An authorization server on 127.0.0.1 that publishes its metadata and its signing keys. */
+async function authorizationServer(jwk: JWK): Promise<{ issuer: string; server: Server }> {
+  const server = createServer((request, response) => {
+    const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const documents: Record<string, unknown> = {
+      "/.well-known/oauth-authorization-server": { issuer, jwks_uri: `${issuer}/jwks.json` },
+      "/jwks.json": { keys: [{ ...jwk, kid: "k1", alg: "RS256", use: "sig" }] },
+    };
+    const document = documents[request.url ?? ""];
+    response.writeHead(document ? 200 : 404, { "content-type": "application/json" });
+    response.end(JSON.stringify(document ?? {}));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { issuer: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+interface Claims {
+  issuer: string;
+  audience: string;
+  scope?: string;
+  expiresIn?: string;
+  key: CryptoKey;
+}
+
+function token({ issuer, audience, scope, expiresIn = "5m", key }: Claims): Promise<string> {
+  return new SignJWT({ client_id: "agent-7", ...(scope !== undefined && { scope }) })
+    .setProtectedHeader({ alg: "RS256", kid: "k1" })
+    .setIssuer(issuer)
+    .setAudience(audience)
+    .setSubject("user-1")
+    .setIssuedAt()
+    .setExpirationTime(expiresIn)
+    .sign(key);
+}
+
+async function ask(url: URL, bearer: string): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${bearer}`,
+      "mcp-protocol-version": "2026-07-28",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }),
+  });
+}
+
+describe("JWT access tokens of an external authorization server (jose, JWKS)", () => {
+  let issuer: string;
+  let keys: Server;
+  let signing: CryptoKey;
+  let stranger: CryptoKey;
+  let serving: HttpServing;
+
+  before(async () => {
+    const pair = await generateKeyPair("RS256");
+    signing = pair.privateKey;
+    stranger = (await generateKeyPair("RS256")).privateKey;
+    ({ issuer, server: keys } = await authorizationServer(await exportJWK(pair.publicKey)));
+    serving = await serveHttp(createExampleApp(":memory:"), {
+      port: 0,
+      publicUrl: new URL(PUBLIC_URL),
+      auth: jwtBearer({ issuer, audience: PUBLIC_URL }),
+    });
+  });
+  after(async () => {
+    await serving.close();
+    await new Promise((resolve) => keys.close(resolve));
+  });
+
+  it("reads and calls as the token's principal, with its scopes", async () => {
+    const bearer = await token({
+      issuer,
+      audience: PUBLIC_URL,
+      scope: "customers:write",
+      key: signing,
+    });
+    const client = new Client(
+      { name: "jwt-test", version: "0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(serving.url, {
+        authProvider: { token: async () => bearer },
+      }),
+    );
+    try {
+      const read = await client.readResource({ uri: "app://customers_show/3" });
+      assert.equal(JSON.parse((read.contents[0] as { text: string }).text).id, 3);
+      const renamed = await client.callTool({
+        name: "customers_rename",
+        arguments: { id: 3, name: "Grace Hopper" },
+      });
+      assert.equal(renamed.isError, undefined);
+    } finally {
+      await client.close();
+    }
+  });
+
+  const refusals: [rule: string, claims: () => Claims][] = [
+    [
+      "a token for another audience (RFC 8707)",
+      () => ({ issuer, audience: "https://other.example/mcp", key: signing }),
+    ],
+    [
+      "a token of another issuer",
+      () => ({ issuer: "https://evil.example", audience: PUBLIC_URL, key: signing }),
+    ],
+    [
+      "a token signed by a key the issuer does not publish",
+      () => ({ issuer, audience: PUBLIC_URL, key: stranger }),
+    ],
+    ["an expired token", () => ({ issuer, audience: PUBLIC_URL, expiresIn: "-1m", key: signing })],
+  ];
+  for (const [rule, claims] of refusals) {
+    it(`answers ${rule} 401 invalid_token`, async () => {
+      const response = await ask(serving.url, await token(claims()));
+      assert.equal(response.status, 401);
+      assert.match(response.headers.get("www-authenticate") ?? "", /error="invalid_token"/);
+      await response.body?.cancel();
+    });
+  }
+
+  it("names the issuer in its protected-resource metadata, for clients to find it", async () => {
+    const metadata = (await (
+      await fetch(new URL("/.well-known/oauth-protected-resource/mcp", serving.url))
+    ).json()) as Record<string, unknown>;
+    assert.deepEqual(metadata.authorization_servers, [issuer]);
+    assert.equal(metadata.resource, PUBLIC_URL);
+  });
+});
