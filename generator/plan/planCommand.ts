@@ -53,6 +53,7 @@ export function planCommand(command: CommandDecl, scheme: string): CommandPlan {
       mimeType: command.mimeType,
       inputSchema,
       arguments: shape,
+      resultSchema: command.result,
     },
     template,
   };
