@@ -59,8 +59,20 @@ function unionToSchema(type: Type, site: TypeSite, visiting: Type[]): JsonSchema
         ? { type: "number", enum: literalsOf(type).sort((a, b) => Number(a) - Number(b)) }
         : rest.length === 1
           ? typeToSchema(rest[0]!, site, visiting)
-          : { anyOf: rest.map((member) => typeToSchema(member, site, visiting)) };
+          : { anyOf: anyOfMembers(rest, site, visiting) };
   return nullable ? withNull(inner) : inner;
+}
+
+/** A mixed union's members; the checker splits `boolean` into `true | false`, which are one boolean again. */
+function anyOfMembers(members: Type[], site: TypeSite, visiting: Type[]): JsonSchema[] {
+  const both = members.filter((member) => member.isBooleanLiteral()).length === 2;
+  const schemas: JsonSchema[] = [];
+  for (const member of members) {
+    if (!both || !member.isBooleanLiteral()) schemas.push(typeToSchema(member, site, visiting));
+    else if (!schemas.some((schema) => schema.type === "boolean"))
+      schemas.push({ type: "boolean" });
+  }
+  return schemas;
 }
 
 export function withNull(schema: JsonSchema): JsonSchema {
