@@ -10,7 +10,8 @@ import { docComment, variableDoc } from "./renderTypes.ts";
 const { group, indent, softline, line, hardline, ifBreak, join, align } = builders;
 
 const UNION_BAR = "| ";
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** An ES5 identifier name, the property keys prettier prints without quotes (as-needed). */
+const IDENTIFIER = /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$\u200c\u200d]*$/u;
 
 /** The TypeScript type of each JSON Schema type name; an integer is livecmd's `Int`. */
 const NAMED_TYPES: Record<string, string> = {
@@ -57,7 +58,8 @@ function resultType(template: TemplatePlan, same: string | undefined): string {
   const head = `export type ${name} = `;
   // Too long for its line, the type moves below `=`, as prettier moves it.
   const type = same === undefined ? annotationDoc(schema) : group(indent([softline, same]));
-  return `${doc}${head}${layOut(type, { indent: 0, column: head.length, after: ";" })};\n`;
+  // Laid out with its head: a union that breaks leaves no space after the `=`.
+  return `${doc}${layOut([head, type], { indent: 0, column: 0, after: ";" })};\n`;
 }
 
 /** A type where prettier indents a union that breaks: a property's or an alias's. */
@@ -66,7 +68,7 @@ function annotationDoc(schema: JsonSchema): Doc {
   if (members.length === 1) return typeDoc(members[0]!);
   const hugged = huggedUnion(members);
   if (hugged) return hugged;
-  return group(indent([softline, unionDoc(members)]));
+  return group(indent([softline, group(unionDoc(members))]));
 }
 
 function typeDoc(schema: JsonSchema): Doc {
@@ -106,19 +108,27 @@ function unionDoc(members: JsonSchema[]): Doc {
   ];
 }
 
-/** One object and `null`: prettier keeps the object's braces on the line (`{ ... } | null`). */
+/** One object type and `null`: prettier keeps the object's braces on the line (`{ ... } | null`). */
 function huggedUnion(members: JsonSchema[]): Doc | undefined {
-  const objects = members.filter((member) => isStruct(member));
-  const rest = members.filter((member) => !isStruct(member));
+  const objects = members.filter(isObjectLiteral);
+  const rest = members.filter((member) => !isObjectLiteral(member));
   if (objects.length !== 1 || !rest.every((member) => member.type === "null")) return undefined;
   return join(" | ", members.map(typeDoc));
+}
+
+/** Printed as `{ ... }`: a struct with fields, or a record; an empty struct is `Record<string, never>`. */
+function isObjectLiteral(schema: JsonSchema): boolean {
+  if (schema.type !== "object") return false;
+  return !isStruct(schema) || Object.keys(schema.properties).length > 0;
 }
 
 function arrayDoc(items: JsonSchema | undefined): Doc {
   if (!items) return "unknown[]";
   const members = unionMembers(items);
   if (members.length === 1) return [typeDoc(items), "[]"];
-  return group(["(", indent([softline, unionDoc(members)]), softline, ")[]"]);
+  const hugged = huggedUnion(members);
+  if (hugged) return ["(", hugged, ")[]"];
+  return group(["(", indent([softline, group(unionDoc(members))]), softline, ")[]"]);
 }
 
 function structDoc(

@@ -208,6 +208,38 @@ describe(
       assert.match(text, /desk:\/\/tickets_show\//);
     });
 
+    it("livecmd/client, once the SDK client is installed, type-checks for the browser with typed results and bundles with no Node built-ins", async () => {
+      // Installed here, after the tests that want the project without it (doctor).
+      const pinned = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"))
+        .devDependencies as Record<string, string>;
+      const installed = await inProject("npm", [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--prefer-offline",
+        "--save",
+        `@modelcontextprotocol/client@${pinned["@modelcontextprotocol/client"]}`,
+      ]);
+      assert.equal(installed.code, 0, installed.stdout + installed.stderr);
+      const checked = await inProject(process.execPath, [
+        "node_modules/typescript/bin/tsc",
+        "-p",
+        "tsconfig.client.json",
+      ]);
+      assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+      const bundle = await build({
+        entryPoints: [path.join(project, "browser/live.ts")],
+        bundle: true,
+        platform: "browser",
+        format: "esm",
+        write: false,
+        logLevel: "silent",
+      });
+      const text = bundle.outputFiles[0]!.text;
+      assert.doesNotMatch(text, /\bfrom\s*"node:|require\(/);
+      assert.match(text, /resources\/updated/);
+    });
+
     it("serves the compiled app on plain Node over HTTP: an agent reads desk://tickets_show/1 and hears when a write changes it", async () => {
       const server = await serveHttp(project);
       const client = new Client(
