@@ -4,7 +4,7 @@ import type { CommandEntry } from "../catalog.ts";
 import { Origin } from "../context.ts";
 import { describeRerunFailure, LiveRegistry, type LiveStats } from "../live/liveRegistry.ts";
 import { argumentValidator } from "../validation/argumentValidator.ts";
-import { checkResult } from "../validation/resultMismatch.ts";
+import { checkResult, ResultMismatch } from "../validation/resultMismatch.ts";
 import { catalogDrift, StaleCatalogError } from "./catalogDrift.ts";
 import { GrantedCatalog } from "./grantedCatalog.ts";
 import { DEFAULT_PAGE_SIZE } from "./pagination.ts";
@@ -126,7 +126,8 @@ export class ServedApp {
     try {
       checkResult(entry, result);
     } catch (error) {
-      this.onerror(error as Error);
+      // A mismatch is also a line for the developer; a result with no JSON form fails as unchecked.
+      if (error instanceof ResultMismatch) this.onerror(error);
       throw error;
     }
     return result;

@@ -37,8 +37,9 @@ export interface McpTestOptions {
   /** Told what no request can carry (a completer or a re-run that threw); a line on stderr when absent. */
   onerror?: (error: Error) => void;
   /**
-   * Check every read and call result against the command's result type (`ServeOptions`): on by
-   * default in tests, so a command that drifts from its return type fails the test that reads it.
+   * Check every read and call result against the command's result type (`ServeOptions`), so a
+   * command that drifts from its return type fails the test that reads it. Off when absent
+   * (unless `LIVECMD_CHECK_RESULTS=1`), as in a served app.
    */
   checkResults?: boolean;
 }
@@ -173,7 +174,7 @@ async function connectTransport(
   const serveOptions = {
     ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
     ...(options.onerror && { onerror: options.onerror }),
-    checkResults: options.checkResults ?? true,
+    ...(options.checkResults !== undefined && { checkResults: options.checkResults }),
   };
   if (options.transport === "http") {
     const serving = await serveHttp(app, { ...serveOptions, port: 0 });

@@ -68,6 +68,27 @@ describe(
 
     after(() => rm(scratch, { recursive: true, force: true }));
 
+    /** Type-checks `tsconfig` (a browser one: DOM, no Node types), bundles `entry` for the browser, asserts it uses no Node built-in and returns the bundle. */
+    async function browserBundle(tsconfig: string, entry: string): Promise<string> {
+      const checked = await inProject(process.execPath, [
+        "node_modules/typescript/bin/tsc",
+        "-p",
+        tsconfig,
+      ]);
+      assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+      const bundle = await build({
+        entryPoints: [path.join(project, entry)],
+        bundle: true,
+        platform: "browser",
+        format: "esm",
+        write: false,
+        logLevel: "silent",
+      });
+      const text = bundle.outputFiles[0]!.text;
+      assert.doesNotMatch(text, /\bfrom\s*"node:|require\(/);
+      return text;
+    }
+
     it("ships the compiled package, its declarations and sources, and no tests or fixtures", async () => {
       const listed = await run("tar", ["-tzf", tarball], { cwd: scratch });
       const files = listed.stdout.split("\n").filter(Boolean);
@@ -189,22 +210,7 @@ describe(
     });
 
     it("uris.ts type-checks without Node's types, with an Int that refuses 1.5, and bundles for the browser with no Node built-ins", async () => {
-      const checked = await inProject(process.execPath, [
-        "node_modules/typescript/bin/tsc",
-        "-p",
-        "tsconfig.browser.json",
-      ]);
-      assert.equal(checked.code, 0, checked.stdout + checked.stderr);
-      const bundle = await build({
-        entryPoints: [path.join(project, "src/links.ts")],
-        bundle: true,
-        platform: "browser",
-        format: "esm",
-        write: false,
-        logLevel: "silent",
-      });
-      const text = bundle.outputFiles[0]!.text;
-      assert.doesNotMatch(text, /\bfrom\s*"node:|require\(/);
+      const text = await browserBundle("tsconfig.browser.json", "src/links.ts");
       assert.match(text, /desk:\/\/tickets_show\//);
     });
 
@@ -221,22 +227,7 @@ describe(
         `@modelcontextprotocol/client@${pinned["@modelcontextprotocol/client"]}`,
       ]);
       assert.equal(installed.code, 0, installed.stdout + installed.stderr);
-      const checked = await inProject(process.execPath, [
-        "node_modules/typescript/bin/tsc",
-        "-p",
-        "tsconfig.client.json",
-      ]);
-      assert.equal(checked.code, 0, checked.stdout + checked.stderr);
-      const bundle = await build({
-        entryPoints: [path.join(project, "browser/live.ts")],
-        bundle: true,
-        platform: "browser",
-        format: "esm",
-        write: false,
-        logLevel: "silent",
-      });
-      const text = bundle.outputFiles[0]!.text;
-      assert.doesNotMatch(text, /\bfrom\s*"node:|require\(/);
+      const text = await browserBundle("tsconfig.client.json", "browser/live.ts");
       assert.match(text, /resources\/updated/);
     });
 

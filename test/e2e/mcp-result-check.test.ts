@@ -87,17 +87,18 @@ describe("results checked against their result type", () => {
     }
   });
 
-  it("the test client checks results unless told not to", async () => {
-    const checked = await testApp(driftedApp).mcp({ protocol: "2026-07-28", onerror: () => {} });
+  it("the test client checks results when told to", async () => {
+    const checked = await testApp(driftedApp).mcp({
+      protocol: "2026-07-28",
+      checkResults: true,
+      onerror: () => {},
+    });
     try {
       await assert.rejects(checked.read("app://customers_show/1"), DRIFT);
     } finally {
       await checked.close();
     }
-    const unchecked = await testApp(driftedApp).mcp({
-      protocol: "2026-07-28",
-      checkResults: false,
-    });
+    const unchecked = await testApp(driftedApp).mcp({ protocol: "2026-07-28" });
     try {
       const read = await unchecked.read("app://customers_show/1");
       assert.equal(JSON.parse((read.contents[0] as { text: string }).text).id, "1");
