@@ -57,6 +57,11 @@ export interface CommandDecl {
   description: string;
   mimeType: string;
   params: ParamDecl[];
+  /**
+   * The JSON Schema of what the command returns, through `Promise` (the tool's `outputSchema`
+   * and the template's result type); `{}` when the return type says nothing (`unknown`, `any`).
+   */
+  result: JsonSchema;
   location: SourceLocation;
 }
 

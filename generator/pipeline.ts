@@ -6,6 +6,7 @@ import { renderCatalog } from "./render/renderCatalog.ts";
 import { renderTemplatesModule } from "./render/renderTemplatesModule.ts";
 import { renderUrisModule } from "./render/renderUrisModule.ts";
 import { renderVariableTypes } from "./render/renderTypes.ts";
+import { renderResultTypes } from "./render/resultTypes.ts";
 import { GENERATED_MARK } from "./output/outputFolder.ts";
 
 /** How to regenerate, when nothing more particular is known: the config or the defaults find the app. */
@@ -37,7 +38,13 @@ export function generate(project: Project, input: CodegenInput): Generation {
   const outputs = new Map([
     ["catalog.json", renderCatalog(plan.catalog, notice)],
     ["templates.ts", renderTemplatesModule(context)],
-    ["uris.ts", renderUrisModule(context, renderVariableTypes(plan.templates))],
+    [
+      "uris.ts",
+      renderUrisModule(
+        context,
+        renderVariableTypes(plan.templates) + renderResultTypes(plan.templates),
+      ),
+    ],
   ]);
   return { ok: true, app, plan, outputs };
 }

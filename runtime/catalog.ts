@@ -2,9 +2,10 @@ import type { CommandTemplate, JsonSchema } from "./uri/template.ts";
 
 /**
  * The format of catalog.json. 2: every command once, with its schema once; the listings are
- * derived from it (`listings`). A catalog of another version is refused with the fix.
+ * derived from it (`listings`). 3: each command also carries its `resultSchema`. A catalog of
+ * another version is refused with the fix.
  */
-export const CATALOG_VERSION = 2;
+export const CATALOG_VERSION = 3;
 
 /** `generated/catalog.json`: every command as codegen planned it, granted or not. */
 export interface Catalog {
@@ -45,6 +46,8 @@ export interface ToolEntry {
   title?: string;
   description: string;
   inputSchema: JsonSchema;
+  /** The command's `resultSchema`, when it says something (`outputSchema`). */
+  outputSchema?: JsonSchema;
 }
 
 /**
@@ -70,6 +73,11 @@ export interface CommandEntry {
   mimeType: string;
   inputSchema: JsonSchema;
   arguments: ArgumentShape;
+  /**
+   * What the command returns, as JSON Schema: the tool's `outputSchema` and the result type of
+   * the command's template. `{}` when the return type says nothing (`unknown`, `any`).
+   */
+  resultSchema: JsonSchema;
 }
 
 /** The generated output an app serves: the catalog and the parsers of `generated/templates.ts`. */
@@ -101,13 +109,28 @@ export function listings(
     resourceTemplates: readable.flatMap((entry) =>
       entry.template === null ? [] : [{ uriTemplate: entry.template, ...described(entry) }],
     ),
-    tools: granted.map((entry) => ({
-      name: entry.name,
-      ...titled(entry),
-      description: entry.description,
-      inputSchema: entry.inputSchema,
-    })),
+    tools: granted.map((entry) => {
+      const outputSchema = outputSchemaOf(entry);
+      return {
+        name: entry.name,
+        ...titled(entry),
+        description: entry.description,
+        inputSchema: entry.inputSchema,
+        ...(outputSchema && { outputSchema }),
+      };
+    }),
   };
+}
+
+/**
+ * The tool's `outputSchema`: the result schema as it is, whatever its root. 2026-07-28 takes any
+ * root; on the 2025 era, whose wire needs `type: "object"`, the SDK's codec publishes a
+ * non-object root as `{ result: <schema> }` and wraps `structuredContent` to match (SEP-2106).
+ * A result schema that says nothing (`{}`, from `unknown` or `any`) publishes none, and such a
+ * tool returns no `structuredContent`: a schema that admits anything tells a host nothing.
+ */
+export function outputSchemaOf(entry: CommandEntry): JsonSchema | undefined {
+  return Object.keys(entry.resultSchema).length === 0 ? undefined : entry.resultSchema;
 }
 
 function described(entry: CommandEntry): {

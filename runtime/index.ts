@@ -8,6 +8,7 @@ export {
 } from "./command.ts";
 export { int, type Int } from "./uri/int.ts";
 export { InvalidArguments } from "./validation/invalidArguments.ts";
+export { ResultMismatch } from "./validation/resultMismatch.ts";
 export { Origin, type Context } from "./context.ts";
 export {
   App,

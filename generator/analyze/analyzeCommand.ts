@@ -3,9 +3,10 @@ import type { CommandDecl, ParamDecl } from "../model.ts";
 import { diagnosticAt, DiagnosticError, locationOf } from "../discover/locate.ts";
 import type { CommandSyntax } from "../discover/readCommand.ts";
 import { withConstraintTags } from "./constraintTags.ts";
+import { resultSchema } from "./resultSchema.ts";
 import { typeToSchema } from "./typeToSchema.ts";
 
-/** A command's parameters as JSON Schemas, with the docs that describe them. */
+/** A command's parameters and result as JSON Schemas, with the docs that describe them. */
 export function analyzeCommand(command: CommandSyntax, granted: boolean, cwd: string): CommandDecl {
   if (!command.description) {
     throw new DiagnosticError(
@@ -26,6 +27,7 @@ export function analyzeCommand(command: CommandSyntax, granted: boolean, cwd: st
     description: command.description,
     mimeType: command.mimeType,
     params: command.params.map((param) => analyzeParam(command, param, cwd)),
+    result: resultSchema(command, cwd),
     location: command.location,
   };
 }

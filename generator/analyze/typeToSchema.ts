@@ -13,6 +13,8 @@ export interface TypeSite {
   cwd: string;
   /** What is being converted, for messages: `parameter "id" of command "customers_show"`. */
   describe: string;
+  /** Whether this is what a command takes (the default) or what it returns, for messages. */
+  role?: "argument" | "result";
 }
 
 /** Types that have no JSON form, with what to write instead. */
@@ -57,11 +59,23 @@ function unionToSchema(type: Type, site: TypeSite, visiting: Type[]): JsonSchema
         ? { type: "number", enum: literalsOf(type).sort((a, b) => Number(a) - Number(b)) }
         : rest.length === 1
           ? typeToSchema(rest[0]!, site, visiting)
-          : { anyOf: rest.map((member) => typeToSchema(member, site, visiting)) };
+          : { anyOf: anyOfMembers(rest, site, visiting) };
   return nullable ? withNull(inner) : inner;
 }
 
-function withNull(schema: JsonSchema): JsonSchema {
+/** A mixed union's members; the checker splits `boolean` into `true | false`, which are one boolean again. */
+function anyOfMembers(members: Type[], site: TypeSite, visiting: Type[]): JsonSchema[] {
+  const both = members.filter((member) => member.isBooleanLiteral()).length === 2;
+  const schemas: JsonSchema[] = [];
+  for (const member of members) {
+    if (!both || !member.isBooleanLiteral()) schemas.push(typeToSchema(member, site, visiting));
+    else if (!schemas.some((schema) => schema.type === "boolean"))
+      schemas.push({ type: "boolean" });
+  }
+  return schemas;
+}
+
+export function withNull(schema: JsonSchema): JsonSchema {
   if (typeof schema.type === "string" && !("anyOf" in schema)) {
     const nullable: JsonSchema = { ...schema, type: [schema.type, "null"] };
     if (Array.isArray(schema.enum)) nullable.enum = [...schema.enum, null];
@@ -147,7 +161,7 @@ function objectToSchema(type: Type, site: TypeSite, visiting: Type[]): JsonSchem
   if (visiting.includes(type)) {
     throw unsupported(
       site,
-      `${site.describe} has a recursive type (${type.getText(site.node)}); a command's arguments must be finite JSON`,
+      `${site.describe} has a recursive type (${type.getText(site.node)}); a command's ${plural(site)} must be finite JSON`,
     );
   }
   const element = type.getArrayElementType() ?? readonlyArrayElement(type);
@@ -203,7 +217,7 @@ function rejectWithoutJsonForm(type: Type, site: TypeSite): void {
   if (type.getCallSignatures().length > 0)
     throw unsupported(
       site,
-      `${site.describe} is a function (${text()}); arguments must be JSON data`,
+      `${site.describe} is a function (${text()}); ${plural(site)} must be JSON data`,
     );
   if (type.isTuple())
     throw unsupported(
@@ -216,6 +230,10 @@ function rejectWithoutJsonForm(type: Type, site: TypeSite): void {
       `${site.describe} has type ${text()}, which has no JSON form; use string, number, Int, boolean, a string enum, an array or an object`,
     );
   }
+}
+
+function plural(site: TypeSite): string {
+  return site.role === "result" ? "results" : "arguments";
 }
 
 function readonlyArrayElement(type: Type): Type | undefined {

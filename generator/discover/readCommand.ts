@@ -1,5 +1,7 @@
 import {
   Node,
+  type ArrowFunction,
+  type FunctionExpression,
   type JSDocTag,
   type ObjectLiteralExpression,
   type ParameterDeclaration,
@@ -23,6 +25,8 @@ export interface CommandSyntax {
   paramTags: Map<string, JSDocTag[]>;
   /** The handler's parameters after `ctx`. */
   params: ParameterDeclaration[];
+  /** The handler itself: its return type is the command's result. */
+  handler: ArrowFunction | FunctionExpression;
   declaration: VariableDeclaration;
   location: SourceLocation;
 }
@@ -80,6 +84,7 @@ export function readCommand(
     paramDocs: docs.params,
     paramTags: docs.tags,
     params: handler.getParameters().slice(1),
+    handler,
     declaration,
     location: locationOf(declaration, cwd),
   };

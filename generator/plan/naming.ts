@@ -11,6 +11,10 @@ export function variablesTypeName(command: string): string {
   return `${pascalCase(command)}Variables`;
 }
 
+export function resultTypeName(command: string): string {
+  return `${pascalCase(command)}Result`;
+}
+
 /** A string as a TypeScript string literal (JSON's escaping is valid TypeScript). */
 export function literal(value: unknown): string {
   return JSON.stringify(value);

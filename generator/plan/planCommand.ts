@@ -1,5 +1,5 @@
 import type { ArgumentShape, CommandEntry } from "../../runtime/catalog.ts";
-import type { CommandDecl } from "../model.ts";
+import type { CommandDecl, JsonSchema } from "../model.ts";
 import { planInputSchema } from "./inputSchema.ts";
 import { planVariables, type PlannedVariable } from "./planVariables.ts";
 import { isStruct } from "./scalar.ts";
@@ -21,6 +21,8 @@ export interface TemplatePlan {
   path: PlannedVariable[];
   query: PlannedVariable[];
   args: ArgumentPlan[];
+  /** What reading the template returns: the command's result schema. */
+  result: JsonSchema;
 }
 
 export interface CommandPlan {
@@ -53,6 +55,7 @@ export function planCommand(command: CommandDecl, scheme: string): CommandPlan {
       mimeType: command.mimeType,
       inputSchema,
       arguments: shape,
+      resultSchema: command.result,
     },
     template,
   };
@@ -86,6 +89,7 @@ function planTemplate(
     uriTemplate: base + pathPart + queryPart,
     path,
     query,
+    result: command.result,
     args: command.params.map((param, index): ArgumentPlan => {
       if (!isStruct(param.schema)) return { kind: "variable", name: param.name };
       const fields = variables

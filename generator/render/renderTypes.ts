@@ -63,7 +63,7 @@ function interfaceText(name: string, description: string, members: string[]): st
 }
 
 /** json-schema-to-typescript's block comment; it writes a `*\/` in the text as `* /`. */
-function docComment(text: string, indentation: string): string {
+export function docComment(text: string, indentation: string): string {
   const lines = text.replaceAll("*/", "* /").split("\n");
   return `${indentation}/**\n${lines.map((line) => `${indentation} * ${line}`.trimEnd() + "\n").join("")}${indentation} */\n`;
 }

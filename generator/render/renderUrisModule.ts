@@ -1,6 +1,6 @@
 import { builders } from "prettier/doc";
 import type { TemplatePlan } from "../plan/planCommand.ts";
-import { variablesTypeName } from "../plan/naming.ts";
+import { resultTypeName, variablesTypeName } from "../plan/naming.ts";
 import { importDoc } from "./layout/importDoc.ts";
 import { ifStatement } from "./layout/ifStatement.ts";
 import { fitsOnLine, isPlainText, layOut, TAB_WIDTH, type Placement } from "./layout/layOut.ts";
@@ -16,7 +16,10 @@ export function renderUrisModule({ app, header, templates }: ModuleContext, type
   const hasInteger = templates.some((template) =>
     [...template.path, ...template.query].some((variable) => variable.kind === "integer"),
   );
-  const helpers = templates.length > 0 ? ["pathSegment", ...(hasInteger ? ["type Int"] : [])] : [];
+  const helpers =
+    templates.length > 0
+      ? ["pathSegment", ...(hasInteger ? ["type Int"] : []), "type ResourceUri"]
+      : [];
   return urisModule.render({
     header,
     imports:
@@ -25,6 +28,12 @@ export function renderUrisModule({ app, header, templates }: ModuleContext, type
         : "",
     // The interfaces end their last line; the template puts the blank line after them.
     types: types.trimEnd(),
+    buildersDoc: [
+      "/**",
+      " * The URI builders of `uris`: each returns a `ResourceUri`, a string that also carries, in its",
+      " * type, what reading it returns (`livecmd/client` reads and watches it as that type).",
+      " */",
+    ].join("\n"),
     urisDoc: [
       "/**",
       ` * Builds the URIs of app "${app}"'s resource templates (RFC 6570: path values and query values`,
@@ -34,9 +43,20 @@ export function renderUrisModule({ app, header, templates }: ModuleContext, type
     ].join("\n"),
     templates: templates.map((template) => ({
       builderDoc: `/** ${commentSafe(template.description)} \`${commentSafe(template.uriTemplate)}\` */`,
+      signature: signature(template, urisModule.placement("signature")),
       builder: builder(template, urisModule.placement("builder")),
     })),
   });
+}
+
+/** `name(vars: T): ResourceUri<R>;`, the parameter on its own line when that is too long. */
+function signature(template: TemplatePlan, placement: Placement): string {
+  const parameter = `vars${template.path.length === 0 ? "?" : ""}: ${variablesTypeName(template.name)}`;
+  const returns = `): ResourceUri<${resultTypeName(template.name)}>;`;
+  return layOut(
+    group([`${template.name}(`, indent([softline, parameter]), ifBreak(","), softline, returns]),
+    placement,
+  );
 }
 
 /**

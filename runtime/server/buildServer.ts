@@ -55,12 +55,12 @@ export function buildServer(served: ServedApp): Server {
     );
     return { tools: tools as Tool[], ...(nextCursor !== undefined && { nextCursor }) };
   });
-  server.setRequestHandler("tools/call", async (request, ctx) =>
-    server.projectCallToolResult(
-      await callTool(served, request.params.name, request.params.arguments, principalOf(ctx)),
-      undefined,
-    ),
-  );
+  server.setRequestHandler("tools/call", async (request, ctx) => {
+    const { name } = request.params;
+    const result = await callTool(served, name, request.params.arguments, principalOf(ctx));
+    // The schema the tool is listed with, so the 2025 era wraps a non-object result to match it.
+    return server.projectCallToolResult(result, served.catalog.outputSchema(name));
+  });
   server.setRequestHandler("completion/complete", (request, ctx) =>
     complete(served, request.params, principalOf(ctx)),
   );

@@ -1,4 +1,5 @@
 import type { AuthInfo, CallToolResult } from "@modelcontextprotocol/server";
+import { outputSchemaOf, type CommandEntry } from "../catalog.ts";
 import { handlerArgs, type ArgumentsObject } from "../commandArguments.ts";
 import { InvalidArguments } from "../validation/invalidArguments.ts";
 import { failureMessage, invalidArguments, unknownTool } from "./protocolErrors.ts";
@@ -27,7 +28,7 @@ export async function callTool(
   served.admit(entry);
   try {
     const result = await served.runAsAgent(entry, handlerArgs(entry.arguments, values), auth);
-    return { content: [{ type: "text", text: JSON.stringify(result ?? null) }] };
+    return toolResult(entry, result);
   } catch (error) {
     if (InvalidArguments.is(error)) {
       const fields = error.errors.map((field) => `${field.field}: ${field.message}`).join("; ");
@@ -37,6 +38,17 @@ export async function callTool(
     }
     return toolError(failureMessage(error));
   }
+}
+
+/**
+ * The result as JSON text and, when the tool publishes an `outputSchema`, as `structuredContent`
+ * too (the spec asks for both; the SDK's codec wraps a non-object value as `{ result }` on the
+ * 2025 era, as it does the listed schema).
+ */
+function toolResult(entry: CommandEntry, result: unknown): CallToolResult {
+  const text = JSON.stringify(result ?? null);
+  if (!outputSchemaOf(entry)) return { content: [{ type: "text", text }] };
+  return { content: [{ type: "text", text }], structuredContent: result ?? null };
 }
 
 function toolError(message: string): CallToolResult {

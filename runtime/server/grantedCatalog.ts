@@ -4,11 +4,12 @@ import { byCodeUnit } from "../byCodeUnit.ts";
 import {
   isReadable,
   listings,
+  outputSchemaOf,
   type CommandEntry,
   type Generated,
   type Listings,
 } from "../catalog.ts";
-import type { CommandTemplate } from "../uri/template.ts";
+import type { CommandTemplate, JsonSchema } from "../uri/template.ts";
 
 /**
  * The catalog as the agent may see it right now: catalog.json's commands through the app's
@@ -68,6 +69,12 @@ export class GrantedCatalog {
       (candidate) => candidate.template === uriTemplate,
     );
     return entry && this.readable(entry.name, auth);
+  }
+
+  /** The `outputSchema` the command's tool is listed with, if it has one. */
+  outputSchema(name: string): JsonSchema | undefined {
+    const entry = this.#commands.get(name);
+    return entry && outputSchemaOf(entry);
   }
 
   /** The three listings as `auth` may see them, under the grant as it is now. */

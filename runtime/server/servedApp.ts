@@ -4,6 +4,7 @@ import type { CommandEntry } from "../catalog.ts";
 import { Origin } from "../context.ts";
 import { describeRerunFailure, LiveRegistry, type LiveStats } from "../live/liveRegistry.ts";
 import { argumentValidator } from "../validation/argumentValidator.ts";
+import { checkResult, ResultMismatch } from "../validation/resultMismatch.ts";
 import { catalogDrift, StaleCatalogError } from "./catalogDrift.ts";
 import { GrantedCatalog } from "./grantedCatalog.ts";
 import { DEFAULT_PAGE_SIZE } from "./pagination.ts";
@@ -34,6 +35,12 @@ export interface ServeOptions {
   version?: string;
   /** How many URIs and listens may be watched at once; `DEFAULT_SUBSCRIPTION_LIMITS` for what is not given. */
   limits?: Partial<SubscriptionLimits>;
+  /**
+   * Check every result of a read or a call against the command's `resultSchema`; a mismatch is
+   * the request's error (naming the command and the fields) and goes to `onerror`, and the server
+   * keeps serving. For development: `LIVECMD_CHECK_RESULTS=1` turns it on when this is absent.
+   */
+  checkResults?: boolean;
 }
 
 /** `serverInfo.version` of an app that gives none, from neither `defineApp` nor a package.json. */
@@ -63,6 +70,7 @@ export class ServedApp {
   /** Every subscription of every connection this entry serves, re-run on the app's writes. */
   readonly live: LiveRegistry;
   readonly #limiter: RateLimiter;
+  readonly #checkResults: boolean;
 
   constructor(app: App, options: ServeOptions = {}) {
     if (!app.generated) {
@@ -84,6 +92,7 @@ export class ServedApp {
     this.pageSize = pageSize;
     this.#limiter = rateLimiterOf(app);
     this.onerror = options.onerror ?? logToStderr;
+    this.#checkResults = options.checkResults ?? process.env.LIVECMD_CHECK_RESULTS === "1";
     this.ledger = new SubscriptionLedger(subscriptionLimits(options.limits));
     this.serverInfo = { name: app.name, version: app.version ?? options.version ?? UNVERSIONED };
     if (drift.length > 0)
@@ -102,13 +111,25 @@ export class ServedApp {
     if (retryAfterMs > 0) throw rateLimited(entry.name, retryAfterMs);
   }
 
-  /** Runs a command for the agent, through the app's middleware. */
+  /** Runs a command for the agent, through the app's middleware; checks the result when asked. */
   runAsAgent(
     entry: CommandEntry,
     args: readonly unknown[],
     auth: AuthInfo | undefined,
   ): Promise<unknown> {
-    return this.app.run(entry.name, args, { origin: Origin.Agent, auth });
+    const running = this.app.run(entry.name, args, { origin: Origin.Agent, auth });
+    return this.#checkResults ? running.then((result) => this.#checked(entry, result)) : running;
+  }
+
+  #checked(entry: CommandEntry, result: unknown): unknown {
+    try {
+      checkResult(entry, result);
+    } catch (error) {
+      // A mismatch is also a line for the developer; a result with no JSON form fails as unchecked.
+      if (error instanceof ResultMismatch) this.onerror(error);
+      throw error;
+    }
+    return result;
   }
 
   /**

@@ -20,6 +20,8 @@ import {
 } from "./notifications.ts";
 
 export type { ListChanges, ListKind, Updates } from "./notifications.ts";
+export { checkResult } from "./checkResult.ts";
+export { ResultMismatch } from "../validation/resultMismatch.ts";
 import type { LiveStatus } from "../server/servedApp.ts";
 import { serveHttp } from "../server/serveHttp.ts";
 import { serveStdio } from "../server/serveStdio.ts";
@@ -34,6 +36,12 @@ export interface McpTestOptions {
   pageSize?: number;
   /** Told what no request can carry (a completer or a re-run that threw); a line on stderr when absent. */
   onerror?: (error: Error) => void;
+  /**
+   * Check every read and call result against the command's result type (`ServeOptions`), so a
+   * command that drifts from its return type fails the test that reads it. Off when absent
+   * (unless `LIVECMD_CHECK_RESULTS=1`), as in a served app.
+   */
+  checkResults?: boolean;
 }
 
 /**
@@ -166,6 +174,7 @@ async function connectTransport(
   const serveOptions = {
     ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
     ...(options.onerror && { onerror: options.onerror }),
+    ...(options.checkResults !== undefined && { checkResults: options.checkResults }),
   };
   if (options.transport === "http") {
     const serving = await serveHttp(app, { ...serveOptions, port: 0 });

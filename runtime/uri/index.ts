@@ -14,3 +14,4 @@ export { commandOf } from "./commandOf.ts";
 export { pickDefined, pickDefinedOrUndefined } from "./pickDefined.ts";
 export { UriCursor } from "./uriCursor.ts";
 export { int, type Int } from "./int.ts";
+export type { ResourceUri, ResultOf } from "./resourceUri.ts";

@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { FieldError, JsonSchema } from "../uri/template.ts";
-import { fieldErrorsOf } from "./fieldMessages.ts";
+import { fieldErrorsOf, UNKNOWN_RESULT_FIELD } from "./fieldMessages.ts";
 
 /**
  * Validates a command's arguments against its published `inputSchema`, constraints and formats
@@ -22,6 +22,14 @@ export class ArgumentValidator {
   validate(schema: JsonSchema, value: unknown, root = "arguments", prefix = ""): FieldError[] {
     const validate = this.#compiledFor(schema);
     return validate(value) ? [] : fieldErrorsOf(validate.errors ?? [], root, prefix);
+  }
+
+  /** Every field error of a command's result (its JSON form) against its `resultSchema`. */
+  validateResult(schema: JsonSchema, value: unknown): FieldError[] {
+    const validate = this.#compiledFor(schema);
+    return validate(value)
+      ? []
+      : fieldErrorsOf(validate.errors ?? [], "result", "", UNKNOWN_RESULT_FIELD);
   }
 
   #compiledFor(schema: JsonSchema): ValidateFunction {

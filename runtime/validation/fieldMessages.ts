@@ -39,6 +39,10 @@ const FORMAT_NOUNS: Record<string, string> = {
   double: "a double",
 };
 
+/** What a field the schema does not have is told, in arguments (the default) and in results. */
+export const UNKNOWN_ARGUMENT = "is not a parameter of this command";
+export const UNKNOWN_RESULT_FIELD = "is not in the command's result type";
+
 /**
  * ajv's errors as livecmd's plain sentences, one per field: `{ field: "per_page", message: "must
  * be at most 100" }`. `root` names the value itself when an error is about it as a whole (the
@@ -48,12 +52,13 @@ export function fieldErrorsOf(
   errors: readonly ErrorObject[],
   root: string,
   prefix = "",
+  unknownField = UNKNOWN_ARGUMENT,
 ): FieldError[] {
   const seen = new Set<string>();
   const fieldErrors: FieldError[] = [];
   for (const error of errors) {
     if (isBranchNoise(error)) continue;
-    const fieldError = fieldErrorOf(error, root, prefix);
+    const fieldError = fieldErrorOf(error, root, prefix, unknownField);
     const key = `${fieldError.field}\u0000${fieldError.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -70,7 +75,12 @@ function isBranchNoise(error: ErrorObject): boolean {
   );
 }
 
-function fieldErrorOf(error: ErrorObject, root: string, prefix: string): FieldError {
+function fieldErrorOf(
+  error: ErrorObject,
+  root: string,
+  prefix: string,
+  unknownField: string,
+): FieldError {
   const path = error.instancePath.split("/").slice(1).map(unescapePointer);
   const params = error.params as Record<string, unknown>;
   const field = (names: string[]) => (names.length === 0 ? root : prefix + names.join("."));
@@ -80,7 +90,7 @@ function fieldErrorOf(error: ErrorObject, root: string, prefix: string): FieldEr
     case "additionalProperties":
       return {
         field: field([...path, String(params.additionalProperty)]),
-        message: "is not a parameter of this command",
+        message: unknownField,
       };
     default:
       return { field: field(path), message: messageOf(error.keyword, params) };

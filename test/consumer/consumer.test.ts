@@ -68,6 +68,27 @@ describe(
 
     after(() => rm(scratch, { recursive: true, force: true }));
 
+    /** Type-checks `tsconfig` (a browser one: DOM, no Node types), bundles `entry` for the browser, asserts it uses no Node built-in and returns the bundle. */
+    async function browserBundle(tsconfig: string, entry: string): Promise<string> {
+      const checked = await inProject(process.execPath, [
+        "node_modules/typescript/bin/tsc",
+        "-p",
+        tsconfig,
+      ]);
+      assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+      const bundle = await build({
+        entryPoints: [path.join(project, entry)],
+        bundle: true,
+        platform: "browser",
+        format: "esm",
+        write: false,
+        logLevel: "silent",
+      });
+      const text = bundle.outputFiles[0]!.text;
+      assert.doesNotMatch(text, /\bfrom\s*"node:|require\(/);
+      return text;
+    }
+
     it("ships the compiled package, its declarations and sources, and no tests or fixtures", async () => {
       const listed = await run("tar", ["-tzf", tarball], { cwd: scratch });
       const files = listed.stdout.split("\n").filter(Boolean);
@@ -189,23 +210,25 @@ describe(
     });
 
     it("uris.ts type-checks without Node's types, with an Int that refuses 1.5, and bundles for the browser with no Node built-ins", async () => {
-      const checked = await inProject(process.execPath, [
-        "node_modules/typescript/bin/tsc",
-        "-p",
-        "tsconfig.browser.json",
-      ]);
-      assert.equal(checked.code, 0, checked.stdout + checked.stderr);
-      const bundle = await build({
-        entryPoints: [path.join(project, "src/links.ts")],
-        bundle: true,
-        platform: "browser",
-        format: "esm",
-        write: false,
-        logLevel: "silent",
-      });
-      const text = bundle.outputFiles[0]!.text;
-      assert.doesNotMatch(text, /\bfrom\s*"node:|require\(/);
+      const text = await browserBundle("tsconfig.browser.json", "src/links.ts");
       assert.match(text, /desk:\/\/tickets_show\//);
+    });
+
+    it("livecmd/client, once the SDK client is installed, type-checks for the browser with typed results and bundles with no Node built-ins", async () => {
+      // Installed here, after the tests that want the project without it (doctor).
+      const pinned = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"))
+        .devDependencies as Record<string, string>;
+      const installed = await inProject("npm", [
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--prefer-offline",
+        "--save",
+        `@modelcontextprotocol/client@${pinned["@modelcontextprotocol/client"]}`,
+      ]);
+      assert.equal(installed.code, 0, installed.stdout + installed.stderr);
+      const text = await browserBundle("tsconfig.client.json", "browser/live.ts");
+      assert.match(text, /resources\/updated/);
     });
 
     it("serves the compiled app on plain Node over HTTP: an agent reads desk://tickets_show/1 and hears when a write changes it", async () => {

@@ -133,17 +133,28 @@ describe("an app without generated output", () => {
     );
   });
 
-  it("given a catalog.json of the format before this livecmd's (listings stored beside the commands), is refused with what to run", () => {
-    const oldFormat = { app: "app", resources: [], resourceTemplates: [], tools: [], commands: [] };
-    assert.throws(
-      () =>
-        defineApp({
-          name: "app",
-          commands: {},
-          agent: { grant: [] },
-          generated: { catalog: oldFormat, templates: {} },
-        }),
-      /was given a catalog\.json of format 1, and this livecmd reads format 2; run `npx livecmd codegen` to write it again/,
-    );
-  });
+  const olderFormats = [
+    [
+      "the first format (listings stored beside the commands)",
+      1,
+      { app: "app", resources: [], resourceTemplates: [], tools: [], commands: [] },
+    ],
+    ["format 2 (no result schemas)", 2, { catalogVersion: 2, app: "app", commands: [] }],
+  ] as const;
+  for (const [label, version, catalog] of olderFormats) {
+    it(`given a catalog.json of ${label}, is refused with what to run`, () => {
+      assert.throws(
+        () =>
+          defineApp({
+            name: "app",
+            commands: {},
+            agent: { grant: [] },
+            generated: { catalog, templates: {} },
+          }),
+        new RegExp(
+          `was given a catalog\\.json of format ${version}, and this livecmd reads format 3; run \`npx livecmd codegen\` to write it again`,
+        ),
+      );
+    });
+  }
 });

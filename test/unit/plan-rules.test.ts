@@ -33,6 +33,7 @@ function command(
     description: `${name}.`,
     mimeType: "application/json",
     params,
+    result: {},
     location: at,
     ...options,
   };

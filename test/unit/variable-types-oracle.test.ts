@@ -139,7 +139,16 @@ const template: fc.Arbitrary<TemplatePlan> = fc
     const path = variables.filter((v) => v.required);
     const query = variables.filter((v) => !v.required);
     const uriTemplate = `app://${name}${path.map((v) => `/{${v.name}}`).join("")}${query.length > 0 ? `{?${query.map((v) => v.name).join(",")}}` : ""}`;
-    return { name, description: "", base: `app://${name}`, uriTemplate, path, query, args: [] };
+    return {
+      name,
+      description: "",
+      base: `app://${name}`,
+      uriTemplate,
+      path,
+      query,
+      args: [],
+      result: {},
+    };
   });
 
 test("variable types oracle: random variables, descriptions and enums", async () => {

@@ -1,0 +1,2 @@
+export { TypedClient, type Watch, type WatchOptions } from "./typedClient.ts";
+export type { ResourceUri, ResultOf } from "../uri/resourceUri.ts";
