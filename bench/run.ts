@@ -18,6 +18,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["watch", async () => (await import("./watch.bench.ts")).watchBench],
   ["read", async () => (await import("./read.bench.ts")).readBench],
   ["fanout", async () => (await import("./fanout.bench.ts")).fanoutBench],
+  ["fairness", async () => (await import("./fairness.bench.ts")).fairnessBench],
   ["postgres", async () => (await import("./postgres.bench.ts")).postgresBench],
 ];
 

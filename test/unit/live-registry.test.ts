@@ -126,11 +126,14 @@ test("live: re-runs that throw in one burst are reported once per command, with 
   const app = createExampleApp(":memory:");
   const failures: RerunFailure[] = [];
   const live = new LiveRegistry(app, { onError: (failure) => failures.push(failure) });
-  for (const id of [7, 8, 9])
-    await live.add("customers_show", [id], recorder(`app://customers_show/${id}`));
+  // Three principals watching customer 7: three groups, all failing after one delete.
+  for (const clientId of ["a", "b", "c"])
+    await live.add("customers_show", [7], recorder("app://customers_show/7"), {
+      token: "",
+      clientId,
+      scopes: [],
+    });
   await write(app, "customers_delete", 7);
-  await write(app, "customers_delete", 8);
-  await write(app, "customers_delete", 9);
   await live.settled();
   assert.equal(failures.length, 1);
   assert.equal(failures[0]!.command, "customers_show");
