@@ -134,6 +134,13 @@ async function send(
   });
 }
 
+/** A 2025-era session opened by a raw `initialize`: its id. */
+async function openSession(url: URL): Promise<string> {
+  const initialized = await fetch(url, { method: "POST", headers: JSON_AND_SSE, body: INITIALIZE });
+  await initialized.body?.cancel();
+  return initialized.headers.get("mcp-session-id")!;
+}
+
 describe("the HTTP front door", () => {
   let serving: HttpServing;
   const errors: string[] = [];
@@ -163,13 +170,7 @@ describe("the HTTP front door", () => {
   }
 
   it("opens every event stream with a priming event: an id, retry: and empty data (SEP-1699)", async () => {
-    const initialized = await fetch(serving.url, {
-      method: "POST",
-      headers: JSON_AND_SSE,
-      body: INITIALIZE,
-    });
-    const session = initialized.headers.get("mcp-session-id")!;
-    await initialized.body?.cancel();
+    const session = await openSession(serving.url);
     const stream = await fetch(serving.url, {
       method: "GET",
       headers: {
@@ -187,13 +188,7 @@ describe("the HTTP front door", () => {
 
   it("answers a 3 MiB URI with a short message and writes no copy of it to the log", async () => {
     errors.length = 0;
-    const initialized = await fetch(serving.url, {
-      method: "POST",
-      headers: JSON_AND_SSE,
-      body: INITIALIZE,
-    });
-    const session = initialized.headers.get("mcp-session-id")!;
-    await initialized.body?.cancel();
+    const session = await openSession(serving.url);
     const uri = `app://customers_index?search=${"a".repeat(3 * 1024 * 1024)}`;
     const response = await fetch(serving.url, {
       method: "POST",
