@@ -194,7 +194,7 @@ export type OrdersOverResult = OrdersBetweenResult;
 export interface Uris {
   /** A page of customers as `{ page, per_page, total, customers }`: `search` matches name or email, case-insensitive, and `sort` orders by name, created_at or balance (id order when absent). `app://customers_index{?direction,page,per_page,search,sort}` */
   customers_index(vars?: CustomersIndexVariables): ResourceUri<CustomersIndexResult>;
-  /** One customer by id, with their order count, order total, tags and attributes. `app://customers_show/{id}` */
+  /** One customer by id (e.g. 1), with their order count, order total, tags and attributes. `app://customers_show/{id}` */
   customers_show(vars: CustomersShowVariables): ResourceUri<CustomersShowResult>;
   /** The orders placed from `from` to `to`, both inclusive and written `YYYY-MM-DD` (e.g. 2025-01-01 and 2025-01-31), optionally only those with `status`, oldest first. `app://orders_between/{from}/{to}{?status}` */
   orders_between(vars: OrdersBetweenVariables): ResourceUri<OrdersBetweenResult>;

@@ -122,7 +122,7 @@ export const customers_index = command(
 );
 
 /**
- * One customer by id, with their order count, order total, tags and attributes.
+ * One customer by id (e.g. 1), with their order count, order total, tags and attributes.
  * @param id The customer's id, e.g. 1 for Ada Lovelace.
  * @minimum 1
  */

@@ -44,7 +44,7 @@ const SELECT_ORDERS = `SELECT o.id, o.customer_id, c.name AS customer_name, o.to
  * @param status Only orders in this status; all statuses when absent.
  */
 export const orders_between = command(
-  { live: true },
+  { live: true, title: "Orders between two days" },
   async (ctx, from: string, to: string, status?: OrderStatus): Promise<Order[]> => {
     if (from > to)
       throw new InvalidArguments([{ field: "to", message: `is before from (${from})` }]);
@@ -64,7 +64,7 @@ export const orders_between = command(
  * @param status Only orders in this status; all statuses when absent.
  */
 export const orders_over = command(
-  { live: true },
+  { live: true, title: "Orders over a total" },
   async (ctx, min_total: number, status?: OrderStatus): Promise<Order[]> =>
     selectOrders(
       ctx.db,
@@ -79,7 +79,7 @@ export const orders_over = command(
  * @param include_archived Also list archived orders; false when absent.
  */
 export const orders_flagged = command(
-  { live: true },
+  { live: true, title: "Flagged orders" },
   async (ctx, include_archived?: boolean): Promise<Order[]> => {
     return selectOrders(
       ctx.db,
