@@ -8,6 +8,7 @@ import { InvalidArguments } from "./validation/invalidArguments.ts";
 import { isCommand, type Command } from "./command.ts";
 import { Origin, type Context } from "./context.ts";
 import type { AppDatabase, Database } from "./db/database.ts";
+import { anyRowsOf, type TableChange, type TableRead } from "./db/keyedAccess.ts";
 import { openDatabase, type DatabaseSource } from "./db/openDatabase.ts";
 
 export interface AppDefinition {
@@ -47,8 +48,16 @@ export interface RunOptions {
   origin: Origin;
   /** The principal an agent's run is for, when the server authenticates (see `Context.auth`). */
   auth?: AuthInfo | undefined;
-  /** Filled with the tables the run read (what a live subscription of it depends on). */
-  reads?: Set<string>;
+  /** Told what the run reads and whether it looks at its principal: what a live subscription of it depends on. */
+  observer?: RunObserver;
+}
+
+/** What a live subscription learns from each run of its command. */
+export interface RunObserver {
+  /** The rows each statement read (by key, or whole tables). */
+  read(reads: readonly TableRead[]): void;
+  /** The run (the handler or a middleware) looked at `ctx.auth`: its result may differ by principal. */
+  sawPrincipal(): void;
 }
 
 /**
@@ -63,8 +72,8 @@ export type Completer = (
   context: { arguments: Readonly<Record<string, string>> },
 ) => readonly string[] | Promise<readonly string[]>;
 
-/** Tables a write changed; listeners re-run what read them. */
-export type ChangeListener = (tables: readonly string[]) => void;
+/** What a committed write changed; listeners re-run what read it. */
+export type ChangeListener = (changes: readonly TableChange[]) => void;
 
 export class App {
   readonly name: string;
@@ -153,7 +162,7 @@ export class App {
         throw new Error(
           `livecmd: app "${this.name}" has no database; pass defineApp({ database })`,
         );
-      this.#database = openDatabase(this.#openDatabase, (tables) => this.changed(...tables));
+      this.#database = openDatabase(this.#openDatabase, (changes) => this.#report(changes));
     }
     return this.#database;
   }
@@ -170,13 +179,17 @@ export class App {
     await database?.close();
   }
 
-  /** Reports tables changed outside the database (or by SQL the runtime cannot see). */
+  /** Reports tables changed outside the database (or by SQL the runtime cannot see): any of their rows. */
   changed(...tables: string[]): void {
-    if (tables.length === 0) return;
-    for (const listener of this.#changeListeners) listener(tables);
+    this.#report(tables.map(anyRowsOf));
   }
 
-  /** Calls `listener` after every write with the tables it changed; returns an unsubscribe. */
+  #report(changes: readonly TableChange[]): void {
+    if (changes.length === 0) return;
+    for (const listener of this.#changeListeners) listener(changes);
+  }
+
+  /** Calls `listener` after every committed write with what it changed; returns an unsubscribe. */
   onChange(listener: ChangeListener): () => void {
     this.#changeListeners.add(listener);
     return () => this.#changeListeners.delete(listener);
@@ -266,19 +279,22 @@ export class App {
   #invocation(
     name: string,
     args: readonly unknown[],
-    { origin, reads, auth }: RunOptions,
+    { origin, observer, auth }: RunOptions,
   ): Invocation {
     const app = this;
     let db: Database | undefined;
     return {
       origin,
       command: name,
-      auth,
+      get auth() {
+        observer?.sawPrincipal();
+        return auth;
+      },
       args,
       get db() {
         db ??= app.db.observedBy({
-          ...(reads && { read: (tables) => tables.forEach((table) => reads.add(table)) }),
-          wrote: (tables) => app.changed(...tables),
+          ...(observer && { read: (reads) => observer.read(reads) }),
+          wrote: (changes) => app.#report(changes),
         });
         return db;
       },

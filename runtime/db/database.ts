@@ -1,3 +1,5 @@
+import type { TableChange, TableRead } from "./keyedAccess.ts";
+
 export type SqlParam = string | number | bigint | boolean | null | Buffer;
 
 /** What `run` tells of a write. */
@@ -32,11 +34,11 @@ export interface Database {
   transaction<T>(fn: () => Promise<T> | T): Promise<T>;
 }
 
-/** Told which tables each statement read, and which it wrote once it ran. */
+/** Told what each statement read, and what each committed write changed. */
 export interface TableObserver {
   /** Absent when nobody asks what a run read (then PostgreSQL explains nothing). */
-  read?(tables: readonly string[]): void;
-  wrote(tables: readonly string[]): void;
+  read?(reads: readonly TableRead[]): void;
+  wrote(changes: readonly TableChange[]): void;
 }
 
 /** A database the app holds: views of it report to one observer each (one per command run). */

@@ -1,4 +1,5 @@
 import type { AppDatabase } from "./database.ts";
+import type { TableChange } from "./keyedAccess.ts";
 import type { PostgresSource } from "./postgres/postgres.ts";
 import type { SqliteConnection } from "./sqliteConnection.ts";
 import { SqliteDatabase } from "./sqliteDatabase.ts";
@@ -13,7 +14,7 @@ export type DatabaseSource = (() => SqliteConnection) | PostgresSource;
  */
 export function openDatabase(
   source: DatabaseSource,
-  changed: (tables: readonly string[]) => void,
+  changed: (changes: readonly TableChange[]) => void,
 ): AppDatabase {
   if (typeof source !== "function") return source.open(changed);
   const driverProblem = sqliteDriverProblem(`${process.cwd()}/`);

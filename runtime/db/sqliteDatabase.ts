@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "./database.ts";
+import { anyRowsOf, wholeTable, type TableChange } from "./keyedAccess.ts";
 import type { SqliteConnection, SqliteStatement } from "./sqliteConnection.ts";
 import { StatementTables } from "./statementTables.ts";
 
@@ -8,7 +9,7 @@ interface OpenTransaction {
   readonly done: Promise<void>;
   savepoints: number;
   /** Writes reported at commit, not before: a rolled-back write changed nothing. */
-  readonly written: [TableObserver, readonly string[]][];
+  readonly written: [TableObserver, readonly TableChange[]][];
 }
 
 /** What every view of one connection shares: the connection, its statements, their tables. */
@@ -128,12 +129,13 @@ export class SqliteDatabase implements AppDatabase {
   #now<T>(sql: string, execute: (statement: SqliteStatement) => T): T {
     const statement = this.#connection.prepare(sql);
     const access = this.observer && this.#connection.tables.of(sql);
-    if (access) this.observer!.read?.(access.reads);
+    if (access) this.observer!.read?.(access.reads.map(wholeTable));
     const result = execute(statement);
     if (access && access.writes.length > 0) {
       const open = this.#connection.open;
-      if (open) open.written.push([this.observer!, access.writes]);
-      else this.observer!.wrote(access.writes);
+      const changes = access.writes.map(anyRowsOf);
+      if (open) open.written.push([this.observer!, changes]);
+      else this.observer!.wrote(changes);
     }
     return result;
   }

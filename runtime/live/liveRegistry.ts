@@ -89,7 +89,9 @@ export class LiveRegistry {
     this.#app = app;
     this.#coalesce = options.coalesce ?? true;
     this.#onError = options.onError ?? logRerunError;
-    this.#stopListening = app.onChange((tables) => this.#changed(tables));
+    this.#stopListening = app.onChange((changes) =>
+      this.#changed(changes.map(({ table }) => table)),
+    );
   }
 
   /**
@@ -247,7 +249,10 @@ export class LiveRegistry {
         JSON.stringify(
           await this.#app.run(group.command, group.args, {
             origin: Origin.Agent,
-            reads,
+            observer: {
+              read: (tableReads) => tableReads.forEach(({ table }) => reads.add(table)),
+              sawPrincipal: () => {},
+            },
             auth: group.auth,
           }),
         ) ?? "undefined";

@@ -19,7 +19,10 @@ const drivers: [string, () => Promise<{ db: AppDatabase; wrote: string[][] }>, s
         connection.exec(TABLE);
         return connection;
       };
-      return { db: openDatabase(source, (tables) => wrote.push([...tables])), wrote };
+      return {
+        db: openDatabase(source, (changes) => wrote.push(changes.map(({ table }) => table))),
+        wrote,
+      };
     },
   ],
   [
@@ -28,7 +31,10 @@ const drivers: [string, () => Promise<{ db: AppDatabase; wrote: string[][] }>, s
       const url = await emptyDatabase(postgresServer().url!);
       psql(url, TABLE);
       const wrote: string[][] = [];
-      return { db: openDatabase(postgres(url), (tables) => wrote.push([...tables])), wrote };
+      return {
+        db: openDatabase(postgres(url), (changes) => wrote.push(changes.map(({ table }) => table))),
+        wrote,
+      };
     },
     postgresServer().skip,
   ],

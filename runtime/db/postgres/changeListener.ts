@@ -1,4 +1,5 @@
 import { ANY_TABLE } from "../anyTable.ts";
+import { anyRowsOf, type TableChange } from "../keyedAccess.ts";
 import { CHANGES_CHANNEL } from "./changeFeed.ts";
 import type { PgClient, PgPool } from "./pgShapes.ts";
 
@@ -24,7 +25,7 @@ export class ChangeListener {
   constructor(
     /** The pool to take the listening connection from (known once the database is found). */
     private readonly pool: () => PgPool,
-    private readonly changed: (tables: readonly string[]) => void,
+    private readonly changed: (changes: readonly TableChange[]) => void,
     private readonly log: (line: string) => void,
   ) {}
 
@@ -74,7 +75,7 @@ export class ChangeListener {
     client.on("end", () => drop());
     client.on("notification", ({ channel, payload }) => {
       if (channel !== CHANGES_CHANNEL || !payload) return;
-      if (!payload.startsWith(CAUGHT_UP)) return this.changed([payload]);
+      if (!payload.startsWith(CAUGHT_UP)) return this.changed([anyRowsOf(payload)]);
       this.#waiting.get(payload)?.();
       this.#waiting.delete(payload);
       this.#holdProcess();
@@ -120,7 +121,7 @@ export class ChangeListener {
           this.log(
             "livecmd: the PostgreSQL change feed is back; re-running every subscription once",
           );
-          this.changed([ANY_TABLE]);
+          this.changed([anyRowsOf(ANY_TABLE)]);
         },
         (failure: Error) => {
           if (!this.#closed) this.#reconnectLater(failure);

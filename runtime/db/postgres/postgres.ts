@@ -1,3 +1,4 @@
+import type { TableChange } from "../keyedAccess.ts";
 import { SetupError } from "../../setupError.ts";
 import type { Database } from "../database.ts";
 import { ChangeListener } from "./changeListener.ts";
@@ -26,8 +27,8 @@ export interface PostgresOptions {
 /** A PostgreSQL database for `defineApp({ database })`, opened on first use. */
 export interface PostgresSource {
   readonly kind: "postgres";
-  /** Opens it; `changed` is told every table the change feed reports. */
-  open(changed: (tables: readonly string[]) => void): PostgresDatabase;
+  /** Opens it; `changed` is told every change the change feed reports. */
+  open(changed: (changes: readonly TableChange[]) => void): PostgresDatabase;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ANY_TABLE } from "../anyTable.ts";
+import { wholeTable } from "../keyedAccess.ts";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
 import type { PgClient, PgPool, PgQueryResult, PgTypeParsers } from "./pgShapes.ts";
 import { numberedPlaceholders } from "./placeholders.ts";
@@ -167,7 +168,8 @@ export class PostgresDatabase implements AppDatabase {
     const transaction = this.shared.scope.getStore()?.client;
     const on = transaction ?? this.shared.pool;
     const result = await on.query({ text, values: params, types: this.shared.types });
-    if (this.observer?.read) this.observer.read(await this.shared.reads(text, transaction));
+    if (this.observer?.read)
+      this.observer.read((await this.shared.reads(text, transaction)).map(wholeTable));
     return result;
   }
 }

@@ -1,0 +1,44 @@
+/**
+ * A value as the database compares it, encoded so that two values the database holds equal in
+ * a column (under that column's type, affinity and collation) encode the same, and values it
+ * holds different encode differently. Each driver encodes its own values; the reads and the
+ * changes of one database always come from the same driver, so only equality matters.
+ */
+export type KeyValue = string;
+
+/**
+ * How a run read one table: every row (`column` absent), or only the rows whose `column` holds
+ * one of `values` (what a statement that looks the table up by `column = ?` or `IN (...)` can
+ * see). A run that read nothing through a key is a whole-table read: a change to any row counts.
+ */
+export type TableRead =
+  | { readonly table: string; readonly column?: undefined }
+  | { readonly table: string; readonly column: string; readonly values: readonly KeyValue[] };
+
+/**
+ * A row as it was before or after a write: the values of its key columns (those a read may look
+ * the table up by). `null` is SQL NULL, which no key lookup finds. A keyed read whose column an
+ * image does not carry counts as changed, whatever value it read.
+ */
+export type RowImage = Readonly<Record<string, KeyValue | null>>;
+
+/**
+ * What one committed write changed in one table: the images of every row it inserted, updated
+ * (before and after) or deleted; `rows` absent when which rows is not known (a truncate, a change
+ * reported by the app, a notification too large to carry them): then every reader of the table
+ * counts as changed.
+ */
+export interface TableChange {
+  readonly table: string;
+  readonly rows?: readonly RowImage[];
+}
+
+/** A read of every row of `table`. */
+export function wholeTable(table: string): TableRead {
+  return { table };
+}
+
+/** A change to rows of `table` that are not known: every reader of it counts as changed. */
+export function anyRowsOf(table: string): TableChange {
+  return { table };
+}
