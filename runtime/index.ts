@@ -21,12 +21,12 @@ export {
   type RunOptions,
 } from "./app.ts";
 export type { AppDatabase, Database, RunResult, SqlParam, TableObserver } from "./db/database.ts";
-export { SqliteDatabase } from "./db/sqliteDatabase.ts";
+export { SqliteDatabase } from "./db/sqlite/sqliteDatabase.ts";
 export type { DatabaseSource } from "./db/openDatabase.ts";
 export { postgres, type PostgresOptions, type PostgresSource } from "./db/postgres/postgres.ts";
 export type { PostgresDatabase } from "./db/postgres/postgresDatabase.ts";
 export type { PgPool } from "./db/postgres/pgShapes.ts";
-export type { SqliteConnection, SqliteStatement } from "./db/sqliteConnection.ts";
+export type { SqliteConnection, SqliteStatement } from "./db/sqlite/sqliteConnection.ts";
 export { defineConfig, type LivecmdConfig } from "./config.ts";
 export type {
   ArgumentShape,

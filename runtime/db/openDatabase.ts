@@ -1,9 +1,9 @@
 import type { AppDatabase } from "./database.ts";
 import type { TableChange } from "./keyedAccess.ts";
 import type { PostgresSource } from "./postgres/postgres.ts";
-import type { SqliteConnection } from "./sqliteConnection.ts";
-import { SqliteDatabase } from "./sqliteDatabase.ts";
-import { sqliteDriverProblem } from "./sqliteDriver.ts";
+import type { SqliteConnection } from "./sqlite/sqliteConnection.ts";
+import { SqliteDatabase } from "./sqlite/sqliteDatabase.ts";
+import { sqliteDriverProblem } from "./sqlite/sqliteDriver.ts";
 
 /** What `defineApp({ database })` takes: a function that opens SQLite, or `postgres(...)`. */
 export type DatabaseSource = (() => SqliteConnection) | PostgresSource;

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
 import type { App } from "../../runtime/app.ts";
-import { SqliteDatabase } from "../../runtime/db/sqliteDatabase.ts";
+import { SqliteDatabase } from "../../runtime/db/sqlite/sqliteDatabase.ts";
 
 /**
  * The better-sqlite3 Database behind an app's `db`, for tests that read the tables directly.

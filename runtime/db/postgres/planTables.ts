@@ -1,4 +1,4 @@
-import type { TableAccess } from "../statementTables.ts";
+import type { TableAccess } from "../sqlite/statementTables.ts";
 import type { PgClient } from "./pgShapes.ts";
 
 /** A statement's tables, or why they cannot be known (then it counts as reading every table). */

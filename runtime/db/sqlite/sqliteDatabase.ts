@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { AppDatabase, RunResult, SqlParam, TableObserver } from "./database.ts";
-import { anyRowsOf, wholeTable, type TableChange } from "./keyedAccess.ts";
+import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
+import { anyRowsOf, wholeTable, type TableChange } from "../keyedAccess.ts";
 import type { SqliteConnection, SqliteStatement } from "./sqliteConnection.ts";
 import { StatementTables } from "./statementTables.ts";
 

@@ -1,0 +1,117 @@
+import type { KeyValue } from "../keyedAccess.ts";
+import type { Affinity, Collation, KeyColumn } from "./sqliteSchema.ts";
+
+/** A value as SQLite holds it: one of its storage classes (integer and real as one: they compare by value). */
+type Typed =
+  | { readonly kind: "number"; readonly value: number | bigint }
+  | { readonly kind: "text"; readonly value: string }
+  | { readonly kind: "blob"; readonly value: string };
+
+/** SQLite's whitespace, which it skips around a number in text. */
+const SPACE = "[ \\t\\n\\v\\f\\r]*";
+const INTEGER_TEXT = new RegExp(`^${SPACE}([+-]?\\d{1,18})${SPACE}$`);
+const REAL_TEXT = new RegExp(`^${SPACE}([+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?)${SPACE}$`);
+/** The digits SQLite keeps when it writes a real as text ("%!.15g"), and that a text read as a real can be trusted to. */
+const REAL_DIGITS = 15;
+
+/**
+ * The key of a value bound to a lookup of `column`, as SQLite compares it there: converted by
+ * each affinity in `via` (what it went through on its way, such as a rowid), then by the column's.
+ * Undefined when livecmd cannot tell for sure (NULL, which `IS` finds; a real written as text
+ * with more digits than SQLite keeps): then the read is a whole-table read.
+ */
+export function boundKey(
+  value: unknown,
+  via: readonly Affinity[],
+  column: KeyColumn,
+): KeyValue | undefined {
+  let typed = boundValue(value);
+  for (const affinity of [...via, column.affinity])
+    typed = typed && withAffinity(typed, affinity);
+  return typed && encode(typed, column.collation);
+}
+
+/**
+ * The key of a value the change log recorded for `column` (`i7`, `r7.5`, `tabc`, `bFF`: the
+ * storage class and the value), null for NULL, undefined when it cannot be read back exactly.
+ */
+export function storedKey(logged: string | null, column: KeyColumn): KeyValue | null | undefined {
+  if (logged === null) return null;
+  const value = logged.slice(1);
+  switch (logged[0]) {
+    case "i":
+      return encode({ kind: "number", value: BigInt(value) }, column.collation);
+    case "r": {
+      const real = Number(value);
+      return Number.isFinite(real)
+        ? encode({ kind: "number", value: real }, column.collation)
+        : undefined;
+    }
+    case "t":
+      return encode({ kind: "text", value }, column.collation);
+    case "b":
+      return encode({ kind: "blob", value }, column.collation);
+    default:
+      return undefined;
+  }
+}
+
+/** How better-sqlite3 binds a JavaScript value: every number as a real, a bigint as an integer. */
+function boundValue(value: unknown): Typed | undefined {
+  if (typeof value === "number") return Number.isFinite(value) ? { kind: "number", value } : undefined;
+  if (typeof value === "bigint") return { kind: "number", value };
+  if (typeof value === "string") return { kind: "text", value };
+  if (Buffer.isBuffer(value)) return { kind: "blob", value: value.toString("hex").toUpperCase() };
+  return undefined;
+}
+
+function withAffinity(typed: Typed, affinity: Affinity): Typed | undefined {
+  if (affinity === "blob" || typed.kind === "blob") return typed;
+  if (affinity === "text") return typed.kind === "number" ? numberAsText(typed.value) : typed;
+  return typed.kind === "text" ? textAsNumber(typed.value) : typed;
+}
+
+/** Text as a numeric column stores it: a number when it is one, else the text as it is. */
+function textAsNumber(text: string): Typed | undefined {
+  const integer = INTEGER_TEXT.exec(text);
+  if (integer) return { kind: "number", value: BigInt(integer[1]!) };
+  const real = REAL_TEXT.exec(text);
+  if (!real) return { kind: "text", value: text };
+  return significantDigits(real[1]!) <= REAL_DIGITS
+    ? { kind: "number", value: Number(real[1]) }
+    : undefined;
+}
+
+/** A number as a text column stores it: an integer in decimal, a real as SQLite prints it ("7.0"). */
+function numberAsText(value: number | bigint): Typed | undefined {
+  if (typeof value === "bigint") return { kind: "text", value: value.toString() };
+  if (Number.isInteger(value))
+    return Math.abs(value) < 10 ** REAL_DIGITS
+      ? { kind: "text", value: `${value.toFixed(0)}.0` }
+      : undefined;
+  const text = String(value);
+  return /e/i.test(text) || significantDigits(text) > REAL_DIGITS
+    ? undefined
+    : { kind: "text", value: text };
+}
+
+function significantDigits(literal: string): number {
+  const mantissa = literal.replace(/[eE].*$/, "").replace(/[^\d]/g, "");
+  return mantissa.replace(/^0+/, "").length;
+}
+
+function encode(typed: Typed, collation: Collation): KeyValue {
+  if (typed.kind === "blob") return `b${typed.value.toUpperCase()}`;
+  if (typed.kind === "text") return `t${collated(typed.value, collation)}`;
+  const { value } = typed;
+  const integral =
+    typeof value === "bigint" || (Number.isInteger(value) && Math.abs(value) < 2 ** 63);
+  return `n${integral ? BigInt(value).toString() : String(value)}`;
+}
+
+/** Text as the collation compares it: NOCASE folds ASCII letters only; RTRIM drops trailing spaces. */
+function collated(text: string, collation: Collation): string {
+  if (collation === "NOCASE") return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+  if (collation === "RTRIM") return text.replace(/ +$/, "");
+  return text;
+}
