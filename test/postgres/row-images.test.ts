@@ -151,3 +151,46 @@ function inOrder(changes: TableChange[]): TableChange[] {
     .map((change) => (change.rows ? { ...change, rows: [...change.rows].sort(byText) } : change))
     .sort(byText);
 }
+
+describe("PostgreSQL: migrating the change feed of earlier versions", { skip: server.skip }, () => {
+  test("install replaces the one trigger that sent table names; a process still hearing a name reports any rows of it", async () => {
+    const url = await emptyDatabase(server.url!);
+    psql(
+      url,
+      `CREATE TABLE notes (id integer PRIMARY KEY);
+       CREATE SCHEMA livecmd;
+       CREATE FUNCTION livecmd.notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN PERFORM pg_notify('livecmd_changes', TG_TABLE_NAME); RETURN NULL; END $$;
+       CREATE TRIGGER livecmd_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON notes
+         FOR EACH STATEMENT EXECUTE FUNCTION livecmd.notify_change()`,
+    );
+    const pool = new pg.Pool({ connectionString: url }) as unknown as PgPool;
+    const heard: TableChange[] = [];
+    const listener = new ChangeListener(
+      () => pool,
+      (changes) => heard.push(...changes),
+      () => {},
+    );
+    try {
+      await listener.start();
+      psql(url, "SELECT pg_notify('livecmd_changes', 'notes')");
+      assert.deepEqual(
+        (await Promise.all([installChangeFeed(pool), installChangeFeed(pool)])).sort(),
+        [0, 1],
+      );
+      assert.equal(
+        psql(
+          url,
+          "SELECT string_agg(tgname, ',' ORDER BY tgname) FROM pg_trigger WHERE tgrelid = 'notes'::regclass",
+        ),
+        "livecmd_notify_delete,livecmd_notify_insert,livecmd_notify_truncate,livecmd_notify_update",
+      );
+      psql(url, "INSERT INTO notes VALUES (5)");
+      await listener.caughtUp();
+      assert.deepEqual(heard, [{ table: "notes" }, { table: "notes", rows: [{ id: "5" }] }]);
+    } finally {
+      await listener.close();
+      await pool.end();
+    }
+  });
+});

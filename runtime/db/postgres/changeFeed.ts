@@ -32,6 +32,13 @@ const TRIGGERS = [
 export const PAYLOAD_LIMIT = 7_999;
 
 /**
+ * The most images read from one transition table: an image is at least `{}` and a separator, 4
+ * bytes, so this many are over the limit whatever they hold, and a bulk write of a million rows
+ * does not build a million images to find out that they do not fit.
+ */
+const IMAGES_READ = Math.ceil(PAYLOAD_LIMIT / 4) + 1;
+
+/**
  * The columns a row image carries: every column of every index (the primary key included) whose
  * text form is equal exactly when PostgreSQL holds the values equal (integers, uuid, and text
  * under a deterministic collation). Other columns are left out, and a read keyed on a column an
@@ -83,7 +90,7 @@ BEGIN
                                      ELSE ARRAY['livecmd_old', 'livecmd_new'] END
     LOOP
       EXECUTE format(
-        'SELECT $1 || coalesce(jsonb_agg((SELECT coalesce(jsonb_object_agg(k, r ->> k), ''{}'') FROM unnest($2) k)), ''[]'') FROM (SELECT to_jsonb(t) AS r FROM %I t) s',
+        'SELECT $1 || coalesce(jsonb_agg((SELECT coalesce(jsonb_object_agg(k, r ->> k), ''{}'') FROM unnest($2) k)), ''[]'') FROM (SELECT to_jsonb(t) AS r FROM %I t LIMIT ${IMAGES_READ}) s',
         side) INTO images USING images, key_columns;
     END LOOP;
     IF jsonb_array_length(images) = 0 THEN RETURN NULL; END IF;
