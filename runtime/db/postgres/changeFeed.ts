@@ -102,7 +102,10 @@ BEGIN
   PERFORM pg_notify('${CHANGES_CHANNEL}', payload);
   RETURN NULL;
 END $$;
-CREATE OR REPLACE FUNCTION ${LIVECMD_SCHEMA}.watch_tables() RETURNS integer LANGUAGE plpgsql AS $$
+-- Quiet: the event trigger runs this after every CREATE TABLE, and psql would print a notice for
+-- each trigger the DROP IF EXISTS below did not find.
+CREATE OR REPLACE FUNCTION ${LIVECMD_SCHEMA}.watch_tables() RETURNS integer LANGUAGE plpgsql
+SET client_min_messages = warning AS $$
 DECLARE
   target regclass;
   added integer := 0;
