@@ -232,7 +232,7 @@ describe("PostgreSQL: the change feed", { skip: server.skip }, () => {
       assert.equal(
         psql(
           url,
-          "SELECT string_agg(tgrelid::regclass::text, ',' ORDER BY tgrelid::regclass::text) FROM pg_trigger WHERE tgname = 'livecmd_notify'",
+          "SELECT string_agg(tgrelid::regclass::text, ',' ORDER BY tgrelid::regclass::text) FROM pg_trigger WHERE tgname = 'livecmd_notify_update'",
         ),
         "audit,authors,books,later",
       );

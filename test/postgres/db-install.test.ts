@@ -24,7 +24,7 @@ describe("livecmd db install", { skip: server.skip }, () => {
     assert.equal(
       psql(
         url,
-        "SELECT string_agg(tgrelid::regclass::text, ',' ORDER BY tgrelid::regclass::text) FROM pg_trigger WHERE tgname = 'livecmd_notify'",
+        "SELECT string_agg(tgrelid::regclass::text, ',' ORDER BY tgrelid::regclass::text) FROM pg_trigger WHERE tgname = 'livecmd_notify_update'",
       ),
       "crm.leads,notes",
     );

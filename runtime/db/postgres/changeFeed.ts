@@ -1,4 +1,7 @@
-/** The NOTIFY channel of the change feed: each notification's payload is one changed table's name. */
+/**
+ * The NOTIFY channel of the change feed: each notification's payload is one changed table's
+ * change, as `changePayload.ts` reads it.
+ */
 export const CHANGES_CHANNEL = "livecmd_changes";
 
 /** The schema livecmd keeps its functions in, apart from the app's tables. */
@@ -7,14 +10,66 @@ export const LIVECMD_SCHEMA = "livecmd";
 /** Serializes installs by every process and `livecmd db install` on one database. */
 const INSTALL_LOCK = "hashtext('livecmd install')";
 
+/** The trigger installed by versions before row images (one statement trigger, the table's name). */
+const OLD_TRIGGER = "livecmd_notify";
+
 /**
- * The change feed, installed idempotently: a statement-level trigger on every table of the
- * database (outside the system schemas and livecmd's own) that `pg_notify`s the table's name.
+ * One trigger per event: PostgreSQL allows transition tables only on a trigger of one event, and
+ * TRUNCATE has none (it stays a plain statement trigger, and says "whole table").
+ */
+const TRIGGERS = [
+  ["livecmd_notify_insert", "INSERT", "REFERENCING NEW TABLE AS livecmd_new"],
+  [
+    "livecmd_notify_update",
+    "UPDATE",
+    "REFERENCING OLD TABLE AS livecmd_old NEW TABLE AS livecmd_new",
+  ],
+  ["livecmd_notify_delete", "DELETE", "REFERENCING OLD TABLE AS livecmd_old"],
+  ["livecmd_notify_truncate", "TRUNCATE", ""],
+] as const;
+
+/** A NOTIFY payload must stay under 8,000 bytes; a larger change is sent as "whole table". */
+export const PAYLOAD_LIMIT = 7_999;
+
+/**
+ * The most images read from one transition table: an image is at least `{}` and a separator, 4
+ * bytes, so this many are over the limit whatever they hold, and a bulk write of a million rows
+ * does not build a million images to find out that they do not fit.
+ */
+const IMAGES_READ = Math.ceil(PAYLOAD_LIMIT / 4) + 1;
+
+/**
+ * The columns a row image carries: every column of every index (the primary key included) whose
+ * text form is equal exactly when PostgreSQL holds the values equal (integers, uuid, and text
+ * under a deterministic collation). Other columns are left out, and a read keyed on a column an
+ * image lacks counts as changed: numeric (7.0 = 7), citext and nondeterministic collations never
+ * key. Looked up at each firing, so an index added later is carried at once.
+ */
+const KEY_COLUMNS = /* sql */ `
+  SELECT coalesce(array_agg(a.attname::text ORDER BY a.attnum), '{}')
+    FROM pg_attribute a
+   WHERE a.attrelid = TG_RELID AND a.attnum > 0 AND NOT a.attisdropped
+     AND a.atttypid IN ('int2'::regtype, 'int4'::regtype, 'int8'::regtype, 'uuid'::regtype,
+                        'text'::regtype, 'varchar'::regtype)
+     AND NOT EXISTS (SELECT 1 FROM pg_collation co
+                      WHERE co.oid = a.attcollation AND NOT co.collisdeterministic)
+     AND EXISTS (SELECT 1 FROM pg_index i
+                  WHERE i.indrelid = TG_RELID AND a.attnum = ANY (i.indkey::int2[]))`;
+
+/**
+ * The change feed, installed idempotently: statement-level triggers on every table of the
+ * database (outside the system schemas and livecmd's own) that `pg_notify` the table and the
+ * images of the rows the statement changed (old and new key values, from transition tables,
+ * so rows changed by cascades and by the app's own triggers are seen: their statements fire
+ * the triggers too), or the table alone when the images do not fit a payload or on TRUNCATE.
  * PostgreSQL delivers notifications at commit, drops them on rollback and sends each distinct
- * payload once per transaction, so a burst of statements is one notification per table. Writes
- * made by anyone count: psql, another process, a trigger, a foreign-key cascade.
+ * payload once per transaction: a transaction sends one notification per statement that changed
+ * rows of a table (statements that changed nothing send none; repeats of one payload, one).
  *
- * Tables created later get their trigger from an event trigger when the installing role may
+ * Install migrates tables watched by earlier versions (their one trigger is replaced by these),
+ * under an advisory lock, so two processes installing at once do not collide.
+ *
+ * Tables created later get their triggers from an event trigger when the installing role may
  * create one (a superuser); otherwise from the next install (the next process start, or
  * `livecmd db install` after a migration).
  */
@@ -22,11 +77,35 @@ export const INSTALL_CHANGE_FEED = /* sql */ `
 SELECT pg_advisory_xact_lock(${INSTALL_LOCK});
 CREATE SCHEMA IF NOT EXISTS ${LIVECMD_SCHEMA};
 CREATE OR REPLACE FUNCTION ${LIVECMD_SCHEMA}.notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  key_columns text[];
+  images jsonb := '[]';
+  side text;
+  payload text;
 BEGIN
-  PERFORM pg_notify('${CHANGES_CHANNEL}', TG_TABLE_NAME);
+  IF TG_OP <> 'TRUNCATE' THEN
+    key_columns := (${KEY_COLUMNS});
+    FOREACH side IN ARRAY CASE TG_OP WHEN 'INSERT' THEN ARRAY['livecmd_new']
+                                     WHEN 'DELETE' THEN ARRAY['livecmd_old']
+                                     ELSE ARRAY['livecmd_old', 'livecmd_new'] END
+    LOOP
+      EXECUTE format(
+        'SELECT $1 || coalesce(jsonb_agg((SELECT coalesce(jsonb_object_agg(k, r ->> k), ''{}'') FROM unnest($2) k)), ''[]'') FROM (SELECT to_jsonb(t) AS r FROM %I t LIMIT ${IMAGES_READ}) s',
+        side) INTO images USING images, key_columns;
+    END LOOP;
+    IF jsonb_array_length(images) = 0 THEN RETURN NULL; END IF;
+    payload := jsonb_build_object('table', TG_TABLE_NAME, 'rows', images)::text;
+  END IF;
+  IF payload IS NULL OR octet_length(payload) > ${PAYLOAD_LIMIT} THEN
+    payload := jsonb_build_object('table', TG_TABLE_NAME)::text;
+  END IF;
+  PERFORM pg_notify('${CHANGES_CHANNEL}', payload);
   RETURN NULL;
 END $$;
-CREATE OR REPLACE FUNCTION ${LIVECMD_SCHEMA}.watch_tables() RETURNS integer LANGUAGE plpgsql AS $$
+-- Quiet: the event trigger runs this after every CREATE TABLE, and psql would print a notice for
+-- each trigger the DROP IF EXISTS below did not find.
+CREATE OR REPLACE FUNCTION ${LIVECMD_SCHEMA}.watch_tables() RETURNS integer LANGUAGE plpgsql
+SET client_min_messages = warning AS $$
 DECLARE
   target regclass;
   added integer := 0;
@@ -36,10 +115,16 @@ BEGIN
      WHERE c.relkind IN ('r', 'p')
        AND n.nspname NOT IN ('pg_catalog', 'information_schema', '${LIVECMD_SCHEMA}')
        AND n.nspname NOT LIKE 'pg\\_%'
-       AND NOT EXISTS (SELECT 1 FROM pg_trigger t WHERE t.tgrelid = c.oid AND t.tgname = 'livecmd_notify')
+       AND (SELECT count(*) FROM pg_trigger t WHERE t.tgrelid = c.oid
+             AND t.tgname IN (${TRIGGERS.map(([name]) => `'${name}'`).join(", ")})) < ${TRIGGERS.length}
      ORDER BY 1
   LOOP
-    EXECUTE format('CREATE TRIGGER livecmd_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON %s FOR EACH STATEMENT EXECUTE FUNCTION ${LIVECMD_SCHEMA}.notify_change()', target);
+    EXECUTE format('DROP TRIGGER IF EXISTS ${OLD_TRIGGER} ON %s', target);
+${TRIGGERS.map(
+  ([name, event, referencing]) =>
+    `    EXECUTE format('DROP TRIGGER IF EXISTS ${name} ON %s', target);
+    EXECUTE format('CREATE TRIGGER ${name} AFTER ${event} ON %s ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${LIVECMD_SCHEMA}.notify_change()', target);`,
+).join("\n")}
     added := added + 1;
   END LOOP;
   RETURN added;

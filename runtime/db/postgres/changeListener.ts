@@ -1,6 +1,7 @@
 import { ANY_TABLE } from "../anyTable.ts";
 import { anyRowsOf, type TableChange } from "../keyedAccess.ts";
 import { CHANGES_CHANNEL } from "./changeFeed.ts";
+import { changeOfPayload } from "./changePayload.ts";
 import type { PgClient, PgPool } from "./pgShapes.ts";
 
 const FIRST_RETRY_MS = 100;
@@ -9,7 +10,7 @@ const LAST_RETRY_MS = 5_000;
 const CAUGHT_UP = `livecmd caught up ${process.pid}.`;
 
 /**
- * One connection that LISTENs to the change feed and reports each notified table. When the
+ * One connection that LISTENs to the change feed and reports each notified change. When the
  * connection drops it reconnects, waiting longer after each failure (100 ms doubling to 5 s),
  * then reports every table changed (`ANY_TABLE`): a notification sent while it was away is lost,
  * and re-running every subscription once is what makes sure no update is.
@@ -75,7 +76,7 @@ export class ChangeListener {
     client.on("end", () => drop());
     client.on("notification", ({ channel, payload }) => {
       if (channel !== CHANGES_CHANNEL || !payload) return;
-      if (!payload.startsWith(CAUGHT_UP)) return this.changed([anyRowsOf(payload)]);
+      if (!payload.startsWith(CAUGHT_UP)) return this.changed([changeOfPayload(payload)]);
       this.#waiting.get(payload)?.();
       this.#waiting.delete(payload);
       this.#holdProcess();

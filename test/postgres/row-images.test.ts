@@ -1,0 +1,196 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import pg from "pg";
+import type { TableChange } from "../../runtime/db/keyedAccess.ts";
+import { PAYLOAD_LIMIT } from "../../runtime/db/postgres/changeFeed.ts";
+import { ChangeListener } from "../../runtime/db/postgres/changeListener.ts";
+import { installChangeFeed } from "../../runtime/db/postgres/installChangeFeed.ts";
+import type { PgPool } from "../../runtime/db/postgres/pgShapes.ts";
+import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
+
+const server = postgresServer();
+
+/** Indexed columns of each key type, columns that never key (numeric, citext-like), a cascade, an app trigger. */
+const SCHEMA = `
+  CREATE COLLATION nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+  CREATE TABLE customers (id integer PRIMARY KEY, email text UNIQUE, handle text COLLATE nocase UNIQUE,
+                          score numeric UNIQUE, ref uuid UNIQUE, name text);
+  CREATE TABLE orders (id bigint PRIMARY KEY, customer_id integer REFERENCES customers(id) ON DELETE CASCADE);
+  CREATE INDEX orders_customer ON orders (customer_id);
+  CREATE TABLE audit (id serial PRIMARY KEY, customer_id integer);
+  CREATE FUNCTION audit_customer() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN INSERT INTO audit (customer_id) VALUES (NEW.id); RETURN NEW; END $$;
+  CREATE TRIGGER customers_audited AFTER INSERT ON customers FOR EACH ROW EXECUTE FUNCTION audit_customer();
+`;
+
+/** The feed installed on a database of its own, and a listener recording what `changed` receives. */
+describe("PostgreSQL: row images in the change feed", { skip: server.skip }, () => {
+  let url: string;
+  let pool: PgPool;
+  let listener: ChangeListener;
+  const heard: TableChange[] = [];
+
+  before(async () => {
+    url = await emptyDatabase(server.url!);
+    psql(url, SCHEMA);
+    pool = new pg.Pool({ connectionString: url }) as unknown as PgPool;
+    await installChangeFeed(pool);
+    listener = new ChangeListener(
+      () => pool,
+      (changes) => heard.push(...changes),
+      () => {},
+    );
+    await listener.start();
+  });
+  after(async () => {
+    await listener.close();
+    await pool.end();
+  });
+
+  /**
+   * What the listener reports for each transaction of `transactions` run from psql (another
+   * process), once it has all arrived; in a stable order (triggers fire in no order we assert).
+   */
+  async function changesOf(...transactions: string[]): Promise<TableChange[]> {
+    heard.length = 0;
+    for (const sql of transactions) psql(url, sql);
+    await listener.caughtUp();
+    return inOrder(heard.splice(0));
+  }
+
+  test("an insert sends the new rows' key columns: integers, text and uuid, not numeric or a nondeterministic collation", async () => {
+    assert.deepEqual(
+      await changesOf(
+        "INSERT INTO customers VALUES (1, 'a@x', 'Ann', 7.0, '6F9619FF-8B86-D011-B42D-00C04FC964FF', 'Ann'), (2, NULL, 'Bob', 1, NULL, 'Bob')",
+      ),
+      inOrder([
+        {
+          table: "customers",
+          rows: [
+            { id: "1", email: "a@x", ref: "6f9619ff-8b86-d011-b42d-00c04fc964ff" },
+            { id: "2", email: null, ref: null },
+          ],
+        },
+        { table: "audit", rows: [{ id: "1" }] },
+        { table: "audit", rows: [{ id: "2" }] },
+      ]),
+    );
+  });
+
+  test("an update of the key column itself sends the old and the new key", async () => {
+    await changesOf("INSERT INTO orders VALUES (10, 1), (11, 1), (12, 2)");
+    assert.deepEqual(await changesOf("UPDATE orders SET customer_id = 2 WHERE id = 10"), [
+      {
+        table: "orders",
+        rows: [
+          { id: "10", customer_id: "1" },
+          { id: "10", customer_id: "2" },
+        ],
+      },
+    ]);
+  });
+
+  test("a foreign-key cascade is seen: the deleted children's old keys", async () => {
+    assert.deepEqual(
+      await changesOf("DELETE FROM customers WHERE id = 2"),
+      inOrder([
+        { table: "customers", rows: [{ id: "2", email: null, ref: null }] },
+        {
+          table: "orders",
+          rows: [
+            { id: "10", customer_id: "2" },
+            { id: "12", customer_id: "2" },
+          ],
+        },
+      ]),
+    );
+  });
+
+  test("a rolled-back write and a statement that changed no row send nothing", async () => {
+    assert.deepEqual(
+      await changesOf(
+        "BEGIN; DELETE FROM customers; ROLLBACK; UPDATE customers SET name = 'x' WHERE false",
+      ),
+      [],
+    );
+  });
+
+  test("TRUNCATE and a change too large for one payload say the whole table", async () => {
+    const many = Math.ceil(PAYLOAD_LIMIT / 10);
+    assert.deepEqual(
+      await changesOf(
+        `INSERT INTO orders SELECT g, 1 FROM generate_series(1000, ${1000 + many}) g`,
+        "TRUNCATE orders",
+      ),
+      [{ table: "orders" }, { table: "orders" }],
+    );
+  });
+
+  test("an index added later is carried at once; a table created later is watched", async () => {
+    assert.deepEqual(
+      await changesOf(
+        "CREATE INDEX customers_name ON customers (name); UPDATE customers SET name = 'Anna' WHERE id = 1; CREATE TABLE later (k text PRIMARY KEY); INSERT INTO later VALUES ('x')",
+      ),
+      [
+        {
+          table: "customers",
+          rows: [
+            { id: "1", email: "a@x", ref: "6f9619ff-8b86-d011-b42d-00c04fc964ff", name: "Ann" },
+            { id: "1", email: "a@x", ref: "6f9619ff-8b86-d011-b42d-00c04fc964ff", name: "Anna" },
+          ],
+        },
+        { table: "later", rows: [{ k: "x" }] },
+      ],
+    );
+  });
+});
+
+function inOrder(changes: TableChange[]): TableChange[] {
+  const byText = (a: unknown, b: unknown) => JSON.stringify(a).localeCompare(JSON.stringify(b));
+  return changes
+    .map((change) => (change.rows ? { ...change, rows: [...change.rows].sort(byText) } : change))
+    .sort(byText);
+}
+
+describe("PostgreSQL: migrating the change feed of earlier versions", { skip: server.skip }, () => {
+  test("install replaces the one trigger that sent table names; a process still hearing a name reports any rows of it", async () => {
+    const url = await emptyDatabase(server.url!);
+    psql(
+      url,
+      `CREATE TABLE notes (id integer PRIMARY KEY);
+       CREATE SCHEMA livecmd;
+       CREATE FUNCTION livecmd.notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN PERFORM pg_notify('livecmd_changes', TG_TABLE_NAME); RETURN NULL; END $$;
+       CREATE TRIGGER livecmd_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON notes
+         FOR EACH STATEMENT EXECUTE FUNCTION livecmd.notify_change()`,
+    );
+    const pool = new pg.Pool({ connectionString: url }) as unknown as PgPool;
+    const heard: TableChange[] = [];
+    const listener = new ChangeListener(
+      () => pool,
+      (changes) => heard.push(...changes),
+      () => {},
+    );
+    try {
+      await listener.start();
+      psql(url, "SELECT pg_notify('livecmd_changes', 'notes')");
+      assert.deepEqual(
+        (await Promise.all([installChangeFeed(pool), installChangeFeed(pool)])).sort(),
+        [0, 1],
+      );
+      assert.equal(
+        psql(
+          url,
+          "SELECT string_agg(tgname, ',' ORDER BY tgname) FROM pg_trigger WHERE tgrelid = 'notes'::regclass",
+        ),
+        "livecmd_notify_delete,livecmd_notify_insert,livecmd_notify_truncate,livecmd_notify_update",
+      );
+      psql(url, "INSERT INTO notes VALUES (5)");
+      await listener.caughtUp();
+      assert.deepEqual(heard, [{ table: "notes" }, { table: "notes", rows: [{ id: "5" }] }]);
+    } finally {
+      await listener.close();
+      await pool.end();
+    }
+  });
+});
