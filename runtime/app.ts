@@ -292,10 +292,7 @@ export class App {
       },
       args,
       get db() {
-        db ??= app.db.observedBy({
-          ...(observer && { read: (reads) => observer.read(reads) }),
-          wrote: (changes) => app.#report(changes),
-        });
+        db ??= observer ? app.db.observedBy({ read: (reads) => observer.read(reads) }) : app.db;
         return db;
       },
       changed: (table) => app.changed(table),

@@ -1,4 +1,4 @@
-import type { TableChange, TableRead } from "./keyedAccess.ts";
+import type { TableRead } from "./keyedAccess.ts";
 
 export type SqlParam = string | number | bigint | boolean | null | Buffer;
 
@@ -34,11 +34,13 @@ export interface Database {
   transaction<T>(fn: () => Promise<T> | T): Promise<T>;
 }
 
-/** Told what each statement read, and what each committed write changed. */
+/**
+ * Told what each statement read. (What writes change is told to the database's opener: it comes
+ * from the database itself, which sees every writer, triggers and cascades.)
+ */
 export interface TableObserver {
   /** Absent when nobody asks what a run read (then PostgreSQL explains nothing). */
   read?(reads: readonly TableRead[]): void;
-  wrote(changes: readonly TableChange[]): void;
 }
 
 /** A database the app holds: views of it report to one observer each (one per command run). */

@@ -19,5 +19,5 @@ export function openDatabase(
   if (typeof source !== "function") return source.open(changed);
   const driverProblem = sqliteDriverProblem(`${process.cwd()}/`);
   if (driverProblem) throw new Error(`livecmd: ${driverProblem}`);
-  return new SqliteDatabase(source(), { wrote: changed });
+  return new SqliteDatabase(source(), changed);
 }

@@ -3,6 +3,9 @@ import { Origin } from "../context.ts";
 import type { App } from "../app.ts";
 import { cutText } from "../cutText.ts";
 import { ANY_TABLE } from "../db/anyTable.ts";
+import type { TableChange } from "../db/keyedAccess.ts";
+import { ReadIndex } from "./readIndex.ts";
+import { ReadSet, type Matching } from "./readSet.ts";
 
 /** What a group last "returned" when its run threw; no JSON text looks like it. */
 const FAILED = "\u0000failed";
@@ -25,6 +28,11 @@ export interface LiveRegistryOptions {
   /** Re-run each affected (command, arguments) once per burst of writes (default) rather than once per write. */
   coalesce?: boolean;
   /**
+   * "rows" (default): a write re-runs the groups that read a row it touched. "tables": those that
+   * read its table, as livecmd did before (the oracle the row matching is tested against).
+   */
+  matching?: Matching;
+  /**
    * Told once per command per burst of re-runs when any of its re-runs threw (the subscriptions
    * stay). Defaults to a line on stderr.
    */
@@ -41,22 +49,28 @@ export interface RerunFailure {
 
 export interface LiveStats {
   subscriptions: number;
-  /** Distinct (command, arguments): each is re-run once per change however many watch it. */
+  /** Distinct (command, arguments[, principal]): each is re-run once per change however many watch it. */
   groups: number;
   reruns: number;
   notifications: number;
 }
 
-/** Every subscription to one (command, arguments), and what it last returned. */
+/**
+ * Every subscription to one (command, arguments), and what it last returned. A group whose runs
+ * never look at `ctx.auth` is one cohort for every principal; one whose runs do is per principal.
+ */
 interface Group {
-  readonly key: string;
+  key: string;
   readonly command: string;
   readonly args: readonly unknown[];
-  /** Whom the runs are for: what one principal may see another may not, so each has its group. */
+  /** Whom the runs are for; any subscriber's principal when the group is a cohort. */
   readonly auth: AuthInfo | undefined;
-  readonly subscribers: Set<Subscriber>;
-  /** Tables the last run read; undefined until the first run ends (then any change counts). */
-  reads: Set<string> | undefined;
+  /** Each subscriber, with the principal it subscribed as. */
+  readonly subscribers: Map<Subscriber, AuthInfo | undefined>;
+  /** What the last run read (held in the index); undefined until the first run ends. */
+  reads: ReadSet | undefined;
+  /** What the run in progress has read so far. */
+  reading: ReadSet | undefined;
   lastResult: string | undefined;
   running: Promise<void> | undefined;
   /** Changes that arrived during a run: runs still owed (at most one when coalescing). */
@@ -64,17 +78,20 @@ interface Group {
 }
 
 /**
- * Live subscriptions: each holds a command and its arguments. When a write changes a table the
- * command read, the command is re-run (as the agent, through the middleware) and subscribers are
- * notified only if the result changed.
+ * Live subscriptions: each holds a command and its arguments. When a write changes a row the
+ * command read (or a table it read whole), the command is re-run (as the agent, through the
+ * middleware) and subscribers are notified only if the result changed.
  */
 export class LiveRegistry {
   readonly #app: App;
   readonly #coalesce: boolean;
+  readonly #matching: Matching;
   readonly #onError: NonNullable<LiveRegistryOptions["onError"]>;
   readonly #groups = new Map<string, Group>();
-  readonly #groupsByTable = new Map<string, Set<Group>>();
-  readonly #pendingTables = new Set<string>();
+  readonly #index = new ReadIndex<Group>();
+  /** Groups with a run in progress: a change meanwhile is matched against what it read so far. */
+  readonly #running = new Set<Group>();
+  #pendingChanges: TableChange[] = [];
   #flushScheduled = false;
   /** Groups owed a re-run, in the order the writes reached them. */
   readonly #queued = new Set<Group>();
@@ -88,10 +105,9 @@ export class LiveRegistry {
   constructor(app: App, options: LiveRegistryOptions = {}) {
     this.#app = app;
     this.#coalesce = options.coalesce ?? true;
+    this.#matching = options.matching ?? "rows";
     this.#onError = options.onError ?? logRerunError;
-    this.#stopListening = app.onChange((changes) =>
-      this.#changed(changes.map(({ table }) => table)),
-    );
+    this.#stopListening = app.onChange((changes) => this.#changed(changes));
   }
 
   /**
@@ -104,27 +120,15 @@ export class LiveRegistry {
     subscriber: Subscriber,
     auth?: AuthInfo,
   ): Promise<() => void> {
-    const key = JSON.stringify([command, args, principalKey(auth)]);
-    let group = this.#groups.get(key);
+    const own = groupKey(command, args, principalKey(auth));
+    let group = this.#groups.get(groupKey(command, args, COHORT)) ?? this.#groups.get(own);
     if (!group) {
-      group = {
-        key,
-        command,
-        args,
-        auth,
-        subscribers: new Set(),
-        reads: undefined,
-        lastResult: undefined,
-        running: undefined,
-        owed: 0,
-      };
-      this.#groups.set(key, group);
+      group = this.#newGroup(own, command, args, auth);
       this.#run(group);
     }
-    group.subscribers.add(subscriber);
-    const current = group;
-    await current.running;
-    return () => this.#remove(current, subscriber);
+    group.subscribers.set(subscriber, auth);
+    await group.running;
+    return () => this.#remove(subscriber, [groupKey(command, args, COHORT), own]);
   }
 
   stats(): LiveStats {
@@ -159,26 +163,52 @@ export class LiveRegistry {
     this.#stopListening();
   }
 
-  #changed(tables: readonly string[]): void {
-    if (!this.#coalesce) return this.#rerunReaders(tables);
-    for (const table of tables) this.#pendingTables.add(table);
+  #newGroup(
+    key: string,
+    command: string,
+    args: readonly unknown[],
+    auth: AuthInfo | undefined,
+  ): Group {
+    const group: Group = {
+      key,
+      command,
+      args,
+      auth,
+      subscribers: new Map(),
+      reads: undefined,
+      reading: undefined,
+      lastResult: undefined,
+      running: undefined,
+      owed: 0,
+    };
+    this.#groups.set(key, group);
+    return group;
+  }
+
+  #changed(changes: readonly TableChange[]): void {
+    if (!this.#coalesce) return this.#rerunReaders(changes);
+    this.#pendingChanges.push(...changes);
     if (this.#flushScheduled) return;
     this.#flushScheduled = true;
     setImmediate(() => {
       this.#flushScheduled = false;
-      const burst = [...this.#pendingTables];
-      this.#pendingTables.clear();
+      const burst = this.#pendingChanges;
+      this.#pendingChanges = [];
       this.#rerunReaders(burst);
     });
   }
 
-  #rerunReaders(tables: readonly string[]): void {
+  #rerunReaders(changes: readonly TableChange[]): void {
     const affected = new Set<Group>();
-    const everything = tables.includes(ANY_TABLE);
-    for (const table of [...tables, ANY_TABLE])
-      for (const group of this.#groupsByTable.get(table) ?? []) affected.add(group);
-    for (const group of this.#groups.values())
-      if (everything || group.reads === undefined) affected.add(group);
+    if (changes.some(({ table }) => table === ANY_TABLE))
+      for (const group of this.#groups.values()) affected.add(group);
+    else
+      for (const change of changes) {
+        this.#index.collect(change, affected);
+        for (const group of this.#running)
+          if (group.reading?.touchedBy(change)) affected.add(group);
+      }
+    if (debugLive && affected.size > 0) logCauses(changes, affected.size);
     for (const group of affected) this.#rerun(group);
   }
 
@@ -211,8 +241,10 @@ export class LiveRegistry {
 
   #run(group: Group): void {
     this.#inFlight += 1;
+    this.#running.add(group);
     group.running = this.#execute(group).then(() => {
       this.#inFlight -= 1;
+      this.#running.delete(group);
       group.running = undefined;
       if (group.owed > 0 && this.#groups.get(group.key) === group) {
         group.owed -= 1;
@@ -242,7 +274,9 @@ export class LiveRegistry {
   async #execute(group: Group): Promise<void> {
     const first = group.reads === undefined;
     if (!first) this.#reruns += 1;
-    const reads = new Set<string>();
+    const reads = new ReadSet(this.#matching);
+    let sawPrincipal = false;
+    group.reading = reads;
     let result: string;
     try {
       result =
@@ -250,51 +284,102 @@ export class LiveRegistry {
           await this.#app.run(group.command, group.args, {
             origin: Origin.Agent,
             observer: {
-              read: (tableReads) => tableReads.forEach(({ table }) => reads.add(table)),
-              sawPrincipal: () => {},
+              read: (tableReads) => reads.add(tableReads),
+              sawPrincipal: () => (sawPrincipal = true),
             },
             auth: group.auth,
           }),
         ) ?? "undefined";
-      this.#index(group, reads);
     } catch (error) {
       if (!first) this.#failed(group, error);
-      // What it read before failing (a missing row's table) is what can make it succeed.
-      this.#index(group, reads.size > 0 ? reads : (group.reads ?? new Set()));
       // A read of the URI now fails (the customer was deleted): that is a change to tell.
       result = FAILED;
     }
-    if (result === group.lastResult) return;
-    const changed = !first;
+    group.reading = undefined;
+    // What a failed run read before failing (a missing row's table) is what can make it succeed;
+    // one that failed before reading anything keeps what it read last.
+    if (result !== FAILED || !reads.empty || !group.reads) {
+      if (group.reads) this.#index.remove(group, group.reads);
+      group.reads = reads;
+      this.#index.add(group, reads);
+    }
+    if (!this.#groups.has(group.key)) return;
+    const changed = !first && result !== group.lastResult;
     group.lastResult = result;
-    if (!changed || !this.#groups.has(group.key)) return;
-    for (const subscriber of group.subscribers) {
+    this.#regroup(group, sawPrincipal);
+    if (!changed) return;
+    for (const subscriber of group.subscribers.keys()) {
       this.#notifications += 1;
       subscriber.notify(subscriber.uri);
     }
   }
 
-  #index(group: Group, reads: Set<string>): void {
-    for (const table of group.reads ?? [])
-      if (!reads.has(table)) this.#groupsByTable.get(table)?.delete(group);
-    for (const table of reads) {
-      let groups = this.#groupsByTable.get(table);
-      if (!groups) this.#groupsByTable.set(table, (groups = new Set()));
-      groups.add(group);
+  /**
+   * A run that did not look at `ctx.auth` is the same for every principal allowed to run it: its
+   * group becomes the cohort of its (command, arguments). A cohort whose run did look is split
+   * into one group per principal, each re-run once as that principal.
+   */
+  #regroup(group: Group, sawPrincipal: boolean): void {
+    const cohortKey = groupKey(group.command, group.args, COHORT);
+    if (!sawPrincipal && group.key !== cohortKey) {
+      const cohort = this.#groups.get(cohortKey);
+      this.#groups.delete(group.key);
+      if (!cohort) {
+        group.key = cohortKey;
+        this.#groups.set(cohortKey, group);
+      } else {
+        for (const [subscriber, auth] of group.subscribers)
+          cohort.subscribers.set(subscriber, auth);
+        this.#index.remove(group, group.reads!);
+      }
+    } else if (sawPrincipal && group.key === cohortKey) {
+      this.#groups.delete(cohortKey);
+      this.#index.remove(group, group.reads!);
+      for (const [subscriber, auth] of group.subscribers) {
+        const key = groupKey(group.command, group.args, principalKey(auth));
+        let own = this.#groups.get(key);
+        if (!own) {
+          own = this.#newGroup(key, group.command, group.args, auth);
+          own.reads = group.reads;
+          own.lastResult = group.lastResult;
+          this.#index.add(own, own.reads!);
+          this.#rerun(own);
+        }
+        own.subscribers.set(subscriber, auth);
+      }
     }
-    group.reads = reads;
   }
 
-  #remove(group: Group, subscriber: Subscriber): void {
-    group.subscribers.delete(subscriber);
-    if (group.subscribers.size > 0 || this.#groups.get(group.key) !== group) return;
-    this.#groups.delete(group.key);
-    for (const table of group.reads ?? []) {
-      const groups = this.#groupsByTable.get(table);
-      groups?.delete(group);
-      if (groups?.size === 0) this.#groupsByTable.delete(table);
+  /** Ends one subscription: its group is the cohort, or its principal's own. */
+  #remove(subscriber: Subscriber, keys: readonly string[]): void {
+    for (const key of keys) {
+      const group = this.#groups.get(key);
+      if (!group?.subscribers.delete(subscriber)) continue;
+      if (group.subscribers.size === 0) {
+        this.#groups.delete(group.key);
+        if (group.reads) this.#index.remove(group, group.reads);
+      }
+      return;
     }
   }
+}
+
+const COHORT = "\u0000cohort";
+
+function groupKey(command: string, args: readonly unknown[], principal: string | null): string {
+  return JSON.stringify([command, args, principal]);
+}
+
+/** `LIVECMD_DEBUG=live`: each burst's re-runs and what caused them, on stderr. */
+const debugLive = /(^|,)live(,|$)/.test(process.env.LIVECMD_DEBUG ?? "");
+
+function logCauses(changes: readonly TableChange[], reruns: number): void {
+  const causes = changes.map(({ table, rows }) =>
+    rows ? `${table} (${rows.length} row images)` : `${table} (any rows)`,
+  );
+  process.stderr.write(
+    `livecmd: live: ${reruns} re-runs for a change to ${cutText(causes.join(", "), 300)}\n`,
+  );
 }
 
 /** Who a principal is, for grouping: its client and scopes (the token itself may be renewed). */

@@ -72,10 +72,12 @@ for (const protocol of PROTOCOLS) {
         const before = mcp.live.stats();
         await rename(mcp, 500, "Elena Bauer-Lind");
         await mcp.live.settled();
+        // On SQLite customers_show/1 reads customers by rowid 1 only: a write to row 500 re-runs
+        // the search alone. PostgreSQL's reads are still tracked by table.
         assert.deepEqual(
           delta(before, mcp.live.stats()),
-          { reruns: 2, notifications: 0 },
-          "another row: both re-run, neither changed",
+          { reruns: process.env.DATABASE_URL ? 2 : 1, notifications: 0 },
+          "another row: what read it re-runs, nothing changed",
         );
         assert.equal(
           (await mcp.call("orders_create", { customer_id: 2, total: 10, placed_on: "2025-01-01" }))

@@ -1,5 +1,10 @@
-import type { TableAccess } from "../sqlite/statementTables.ts";
 import type { PgClient } from "./pgShapes.ts";
+
+/** The tables one SQL statement reads and writes. */
+export interface TableAccess {
+  reads: readonly string[];
+  writes: readonly string[];
+}
 
 /** A statement's tables, or why they cannot be known (then it counts as reading every table). */
 export type PlannedAccess = TableAccess | { unknown: string };

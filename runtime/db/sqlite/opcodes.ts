@@ -85,5 +85,7 @@ export function conversions(step: ProgramStep): readonly [number, Affinity][] {
 
 /** The affinity letters of a P4 string (`"DB"`), one per register or record field. */
 export function affinityLetters(p4: unknown): Affinity[] {
-  return [...(typeof p4 === "string" ? p4 : "")].map((letter) => AFFINITY_LETTERS[letter] ?? "blob");
+  return [...(typeof p4 === "string" ? p4 : "")].map(
+    (letter) => AFFINITY_LETTERS[letter] ?? "blob",
+  );
 }

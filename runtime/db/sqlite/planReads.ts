@@ -25,20 +25,22 @@ const SEEKS_DOWN = new Set(["SeekLE", "SeekLT"]);
 const BOUNDS_UP = new Set(["IdxGT", "IdxGE"]);
 const BOUNDS_DOWN = new Set(["IdxLT", "IdxLE"]);
 /** Uses of a cursor that read its current row and move nothing. */
-const ON_ROW = new Set(["Column", "Rowid", "IdxRowid", "RowData", "NullRow", "Close"]).union(
-  new Set(["CursorHint", "ColumnsUsed", "SeekHit", "FinishSeek", "IfNullRow"]),
-);
-/** Opcodes whose P1 is a cursor (DeferredSeek's P3 is one too). */
-const CURSOR_P1 = ON_ROW.union(SEEKS_UP)
-  .union(SEEKS_DOWN)
-  .union(BOUNDS_UP)
-  .union(BOUNDS_DOWN)
-  .union(new Set(["OpenRead", "OpenEphemeral", "OpenAutoindex", "OpenPseudo", "SorterOpen"]))
-  .union(new Set(["Rewind", "Last", "Next", "Prev", "SorterSort", "Sort", "SorterNext"]))
-  .union(new Set(["SorterInsert", "SorterData", "SeekRowid", "NotExists", "DeferredSeek"]))
-  .union(new Set(["Found", "NotFound", "NoConflict", "IfNoHope", "IdxInsert", "Insert"]))
-  .union(new Set(["NewRowid", "Count", "Sequence", "VOpen", "VFilter", "VColumn", "VNext"]))
-  .union(new Set(["SorterCompare", "OpenDup"]));
+const ON_ROW = new Set(["Column", "Rowid", "IdxRowid", "RowData", "NullRow", "Close"]);
+for (const opcode of ["CursorHint", "ColumnsUsed", "SeekHit", "FinishSeek", "IfNullRow"])
+  ON_ROW.add(opcode);
+/** Opcodes whose P1 is a cursor (DeferredSeek's P3 is one too, OpenDup's P2). */
+const CURSOR_P1 = new Set([
+  ...ON_ROW,
+  ...SEEKS_UP,
+  ...SEEKS_DOWN,
+  ...BOUNDS_UP,
+  ...BOUNDS_DOWN,
+  ...["OpenRead", "OpenEphemeral", "OpenAutoindex", "OpenPseudo", "SorterOpen", "OpenDup"],
+  ...["Rewind", "Last", "Next", "Prev", "SorterSort", "Sort", "SorterNext", "SorterCompare"],
+  ...["SorterInsert", "SorterData", "SeekRowid", "NotExists", "DeferredSeek"],
+  ...["Found", "NotFound", "NoConflict", "IfNoHope", "IdxInsert", "Insert"],
+  ...["NewRowid", "Count", "Sequence", "VOpen", "VFilter", "VColumn", "VNext"],
+]);
 
 /**
  * Which rows of which tables a statement reads, from SQLite's program for it. A table is read
@@ -80,7 +82,6 @@ class ProgramAnalysis {
   readonly btrees = new Map<number, Btree>();
   /** False when the program holds an opcode livecmd does not know. */
   readonly known: boolean;
-  readonly #program: readonly ProgramStep[];
   readonly #writers = new Map<number, ProgramStep[]>();
   readonly #conversions = new Map<number, Affinity[]>();
   readonly #uses = new Map<number, ProgramStep[]>();
@@ -89,7 +90,6 @@ class ProgramAnalysis {
   readonly #visited = new Map<number, Visited>();
 
   constructor(program: readonly ProgramStep[], schema: SqliteSchema) {
-    this.#program = program;
     let known = true;
     for (const step of program) {
       const written = registersWritten(step);
@@ -262,7 +262,10 @@ class ProgramAnalysis {
         const fields = this.values(record.p1);
         if (fields === "unknown") return "unknown";
         const affinity = affinityLetters(record.p4);
-        values = [...values, ...fields.map((field) => ({ ...field, via: [...field.via, ...affinity] }))];
+        values = [
+          ...values,
+          ...fields.map((field) => ({ ...field, via: [...field.via, ...affinity] })),
+        ];
       }
     }
     return values;
@@ -270,11 +273,6 @@ class ProgramAnalysis {
 
   #usesOf(cursor: number): readonly ProgramStep[] {
     return this.#uses.get(cursor) ?? [];
-  }
-
-  /** The steps of the program in order (for tests that look at what was read). */
-  get program(): readonly ProgramStep[] {
-    return this.#program;
   }
 }
 

@@ -1,27 +1,35 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
-import { anyRowsOf, wholeTable, type TableChange } from "../keyedAccess.ts";
+import type { TableChange } from "../keyedAccess.ts";
+import { RowCapture } from "./rowCapture.ts";
 import type { SqliteConnection, SqliteStatement } from "./sqliteConnection.ts";
-import { StatementTables } from "./statementTables.ts";
+import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
+import { boundReads, StatementPlans } from "./statementPlans.ts";
 
 /** The transaction open on a connection: who may use the connection until `done`. */
 interface OpenTransaction {
   readonly done: Promise<void>;
   savepoints: number;
-  /** Writes reported at commit, not before: a rolled-back write changed nothing. */
-  readonly written: [TableObserver, readonly TableChange[]][];
 }
 
-/** What every view of one connection shares: the connection, its statements, their tables. */
+/** What every view of one connection shares: the connection, its statements and their plans, its changes. */
 class Connection {
   readonly statements = new Map<string, SqliteStatement>();
-  readonly tables: StatementTables;
+  readonly plans: StatementPlans;
   /** Statements made from within a transaction's callback carry it (awaited or not). */
   readonly scope = new AsyncLocalStorage<OpenTransaction>();
   open: OpenTransaction | undefined;
+  readonly #capture: RowCapture;
+  #schema: SqliteSchema;
 
-  constructor(readonly handle: SqliteConnection) {
-    this.tables = new StatementTables(handle);
+  constructor(
+    readonly handle: SqliteConnection,
+    private readonly changed: (changes: readonly TableChange[]) => void,
+  ) {
+    this.plans = new StatementPlans(handle, () => this.#schema);
+    this.#capture = new RowCapture(handle);
+    this.#schema = readSchema(handle);
+    this.#capture.install(this.#schema);
   }
 
   prepare(sql: string): SqliteStatement {
@@ -42,10 +50,43 @@ class Connection {
   exec(sql: string): void {
     this.prepare(sql).run();
   }
+
+  /**
+   * After a statement that may have written: a changed schema is read again (triggers, plans);
+   * outside a transaction what the statement changed is reported now, inside one at its commit.
+   */
+  wrote(): void {
+    const { schema_version: version } = this.prepare("PRAGMA schema_version").get() as {
+      schema_version: number;
+    };
+    if (version !== this.#schema.version) {
+      this.#schema = readSchema(this.handle);
+      this.#capture.install(this.#schema);
+      this.plans.forget();
+      this.#capture.schemaChanged();
+    }
+    if (!this.open) this.committed();
+  }
+
+  /** Reports what the writes committed (or made outside a transaction) changed. */
+  committed(): void {
+    const changes = this.#capture.take();
+    if (changes.length > 0) this.changed(changes);
+  }
+
+  /** Where the changes of a transaction or savepoint begin, to drop them if it rolls back. */
+  get mark(): number {
+    return this.#capture.mark;
+  }
+
+  rolledBack(mark: number): void {
+    this.#capture.dropSince(mark);
+  }
 }
 
 /**
- * A Database over one better-sqlite3 connection, reporting table access to its observer.
+ * A Database over one better-sqlite3 connection: it tells its observer which rows each statement
+ * reads, and `changed` which rows each committed write changed (row by row, from triggers).
  * Statements run at once (better-sqlite3 is synchronous) unless another command's transaction
  * is open on the connection: a transaction's callback may await, and what others do meanwhile
  * must neither join it nor see its uncommitted rows, so they queue until it ends.
@@ -55,30 +96,32 @@ export class SqliteDatabase implements AppDatabase {
 
   constructor(
     connection: SqliteConnection | Connection,
+    changed: (changes: readonly TableChange[]) => void = () => {},
     private readonly observer?: TableObserver,
   ) {
-    this.#connection = connection instanceof Connection ? connection : new Connection(connection);
+    this.#connection =
+      connection instanceof Connection ? connection : new Connection(connection, changed);
   }
 
   get connection(): SqliteConnection {
     return this.#connection.handle;
   }
 
-  /** The same connection and caches, reporting to another observer (one per command run). */
+  /** The same connection and caches, reporting reads to another observer (one per command run). */
   observedBy(observer: TableObserver): SqliteDatabase {
-    return new SqliteDatabase(this.#connection, observer);
+    return new SqliteDatabase(this.#connection, undefined, observer);
   }
 
   all<T>(sql: string, ...params: SqlParam[]): Promise<T[]> {
-    return this.#observed(sql, (statement) => statement.all(...params) as T[]);
+    return this.#observed(sql, params, (statement) => statement.all(...params) as T[]);
   }
 
   get<T>(sql: string, ...params: SqlParam[]): Promise<T | undefined> {
-    return this.#observed(sql, (statement) => statement.get(...params) as T | undefined);
+    return this.#observed(sql, params, (statement) => statement.get(...params) as T | undefined);
   }
 
   run(sql: string, ...params: SqlParam[]): Promise<RunResult> {
-    return this.#observed(sql, (statement) => {
+    return this.#observed(sql, params, (statement) => {
       const { changes, lastInsertRowid } = statement.run(...params);
       return { changes, lastInsertRowid };
     });
@@ -94,15 +137,19 @@ export class SqliteDatabase implements AppDatabase {
     const open: OpenTransaction = {
       done: new Promise<void>((resolve) => (finish = resolve)),
       savepoints: 0,
-      written: [],
     };
     connection.open = open;
+    const mark = connection.mark;
     try {
       connection.exec("BEGIN");
       const result = await settle(connection, () => connection.scope.run(open, fn), "ROLLBACK");
       commit(connection);
-      for (const [observer, tables] of open.written) observer.wrote(tables);
+      connection.open = undefined;
+      connection.committed();
       return result;
+    } catch (error) {
+      connection.rolledBack(mark);
+      throw error;
     } finally {
       connection.open = undefined;
       finish();
@@ -115,29 +162,31 @@ export class SqliteDatabase implements AppDatabase {
     (this.#connection.handle as { close?: () => void }).close?.();
   }
 
-  #observed<T>(sql: string, execute: (statement: SqliteStatement) => T): Promise<T> {
+  #observed<T>(
+    sql: string,
+    params: readonly SqlParam[],
+    execute: (statement: SqliteStatement) => T,
+  ): Promise<T> {
     const waitFor = this.#connection.foreignTransaction();
-    if (waitFor) return waitFor.done.then(() => this.#observed(sql, execute));
+    if (waitFor) return waitFor.done.then(() => this.#observed(sql, params, execute));
     try {
-      return Promise.resolve(this.#now(sql, execute));
+      return Promise.resolve(this.#now(sql, params, execute));
     } catch (error) {
       return Promise.reject(error as Error);
     }
   }
 
-  /** Reads are reported before the statement runs, writes only once it ran (`INSERT ... RETURNING` included). */
-  #now<T>(sql: string, execute: (statement: SqliteStatement) => T): T {
-    const statement = this.#connection.prepare(sql);
-    const access = this.observer && this.#connection.tables.of(sql);
-    if (access) this.observer!.read?.(access.reads.map(wholeTable));
-    const result = execute(statement);
-    if (access && access.writes.length > 0) {
-      const open = this.#connection.open;
-      const changes = access.writes.map(anyRowsOf);
-      if (open) open.written.push([this.observer!, changes]);
-      else this.observer!.wrote(changes);
+  /** Reads are reported before the statement runs, changes once it ran (`INSERT ... RETURNING` included). */
+  #now<T>(sql: string, params: readonly SqlParam[], execute: (statement: SqliteStatement) => T): T {
+    const connection = this.#connection;
+    const statement = connection.prepare(sql);
+    const plan = connection.plans.of(sql);
+    this.observer?.read?.(boundReads(plan.reads, params));
+    try {
+      return execute(statement);
+    } finally {
+      if (plan.mayWrite) connection.wrote();
     }
-    return result;
   }
 }
 
@@ -148,14 +197,14 @@ async function savepoint<T>(
   fn: () => Promise<T> | T,
 ): Promise<T> {
   const name = `livecmd_${(open.savepoints += 1)}`;
-  const reported = open.written.length;
+  const mark = connection.mark;
   connection.exec(`SAVEPOINT ${name}`);
   try {
     const result = await settle(connection, fn, `ROLLBACK TO ${name}`);
     connection.exec(`RELEASE ${name}`);
     return result;
   } catch (error) {
-    open.written.length = reported;
+    connection.rolledBack(mark);
     throw error;
   }
 }

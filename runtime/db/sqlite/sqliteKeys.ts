@@ -10,7 +10,9 @@ type Typed =
 /** SQLite's whitespace, which it skips around a number in text. */
 const SPACE = "[ \\t\\n\\v\\f\\r]*";
 const INTEGER_TEXT = new RegExp(`^${SPACE}([+-]?\\d{1,18})${SPACE}$`);
-const REAL_TEXT = new RegExp(`^${SPACE}([+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?)${SPACE}$`);
+const REAL_TEXT = new RegExp(
+  `^${SPACE}([+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?)${SPACE}$`,
+);
 /** The digits SQLite keeps when it writes a real as text ("%!.15g"), and that a text read as a real can be trusted to. */
 const REAL_DIGITS = 15;
 
@@ -26,39 +28,24 @@ export function boundKey(
   column: KeyColumn,
 ): KeyValue | undefined {
   let typed = boundValue(value);
-  for (const affinity of [...via, column.affinity])
-    typed = typed && withAffinity(typed, affinity);
+  for (const affinity of [...via, column.affinity]) typed = typed && withAffinity(typed, affinity);
   return typed && encode(typed, column.collation);
 }
 
 /**
- * The key of a value the change log recorded for `column` (`i7`, `r7.5`, `tabc`, `bFF`: the
- * storage class and the value), null for NULL, undefined when it cannot be read back exactly.
+ * The key of a value stored in `column`, as a trigger hands it over (integers as bigints): null
+ * for NULL, undefined when it cannot be told (then a row image leaves the column out).
  */
-export function storedKey(logged: string | null, column: KeyColumn): KeyValue | null | undefined {
-  if (logged === null) return null;
-  const value = logged.slice(1);
-  switch (logged[0]) {
-    case "i":
-      return encode({ kind: "number", value: BigInt(value) }, column.collation);
-    case "r": {
-      const real = Number(value);
-      return Number.isFinite(real)
-        ? encode({ kind: "number", value: real }, column.collation)
-        : undefined;
-    }
-    case "t":
-      return encode({ kind: "text", value }, column.collation);
-    case "b":
-      return encode({ kind: "blob", value }, column.collation);
-    default:
-      return undefined;
-  }
+export function storedKey(value: unknown, column: KeyColumn): KeyValue | null | undefined {
+  if (value === null) return null;
+  const typed = boundValue(value);
+  return typed && encode(typed, column.collation);
 }
 
 /** How better-sqlite3 binds a JavaScript value: every number as a real, a bigint as an integer. */
 function boundValue(value: unknown): Typed | undefined {
-  if (typeof value === "number") return Number.isFinite(value) ? { kind: "number", value } : undefined;
+  if (typeof value === "number")
+    return Number.isFinite(value) ? { kind: "number", value } : undefined;
   if (typeof value === "bigint") return { kind: "number", value };
   if (typeof value === "string") return { kind: "text", value };
   if (Buffer.isBuffer(value)) return { kind: "blob", value: value.toString("hex").toUpperCase() };

@@ -55,9 +55,9 @@ interface TableColumnRow {
 
 /** Reads the schema of the `main` database off sqlite_schema and the table and index pragmas. */
 export function readSchema(connection: SqliteConnection): SqliteSchema {
-  const { schema_version: version } = connection
-    .prepare("PRAGMA schema_version")
-    .get() as { schema_version: number };
+  const { schema_version: version } = connection.prepare("PRAGMA schema_version").get() as {
+    schema_version: number;
+  };
   const rows = connection
     .prepare(
       `SELECT type, name, tbl_name, rootpage FROM sqlite_schema
@@ -91,9 +91,9 @@ function tableBtree(
   columns: ReadonlyMap<string, Affinity>,
 ): Btree {
   const primaryKey = (
-    connection
-      .prepare("SELECT name FROM pragma_index_list(?) WHERE origin = 'pk'")
-      .all(table) as { name: string }[]
+    connection.prepare("SELECT name FROM pragma_index_list(?) WHERE origin = 'pk'").all(table) as {
+      name: string;
+    }[]
   )[0];
   if (tableKind(connection, table).wr && primaryKey)
     return indexBtree(connection, table, primaryKey.name, columns);

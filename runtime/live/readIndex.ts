@@ -1,0 +1,70 @@
+import { ANY_TABLE } from "../db/anyTable.ts";
+import type { KeyValue, TableChange } from "../db/keyedAccess.ts";
+import type { ReadSet } from "./readSet.ts";
+
+/**
+ * Which groups read what: whole-table readers by table, and key readers by (table, column,
+ * value). A change is looked up by the key values of the rows it touched, so a write costs what
+ * it changed, not what is watched: a change to tickets 7 finds the readers of tickets.rowid 7 and
+ * the whole-table readers of tickets, and nobody watching ticket 9.
+ */
+export class ReadIndex<Group> {
+  readonly #whole = new Map<string, Set<Group>>();
+  readonly #keyed = new Map<string, Map<string, Map<KeyValue, Set<Group>>>>();
+
+  add(group: Group, reads: ReadSet): void {
+    for (const table of reads.whole) entry(this.#whole, table, () => new Set()).add(group);
+    for (const [table, columns] of reads.keyed) {
+      const byColumn = entry(this.#keyed, table, () => new Map());
+      for (const [column, values] of columns) {
+        const byValue = entry(byColumn, column, () => new Map());
+        for (const value of values) entry(byValue, value, () => new Set()).add(group);
+      }
+    }
+  }
+
+  remove(group: Group, reads: ReadSet): void {
+    for (const table of reads.whole) removeFrom(this.#whole, table, group);
+    for (const [table, columns] of reads.keyed) {
+      const byColumn = this.#keyed.get(table);
+      for (const [column, values] of columns) {
+        const byValue = byColumn?.get(column);
+        for (const value of values) if (byValue) removeFrom(byValue, value, group);
+        if (byValue?.size === 0) byColumn!.delete(column);
+      }
+      if (byColumn?.size === 0) this.#keyed.delete(table);
+    }
+  }
+
+  /** Adds to `affected` every group that read a row `change` touched (or its whole table). */
+  collect(change: TableChange, affected: Set<Group>): void {
+    for (const table of [change.table, ANY_TABLE])
+      for (const group of this.#whole.get(table) ?? []) affected.add(group);
+    const byColumn = this.#keyed.get(change.table);
+    if (!byColumn) return;
+    if (!change.rows) {
+      for (const byValue of byColumn.values())
+        for (const groups of byValue.values()) for (const group of groups) affected.add(group);
+      return;
+    }
+    for (const image of change.rows)
+      for (const [column, byValue] of byColumn) {
+        const value = image[column];
+        if (value === undefined)
+          for (const groups of byValue.values()) for (const group of groups) affected.add(group);
+        else if (value !== null) for (const group of byValue.get(value) ?? []) affected.add(group);
+      }
+  }
+}
+
+function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
+}
+
+function removeFrom<K, G>(map: Map<K, Set<G>>, key: K, group: G): void {
+  const groups = map.get(key);
+  groups?.delete(group);
+  if (groups?.size === 0) map.delete(key);
+}

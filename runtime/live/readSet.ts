@@ -1,0 +1,51 @@
+import { ANY_TABLE } from "../db/anyTable.ts";
+import type { KeyValue, TableChange, TableRead } from "../db/keyedAccess.ts";
+
+/** Whether reads are matched to changes row by row, or by table (the oracle the row matching is tested against). */
+export type Matching = "rows" | "tables";
+
+/**
+ * What one run read: per table, every row, or the values of key columns it looked rows up by.
+ * A table read whole anywhere in the run is whole, whatever keys it was also looked up by.
+ */
+export class ReadSet {
+  readonly whole = new Set<string>();
+  readonly keyed = new Map<string, Map<string, Set<KeyValue>>>();
+
+  constructor(private readonly matching: Matching) {}
+
+  get empty(): boolean {
+    return this.whole.size === 0 && this.keyed.size === 0;
+  }
+
+  add(reads: readonly TableRead[]): void {
+    for (const read of reads) {
+      if (this.whole.has(read.table)) continue;
+      if (read.column === undefined || this.matching === "tables") {
+        this.whole.add(read.table);
+        this.keyed.delete(read.table);
+        continue;
+      }
+      let columns = this.keyed.get(read.table);
+      if (!columns) this.keyed.set(read.table, (columns = new Map()));
+      let values = columns.get(read.column);
+      if (!values) columns.set(read.column, (values = new Set()));
+      for (const value of read.values) values.add(value);
+    }
+  }
+
+  /** Whether `change` touches a row this run read (a run still in progress, which the index does not hold). */
+  touchedBy(change: TableChange): boolean {
+    if (change.table === ANY_TABLE || this.whole.has(ANY_TABLE) || this.whole.has(change.table))
+      return true;
+    const columns = this.keyed.get(change.table);
+    if (!columns) return false;
+    if (!change.rows) return true;
+    return change.rows.some((image) =>
+      [...columns].some(([column, values]) => {
+        const value = image[column];
+        return value === undefined || (value !== null && values.has(value));
+      }),
+    );
+  }
+}
