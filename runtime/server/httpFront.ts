@@ -6,6 +6,7 @@ import {
   type HttpAuth,
 } from "./auth/httpAuth.ts";
 import { isEventStream, primed } from "./eventStream.ts";
+import { boundedErrorText } from "./protocolErrors.ts";
 
 export const MCP_PATH = "/mcp";
 
@@ -30,7 +31,8 @@ type Serve = (request: Request, auth: AuthInfo | undefined) => Promise<Response>
  * Everything a request passes before it reaches MCP, in order: the path (`/mcp`, and the
  * protected-resource metadata when the endpoint authenticates), `Host` against DNS rebinding,
  * `Origin` against cross-site requests (with its port), the method (405 with `Allow`), no token
- * in the query string, and the bearer token. Event streams get the SSE priming event.
+ * in the query string, and the bearer token. Event streams get the SSE priming event; error
+ * answers are bounded.
  */
 export function frontDoor(
   options: FrontOptions,
@@ -75,8 +77,17 @@ export function frontDoor(
       principal = checked;
     }
     const response = await serve(request, principal);
-    return isEventStream(response) ? primed(response) : response;
+    if (isEventStream(response)) return primed(response);
+    return response.status >= 400 ? bounded(response) : response;
   };
+}
+
+/** An error answer cut to `MAX_ERROR_ANSWER`: a refusal never carries the request back whole. */
+async function bounded(response: Response): Promise<Response> {
+  const text = await response.text();
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(boundedErrorText(text), { status: response.status, headers });
 }
 
 function hostRefusal(request: Request, hosts: ReadonlySet<string>): Response | undefined {
