@@ -1,4 +1,4 @@
-import type { ServeHttpOptions, StaticTokens } from "../runtime/server/index.ts";
+import type { ServeHttpOptions, ServerLog, StaticTokens } from "../runtime/server/index.ts";
 import { InputError } from "./inputError.ts";
 
 /** The `livecmd serve` flags that only Streamable HTTP reads. */
@@ -70,8 +70,11 @@ export function httpFlagsProblem(flags: HttpFlags, http: boolean): string | unde
  * What the flags ask of `serveHttp`. Static tokens are re-read on SIGHUP; a file that no longer
  * reads leaves the tokens read before in force and says why on stderr.
  */
-export async function httpServeOptions(flags: HttpFlags): Promise<Omit<ServeHttpOptions, "port">> {
-  const auth = await authOf(flags);
+export async function httpServeOptions(
+  flags: HttpFlags,
+  log: ServerLog,
+): Promise<Omit<ServeHttpOptions, "port">> {
+  const auth = await authOf(flags, log);
   return {
     ...(flags.host !== undefined && { host: flags.host }),
     ...(auth && { auth }),
@@ -88,7 +91,7 @@ export async function httpServeOptions(flags: HttpFlags): Promise<Omit<ServeHttp
   };
 }
 
-async function authOf(flags: HttpFlags): Promise<ServeHttpOptions["auth"]> {
+async function authOf(flags: HttpFlags, log: ServerLog): Promise<ServeHttpOptions["auth"]> {
   const requiredScopes = flags["require-scope"];
   const { staticTokens, jwtBearer } = await import("../runtime/server/index.ts");
   if (flags.tokens !== undefined) {
@@ -98,7 +101,7 @@ async function authOf(flags: HttpFlags): Promise<ServeHttpOptions["auth"]> {
     } catch (error) {
       throw new InputError((error as Error).message.replace(/^livecmd: /, ""));
     }
-    process.on("SIGHUP", () => reloadTokens(tokens, flags.tokens!));
+    process.on("SIGHUP", () => reloadTokens(tokens, flags.tokens!, log));
     return tokens;
   }
   if (flags.issuer === undefined) return undefined;
@@ -110,11 +113,11 @@ async function authOf(flags: HttpFlags): Promise<ServeHttpOptions["auth"]> {
   });
 }
 
-function reloadTokens(tokens: StaticTokens, file: string): void {
+function reloadTokens(tokens: StaticTokens, file: string, log: ServerLog): void {
   try {
     tokens.reload();
-    process.stderr.write(`livecmd: re-read ${file}: ${tokens.size} tokens\n`);
+    log.info(`re-read ${file}: ${tokens.size} tokens`);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}; the tokens read before stay in force\n`);
+    log.warn(`${(error as Error).message}; the tokens read before stay in force`);
   }
 }

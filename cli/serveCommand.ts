@@ -6,6 +6,8 @@ import { sqliteDriverProblem } from "../runtime/db/sqliteDriver.ts";
 // Light imports only: the CLI registers this command on every run, `codegen` included; the
 // MCP server runtime loads when `serve` actually runs.
 import { DEFAULT_PAGE_SIZE } from "../runtime/server/defaultPageSize.ts";
+import { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from "../runtime/server/logFormat.ts";
+import type { ServerLog } from "../runtime/server/serverLog.ts";
 import { httpFlagsProblem, type HttpFlags } from "./httpServeOptions.ts";
 import { importModule } from "./importModule.ts";
 import { InputError } from "./inputError.ts";
@@ -16,6 +18,7 @@ interface ServeArguments extends HttpFlags {
   http?: number;
   "page-size": number;
   "allow-stale"?: boolean;
+  "log-format": LogFormat;
 }
 
 /** `livecmd serve`: the app's commands over MCP, on stdio or Streamable HTTP. */
@@ -39,6 +42,12 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
         type: "number",
         default: DEFAULT_PAGE_SIZE,
         describe: "Entries per page of tools/list, resources/list and resources/templates/list",
+      })
+      .option("log-format", {
+        choices: LOG_FORMATS,
+        default: DEFAULT_LOG_FORMAT,
+        describe:
+          "Log lines on stderr: pretty (`livecmd: …`, one readable line each) or json (one JSON object a line: level, time, req, principal, msg)",
       })
       .option("allow-stale", {
         type: "boolean",
@@ -135,7 +144,9 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
     const driverProblem = sqliteDriverProblem(path.resolve(cwd, appModule));
     if (driverProblem) throw new InputError(driverProblem);
     const app = await loadApp(appModule, cwd);
+    const { serverLog } = await import("../runtime/server/serverLog.ts");
     const options = {
+      log: serverLog(argv["log-format"]),
       pageSize: argv["page-size"],
       allowStale: argv["allow-stale"] === true,
       version: packageVersionNear(path.resolve(cwd, appModule)),
@@ -157,17 +168,17 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
 async function serve(
   app: App,
   http: { port: number; flags: HttpFlags } | undefined,
-  options: { pageSize: number; allowStale: boolean; version: string | undefined },
+  options: { log: ServerLog; pageSize: number; allowStale: boolean; version: string | undefined },
 ): Promise<void> {
   if (http === undefined) {
     const { serveStdio } = await import("../runtime/server/serveStdio.ts");
     serveStdio(app, options);
-    process.stderr.write(`livecmd: serving app "${app.name}" over stdio\n`);
+    options.log.info(`serving app "${app.name}" over stdio`);
     return;
   }
   const { serveHttp } = await import("../runtime/server/serveHttp.ts");
   const { httpServeOptions } = await import("./httpServeOptions.ts");
-  const httpOptions = await httpServeOptions(http.flags);
+  const httpOptions = await httpServeOptions(http.flags, options.log);
   let serving;
   try {
     serving = await serveHttp(app, { ...options, ...httpOptions, port: http.port });

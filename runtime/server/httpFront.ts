@@ -7,6 +7,7 @@ import {
 } from "./auth/httpAuth.ts";
 import { isEventStream, primed } from "./eventStream.ts";
 import { boundedErrorText } from "./protocolErrors.ts";
+import { asNewRequest } from "./requestContext.ts";
 
 export const MCP_PATH = "/mcp";
 
@@ -31,7 +32,8 @@ type Serve = (request: Request, auth: AuthInfo | undefined) => Promise<Response>
  * Everything a request passes before it reaches MCP, in order: the path (`/mcp`, and the
  * protected-resource metadata when the endpoint authenticates), `Host` against DNS rebinding,
  * `Origin` against cross-site requests (with its port), the method (405 with `Allow`), no token
- * in the query string, and the bearer token. Event streams get the SSE priming event; error
+ * in the query string, and the bearer token. It runs as a new request (`asNewRequest`): the
+ * log lines written meanwhile name it and, once known, its principal. Event streams get the SSE priming event; error
  * answers are bounded.
  */
 export function frontDoor(
@@ -49,37 +51,39 @@ export function frontDoor(
     ...options.allowedOrigins,
   ]);
   const metadataPath = metadataUrlOf(options.resource).pathname;
-  return async (request) => {
-    const url = new URL(request.url);
-    if (
-      options.auth &&
-      (url.pathname === metadataPath || url.pathname === "/.well-known/oauth-protected-resource")
-    ) {
-      return request.method === "GET"
-        ? Response.json(protectedResourceMetadata(options.auth, options.resource))
-        : methodNotAllowed("GET");
-    }
-    if (url.pathname !== MCP_PATH)
-      return new Response(`Not found: the MCP endpoint is ${MCP_PATH}\n`, {
-        status: 404,
-        headers: { "content-type": "text/plain" },
-      });
-    const refused =
-      hostRefusal(request, hosts) ??
-      originRefusal(request, origins) ??
-      methodRefusal(request) ??
-      queryTokenRefusal(url);
-    if (refused) return refused;
-    let principal: AuthInfo | undefined;
-    if (options.auth) {
-      const checked = await authenticate(request, options.auth, options.resource);
-      if (checked instanceof Response) return checked;
-      principal = checked;
-    }
-    const response = await serve(request, principal);
-    if (isEventStream(response)) return primed(response);
-    return response.status >= 400 ? bounded(response) : response;
-  };
+  return (request) =>
+    asNewRequest(async (context) => {
+      const url = new URL(request.url);
+      if (
+        options.auth &&
+        (url.pathname === metadataPath || url.pathname === "/.well-known/oauth-protected-resource")
+      ) {
+        return request.method === "GET"
+          ? Response.json(protectedResourceMetadata(options.auth, options.resource))
+          : methodNotAllowed("GET");
+      }
+      if (url.pathname !== MCP_PATH)
+        return new Response(`Not found: the MCP endpoint is ${MCP_PATH}\n`, {
+          status: 404,
+          headers: { "content-type": "text/plain" },
+        });
+      const refused =
+        hostRefusal(request, hosts) ??
+        originRefusal(request, origins) ??
+        methodRefusal(request) ??
+        queryTokenRefusal(url);
+      if (refused) return refused;
+      let principal: AuthInfo | undefined;
+      if (options.auth) {
+        const checked = await authenticate(request, options.auth, options.resource);
+        if (checked instanceof Response) return checked;
+        principal = checked;
+        context.principal = checked.clientId;
+      }
+      const response = await serve(request, principal);
+      if (isEventStream(response)) return primed(response);
+      return response.status >= 400 ? bounded(response) : response;
+    });
 }
 
 /** An error answer cut to `MAX_ERROR_ANSWER`: a refusal never carries the request back whole. */

@@ -4,6 +4,7 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { App } from "../app.ts";
 import { cutText } from "../cutText.ts";
+import { MAX_LOG_MESSAGE } from "./serverLog.ts";
 import type { HttpAuth } from "./auth/httpAuth.ts";
 import { buildServer } from "./buildServer.ts";
 import { frontDoor, MCP_PATH } from "./httpFront.ts";
@@ -61,9 +62,6 @@ export interface HttpTimeouts {
   keepAliveTimeoutMs: number;
 }
 
-/** The longest an out-of-band error line gets: a URI or a body in it is cut, never repeated whole. */
-const MAX_ERROR_LINE = 300;
-
 export interface HttpServing {
   /** The endpoint as it listens, `http://127.0.0.1:PORT/mcp`. */
   url: URL;
@@ -95,8 +93,8 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   const served = new ServedApp(app, options);
   const onerror = (error: Error) =>
     served.onerror(
-      error.message.length > MAX_ERROR_LINE
-        ? new Error(cutText(error.message, MAX_ERROR_LINE))
+      error.message.length > MAX_LOG_MESSAGE
+        ? new Error(cutText(error.message, MAX_LOG_MESSAGE))
         : error,
     );
   const modern = createMcpHandler(() => buildServer(served), {
