@@ -8,9 +8,14 @@ export function isEventStream(response: Response): boolean {
 
 /**
  * The event stream with `onEnd` called once when it ends: the server closed it, or the client
- * went away (node:http cancels the body when the socket closes).
+ * went away (node:http cancels the body when the socket closes), or `endOn` aborted (its token
+ * was revoked: the client sees the stream end).
  */
-export function whenStreamEnds(response: Response, onEnd: () => void): Response {
+export function whenStreamEnds(
+  response: Response,
+  onEnd: () => void,
+  endOn?: AbortSignal,
+): Response {
   let ended = false;
   const end = () => {
     if (ended) return;
@@ -19,6 +24,17 @@ export function whenStreamEnds(response: Response, onEnd: () => void): Response 
   };
   const reader = response.body!.getReader();
   const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      endOn?.addEventListener(
+        "abort",
+        () => {
+          end();
+          controller.close();
+          void reader.cancel(endOn.reason).catch(() => undefined);
+        },
+        { once: true },
+      );
+    },
     async pull(controller) {
       try {
         const { done, value } = await reader.read();

@@ -4,6 +4,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
 } from "@modelcontextprotocol/server";
+import type { HeldByToken } from "./auth/heldByToken.ts";
 import { buildServer } from "./buildServer.ts";
 import { Connection } from "./connection.ts";
 import { isEventStream, whenStreamEnds } from "./eventStream.ts";
@@ -21,7 +22,7 @@ import type { ServedApp } from "./servedApp.ts";
  *
  * Clients rarely end their sessions (a DELETE), so a session with no request in progress and no
  * open stream for `idleMs` is closed; its client then gets 404 and initializes again, as the
- * protocol provides for.
+ * protocol provides for. A session whose token is revoked or expires is closed at once.
  */
 export class LegacyHttpSessions {
   readonly #served: ServedApp;
@@ -29,9 +30,16 @@ export class LegacyHttpSessions {
   readonly #idleMs: number;
   readonly #sessions = new Map<string, Session>();
   readonly #sweep: NodeJS.Timeout;
+  readonly #held: HeldByToken;
 
-  constructor(served: ServedApp, onerror: (error: Error) => void, idleMs: number) {
+  constructor(
+    served: ServedApp,
+    onerror: (error: Error) => void,
+    idleMs: number,
+    held: HeldByToken,
+  ) {
     this.#served = served;
+    this.#held = held;
     this.#onerror = onerror;
     this.#idleMs = idleMs;
     this.#sweep = setInterval(() => this.#closeIdle(), Math.min(idleMs, 60_000)).unref();
@@ -87,10 +95,7 @@ export class LegacyHttpSessions {
         -32000,
         "Bad Request: a 2025-era request needs the Mcp-Session-Id header that initialize returned",
       );
-    return (await this.#open(principalOf(auth))).handleRequest(
-      request,
-      auth ? { authInfo: auth } : undefined,
-    );
+    return (await this.#open(auth)).handleRequest(request, auth ? { authInfo: auth } : undefined);
   }
 
   async close(): Promise<void> {
@@ -98,23 +103,27 @@ export class LegacyHttpSessions {
     await Promise.all([...this.#sessions.values()].map((session) => session.transport.close()));
   }
 
-  async #open(principal: string | undefined): Promise<WebStandardStreamableHTTPServerTransport> {
+  async #open(auth: AuthInfo | undefined): Promise<WebStandardStreamableHTTPServerTransport> {
     const server = buildServer(this.#served);
     const connection = new Connection(this.#served, server, this.#onerror);
+    let unhold = () => {};
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) =>
-          void this.#sessions.set(id, {
+        onsessioninitialized: (id) => {
+          unhold = this.#held.hold(auth, () => void transport.close().catch(this.#onerror));
+          this.#sessions.set(id, {
             transport,
             connection,
-            principal,
+            principal: principalOf(auth),
             activity: new Activity(),
-          }),
+          });
+        },
       });
     await server.connect(transport);
     const onclose = transport.onclose;
     transport.onclose = () => {
+      unhold();
       if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
       onclose?.();
     };

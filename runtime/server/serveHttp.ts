@@ -1,10 +1,11 @@
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { App } from "../app.ts";
 import { cutText } from "../cutText.ts";
 import { MAX_LOG_MESSAGE } from "./serverLog.ts";
+import { HeldByToken } from "./auth/heldByToken.ts";
 import type { HttpAuth } from "./auth/httpAuth.ts";
 import { buildServer } from "./buildServer.ts";
 import { frontDoor, MCP_PATH } from "./httpFront.ts";
@@ -103,32 +104,24 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     // Above livecmd's own limits, which answer first with -32602 and data.limit.
     maxSubscriptions: served.ledger.limits.listensTotal + 1,
   });
-  const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs);
-  // The bus delivers by exact URI to every listen holding it, which is every subscriber of it.
-  const listens = new HttpListens(served, (uri) => modern.notify.resourceUpdated(uri));
   const stopWatchingGrants = app.onGrantsChanged(() => {
     if (served.catalog.hasReadableCommands) modern.notify.resourcesChanged();
     modern.notify.toolsChanged();
   });
+  const { http, port } = await listenOn(host, options.port, {
+    ...HTTP_TIMEOUTS,
+    ...options.timeouts,
+  });
+  const listening = new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${MCP_PATH}`);
+  const resource = options.publicUrl ?? listening;
+  const held = new HeldByToken(options.auth, resource, onerror);
+  const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs, held);
+  // The bus delivers by exact URI to every listen holding it, which is every subscriber of it.
+  const listens = new HttpListens(served, (uri) => modern.notify.resourceUpdated(uri), held);
   const mcp = routeByEra({
     modern: (request, read, auth) => listens.fetch(request, modern.fetch, read, auth),
     legacy: (request, auth) => legacy.fetch(request, auth),
   });
-  const timeouts = { ...HTTP_TIMEOUTS, ...options.timeouts };
-  const http = createServer({
-    headersTimeout: timeouts.headersTimeoutMs,
-    requestTimeout: timeouts.requestTimeoutMs,
-    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
-    // Node checks the first two every 30 s by default: a slow client would get up to 30 s more.
-    connectionsCheckingInterval: Math.min(1000, timeouts.headersTimeoutMs),
-  });
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(options.port, host, () => resolve());
-  });
-  const { port } = http.address() as AddressInfo;
-  const listening = new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${MCP_PATH}`);
-  const resource = options.publicUrl ?? listening;
   const front = frontDoor(
     {
       resource,
@@ -145,6 +138,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     live: served.live,
     async close() {
       stopWatchingGrants();
+      held.close();
       await modern.close();
       await legacy.close();
       // One tick lets the graceful end of open listen streams reach the clients before the sockets go.
@@ -155,6 +149,26 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
       served.close();
     },
   };
+}
+
+/** A node:http server listening on `host`, with `timeouts`, and the port it got. */
+async function listenOn(
+  host: string,
+  port: number,
+  timeouts: HttpTimeouts,
+): Promise<{ http: Server; port: number }> {
+  const http = createServer({
+    headersTimeout: timeouts.headersTimeoutMs,
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    // Node checks the first two every 30 s by default: a slow client would get up to 30 s more.
+    connectionsCheckingInterval: Math.min(1000, timeouts.headersTimeoutMs),
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(port, host, () => resolve());
+  });
+  return { http, port: (http.address() as AddressInfo).port };
 }
 
 function isLoopback(host: string): boolean {

@@ -4,6 +4,7 @@ import { connect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
 import { serveHttp, type HttpServing } from "../../runtime/server/index.ts";
+import { INITIALIZE, MODERN_ENVELOPE } from "../helpers/rawStreams.ts";
 
 const JSON_AND_SSE = {
   "content-type": "application/json",
@@ -21,23 +22,6 @@ interface FrontCase {
   /** The JSON-RPC error code of the answer, when it is one. */
   code?: number;
 }
-
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "0" },
-  },
-});
-
-const MODERN_ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" },
-};
 
 const CASES: FrontCase[] = [
   {

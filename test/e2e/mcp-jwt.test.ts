@@ -6,6 +6,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
 import { createExampleApp } from "../../example/app.ts";
 import { jwtBearer, serveHttp, type HttpServing } from "../../runtime/server/index.ts";
+import { initialize, openGetStream, openListen, untilEnd } from "../helpers/rawStreams.ts";
 
 /** This server's URL as clients reach it behind a proxy: the audience its tokens must name. */
 const PUBLIC_URL = "https://mcp.example.test/mcp";
@@ -133,6 +134,20 @@ describe("JWT access tokens of an external authorization server (jose, JWKS)", (
       await response.body?.cancel();
     });
   }
+
+  it(
+    "ends a listen, a GET stream and a session once their token expires",
+    { timeout: 20_000 },
+    async () => {
+      const bearer = await token({ issuer, audience: PUBLIC_URL, expiresIn: "2s", key: signing });
+      const listen = await openListen(serving.url, ["app://customers_show/1"], bearer);
+      assert.equal(listen.status, 200);
+      const session = (await initialize(serving.url, bearer)).headers.get("mcp-session-id")!;
+      const stream = await openGetStream(serving.url, session, bearer);
+      assert.equal(stream.status, 200);
+      await Promise.all([untilEnd(listen), untilEnd(stream)]);
+    },
+  );
 
   it("names the issuer in its protected-resource metadata, for clients to find it", async () => {
     const metadata = (await (

@@ -25,6 +25,12 @@ export interface HttpAuth {
   requiredScopes?: readonly string[];
   /** Scopes to advertise in the protected-resource metadata (`scopes_supported`). */
   scopesSupported?: readonly string[];
+  /**
+   * Calls `listener` whenever tokens it accepted may no longer verify (static tokens: after each
+   * re-read of the file), so that what they hold open is checked again; returns its removal.
+   * Expiry needs none: a token is checked again at its `expiresAt`.
+   */
+  onRevocation?(listener: () => void): () => void;
 }
 
 /** Where the endpoint's RFC 9728 protected-resource metadata document is, for `resource` (…/mcp). */

@@ -30,6 +30,7 @@ export function staticTokens(
   options: Pick<HttpAuth, "requiredScopes"> = {},
 ): StaticTokens {
   let tokens = readTokens(file);
+  const revocationListeners = new Set<() => void>();
   return {
     ...(options.requiredScopes && { requiredScopes: options.requiredScopes }),
     verify(token, resource) {
@@ -46,6 +47,11 @@ export function staticTokens(
     },
     reload() {
       tokens = readTokens(file);
+      for (const listener of revocationListeners) listener();
+    },
+    onRevocation(listener) {
+      revocationListeners.add(listener);
+      return () => void revocationListeners.delete(listener);
     },
     get size() {
       return tokens.size;

@@ -7,6 +7,7 @@ import type {
 import { isEventStream, whenStreamEnds } from "../eventStream.ts";
 import { ListenRegistrations } from "../listens.ts";
 import { listenId, narrowedTo, requestedUris } from "./listenRequest.ts";
+import type { HeldByToken } from "../auth/heldByToken.ts";
 import type { ServedApp } from "../servedApp.ts";
 import { limitReached, type LimitName, type SubscriptionLimits } from "../subscriptionLimits.ts";
 
@@ -26,10 +27,15 @@ export class HttpListens {
   readonly #served: ServedApp;
   readonly #registrations: ListenRegistrations<object>;
   readonly #streams: ListenStreams;
+  readonly #held: HeldByToken;
 
-  /** `publish(uri)` reaches every open listen whose filter holds exactly `uri`. */
-  constructor(served: ServedApp, publish: (uri: string) => void) {
+  /**
+   * `publish(uri)` reaches every open listen whose filter holds exactly `uri`; `held` ends a
+   * listen whose token is revoked or expires.
+   */
+  constructor(served: ServedApp, publish: (uri: string) => void, held: HeldByToken) {
     this.#served = served;
+    this.#held = held;
     this.#registrations = new ListenRegistrations(served, publish);
     this.#streams = new ListenStreams(served.ledger.limits);
   }
@@ -78,9 +84,12 @@ export class HttpListens {
     await this.#registrations.open(listen, honored.uris, auth);
     this.#streams.open(auth);
     let released = false;
+    const revoked = new AbortController();
+    const unhold = this.#held.hold(auth, () => revoked.abort());
     const release = () => {
       if (released) return;
       released = true;
+      unhold();
       this.#registrations.close(listen);
       this.#streams.close(auth);
     };
@@ -89,7 +98,7 @@ export class HttpListens {
         ? narrowedTo(message as JSONRPCRequest, honored.uris)
         : message;
       const response = await next(request, options(parsedBody));
-      if (isEventStream(response)) return whenStreamEnds(response, release);
+      if (isEventStream(response)) return whenStreamEnds(response, release, revoked.signal);
       release();
       return response;
     } catch (error) {
