@@ -15,6 +15,8 @@ export interface HttpFlags {
   "session-idle"?: number;
   "max-subscriptions"?: number;
   "max-subscriptions-per-principal"?: number;
+  "max-sessions"?: number;
+  "max-sessions-per-principal"?: number;
 }
 
 export const HTTP_FLAG_NAMES = [
@@ -30,6 +32,8 @@ export const HTTP_FLAG_NAMES = [
   "session-idle",
   "max-subscriptions",
   "max-subscriptions-per-principal",
+  "max-sessions",
+  "max-sessions-per-principal",
 ] as const satisfies readonly (keyof HttpFlags)[];
 
 /** The flags, checked together: the one-line problem with them, or undefined. */
@@ -58,6 +62,8 @@ export function httpFlagsProblem(flags: HttpFlags, http: boolean): string | unde
     "session-idle",
     "max-subscriptions",
     "max-subscriptions-per-principal",
+    "max-sessions",
+    "max-sessions-per-principal",
   ] as const) {
     const value = flags[name];
     if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
@@ -86,6 +92,10 @@ export async function httpServeOptions(
       ...(flags["max-subscriptions"] !== undefined && { total: flags["max-subscriptions"] }),
       ...(flags["max-subscriptions-per-principal"] !== undefined && {
         perPrincipal: flags["max-subscriptions-per-principal"],
+      }),
+      ...(flags["max-sessions"] !== undefined && { sessionsTotal: flags["max-sessions"] }),
+      ...(flags["max-sessions-per-principal"] !== undefined && {
+        sessionsPerPrincipal: flags["max-sessions-per-principal"],
       }),
     },
   };

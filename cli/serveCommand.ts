@@ -6,6 +6,7 @@ import { sqliteDriverProblem } from "../runtime/db/sqliteDriver.ts";
 // Light imports only: the CLI registers this command on every run, `codegen` included; the
 // MCP server runtime loads when `serve` actually runs.
 import { DEFAULT_PAGE_SIZE } from "../runtime/server/defaultPageSize.ts";
+import { DEFAULT_SUBSCRIPTION_LIMITS } from "../runtime/server/limitDefaults.ts";
 import { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from "../runtime/server/logFormat.ts";
 import type { ServerLog } from "../runtime/server/serverLog.ts";
 import { httpFlagsProblem, type HttpFlags } from "./httpServeOptions.ts";
@@ -106,11 +107,19 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
         },
         "max-subscriptions": {
           type: "number",
-          describe: "URIs watched by the whole server, both eras (default 65536)",
+          describe: `URIs watched by the whole server, both eras (default ${DEFAULT_SUBSCRIPTION_LIMITS.total})`,
         },
         "max-subscriptions-per-principal": {
           type: "number",
-          describe: "HTTP: URIs one authenticated principal watches in all (default 4096)",
+          describe: `HTTP: URIs one authenticated principal watches in all (default ${DEFAULT_SUBSCRIPTION_LIMITS.perPrincipal})`,
+        },
+        "max-sessions": {
+          type: "number",
+          describe: `HTTP: 2025-era sessions open at once (default ${DEFAULT_SUBSCRIPTION_LIMITS.sessionsTotal}); past it initialize is 503`,
+        },
+        "max-sessions-per-principal": {
+          type: "number",
+          describe: `HTTP: 2025-era sessions one authenticated principal holds open (default ${DEFAULT_SUBSCRIPTION_LIMITS.sessionsPerPrincipal}); past it initialize is 429`,
         },
       })
       .check((args) => {

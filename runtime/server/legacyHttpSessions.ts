@@ -8,6 +8,9 @@ import type { HeldByToken } from "./auth/heldByToken.ts";
 import { buildServer } from "./buildServer.ts";
 import { Connection } from "./connection.ts";
 import { isEventStream, whenStreamEnds } from "./eventStream.ts";
+import { OpenCount } from "./openCount.ts";
+import { errorResponse } from "./protocolErrors.ts";
+import { sessionLimitReached } from "./subscriptionLimits.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /**
@@ -23,6 +26,8 @@ import type { ServedApp } from "./servedApp.ts";
  * Clients rarely end their sessions (a DELETE), so a session with no request in progress and no
  * open stream for `idleMs` is closed; its client then gets 404 and initializes again, as the
  * protocol provides for. A session whose token is revoked or expires is closed at once.
+ * Sessions are capped per principal and in all (`sessionsPerPrincipal`, `sessionsTotal`):
+ * each has its own server instance.
  */
 export class LegacyHttpSessions {
   readonly #served: ServedApp;
@@ -31,6 +36,7 @@ export class LegacyHttpSessions {
   readonly #sessions = new Map<string, Session>();
   readonly #sweep: NodeJS.Timeout;
   readonly #held: HeldByToken;
+  readonly #count: OpenCount;
 
   constructor(
     served: ServedApp,
@@ -40,6 +46,7 @@ export class LegacyHttpSessions {
   ) {
     this.#served = served;
     this.#held = held;
+    this.#count = new OpenCount(served.ledger.limits, "sessionsPerPrincipal", "sessionsTotal");
     this.#onerror = onerror;
     this.#idleMs = idleMs;
     this.#sweep = setInterval(() => this.#closeIdle(), Math.min(idleMs, 60_000)).unref();
@@ -95,7 +102,18 @@ export class LegacyHttpSessions {
         -32000,
         "Bad Request: a 2025-era request needs the Mcp-Session-Id header that initialize returned",
       );
-    return (await this.#open(auth)).handleRequest(request, auth ? { authInfo: auth } : undefined);
+    const full = this.#count.full(auth);
+    if (full)
+      return errorResponse(
+        full === "sessionsTotal" ? 503 : 429,
+        sessionLimitReached(this.#served.ledger.limits, full, this.#idleMs),
+        (body as unknown as { id: string | number }).id,
+      );
+    const transport = await this.#open(auth);
+    const response = await transport.handleRequest(request, auth ? { authInfo: auth } : undefined);
+    // An initialize the SDK refused opened no session: nothing will close it.
+    if (transport.sessionId === undefined) await transport.close();
+    return response;
   }
 
   async close(): Promise<void> {
@@ -107,6 +125,8 @@ export class LegacyHttpSessions {
     const server = buildServer(this.#served);
     const connection = new Connection(this.#served, server, this.#onerror);
     let unhold = () => {};
+    this.#count.open(auth);
+    let counted = true;
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
@@ -124,6 +144,8 @@ export class LegacyHttpSessions {
     const onclose = transport.onclose;
     transport.onclose = () => {
       unhold();
+      if (counted) this.#count.close(auth);
+      counted = false;
       if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
       onclose?.();
     };

@@ -34,10 +34,10 @@ describe("a token removed from the tokens file (SIGHUP)", () => {
     async () => {
       const listen = await openListen(served.url, ["app://customers_show/1"], READER);
       assert.equal(listen.status, 200);
-      const readerSession = (await initialize(served.url, READER)).headers.get("mcp-session-id")!;
+      const readerSession = (await initialize(served.url, READER)).session!;
       const stream = await openGetStream(served.url, readerSession, READER);
       assert.equal(stream.status, 200);
-      const writerSession = (await initialize(served.url, WRITER)).headers.get("mcp-session-id")!;
+      const writerSession = (await initialize(served.url, WRITER)).session!;
 
       writeFileSync(file, `${WRITER} customers:read customers:write # writer\n`);
       served.child.kill("SIGHUP");

@@ -142,7 +142,7 @@ describe("JWT access tokens of an external authorization server (jose, JWKS)", (
       const bearer = await token({ issuer, audience: PUBLIC_URL, expiresIn: "2s", key: signing });
       const listen = await openListen(serving.url, ["app://customers_show/1"], bearer);
       assert.equal(listen.status, 200);
-      const session = (await initialize(serving.url, bearer)).headers.get("mcp-session-id")!;
+      const session = (await initialize(serving.url, bearer)).session!;
       const stream = await openGetStream(serving.url, session, bearer);
       assert.equal(stream.status, 200);
       await Promise.all([untilEnd(listen), untilEnd(stream)]);

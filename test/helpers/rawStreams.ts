@@ -46,15 +46,18 @@ export function openListen(url: URL, uris: string[], token?: string): Promise<Re
   });
 }
 
-/** A 2025-era session opened by a raw `initialize`: the answer (its id in `mcp-session-id`). */
-export async function initialize(url: URL, token?: string): Promise<Response> {
+/** A 2025-era session opened by a raw `initialize`: the answer's status, session id and text. */
+export async function initialize(
+  url: URL,
+  token?: string,
+): Promise<{ status: number; session: string | null; text: string }> {
   const response = await fetch(url, {
     method: "POST",
     headers: { ...JSON_AND_SSE, ...bearer(token) },
     body: INITIALIZE,
   });
-  await response.text();
-  return response;
+  const text = await response.text();
+  return { status: response.status, session: response.headers.get("mcp-session-id"), text };
 }
 
 /** A request of the 2025 session `session`. */

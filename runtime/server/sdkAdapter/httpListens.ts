@@ -9,7 +9,8 @@ import { ListenRegistrations } from "../listens.ts";
 import { listenId, narrowedTo, requestedUris } from "./listenRequest.ts";
 import type { HeldByToken } from "../auth/heldByToken.ts";
 import type { ServedApp } from "../servedApp.ts";
-import { limitReached, type LimitName, type SubscriptionLimits } from "../subscriptionLimits.ts";
+import { OpenCount } from "../openCount.ts";
+import { limitReached } from "../subscriptionLimits.ts";
 
 type Fetch = (request: Request, options?: McpHandlerRequestOptions) => Promise<Response>;
 
@@ -26,7 +27,7 @@ type Fetch = (request: Request, options?: McpHandlerRequestOptions) => Promise<R
 export class HttpListens {
   readonly #served: ServedApp;
   readonly #registrations: ListenRegistrations<object>;
-  readonly #streams: ListenStreams;
+  readonly #streams: OpenCount;
   readonly #held: HeldByToken;
 
   /**
@@ -37,7 +38,7 @@ export class HttpListens {
     this.#served = served;
     this.#held = held;
     this.#registrations = new ListenRegistrations(served, publish);
-    this.#streams = new ListenStreams(served.ledger.limits);
+    this.#streams = new OpenCount(served.ledger.limits, "listensPerPrincipal", "listensTotal");
   }
 
   /**
@@ -109,38 +110,6 @@ export class HttpListens {
 
   closeAll(): void {
     this.#registrations.closeAll();
-  }
-}
-
-/** Open listen streams, by principal and in all. */
-class ListenStreams {
-  readonly #limits: SubscriptionLimits;
-  readonly #byPrincipal = new Map<string, number>();
-  #total = 0;
-
-  constructor(limits: SubscriptionLimits) {
-    this.#limits = limits;
-  }
-
-  /** The limit another listen of `auth` would go over, if any. */
-  full(auth: AuthInfo | undefined): LimitName | undefined {
-    if (this.#total >= this.#limits.listensTotal) return "listensTotal";
-    if (auth && (this.#byPrincipal.get(auth.clientId) ?? 0) >= this.#limits.listensPerPrincipal)
-      return "listensPerPrincipal";
-    return undefined;
-  }
-
-  open(auth: AuthInfo | undefined): void {
-    this.#total++;
-    if (auth) this.#byPrincipal.set(auth.clientId, (this.#byPrincipal.get(auth.clientId) ?? 0) + 1);
-  }
-
-  close(auth: AuthInfo | undefined): void {
-    this.#total--;
-    if (!auth) return;
-    const left = (this.#byPrincipal.get(auth.clientId) ?? 1) - 1;
-    if (left > 0) this.#byPrincipal.set(auth.clientId, left);
-    else this.#byPrincipal.delete(auth.clientId);
   }
 }
 
