@@ -24,6 +24,8 @@ export interface FrontOptions {
   allowedHosts: readonly string[];
   /** Origins (`scheme://host:port`), besides loopback's and the resource's, a browser may send. */
   allowedOrigins: readonly string[];
+  /** Where an outage of the token issuer is told, once per outage. */
+  onerror: (error: Error) => void;
 }
 
 type Serve = (request: Request, auth: AuthInfo | undefined) => Promise<Response>;
@@ -75,7 +77,12 @@ export function frontDoor(
       if (refused) return refused;
       let principal: AuthInfo | undefined;
       if (options.auth) {
-        const checked = await authenticate(request, options.auth, options.resource);
+        const checked = await authenticate(
+          request,
+          options.auth,
+          options.resource,
+          options.onerror,
+        );
         if (checked instanceof Response) return checked;
         principal = checked;
         context.principal = checked.clientId;

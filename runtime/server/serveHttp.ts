@@ -6,7 +6,7 @@ import type { App } from "../app.ts";
 import { cutText } from "../cutText.ts";
 import { MAX_LOG_MESSAGE } from "./serverLog.ts";
 import { HeldByToken } from "./auth/heldByToken.ts";
-import type { HttpAuth } from "./auth/httpAuth.ts";
+import { audienceProblem, type HttpAuth } from "./auth/httpAuth.ts";
 import { buildServer } from "./buildServer.ts";
 import { frontDoor, MCP_PATH } from "./httpFront.ts";
 import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
@@ -114,6 +114,13 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   });
   const listening = new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${MCP_PATH}`);
   const resource = options.publicUrl ?? listening;
+  const audience = options.auth && audienceProblem(options.auth, resource);
+  if (audience) {
+    stopWatchingGrants();
+    served.close();
+    await new Promise((resolve) => http.close(resolve));
+    throw new Error(`livecmd: ${audience}`);
+  }
   const held = new HeldByToken(options.auth, resource, onerror);
   const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs, held);
   // The bus delivers by exact URI to every listen holding it, which is every subscriber of it.
@@ -129,6 +136,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
       auth: options.auth,
       allowedHosts: options.allowedHosts ?? [],
       allowedOrigins: options.allowedOrigins ?? [],
+      onerror,
     },
     mcp,
   );
