@@ -15,8 +15,12 @@ export const MCP_PATH = "/mcp";
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
 export interface FrontOptions {
-  /** This endpoint's URL as clients reach it (its RFC 8707 resource, the tokens' audience). */
-  resource: URL;
+  /**
+   * This endpoint's URL as clients reach it (its RFC 8707 resource, the tokens' audience);
+   * undefined when it listens on every interface and no public URL was given: it then has no
+   * one URL to advertise, and checks tokens against the URL each request names.
+   */
+  resource: URL | undefined;
   /** The port it listens on: loopback origins are compared with it. */
   port: number;
   auth: HttpAuth | undefined;
@@ -42,17 +46,18 @@ export function frontDoor(
   options: FrontOptions,
   serve: Serve,
 ): (request: Request) => Promise<Response> {
+  const { resource } = options;
   const hosts = new Set(
-    [...LOOPBACK_HOSTS, options.resource.hostname, ...options.allowedHosts].map((host) =>
-      host.toLowerCase(),
+    [...LOOPBACK_HOSTS, ...(resource ? [resource.hostname] : []), ...options.allowedHosts].map(
+      (host) => host.toLowerCase(),
     ),
   );
   const origins = new Set([
     ...LOOPBACK_HOSTS.map((host) => `http://${host}:${options.port}`),
-    options.resource.origin,
+    ...(resource ? [resource.origin] : []),
     ...options.allowedOrigins,
   ]);
-  const metadataPath = metadataUrlOf(options.resource).pathname;
+  const metadataPath = metadataUrlOf(resource ?? new URL(MCP_PATH, "http://localhost")).pathname;
   return (request) =>
     asNewRequest(async (context) => {
       const url = new URL(request.url);
@@ -60,9 +65,10 @@ export function frontDoor(
         options.auth &&
         (url.pathname === metadataPath || url.pathname === "/.well-known/oauth-protected-resource")
       ) {
-        return request.method === "GET"
-          ? Response.json(protectedResourceMetadata(options.auth, options.resource))
-          : methodNotAllowed("GET");
+        if (request.method !== "GET") return methodNotAllowed("GET");
+        return resource
+          ? Response.json(protectedResourceMetadata(options.auth, resource))
+          : unknownResource();
       }
       if (url.pathname !== MCP_PATH)
         return new Response(`Not found: the MCP endpoint is ${MCP_PATH}\n`, {
@@ -80,7 +86,8 @@ export function frontDoor(
         const checked = await authenticate(
           request,
           options.auth,
-          options.resource,
+          resource ?? new URL(MCP_PATH, url),
+          resource !== undefined,
           options.onerror,
         );
         if (checked instanceof Response) return checked;
@@ -154,6 +161,14 @@ function forbidden(message: string): Response {
   return Response.json(
     { jsonrpc: "2.0", id: null, error: { code: -32000, message } },
     { status: 403 },
+  );
+}
+
+/** The metadata of an endpoint that listens on every interface and was told no public URL. */
+function unknownResource(): Response {
+  return new Response(
+    "Not found: this server listens on every interface and was given no public URL to advertise; start it with --public-url\n",
+    { status: 404, headers: { "content-type": "text/plain" } },
   );
 }
 

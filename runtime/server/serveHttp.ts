@@ -4,6 +4,7 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { App } from "../app.ts";
 import { cutText } from "../cutText.ts";
+import { isWildcard, ownHostNames } from "./ownHostNames.ts";
 import { MAX_LOG_MESSAGE } from "./serverLog.ts";
 import { HeldByToken } from "./auth/heldByToken.ts";
 import { audienceProblem, type HttpAuth } from "./auth/httpAuth.ts";
@@ -31,7 +32,10 @@ export interface ServeHttpOptions extends ServeOptions {
    * allowed Host and Origin.
    */
   publicUrl?: URL;
-  /** Host names, besides loopback and `publicUrl`'s, that requests may name in `Host`. */
+  /**
+   * Host names, besides loopback and `publicUrl`'s, that requests may name in `Host`. On every
+   * interface (0.0.0.0, ::) the machine's own host name and addresses are allowed too.
+   */
   allowedHosts?: readonly string[];
   /** Origins (`scheme://host:port`), besides loopback's and `publicUrl`'s, that browsers may send. */
   allowedOrigins?: readonly string[];
@@ -113,7 +117,8 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     ...options.timeouts,
   });
   const listening = new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${MCP_PATH}`);
-  const resource = options.publicUrl ?? listening;
+  // On every interface the endpoint has many URLs: it advertises only the one it is told.
+  const resource = options.publicUrl ?? (isWildcard(host) ? undefined : listening);
   const audience = options.auth && audienceProblem(options.auth, resource);
   if (audience) {
     stopWatchingGrants();
@@ -121,7 +126,8 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     await new Promise((resolve) => http.close(resolve));
     throw new Error(`livecmd: ${audience}`);
   }
-  const held = new HeldByToken(options.auth, resource, onerror);
+  const held = new HeldByToken(options.auth, resource ?? listening, onerror);
+  const ownHosts = isWildcard(host) ? ownHostNames() : [];
   const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs, held);
   // The bus delivers by exact URI to every listen holding it, which is every subscriber of it.
   const listens = new HttpListens(served, (uri) => modern.notify.resourceUpdated(uri), held);
@@ -134,8 +140,11 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
       resource,
       port,
       auth: options.auth,
-      allowedHosts: options.allowedHosts ?? [],
-      allowedOrigins: options.allowedOrigins ?? [],
+      allowedHosts: [...ownHosts, ...(options.allowedHosts ?? [])],
+      allowedOrigins: [
+        ...ownHosts.map((name) => `http://${name}:${port}`),
+        ...(options.allowedOrigins ?? []),
+      ],
       onerror,
     },
     mcp,

@@ -53,9 +53,11 @@ export async function authenticate(
   request: Request,
   auth: HttpAuth,
   resource: URL,
+  advertised: boolean,
   onerror: (error: Error) => void,
 ): Promise<AuthInfo | Response> {
-  const resourceMetadataUrl = metadataUrlOf(resource).href;
+  // An endpoint with no one URL to advertise names no metadata document in its challenges.
+  const resourceMetadataUrl = advertised ? metadataUrlOf(resource).href : undefined;
   const requiredScopes = auth.requiredScopes === undefined ? undefined : [...auth.requiredScopes];
   const verifier = {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
@@ -71,7 +73,7 @@ export async function authenticate(
   try {
     return await verifyBearerToken(request.headers.get("authorization"), {
       verifier,
-      resourceMetadataUrl,
+      ...(resourceMetadataUrl !== undefined && { resourceMetadataUrl }),
       expectedResource: resource,
       ...(requiredScopes && { requiredScopes }),
     });
@@ -81,7 +83,7 @@ export async function authenticate(
       return authUnavailable(error);
     }
     return bearerAuthChallengeResponse(error, {
-      resourceMetadataUrl,
+      ...(resourceMetadataUrl !== undefined && { resourceMetadataUrl }),
       ...(requiredScopes && { requiredScopes }),
     });
   }
@@ -102,8 +104,10 @@ function authUnavailable(error: AuthUnavailable): Response {
  * Why `auth` can never accept a token for `resource`, if so: its audience is another URL (the
  * SDK compares the two exactly, but for a fragment and a trailing slash).
  */
-export function audienceProblem(auth: HttpAuth, resource: URL): string | undefined {
+export function audienceProblem(auth: HttpAuth, resource: URL | undefined): string | undefined {
   if (auth.audience === undefined) return undefined;
+  if (resource === undefined)
+    return `serving on every interface, the server does not know the URL tokens for the audience ${auth.audience} are presented at; pass --public-url ${auth.audience}`;
   const comparable = (url: string) => url.replace(/#.*$/, "").replace(/\/$/, "");
   if (
     URL.canParse(auth.audience) &&
