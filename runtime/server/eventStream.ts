@@ -64,14 +64,13 @@ export const SSE_RETRY_MS = 3000;
 let primedStreams = 0;
 
 /**
- * The event stream with the priming event SEP-1699 asks for in front: an event id, the
- * `retry:` delay and empty data (which clients skip). It also gets the response head out at
- * once, where without a first chunk it would wait for the first keep-alive.
+ * The event stream with the priming event SEP-1699 asks for in front: an event id (`eventId`,
+ * one a 2025 session can resume from; a fresh one when absent), the `retry:` delay and empty
+ * data (which clients skip). It also gets the response head out at once, where without a first
+ * chunk it would wait for the first keep-alive.
  */
-export function primed(response: Response): Response {
-  const priming = new TextEncoder().encode(
-    `id: livecmd-${++primedStreams}\nretry: ${SSE_RETRY_MS}\ndata: \n\n`,
-  );
+export function primed(response: Response, eventId = `livecmd-${++primedStreams}`): Response {
+  const priming = new TextEncoder().encode(`id: ${eventId}\nretry: ${SSE_RETRY_MS}\ndata: \n\n`);
   const body = response.body!.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       start: (controller) => controller.enqueue(priming),

@@ -5,7 +5,7 @@ import {
   protectedResourceMetadata,
   type HttpAuth,
 } from "./auth/httpAuth.ts";
-import { isEventStream, primed } from "./eventStream.ts";
+import { isEventStream } from "./eventStream.ts";
 import { boundedErrorText } from "./protocolErrors.ts";
 import { asNewRequest } from "./requestContext.ts";
 
@@ -39,8 +39,8 @@ type Serve = (request: Request, auth: AuthInfo | undefined) => Promise<Response>
  * protected-resource metadata when the endpoint authenticates), `Host` against DNS rebinding,
  * `Origin` against cross-site requests (with its port), the method (405 with `Allow`), no token
  * in the query string, and the bearer token. It runs as a new request (`asNewRequest`): the
- * log lines written meanwhile name it and, once known, its principal. Event streams get the SSE priming event; error
- * answers are bounded.
+ * log lines written meanwhile name it and, once known, its principal. Error answers are
+ * bounded.
  */
 export function frontDoor(
   options: FrontOptions,
@@ -95,7 +95,7 @@ export function frontDoor(
         context.principal = checked.clientId;
       }
       const response = await serve(request, principal);
-      if (isEventStream(response)) return primed(response);
+      if (isEventStream(response)) return response;
       return response.status >= 400 ? bounded(response) : response;
     });
 }

@@ -7,8 +7,9 @@ import {
 import type { HeldByToken } from "./auth/heldByToken.ts";
 import { buildServer } from "./buildServer.ts";
 import { Connection } from "./connection.ts";
-import { isEventStream, whenStreamEnds } from "./eventStream.ts";
+import { isEventStream, primed, SSE_RETRY_MS, whenStreamEnds } from "./eventStream.ts";
 import { OpenCount } from "./openCount.ts";
+import { SessionEventStore } from "./sessionEventStore.ts";
 import { errorResponse } from "./protocolErrors.ts";
 import { sessionLimitReached } from "./subscriptionLimits.ts";
 import type { ServedApp } from "./servedApp.ts";
@@ -19,9 +20,12 @@ import type { ServedApp } from "./servedApp.ts";
  * `initialize` opens a session with its own instance and connection, and the client's GET
  * stream carries what the server pushes.
  *
- * A session's `resources/subscribe` subscriptions end with its GET stream: nothing else could
- * deliver them, and on a loopback-only endpoint a closed stream means the client went away (the
- * SDK client's `close()` aborts its streams without ending the session).
+ * Events carry ids, and each session keeps the last ones (`SessionEventStore`): a client whose
+ * GET stream dropped reconnects (at once: the dropped stream is let go as soon as the socket
+ * closes) with `Last-Event-ID` and is sent what it missed. A session's `resources/subscribe`
+ * subscriptions outlive a dropped GET stream by `RECONNECT_GRACE_MS` (their updates are kept
+ * for the reconnect) and then end: the SDK client's `close()` aborts its streams without
+ * ending the session, and nothing else would deliver them.
  *
  * Clients rarely end their sessions (a DELETE), so a session with no request in progress and no
  * open stream for `idleMs` is closed; its client then gets 404 and initializes again, as the
@@ -80,14 +84,7 @@ export class LegacyHttpSessions {
         return response;
       }
       if (request.method !== "GET") return whenStreamEnds(response, done);
-      // The SDK's transport keeps the stream of a client that went away until it writes to it;
-      // the request's signal tells at once.
-      const end = () => {
-        done();
-        session.connection.endSubscriptions();
-      };
-      request.signal.addEventListener("abort", end, { once: true });
-      return whenStreamEnds(response, end);
+      return this.#pushStream(session, request, response, done);
     }
     const body: unknown =
       request.method === "POST"
@@ -116,6 +113,27 @@ export class LegacyHttpSessions {
     return response;
   }
 
+  /**
+   * The session's GET stream, primed with an event id it can be resumed from. The SDK's
+   * transport keeps the stream of a client that went away until it writes to it (a 409 for a
+   * reconnect meanwhile); the request's signal tells at once, and ends it.
+   */
+  #pushStream(session: Session, request: Request, response: Response, done: () => void): Response {
+    clearTimeout(session.reconnectGrace);
+    const end = () => {
+      done();
+      session.reconnectGrace = setTimeout(
+        () => session.connection.endSubscriptions(),
+        RECONNECT_GRACE_MS,
+      ).unref();
+    };
+    // A resumed stream is primed too: its head goes out before anything is replayed or sent.
+    return primed(
+      whenStreamEnds(response, end, request.signal),
+      session.events.mark(STANDALONE_STREAM),
+    );
+  }
+
   async close(): Promise<void> {
     clearInterval(this.#sweep);
     await Promise.all([...this.#sessions.values()].map((session) => session.transport.close()));
@@ -127,9 +145,12 @@ export class LegacyHttpSessions {
     let unhold = () => {};
     this.#count.open(auth);
     let counted = true;
+    const events = new SessionEventStore();
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        eventStore: events,
+        retryInterval: SSE_RETRY_MS,
         onsessioninitialized: (id) => {
           unhold = this.#held.hold(auth, () => void transport.close().catch(this.#onerror));
           this.#sessions.set(id, {
@@ -137,6 +158,8 @@ export class LegacyHttpSessions {
             connection,
             principal: principalOf(auth),
             activity: new Activity(),
+            events,
+            reconnectGrace: undefined,
           });
         },
       });
@@ -167,7 +190,19 @@ interface Session {
   /** The client id of the principal that opened it; undefined on an endpoint without auth. */
   readonly principal: string | undefined;
   readonly activity: Activity;
+  readonly events: SessionEventStore;
+  /** Set while the GET stream is away: when its subscriptions end if it does not come back. */
+  reconnectGrace: NodeJS.Timeout | undefined;
 }
+
+/**
+ * How long a session's subscriptions outlive its dropped GET stream: twice the `retry:` its
+ * client was told to wait before reconnecting.
+ */
+export const RECONNECT_GRACE_MS = 2 * SSE_RETRY_MS;
+
+/** The SDK transport's id of a session's GET stream (`_standaloneSseStreamId`). */
+const STANDALONE_STREAM = "_GET_stream";
 
 /** Requests in progress and streams open in one session, and since when it has had none. */
 class Activity {

@@ -4,6 +4,7 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { App } from "../app.ts";
 import { cutText } from "../cutText.ts";
+import { isEventStream, primed } from "./eventStream.ts";
 import { isWildcard, ownHostNames } from "./ownHostNames.ts";
 import { MAX_LOG_MESSAGE } from "./serverLog.ts";
 import { HeldByToken } from "./auth/heldByToken.ts";
@@ -132,7 +133,10 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   // The bus delivers by exact URI to every listen holding it, which is every subscriber of it.
   const listens = new HttpListens(served, (uri) => modern.notify.resourceUpdated(uri), held);
   const mcp = routeByEra({
-    modern: (request, read, auth) => listens.fetch(request, modern.fetch, read, auth),
+    modern: async (request, read, auth) => {
+      const response = await listens.fetch(request, modern.fetch, read, auth);
+      return isEventStream(response) ? primed(response) : response;
+    },
     legacy: (request, auth) => legacy.fetch(request, auth),
   });
   const front = frontDoor(
