@@ -1,4 +1,4 @@
-import type { ServeHttpOptions, StaticTokens } from "../runtime/server/index.ts";
+import type { ServeHttpOptions, ServerLog, StaticTokens } from "../runtime/server/index.ts";
 import { InputError } from "./inputError.ts";
 
 /** The `livecmd serve` flags that only Streamable HTTP reads. */
@@ -15,6 +15,8 @@ export interface HttpFlags {
   "session-idle"?: number;
   "max-subscriptions"?: number;
   "max-subscriptions-per-principal"?: number;
+  "max-sessions"?: number;
+  "max-sessions-per-principal"?: number;
 }
 
 export const HTTP_FLAG_NAMES = [
@@ -30,6 +32,8 @@ export const HTTP_FLAG_NAMES = [
   "session-idle",
   "max-subscriptions",
   "max-subscriptions-per-principal",
+  "max-sessions",
+  "max-sessions-per-principal",
 ] as const satisfies readonly (keyof HttpFlags)[];
 
 /** The flags, checked together: the one-line problem with them, or undefined. */
@@ -58,6 +62,8 @@ export function httpFlagsProblem(flags: HttpFlags, http: boolean): string | unde
     "session-idle",
     "max-subscriptions",
     "max-subscriptions-per-principal",
+    "max-sessions",
+    "max-sessions-per-principal",
   ] as const) {
     const value = flags[name];
     if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
@@ -70,8 +76,11 @@ export function httpFlagsProblem(flags: HttpFlags, http: boolean): string | unde
  * What the flags ask of `serveHttp`. Static tokens are re-read on SIGHUP; a file that no longer
  * reads leaves the tokens read before in force and says why on stderr.
  */
-export async function httpServeOptions(flags: HttpFlags): Promise<Omit<ServeHttpOptions, "port">> {
-  const auth = await authOf(flags);
+export async function httpServeOptions(
+  flags: HttpFlags,
+  log: ServerLog,
+): Promise<Omit<ServeHttpOptions, "port">> {
+  const auth = await authOf(flags, log);
   return {
     ...(flags.host !== undefined && { host: flags.host }),
     ...(auth && { auth }),
@@ -84,11 +93,15 @@ export async function httpServeOptions(flags: HttpFlags): Promise<Omit<ServeHttp
       ...(flags["max-subscriptions-per-principal"] !== undefined && {
         perPrincipal: flags["max-subscriptions-per-principal"],
       }),
+      ...(flags["max-sessions"] !== undefined && { sessionsTotal: flags["max-sessions"] }),
+      ...(flags["max-sessions-per-principal"] !== undefined && {
+        sessionsPerPrincipal: flags["max-sessions-per-principal"],
+      }),
     },
   };
 }
 
-async function authOf(flags: HttpFlags): Promise<ServeHttpOptions["auth"]> {
+async function authOf(flags: HttpFlags, log: ServerLog): Promise<ServeHttpOptions["auth"]> {
   const requiredScopes = flags["require-scope"];
   const { staticTokens, jwtBearer } = await import("../runtime/server/index.ts");
   if (flags.tokens !== undefined) {
@@ -98,7 +111,7 @@ async function authOf(flags: HttpFlags): Promise<ServeHttpOptions["auth"]> {
     } catch (error) {
       throw new InputError((error as Error).message.replace(/^livecmd: /, ""));
     }
-    process.on("SIGHUP", () => reloadTokens(tokens, flags.tokens!));
+    process.on("SIGHUP", () => reloadTokens(tokens, flags.tokens!, log));
     return tokens;
   }
   if (flags.issuer === undefined) return undefined;
@@ -110,11 +123,11 @@ async function authOf(flags: HttpFlags): Promise<ServeHttpOptions["auth"]> {
   });
 }
 
-function reloadTokens(tokens: StaticTokens, file: string): void {
+function reloadTokens(tokens: StaticTokens, file: string, log: ServerLog): void {
   try {
     tokens.reload();
-    process.stderr.write(`livecmd: re-read ${file}: ${tokens.size} tokens\n`);
+    log.info(`re-read ${file}: ${tokens.size} tokens`);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}; the tokens read before stay in force\n`);
+    log.warn(`${(error as Error).message}; the tokens read before stay in force`);
   }
 }

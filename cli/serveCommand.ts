@@ -6,6 +6,9 @@ import { sqliteDriverProblem } from "../runtime/db/sqlite/sqliteDriver.ts";
 // Light imports only: the CLI registers this command on every run, `codegen` included; the
 // MCP server runtime loads when `serve` actually runs.
 import { DEFAULT_PAGE_SIZE } from "../runtime/server/defaultPageSize.ts";
+import { DEFAULT_SUBSCRIPTION_LIMITS } from "../runtime/server/limitDefaults.ts";
+import { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from "../runtime/server/logFormat.ts";
+import type { ServerLog } from "../runtime/server/serverLog.ts";
 import { httpFlagsProblem, type HttpFlags } from "./httpServeOptions.ts";
 import { importModule } from "./importModule.ts";
 import { InputError } from "./inputError.ts";
@@ -16,6 +19,7 @@ interface ServeArguments extends HttpFlags {
   http?: number;
   "page-size": number;
   "allow-stale"?: boolean;
+  "log-format": LogFormat;
 }
 
 /** `livecmd serve`: the app's commands over MCP, on stdio or Streamable HTTP. */
@@ -39,6 +43,12 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
         type: "number",
         default: DEFAULT_PAGE_SIZE,
         describe: "Entries per page of tools/list, resources/list and resources/templates/list",
+      })
+      .option("log-format", {
+        choices: LOG_FORMATS,
+        default: DEFAULT_LOG_FORMAT,
+        describe:
+          "Log lines on stderr: pretty (`livecmd: …`, one readable line each) or json (one JSON object a line: level, time, req, principal, msg)",
       })
       .option("allow-stale", {
         type: "boolean",
@@ -97,11 +107,19 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
         },
         "max-subscriptions": {
           type: "number",
-          describe: "URIs watched by the whole server, both eras (default 65536)",
+          describe: `URIs watched by the whole server, both eras (default ${DEFAULT_SUBSCRIPTION_LIMITS.total})`,
         },
         "max-subscriptions-per-principal": {
           type: "number",
-          describe: "HTTP: URIs one authenticated principal watches in all (default 4096)",
+          describe: `HTTP: URIs one authenticated principal watches in all (default ${DEFAULT_SUBSCRIPTION_LIMITS.perPrincipal})`,
+        },
+        "max-sessions": {
+          type: "number",
+          describe: `HTTP: 2025-era sessions open at once (default ${DEFAULT_SUBSCRIPTION_LIMITS.sessionsTotal}); past it initialize is 503`,
+        },
+        "max-sessions-per-principal": {
+          type: "number",
+          describe: `HTTP: 2025-era sessions one authenticated principal holds open (default ${DEFAULT_SUBSCRIPTION_LIMITS.sessionsPerPrincipal}); past it initialize is 429`,
         },
       })
       .check((args) => {
@@ -135,7 +153,9 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
     const driverProblem = sqliteDriverProblem(path.resolve(cwd, appModule));
     if (driverProblem) throw new InputError(driverProblem);
     const app = await loadApp(appModule, cwd);
+    const { serverLog } = await import("../runtime/server/serverLog.ts");
     const options = {
+      log: serverLog(argv["log-format"]),
       pageSize: argv["page-size"],
       allowStale: argv["allow-stale"] === true,
       version: packageVersionNear(path.resolve(cwd, appModule)),
@@ -157,17 +177,17 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
 async function serve(
   app: App,
   http: { port: number; flags: HttpFlags } | undefined,
-  options: { pageSize: number; allowStale: boolean; version: string | undefined },
+  options: { log: ServerLog; pageSize: number; allowStale: boolean; version: string | undefined },
 ): Promise<void> {
   if (http === undefined) {
     const { serveStdio } = await import("../runtime/server/serveStdio.ts");
     serveStdio(app, options);
-    process.stderr.write(`livecmd: serving app "${app.name}" over stdio\n`);
+    options.log.info(`serving app "${app.name}" over stdio`);
     return;
   }
   const { serveHttp } = await import("../runtime/server/serveHttp.ts");
   const { httpServeOptions } = await import("./httpServeOptions.ts");
-  const httpOptions = await httpServeOptions(http.flags);
+  const httpOptions = await httpServeOptions(http.flags, options.log);
   let serving;
   try {
     serving = await serveHttp(app, { ...options, ...httpOptions, port: http.port });

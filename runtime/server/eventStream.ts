@@ -8,9 +8,14 @@ export function isEventStream(response: Response): boolean {
 
 /**
  * The event stream with `onEnd` called once when it ends: the server closed it, or the client
- * went away (node:http cancels the body when the socket closes).
+ * went away (node:http cancels the body when the socket closes), or `endOn` aborted (its token
+ * was revoked: the client sees the stream end).
  */
-export function whenStreamEnds(response: Response, onEnd: () => void): Response {
+export function whenStreamEnds(
+  response: Response,
+  onEnd: () => void,
+  endOn?: AbortSignal,
+): Response {
   let ended = false;
   const end = () => {
     if (ended) return;
@@ -19,6 +24,17 @@ export function whenStreamEnds(response: Response, onEnd: () => void): Response 
   };
   const reader = response.body!.getReader();
   const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      endOn?.addEventListener(
+        "abort",
+        () => {
+          end();
+          controller.close();
+          void reader.cancel(endOn.reason).catch(() => undefined);
+        },
+        { once: true },
+      );
+    },
     async pull(controller) {
       try {
         const { done, value } = await reader.read();
@@ -48,14 +64,13 @@ export const SSE_RETRY_MS = 3000;
 let primedStreams = 0;
 
 /**
- * The event stream with the priming event SEP-1699 asks for in front: an event id, the
- * `retry:` delay and empty data (which clients skip). It also gets the response head out at
- * once, where without a first chunk it would wait for the first keep-alive.
+ * The event stream with the priming event SEP-1699 asks for in front: an event id (`eventId`,
+ * one a 2025 session can resume from; a fresh one when absent), the `retry:` delay and empty
+ * data (which clients skip). It also gets the response head out at once, where without a first
+ * chunk it would wait for the first keep-alive.
  */
-export function primed(response: Response): Response {
-  const priming = new TextEncoder().encode(
-    `id: livecmd-${++primedStreams}\nretry: ${SSE_RETRY_MS}\ndata: \n\n`,
-  );
+export function primed(response: Response, eventId = `livecmd-${++primedStreams}`): Response {
+  const priming = new TextEncoder().encode(`id: ${eventId}\nretry: ${SSE_RETRY_MS}\ndata: \n\n`);
   const body = response.body!.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       start: (controller) => controller.enqueue(priming),

@@ -5,7 +5,9 @@ import {
   protectedResourceMetadata,
   type HttpAuth,
 } from "./auth/httpAuth.ts";
-import { isEventStream, primed } from "./eventStream.ts";
+import { isEventStream } from "./eventStream.ts";
+import { boundedErrorText } from "./protocolErrors.ts";
+import { asNewRequest } from "./requestContext.ts";
 
 export const MCP_PATH = "/mcp";
 
@@ -13,8 +15,12 @@ export const MCP_PATH = "/mcp";
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
 export interface FrontOptions {
-  /** This endpoint's URL as clients reach it (its RFC 8707 resource, the tokens' audience). */
-  resource: URL;
+  /**
+   * This endpoint's URL as clients reach it (its RFC 8707 resource, the tokens' audience);
+   * undefined when it listens on every interface and no public URL was given: it then has no
+   * one URL to advertise, and checks tokens against the URL each request names.
+   */
+  resource: URL | undefined;
   /** The port it listens on: loopback origins are compared with it. */
   port: number;
   auth: HttpAuth | undefined;
@@ -22,6 +28,8 @@ export interface FrontOptions {
   allowedHosts: readonly string[];
   /** Origins (`scheme://host:port`), besides loopback's and the resource's, a browser may send. */
   allowedOrigins: readonly string[];
+  /** Where an outage of the token issuer is told, once per outage. */
+  onerror: (error: Error) => void;
 }
 
 type Serve = (request: Request, auth: AuthInfo | undefined) => Promise<Response>;
@@ -30,53 +38,74 @@ type Serve = (request: Request, auth: AuthInfo | undefined) => Promise<Response>
  * Everything a request passes before it reaches MCP, in order: the path (`/mcp`, and the
  * protected-resource metadata when the endpoint authenticates), `Host` against DNS rebinding,
  * `Origin` against cross-site requests (with its port), the method (405 with `Allow`), no token
- * in the query string, and the bearer token. Event streams get the SSE priming event.
+ * in the query string, and the bearer token. It runs as a new request (`asNewRequest`): the
+ * log lines written meanwhile name it and, once known, its principal. Error answers are
+ * bounded.
  */
 export function frontDoor(
   options: FrontOptions,
   serve: Serve,
 ): (request: Request) => Promise<Response> {
+  const { resource } = options;
   const hosts = new Set(
-    [...LOOPBACK_HOSTS, options.resource.hostname, ...options.allowedHosts].map((host) =>
-      host.toLowerCase(),
+    [...LOOPBACK_HOSTS, ...(resource ? [resource.hostname] : []), ...options.allowedHosts].map(
+      (host) => host.toLowerCase(),
     ),
   );
   const origins = new Set([
     ...LOOPBACK_HOSTS.map((host) => `http://${host}:${options.port}`),
-    options.resource.origin,
+    ...(resource ? [resource.origin] : []),
     ...options.allowedOrigins,
   ]);
-  const metadataPath = metadataUrlOf(options.resource).pathname;
-  return async (request) => {
-    const url = new URL(request.url);
-    if (
-      options.auth &&
-      (url.pathname === metadataPath || url.pathname === "/.well-known/oauth-protected-resource")
-    ) {
-      return request.method === "GET"
-        ? Response.json(protectedResourceMetadata(options.auth, options.resource))
-        : methodNotAllowed("GET");
-    }
-    if (url.pathname !== MCP_PATH)
-      return new Response(`Not found: the MCP endpoint is ${MCP_PATH}\n`, {
-        status: 404,
-        headers: { "content-type": "text/plain" },
-      });
-    const refused =
-      hostRefusal(request, hosts) ??
-      originRefusal(request, origins) ??
-      methodRefusal(request) ??
-      queryTokenRefusal(url);
-    if (refused) return refused;
-    let principal: AuthInfo | undefined;
-    if (options.auth) {
-      const checked = await authenticate(request, options.auth, options.resource);
-      if (checked instanceof Response) return checked;
-      principal = checked;
-    }
-    const response = await serve(request, principal);
-    return isEventStream(response) ? primed(response) : response;
-  };
+  const metadataPath = metadataUrlOf(resource ?? new URL(MCP_PATH, "http://localhost")).pathname;
+  return (request) =>
+    asNewRequest(async (context) => {
+      const url = new URL(request.url);
+      if (
+        options.auth &&
+        (url.pathname === metadataPath || url.pathname === "/.well-known/oauth-protected-resource")
+      ) {
+        if (request.method !== "GET") return methodNotAllowed("GET");
+        return resource
+          ? Response.json(protectedResourceMetadata(options.auth, resource))
+          : unknownResource();
+      }
+      if (url.pathname !== MCP_PATH)
+        return new Response(`Not found: the MCP endpoint is ${MCP_PATH}\n`, {
+          status: 404,
+          headers: { "content-type": "text/plain" },
+        });
+      const refused =
+        hostRefusal(request, hosts) ??
+        originRefusal(request, origins) ??
+        methodRefusal(request) ??
+        queryTokenRefusal(url);
+      if (refused) return refused;
+      let principal: AuthInfo | undefined;
+      if (options.auth) {
+        const checked = await authenticate(
+          request,
+          options.auth,
+          resource ?? new URL(MCP_PATH, url),
+          resource !== undefined,
+          options.onerror,
+        );
+        if (checked instanceof Response) return checked;
+        principal = checked;
+        context.principal = checked.clientId;
+      }
+      const response = await serve(request, principal);
+      if (isEventStream(response)) return response;
+      return response.status >= 400 ? bounded(response) : response;
+    });
+}
+
+/** An error answer cut to `MAX_ERROR_ANSWER`: a refusal never carries the request back whole. */
+async function bounded(response: Response): Promise<Response> {
+  const text = await response.text();
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(boundedErrorText(text), { status: response.status, headers });
 }
 
 function hostRefusal(request: Request, hosts: ReadonlySet<string>): Response | undefined {
@@ -132,6 +161,14 @@ function forbidden(message: string): Response {
   return Response.json(
     { jsonrpc: "2.0", id: null, error: { code: -32000, message } },
     { status: 403 },
+  );
+}
+
+/** The metadata of an endpoint that listens on every interface and was told no public URL. */
+function unknownResource(): Response {
+  return new Response(
+    "Not found: this server listens on every interface and was given no public URL to advertise; start it with --public-url\n",
+    { status: 404, headers: { "content-type": "text/plain" } },
   );
 }
 

@@ -4,9 +4,14 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
 } from "@modelcontextprotocol/server";
+import type { HeldByToken } from "./auth/heldByToken.ts";
 import { buildServer } from "./buildServer.ts";
 import { Connection } from "./connection.ts";
-import { isEventStream, whenStreamEnds } from "./eventStream.ts";
+import { isEventStream, primed, SSE_RETRY_MS, whenStreamEnds } from "./eventStream.ts";
+import { OpenCount } from "./openCount.ts";
+import { SessionEventStore } from "./sessionEventStore.ts";
+import { errorResponse } from "./protocolErrors.ts";
+import { sessionLimitReached } from "./subscriptionLimits.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /**
@@ -15,13 +20,18 @@ import type { ServedApp } from "./servedApp.ts";
  * `initialize` opens a session with its own instance and connection, and the client's GET
  * stream carries what the server pushes.
  *
- * A session's `resources/subscribe` subscriptions end with its GET stream: nothing else could
- * deliver them, and on a loopback-only endpoint a closed stream means the client went away (the
- * SDK client's `close()` aborts its streams without ending the session).
+ * Events carry ids, and each session keeps the last ones (`SessionEventStore`): a client whose
+ * GET stream dropped reconnects (at once: the dropped stream is let go as soon as the socket
+ * closes) with `Last-Event-ID` and is sent what it missed. A session's `resources/subscribe`
+ * subscriptions outlive a dropped GET stream by `RECONNECT_GRACE_MS` (their updates are kept
+ * for the reconnect) and then end: the SDK client's `close()` aborts its streams without
+ * ending the session, and nothing else would deliver them.
  *
  * Clients rarely end their sessions (a DELETE), so a session with no request in progress and no
  * open stream for `idleMs` is closed; its client then gets 404 and initializes again, as the
- * protocol provides for.
+ * protocol provides for. A session whose token is revoked or expires is closed at once.
+ * Sessions are capped per principal and in all (`sessionsPerPrincipal`, `sessionsTotal`):
+ * each has its own server instance.
  */
 export class LegacyHttpSessions {
   readonly #served: ServedApp;
@@ -29,9 +39,18 @@ export class LegacyHttpSessions {
   readonly #idleMs: number;
   readonly #sessions = new Map<string, Session>();
   readonly #sweep: NodeJS.Timeout;
+  readonly #held: HeldByToken;
+  readonly #count: OpenCount;
 
-  constructor(served: ServedApp, onerror: (error: Error) => void, idleMs: number) {
+  constructor(
+    served: ServedApp,
+    onerror: (error: Error) => void,
+    idleMs: number,
+    held: HeldByToken,
+  ) {
     this.#served = served;
+    this.#held = held;
+    this.#count = new OpenCount(served.ledger.limits, "sessionsPerPrincipal", "sessionsTotal");
     this.#onerror = onerror;
     this.#idleMs = idleMs;
     this.#sweep = setInterval(() => this.#closeIdle(), Math.min(idleMs, 60_000)).unref();
@@ -65,14 +84,7 @@ export class LegacyHttpSessions {
         return response;
       }
       if (request.method !== "GET") return whenStreamEnds(response, done);
-      // The SDK's transport keeps the stream of a client that went away until it writes to it;
-      // the request's signal tells at once.
-      const end = () => {
-        done();
-        session.connection.endSubscriptions();
-      };
-      request.signal.addEventListener("abort", end, { once: true });
-      return whenStreamEnds(response, end);
+      return this.#pushStream(session, request, response, done);
     }
     const body: unknown =
       request.method === "POST"
@@ -87,9 +99,38 @@ export class LegacyHttpSessions {
         -32000,
         "Bad Request: a 2025-era request needs the Mcp-Session-Id header that initialize returned",
       );
-    return (await this.#open(principalOf(auth))).handleRequest(
-      request,
-      auth ? { authInfo: auth } : undefined,
+    const full = this.#count.full(auth);
+    if (full)
+      return errorResponse(
+        full === "sessionsTotal" ? 503 : 429,
+        sessionLimitReached(this.#served.ledger.limits, full, this.#idleMs),
+        (body as unknown as { id: string | number }).id,
+      );
+    const transport = await this.#open(auth);
+    const response = await transport.handleRequest(request, auth ? { authInfo: auth } : undefined);
+    // An initialize the SDK refused opened no session: nothing will close it.
+    if (transport.sessionId === undefined) await transport.close();
+    return response;
+  }
+
+  /**
+   * The session's GET stream, primed with an event id it can be resumed from. The SDK's
+   * transport keeps the stream of a client that went away until it writes to it (a 409 for a
+   * reconnect meanwhile); the request's signal tells at once, and ends it.
+   */
+  #pushStream(session: Session, request: Request, response: Response, done: () => void): Response {
+    clearTimeout(session.reconnectGrace);
+    const end = () => {
+      done();
+      session.reconnectGrace = setTimeout(
+        () => session.connection.endSubscriptions(),
+        RECONNECT_GRACE_MS,
+      ).unref();
+    };
+    // A resumed stream is primed too: its head goes out before anything is replayed or sent.
+    return primed(
+      whenStreamEnds(response, end, request.signal),
+      session.events.mark(STANDALONE_STREAM),
     );
   }
 
@@ -98,23 +139,36 @@ export class LegacyHttpSessions {
     await Promise.all([...this.#sessions.values()].map((session) => session.transport.close()));
   }
 
-  async #open(principal: string | undefined): Promise<WebStandardStreamableHTTPServerTransport> {
+  async #open(auth: AuthInfo | undefined): Promise<WebStandardStreamableHTTPServerTransport> {
     const server = buildServer(this.#served);
     const connection = new Connection(this.#served, server, this.#onerror);
+    let unhold = () => {};
+    this.#count.open(auth);
+    let counted = true;
+    const events = new SessionEventStore();
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) =>
-          void this.#sessions.set(id, {
+        eventStore: events,
+        retryInterval: SSE_RETRY_MS,
+        onsessioninitialized: (id) => {
+          unhold = this.#held.hold(auth, () => void transport.close().catch(this.#onerror));
+          this.#sessions.set(id, {
             transport,
             connection,
-            principal,
+            principal: principalOf(auth),
             activity: new Activity(),
-          }),
+            events,
+            reconnectGrace: undefined,
+          });
+        },
       });
     await server.connect(transport);
     const onclose = transport.onclose;
     transport.onclose = () => {
+      unhold();
+      if (counted) this.#count.close(auth);
+      counted = false;
       if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
       onclose?.();
     };
@@ -136,7 +190,19 @@ interface Session {
   /** The client id of the principal that opened it; undefined on an endpoint without auth. */
   readonly principal: string | undefined;
   readonly activity: Activity;
+  readonly events: SessionEventStore;
+  /** Set while the GET stream is away: when its subscriptions end if it does not come back. */
+  reconnectGrace: NodeJS.Timeout | undefined;
 }
+
+/**
+ * How long a session's subscriptions outlive its dropped GET stream: twice the `retry:` its
+ * client was told to wait before reconnecting.
+ */
+export const RECONNECT_GRACE_MS = 2 * SSE_RETRY_MS;
+
+/** The SDK transport's id of a session's GET stream (`_standaloneSseStreamId`). */
+const STANDALONE_STREAM = "_GET_stream";
 
 /** Requests in progress and streams open in one session, and since when it has had none. */
 class Activity {

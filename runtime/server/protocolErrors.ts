@@ -74,3 +74,74 @@ export function failureMessage(error: unknown): string {
 function describe(errors: FieldError[]): string {
   return errors.map((error) => `${error.field}: ${error.message}`).join("; ");
 }
+
+/**
+ * JSON-RPC's `-32020` (SEP-2243 HeaderMismatch) for a 2026-07-28 request whose `Mcp-Name` header
+ * does not mirror the body. The SDK's own quotes the body's value twice, whole: a 3 MiB URI
+ * would come back as 6 MiB.
+ */
+export function headerMismatch(field: string, bodyValue: string, header: string | undefined) {
+  const quoted = shortened(bodyValue);
+  const body =
+    header === undefined
+      ? `the body carries params.${field}=${JSON.stringify(quoted)} but the required Mcp-Name header is absent`
+      : `the body carries params.${field}=${JSON.stringify(quoted)} but the Mcp-Name header names ${JSON.stringify(shortened(header))}`;
+  return new ProtocolError(
+    HEADER_MISMATCH,
+    `Bad Request: the request headers and body disagree: ${body}`,
+    { mismatch: { header: header === undefined ? "(missing)" : shortened(header), body } },
+  );
+}
+
+/** SEP-2243's HeaderMismatch code, as the SDK answers it. */
+const HEADER_MISMATCH = -32020;
+
+/** The longest error answer a client gets; any longer one (the SDK's) is cut to its message. */
+export const MAX_ERROR_ANSWER = 4096;
+
+/** A JSON-RPC error as an HTTP answer, for the front door's own refusals. */
+export function errorResponse(
+  status: number,
+  error: ProtocolError,
+  id: string | number | null = null,
+): Response {
+  return Response.json(
+    {
+      jsonrpc: "2.0",
+      id,
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.data !== undefined && { data: error.data }),
+      },
+    },
+    { status },
+  );
+}
+
+/**
+ * An error answer over `MAX_ERROR_ANSWER` characters, as one that says the same in fewer: the
+ * message cut, `data` dropped (the SDK's answers echo request fields whole in both).
+ */
+export function boundedErrorText(text: string): string {
+  if (text.length <= MAX_ERROR_ANSWER) return text;
+  let parsed: { id?: unknown; error?: { code?: unknown; message?: unknown } };
+  try {
+    parsed = JSON.parse(text) as typeof parsed;
+  } catch {
+    return cutText(text, MAX_ERROR_LINE_IN_ANSWER);
+  }
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id: parsed.id ?? null,
+    error: {
+      code:
+        typeof parsed.error?.code === "number"
+          ? parsed.error.code
+          : ProtocolErrorCode.InternalError,
+      message: cutText(String(parsed.error?.message ?? ""), MAX_ERROR_LINE_IN_ANSWER),
+    },
+  });
+}
+
+const MAX_ERROR_LINE_IN_ANSWER = 1000;

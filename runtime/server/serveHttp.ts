@@ -1,10 +1,14 @@
-import { createServer } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { App } from "../app.ts";
 import { cutText } from "../cutText.ts";
-import type { HttpAuth } from "./auth/httpAuth.ts";
+import { isEventStream, primed } from "./eventStream.ts";
+import { isWildcard, ownHostNames } from "./ownHostNames.ts";
+import { MAX_LOG_MESSAGE } from "./serverLog.ts";
+import { HeldByToken } from "./auth/heldByToken.ts";
+import { audienceProblem, type HttpAuth } from "./auth/httpAuth.ts";
 import { buildServer } from "./buildServer.ts";
 import { frontDoor, MCP_PATH } from "./httpFront.ts";
 import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
@@ -29,7 +33,10 @@ export interface ServeHttpOptions extends ServeOptions {
    * allowed Host and Origin.
    */
   publicUrl?: URL;
-  /** Host names, besides loopback and `publicUrl`'s, that requests may name in `Host`. */
+  /**
+   * Host names, besides loopback and `publicUrl`'s, that requests may name in `Host`. On every
+   * interface (0.0.0.0, ::) the machine's own host name and addresses are allowed too.
+   */
   allowedHosts?: readonly string[];
   /** Origins (`scheme://host:port`), besides loopback's and `publicUrl`'s, that browsers may send. */
   allowedOrigins?: readonly string[];
@@ -60,9 +67,6 @@ export interface HttpTimeouts {
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
 }
-
-/** The longest an out-of-band error line gets: a URI or a body in it is cut, never repeated whole. */
-const MAX_ERROR_LINE = 300;
 
 export interface HttpServing {
   /** The endpoint as it listens, `http://127.0.0.1:PORT/mcp`. */
@@ -95,8 +99,8 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   const served = new ServedApp(app, options);
   const onerror = (error: Error) =>
     served.onerror(
-      error.message.length > MAX_ERROR_LINE
-        ? new Error(cutText(error.message, MAX_ERROR_LINE))
+      error.message.length > MAX_LOG_MESSAGE
+        ? new Error(cutText(error.message, MAX_LOG_MESSAGE))
         : error,
     );
   const modern = createMcpHandler(() => buildServer(served), {
@@ -105,39 +109,47 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     // Above livecmd's own limits, which answer first with -32602 and data.limit.
     maxSubscriptions: served.ledger.limits.listensTotal + 1,
   });
-  const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs);
-  // The bus delivers by exact URI to every listen holding it, which is every subscriber of it.
-  const listens = new HttpListens(served, (uri) => modern.notify.resourceUpdated(uri));
   const stopWatchingGrants = app.onGrantsChanged(() => {
     if (served.catalog.hasReadableCommands) modern.notify.resourcesChanged();
     modern.notify.toolsChanged();
   });
+  const { http, port } = await listenOn(host, options.port, {
+    ...HTTP_TIMEOUTS,
+    ...options.timeouts,
+  });
+  const listening = new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${MCP_PATH}`);
+  // On every interface the endpoint has many URLs: it advertises only the one it is told.
+  const resource = options.publicUrl ?? (isWildcard(host) ? undefined : listening);
+  const audience = options.auth && audienceProblem(options.auth, resource);
+  if (audience) {
+    stopWatchingGrants();
+    served.close();
+    await new Promise((resolve) => http.close(resolve));
+    throw new Error(`livecmd: ${audience}`);
+  }
+  const held = new HeldByToken(options.auth, resource ?? listening, onerror);
+  const ownHosts = isWildcard(host) ? ownHostNames() : [];
+  const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs, held);
+  // The bus delivers by exact URI to every listen holding it, which is every subscriber of it.
+  const listens = new HttpListens(served, (uri) => modern.notify.resourceUpdated(uri), held);
   const mcp = routeByEra({
-    modern: (request, read, auth) => listens.fetch(request, modern.fetch, read, auth),
+    modern: async (request, read, auth) => {
+      const response = await listens.fetch(request, modern.fetch, read, auth);
+      return isEventStream(response) ? primed(response) : response;
+    },
     legacy: (request, auth) => legacy.fetch(request, auth),
   });
-  const timeouts = { ...HTTP_TIMEOUTS, ...options.timeouts };
-  const http = createServer({
-    headersTimeout: timeouts.headersTimeoutMs,
-    requestTimeout: timeouts.requestTimeoutMs,
-    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
-    // Node checks the first two every 30 s by default: a slow client would get up to 30 s more.
-    connectionsCheckingInterval: Math.min(1000, timeouts.headersTimeoutMs),
-  });
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(options.port, host, () => resolve());
-  });
-  const { port } = http.address() as AddressInfo;
-  const listening = new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}${MCP_PATH}`);
-  const resource = options.publicUrl ?? listening;
   const front = frontDoor(
     {
       resource,
       port,
       auth: options.auth,
-      allowedHosts: options.allowedHosts ?? [],
-      allowedOrigins: options.allowedOrigins ?? [],
+      allowedHosts: [...ownHosts, ...(options.allowedHosts ?? [])],
+      allowedOrigins: [
+        ...ownHosts.map((name) => `http://${name}:${port}`),
+        ...(options.allowedOrigins ?? []),
+      ],
+      onerror,
     },
     mcp,
   );
@@ -147,6 +159,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     live: served.live,
     async close() {
       stopWatchingGrants();
+      held.close();
       await modern.close();
       await legacy.close();
       // One tick lets the graceful end of open listen streams reach the clients before the sockets go.
@@ -157,6 +170,26 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
       served.close();
     },
   };
+}
+
+/** A node:http server listening on `host`, with `timeouts`, and the port it got. */
+async function listenOn(
+  host: string,
+  port: number,
+  timeouts: HttpTimeouts,
+): Promise<{ http: Server; port: number }> {
+  const http = createServer({
+    headersTimeout: timeouts.headersTimeoutMs,
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    // Node checks the first two every 30 s by default: a slow client would get up to 30 s more.
+    connectionsCheckingInterval: Math.min(1000, timeouts.headersTimeoutMs),
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(port, host, () => resolve());
+  });
+  return { http, port: (http.address() as AddressInfo).port };
 }
 
 function isLoopback(host: string): boolean {

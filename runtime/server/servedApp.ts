@@ -10,6 +10,7 @@ import { GrantedCatalog } from "./grantedCatalog.ts";
 import { DEFAULT_PAGE_SIZE } from "./pagination.ts";
 import { rateLimited } from "./protocolErrors.ts";
 import { rateLimiterOf, type RateLimiter } from "./rateLimiter.ts";
+import { serverLog, type ServerLog } from "./serverLog.ts";
 import type { ResolvedUri } from "./resolveUri.ts";
 import {
   SubscriptionLedger,
@@ -22,9 +23,11 @@ export interface ServeOptions {
   pageSize?: number;
   /**
    * Errors no request can carry: a re-run for subscribers that threw, an update that could not
-   * be sent. A line on stderr when absent (stdout may carry the protocol).
+   * be sent. An error line of `log` when absent.
    */
   onerror?: (error: Error) => void;
+  /** Where log lines go: `serverLog()` (readable lines on stderr) when absent. */
+  log?: ServerLog;
   /**
    * Serve although catalog.json no longer matches the app's commands (`catalogDrift`): the
    * catalog as it is, minus commands the app lost. Otherwise a stale catalog is a
@@ -46,9 +49,6 @@ export interface ServeOptions {
 /** `serverInfo.version` of an app that gives none, from neither `defineApp` nor a package.json. */
 const UNVERSIONED = "0.0.0";
 
-const logToStderr = (error: Error): void =>
-  void process.stderr.write(`livecmd: ${error.message}\n`);
-
 /** What a serving entry tells about its live subscriptions (tests and measurements read it). */
 export interface LiveStatus {
   stats(): LiveStats;
@@ -65,6 +65,7 @@ export class ServedApp {
   /** `serverInfo`: the app's name and version. */
   readonly serverInfo: { name: string; version: string };
   readonly onerror: (error: Error) => void;
+  readonly log: ServerLog;
   /** The URIs watched, against the limits. */
   readonly ledger: SubscriptionLedger;
   /** Every subscription of every connection this entry serves, re-run on the app's writes. */
@@ -91,7 +92,8 @@ export class ServedApp {
     this.catalog = new GrantedCatalog(app, app.generated);
     this.pageSize = pageSize;
     this.#limiter = rateLimiterOf(app);
-    this.onerror = options.onerror ?? logToStderr;
+    const log = (this.log = options.log ?? serverLog());
+    this.onerror = options.onerror ?? ((error) => log.error(error.message));
     this.#checkResults = options.checkResults ?? process.env.LIVECMD_CHECK_RESULTS === "1";
     this.ledger = new SubscriptionLedger(subscriptionLimits(options.limits));
     this.serverInfo = { name: app.name, version: app.version ?? options.version ?? UNVERSIONED };

@@ -1,29 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, type AuthInfo } from "@modelcontextprotocol/server";
+import { DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionLimits } from "./limitDefaults.ts";
 
-/**
- * How many URIs may be watched at once, so that no client can make every write re-run an
- * unbounded number of commands, and no principal can take every slot from the others.
- */
-export interface SubscriptionLimits {
-  /** URIs one connection watches: a stdio connection, a 2025 session, one 2026-07-28 HTTP listen. The RFC's 64. */
-  perConnection: number;
-  /** URIs one authenticated principal watches across its connections and listens. */
-  perPrincipal: number;
-  /** URIs the whole server watches, both eras together. */
-  total: number;
-  /** 2026-07-28 listen streams one authenticated principal holds open over HTTP. */
-  listensPerPrincipal: number;
-  /** 2026-07-28 listen streams the HTTP endpoint holds open in all. */
-  listensTotal: number;
-}
-
-export const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionLimits = {
-  perConnection: 64,
-  perPrincipal: 4096,
-  total: 65_536,
-  listensPerPrincipal: 256,
-  listensTotal: 4096,
-};
+export { DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionLimits } from "./limitDefaults.ts";
 
 export type LimitName = keyof SubscriptionLimits;
 
@@ -93,4 +71,26 @@ const LIMIT_WORDS: Record<LimitName, string> = {
   total: "the number of URIs this server watches in all",
   listensPerPrincipal: "the number of listens one principal may hold open",
   listensTotal: "the number of listens this server holds open",
+  sessionsPerPrincipal: "the number of 2025-era sessions one principal may hold open",
+  sessionsTotal: "the number of 2025-era sessions this server holds open",
 };
+
+/**
+ * The refusal of an `initialize` over a session limit: a session ends with a DELETE of its
+ * `Mcp-Session-Id`, or when it has been idle for `idleMs`.
+ */
+export function sessionLimitReached(
+  limits: SubscriptionLimits,
+  limit: LimitName,
+  idleMs: number,
+): ProtocolError {
+  const value = limits[limit];
+  return new ProtocolError(
+    SESSION_LIMIT_REACHED,
+    `Session limit reached: ${LIMIT_WORDS[limit]} is ${value}; end a session (DELETE with its Mcp-Session-Id) or reuse one; an idle session is closed after ${Math.round(idleMs / 1000)} s`,
+    { limit: value, scope: limit },
+  );
+}
+
+/** -32000, the SDK transports' code for a request refused before it reached a handler. */
+const SESSION_LIMIT_REACHED = -32000;

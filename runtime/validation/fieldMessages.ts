@@ -67,10 +67,14 @@ export function fieldErrorsOf(
   return fieldErrors;
 }
 
-/** A nullable value's `anyOf: [schema, { type: "null" }]`: its own errors say what is wrong. */
+/**
+ * A nullable value's `anyOf: [schema, { type: "null" }]`, and the `if` that chose a `then` or
+ * `else`: the branch's own errors say what is wrong.
+ */
 function isBranchNoise(error: ErrorObject): boolean {
   return (
     error.keyword === "anyOf" ||
+    error.keyword === "if" ||
     (error.keyword === "type" && (error.params as { type?: unknown }).type === "null")
   );
 }

@@ -4,6 +4,7 @@ import { connect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
 import { serveHttp, type HttpServing } from "../../runtime/server/index.ts";
+import { INITIALIZE, MODERN_ENVELOPE } from "../helpers/rawStreams.ts";
 
 const JSON_AND_SSE = {
   "content-type": "application/json",
@@ -21,17 +22,6 @@ interface FrontCase {
   /** The JSON-RPC error code of the answer, when it is one. */
   code?: number;
 }
-
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "0" },
-  },
-});
 
 const CASES: FrontCase[] = [
   {
@@ -206,6 +196,40 @@ describe("the HTTP front door", () => {
       `the log got ${errors.join("\n").length} characters`,
     );
   });
+
+  for (const [how, mcpName, chunked] of [
+    ["without Mcp-Name", undefined, false],
+    ["without Mcp-Name, sent chunked", undefined, true],
+    ["with an Mcp-Name naming another URI", "app://customers_show/1", false],
+  ] as const) {
+    it(`answers a 2026-07-28 read of a 3 MiB URI ${how} with a bounded -32020`, async () => {
+      const uri = `app://customers_index?search=${"a".repeat(3 * 1024 * 1024)}`;
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 7,
+        method: "resources/read",
+        params: { uri, _meta: MODERN_ENVELOPE },
+      });
+      const response = await fetch(serving.url, {
+        method: "POST",
+        headers: {
+          ...JSON_AND_SSE,
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "resources/read",
+          ...(mcpName !== undefined && { "mcp-name": mcpName }),
+        },
+        body: chunked ? new Blob([body]).stream() : body,
+        ...(chunked && { duplex: "half" }),
+      } as RequestInit);
+      const text = await response.text();
+      assert.equal(response.status, 400);
+      assert.ok(text.length < 4096, `the answer is ${text.length} characters`);
+      const { error } = JSON.parse(text) as { error: { code: number; message: string } };
+      assert.equal(error.code, -32020);
+      // Read whole, the front door names the header; sent chunked, the SDK's answer is cut.
+      assert.match(error.message, chunked ? /headers and body disagree/ : /but the .*Mcp-Name/);
+    });
+  }
 
   it("closes a connection whose headers do not arrive within headersTimeout (408)", async () => {
     const socket = connect(Number(serving.url.port), "127.0.0.1");

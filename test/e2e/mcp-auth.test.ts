@@ -14,8 +14,8 @@ import { serveHttp, staticTokens, type HttpServing } from "../../runtime/server/
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
 
 const TOKENS = `# the example app's writes need customers:write
-reader-secret customers:read # reader
-writer-secret customers:read customers:write # writer
+reader-secret-0123 customers:read # reader
+writer-secret-0123 customers:read customers:write # writer
 `;
 
 function tokensFile(): string {
@@ -100,13 +100,13 @@ describe("bearer tokens on the HTTP endpoint", () => {
 
   it("refuses an access token in the query string (400), even a good one", async () => {
     const url = new URL(serving.url);
-    url.searchParams.set("access_token", "reader-secret");
+    url.searchParams.set("access_token", "reader-secret-0123");
     const response = await fetch(url, {
       method: "POST",
       headers: {
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
-        authorization: "Bearer reader-secret",
+        authorization: "Bearer reader-secret-0123",
       },
       body: "{}",
     });
@@ -127,8 +127,8 @@ describe("bearer tokens on the HTTP endpoint", () => {
       });
 
       it("reads and watches with a token; a token without customers:write sees no write tool and cannot call one", async () => {
-        const reader = await connectAs(serving.url, protocol, "reader-secret");
-        const writer = await connectAs(serving.url, protocol, "writer-secret");
+        const reader = await connectAs(serving.url, protocol, "reader-secret-0123");
+        const writer = await connectAs(serving.url, protocol, "writer-secret-0123");
         try {
           assert.equal(
             textOf(await reader.client.readResource({ uri: "app://customers_show/1" })).id,
@@ -183,7 +183,7 @@ describe("bearer tokens on the HTTP endpoint", () => {
   }
 
   it("2025 era: another principal presenting a session id gets 404, as for an unknown session; its owner keeps it", async () => {
-    const reader = await connectAs(serving.url, "2025-11-25", "reader-secret");
+    const reader = await connectAs(serving.url, "2025-11-25", "reader-secret-0123");
     try {
       const sessionId = reader.transport.sessionId!;
       for (const method of ["POST", "GET", "DELETE"]) {
@@ -192,7 +192,7 @@ describe("bearer tokens on the HTTP endpoint", () => {
           headers: {
             "content-type": "application/json",
             accept: "application/json, text/event-stream",
-            authorization: "Bearer writer-secret",
+            authorization: "Bearer writer-secret-0123",
             "mcp-session-id": sessionId,
             "mcp-protocol-version": "2025-11-25",
           },
@@ -218,7 +218,7 @@ describe("bearer tokens on the HTTP endpoint", () => {
   });
 
   it("marks listings private, since what a principal may list depends on its scopes", async () => {
-    const reader = await connectAs(serving.url, "2026-07-28", "reader-secret");
+    const reader = await connectAs(serving.url, "2026-07-28", "reader-secret-0123");
     try {
       const tools = await reader.client.listTools(undefined, { cacheMode: "bypass" });
       assert.equal(tools.cacheScope, "private");
@@ -246,14 +246,14 @@ describe("a scope every request needs", () => {
           },
           body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }),
         });
-      const refused = await ask("reader-secret");
+      const refused = await ask("reader-secret-0123");
       assert.equal(refused.status, 403);
       const challenge = refused.headers.get("www-authenticate") ?? "";
       assert.match(challenge, /error="insufficient_scope"/);
       assert.match(challenge, /scope="customers:write"/);
       assert.match(challenge, /resource_metadata="/);
       await refused.body?.cancel();
-      const allowed = await ask("writer-secret");
+      const allowed = await ask("writer-secret-0123");
       assert.notEqual(allowed.status, 403);
       await allowed.body?.cancel();
     } finally {

@@ -6,6 +6,9 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
 import { createExampleApp } from "../../example/app.ts";
 import { jwtBearer, serveHttp, type HttpServing } from "../../runtime/server/index.ts";
+import { root, run } from "../helpers/cli.ts";
+import { initialize, openGetStream, openListen, untilEnd } from "../helpers/rawStreams.ts";
+import { CLI } from "../helpers/servedCli.ts";
 
 /** This server's URL as clients reach it behind a proxy: the audience its tokens must name. */
 const PUBLIC_URL = "https://mcp.example.test/mcp";
@@ -134,11 +137,119 @@ describe("JWT access tokens of an external authorization server (jose, JWKS)", (
     });
   }
 
+  it(
+    "ends a listen, a GET stream and a session once their token expires",
+    { timeout: 20_000 },
+    async () => {
+      const bearer = await token({ issuer, audience: PUBLIC_URL, expiresIn: "2s", key: signing });
+      const listen = await openListen(serving.url, ["app://customers_show/1"], bearer);
+      assert.equal(listen.status, 200);
+      const session = (await initialize(serving.url, bearer)).session!;
+      const stream = await openGetStream(serving.url, session, bearer);
+      assert.equal(stream.status, 200);
+      await Promise.all([untilEnd(listen), untilEnd(stream)]);
+    },
+  );
+
   it("names the issuer in its protected-resource metadata, for clients to find it", async () => {
     const metadata = (await (
       await fetch(new URL("/.well-known/oauth-protected-resource/mcp", serving.url))
     ).json()) as Record<string, unknown>;
     assert.deepEqual(metadata.authorization_servers, [issuer]);
     assert.equal(metadata.resource, PUBLIC_URL);
+  });
+});
+
+/** An issuer that is down: every request to it is answered 503, and counted. */
+async function failingIssuer(): Promise<{
+  issuer: string;
+  server: Server;
+  requests: () => number;
+}> {
+  let requests = 0;
+  const server = createServer((_request, response) => {
+    requests++;
+    response.writeHead(503).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { issuer, server, requests: () => requests };
+}
+
+describe("JWT: an issuer that is down, and an audience that can never match", () => {
+  it("fetches nothing for a token that is no JWT of the issuer", async () => {
+    const down = await failingIssuer();
+    const serving = await serveHttp(createExampleApp(":memory:"), {
+      port: 0,
+      auth: jwtBearer({ issuer: down.issuer, audience: "http://127.0.0.1/mcp" }),
+      publicUrl: new URL("http://127.0.0.1/mcp"),
+    });
+    try {
+      const { privateKey } = await generateKeyPair("RS256");
+      const otherIssuer = await token({
+        issuer: "https://other.example",
+        audience: "x",
+        key: privateKey,
+      });
+      for (const bearer of ["x", "a.b.c", otherIssuer]) {
+        const response = await ask(serving.url, bearer);
+        assert.equal(response.status, 401);
+        await response.body?.cancel();
+      }
+      assert.equal(down.requests(), 0);
+    } finally {
+      await serving.close();
+      await new Promise((resolve) => down.server.close(resolve));
+    }
+  });
+
+  it("answers 503 with Retry-After, logs the outage once, and backs off", async () => {
+    const down = await failingIssuer();
+    const errors: string[] = [];
+    const serving = await serveHttp(createExampleApp(":memory:"), {
+      port: 0,
+      auth: jwtBearer({ issuer: down.issuer, audience: "http://127.0.0.1/mcp" }),
+      publicUrl: new URL("http://127.0.0.1/mcp"),
+      onerror: (error) => errors.push(error.message),
+    });
+    try {
+      const { privateKey } = await generateKeyPair("RS256");
+      const bearer = await token({
+        issuer: down.issuer,
+        audience: "http://127.0.0.1/mcp",
+        key: privateKey,
+      });
+      const REQUESTS = 20;
+      for (let sent = 0; sent < REQUESTS; sent++) {
+        const response = await ask(serving.url, bearer);
+        assert.equal(response.status, 503);
+        assert.match(response.headers.get("retry-after") ?? "", /^\d+$/);
+        assert.match(await response.text(), /temporarily_unavailable/);
+      }
+      assert.equal(errors.length, 1, errors.join("\n"));
+      assert.match(errors[0]!, /the token issuer http:\/\/127\.0\.0\.1:\d+ cannot be reached/);
+      // Both metadata documents once per try; tries are a backoff apart, not one per request.
+      assert.ok(down.requests() < REQUESTS, `${down.requests()} fetches for ${REQUESTS} requests`);
+    } finally {
+      await serving.close();
+      await new Promise((resolve) => down.server.close(resolve));
+    }
+  });
+
+  it("refuses to start when --audience is not the endpoint's URL (exit 2)", async () => {
+    const started = await run(
+      process.execPath,
+      [
+        ...CLI,
+        ...["serve", "--app", "example/app.ts", "--http", "0"],
+        ...["--issuer", "http://127.0.0.1:9", "--audience", "https://mcp.example.test/mcp"],
+      ],
+      { cwd: root, env: { ...process.env, LIVECMD_EXAMPLE_DB: ":memory:" } },
+    );
+    assert.equal(started.code, 2, started.stderr);
+    assert.match(
+      started.stderr,
+      /^livecmd: the audience https:\/\/mcp\.example\.test\/mcp is not this endpoint's URL http:\/\/127\.0\.0\.1:\d+\/mcp, so every token would be refused \(RFC 8707\); pass --audience .*, or --public-url https:\/\/mcp\.example\.test\/mcp if clients reach the server there\n$/,
+    );
   });
 });

@@ -115,6 +115,22 @@ const WRONG_PARAMS: {
     names: "params.context must be an object",
   },
   {
+    method: "completion/complete",
+    params: { ref: { type: "ref/resource" }, argument: SEARCH },
+    names: "params.ref.uri is required",
+  },
+  {
+    method: "completion/complete",
+    params: { ref: { type: "ref/prompt" }, argument: SEARCH },
+    names: "params.ref.name is required",
+  },
+  {
+    method: "tools/call",
+    params: { name: "customers_show", arguments: { id: 1 }, task: "soon" },
+    names: "params.task must be an object",
+    legacyOnly: true,
+  },
+  {
     method: "resources/subscribe",
     params: { uri: 5 },
     names: "params.uri must be a string",

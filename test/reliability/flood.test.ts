@@ -17,7 +17,7 @@ const LIMITS = { listensPerPrincipal: 8, perPrincipal: 768, listensTotal: 32, to
 
 function tokens(): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-flood-")), "tokens.txt");
-  writeFileSync(file, "flood-secret # flooder\nvictim-secret customers:write # victim\n");
+  writeFileSync(file, "flood-secret-0123 # flooder\nvictim-secret-0123 customers:write # victim\n");
   return file;
 }
 
@@ -48,7 +48,7 @@ describe("one principal floods the server with listens and subscriptions", () =>
   it("is held at its own limits (-32602 with data.limit) while another principal still listens, reads and is notified", async () => {
     const app = createExampleApp(":memory:");
     const serving = await serveHttp(app, { port: 0, auth: staticTokens(tokens()), limits: LIMITS });
-    const flooder = await clientOf(serving.url, "flood-secret", true);
+    const flooder = await clientOf(serving.url, "flood-secret-0123", true);
     const legacyFlooder: Client[] = [];
     const listens: McpSubscription[] = [];
     try {
@@ -66,7 +66,7 @@ describe("one principal floods the server with listens and subscriptions", () =>
       // URIs it may watch in all (both eras) are used up.
       let subscribeRefused: ProtocolError | undefined;
       for (let session = 0; session < 8 && !subscribeRefused; session++) {
-        const client = await clientOf(serving.url, "flood-secret", false);
+        const client = await clientOf(serving.url, "flood-secret-0123", false);
         legacyFlooder.push(client);
         for (const uri of shows(1000 + 64 * session, 64)) {
           const outcome = await client.subscribeResource({ uri }).then(
@@ -87,7 +87,7 @@ describe("one principal floods the server with listens and subscriptions", () =>
       });
 
       // The victim is not held by the flooder's limits.
-      const victim = await clientOf(serving.url, "victim-secret", true);
+      const victim = await clientOf(serving.url, "victim-secret-0123", true);
       const updated = new Promise<string>((resolve) =>
         victim.setNotificationHandler("notifications/resources/updated", (notification) =>
           resolve(notification.params.uri),

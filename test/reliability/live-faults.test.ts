@@ -15,6 +15,7 @@ import {
   type Protocol,
 } from "./support/exampleApp.ts";
 import { StderrLines, until, watch, type Watcher } from "./support/watchers.ts";
+import { RECONNECT_GRACE_MS } from "../../runtime/server/legacyHttpSessions.ts";
 
 const TRANSPORTS = ["memory", "http"] as const;
 const show = (id: number) => `app://customers_show/${id}`;
@@ -293,9 +294,11 @@ describe("a client that vanishes mid-listen over HTTP", () => {
       await hold.entered;
       const marks = stayers.map((stayer) => stayer.arrivals.length);
       for (const leaver of leavers) leaver.vanish();
+      // A vanished 2025 session keeps its subscriptions for RECONNECT_GRACE_MS, for a reconnect.
       await until(
         () => serving.live.stats().subscriptions === held,
         "the registry holds only the stayers' subscriptions",
+        RECONNECT_GRACE_MS + 5000,
       );
       hold.release();
       await burst;

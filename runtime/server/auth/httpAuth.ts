@@ -5,6 +5,7 @@ import {
   verifyBearerToken,
   type AuthInfo,
 } from "@modelcontextprotocol/server";
+import { AuthUnavailable } from "./authUnavailable.ts";
 
 /**
  * How the HTTP endpoint authenticates its clients, as an OAuth 2.1 resource server: a bearer
@@ -23,8 +24,19 @@ export interface HttpAuth {
   authorizationServers?: readonly string[];
   /** Scopes every request needs; a token without them is refused with 403 `insufficient_scope`. */
   requiredScopes?: readonly string[];
+  /**
+   * The resource its tokens are issued for (`aud`), when it checks one: `serveHttp` refuses to
+   * start when it is not the endpoint's URL, since every token would then be refused.
+   */
+  audience?: string;
   /** Scopes to advertise in the protected-resource metadata (`scopes_supported`). */
   scopesSupported?: readonly string[];
+  /**
+   * Calls `listener` whenever tokens it accepted may no longer verify (static tokens: after each
+   * re-read of the file), so that what they hold open is checked again; returns its removal.
+   * Expiry needs none: a token is checked again at its `expiresAt`.
+   */
+  onRevocation?(listener: () => void): () => void;
 }
 
 /** Where the endpoint's RFC 9728 protected-resource metadata document is, for `resource` (…/mcp). */
@@ -41,8 +53,11 @@ export async function authenticate(
   request: Request,
   auth: HttpAuth,
   resource: URL,
+  advertised: boolean,
+  onerror: (error: Error) => void,
 ): Promise<AuthInfo | Response> {
-  const resourceMetadataUrl = metadataUrlOf(resource).href;
+  // An endpoint with no one URL to advertise names no metadata document in its challenges.
+  const resourceMetadataUrl = advertised ? metadataUrlOf(resource).href : undefined;
   const requiredScopes = auth.requiredScopes === undefined ? undefined : [...auth.requiredScopes];
   const verifier = {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
@@ -58,16 +73,48 @@ export async function authenticate(
   try {
     return await verifyBearerToken(request.headers.get("authorization"), {
       verifier,
-      resourceMetadataUrl,
+      ...(resourceMetadataUrl !== undefined && { resourceMetadataUrl }),
       expectedResource: resource,
       ...(requiredScopes && { requiredScopes }),
     });
   } catch (error) {
+    if (error instanceof AuthUnavailable) {
+      if (error.firstOfOutage) onerror(error);
+      return authUnavailable(error);
+    }
     return bearerAuthChallengeResponse(error, {
-      resourceMetadataUrl,
+      ...(resourceMetadataUrl !== undefined && { resourceMetadataUrl }),
       ...(requiredScopes && { requiredScopes }),
     });
   }
+}
+
+/** 503 with `Retry-After`: the token may be good, but cannot be checked now. */
+function authUnavailable(error: AuthUnavailable): Response {
+  return Response.json(
+    {
+      error: OAuthErrorCode.TemporarilyUnavailable,
+      error_description: `the token cannot be checked now: its issuer does not answer; retry in ${error.retryAfterS} s`,
+    },
+    { status: 503, headers: { "retry-after": String(error.retryAfterS) } },
+  );
+}
+
+/**
+ * Why `auth` can never accept a token for `resource`, if so: its audience is another URL (the
+ * SDK compares the two exactly, but for a fragment and a trailing slash).
+ */
+export function audienceProblem(auth: HttpAuth, resource: URL | undefined): string | undefined {
+  if (auth.audience === undefined) return undefined;
+  if (resource === undefined)
+    return `serving on every interface, the server does not know the URL tokens for the audience ${auth.audience} are presented at; pass --public-url ${auth.audience}`;
+  const comparable = (url: string) => url.replace(/#.*$/, "").replace(/\/$/, "");
+  if (
+    URL.canParse(auth.audience) &&
+    comparable(new URL(auth.audience).href) === comparable(resource.href)
+  )
+    return undefined;
+  return `the audience ${auth.audience} is not this endpoint's URL ${resource.href}, so every token would be refused (RFC 8707); pass --audience ${resource.href}, or --public-url ${auth.audience} if clients reach the server there`;
 }
 
 /** RFC 9728: what a client learns of this resource server before it gets a token. */

@@ -1,6 +1,7 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from "jose";
+import { decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from "jose";
 import type { HttpAuth } from "./httpAuth.ts";
+import { IssuerKeys } from "./issuerKeys.ts";
 
 export interface JwtBearerOptions {
   /** The authorization server that issues the tokens (`iss`), e.g. https://auth.example.com. */
@@ -15,36 +16,61 @@ export interface JwtBearerOptions {
 
 /**
  * JWT access tokens of an external authorization server, checked with `jose`: signature by the
- * issuer's JWKS (fetched once, refreshed as jose sees new key ids), `iss`, `aud`, `exp`. The
+ * issuer's JWKS (`IssuerKeys`: cached, with a backoff while the issuer is down), `iss`, `aud`,
+ * `exp`. A token that is no JWT of this issuer is refused before any key is fetched. The
  * principal's client id is `client_id` (RFC 9068), else `azp`, else `sub`; its scopes `scope`.
  */
 export function jwtBearer(options: JwtBearerOptions): HttpAuth {
-  let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
-  const jwks = () => (keys ??= jwksUriOf(options).then((uri) => createRemoteJWKSet(new URL(uri))));
+  const keys = new IssuerKeys(options.issuer, options.jwksUri);
   return {
     authorizationServers: [options.issuer],
+    audience: options.audience,
     ...(options.requiredScopes && { requiredScopes: options.requiredScopes }),
     async verify(token) {
-      let keySet;
-      try {
-        keySet = await jwks();
-      } catch (error) {
-        // Fetched again on the next request: the issuer may be back by then.
-        keys = undefined;
-        throw error;
-      }
+      if (!fromIssuer(token, options.issuer)) return undefined;
+      const keySet = await keys.keySet();
       let payload: JWTPayload;
       try {
         ({ payload } = await jwtVerify(token, keySet, {
           issuer: options.issuer,
           audience: options.audience,
         }));
-      } catch {
+      } catch (error) {
+        if (isKeyFetchFailure(error)) throw keys.failed(error);
         return undefined;
       }
+      keys.succeeded();
       return principalOf(token, payload, options.audience);
     },
   };
+}
+
+/** Whether `token` reads as a signed JWT naming `issuer` (unverified: only to spare the issuer). */
+function fromIssuer(token: string, issuer: string): boolean {
+  try {
+    decodeProtectedHeader(token);
+    return decodeJwt(token).iss === issuer;
+  } catch {
+    return false;
+  }
+}
+
+/** jose's errors that say the token is bad; any other (a fetch, a timeout) says the issuer is. */
+const TOKEN_ERRORS = [
+  errors.JWTClaimValidationFailed,
+  errors.JWTExpired,
+  errors.JWTInvalid,
+  errors.JWSInvalid,
+  errors.JWSSignatureVerificationFailed,
+  errors.JWKSNoMatchingKey,
+  errors.JWKSMultipleMatchingKeys,
+  errors.JOSEAlgNotAllowed,
+  errors.JOSENotSupported,
+  errors.JWKInvalid,
+];
+
+function isKeyFetchFailure(error: unknown): boolean {
+  return !TOKEN_ERRORS.some((kind) => error instanceof kind);
 }
 
 function principalOf(token: string, payload: JWTPayload, audience: string): AuthInfo | undefined {
@@ -61,22 +87,4 @@ function principalOf(token: string, payload: JWTPayload, audience: string): Auth
     resource: new URL(audience),
     extra: { ...payload },
   };
-}
-
-/** The issuer's `jwks_uri`, from its authorization server metadata or its OpenID configuration. */
-async function jwksUriOf({ issuer, jwksUri }: JwtBearerOptions): Promise<string> {
-  if (jwksUri) return jwksUri;
-  const base = issuer.replace(/\/$/, "");
-  for (const path of [
-    "/.well-known/oauth-authorization-server",
-    "/.well-known/openid-configuration",
-  ]) {
-    const response = await fetch(`${base}${path}`).catch(() => undefined);
-    if (!response?.ok) continue;
-    const metadata = (await response.json()) as { jwks_uri?: unknown };
-    if (typeof metadata.jwks_uri === "string") return metadata.jwks_uri;
-  }
-  throw new Error(
-    `livecmd: ${issuer} publishes no jwks_uri (tried its authorization server metadata and OpenID configuration); pass jwksUri`,
-  );
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { HttpAuth } from "./httpAuth.ts";
+import { parseTokenLine } from "./tokenLine.ts";
 
 /** How long a static token's `AuthInfo` says it is valid: until the file changes, in effect. */
 const STATIC_TOKEN_LIFETIME_S = 3600;
@@ -21,7 +22,8 @@ export interface StaticTokens extends HttpAuth {
 
 /**
  * Bearer tokens listed in `file`, one a line: `token [scope ...] [# client name]` (blank lines
- * and lines that start with `#` are skipped). The principal's client id is the name, or a short
+ * and lines that start with `#` are skipped; `parseTokenLine` says what a line may hold, and
+ * a line that does not parse refuses the whole file, naming its line number). The principal's client id is the name, or a short
  * digest of the token when there is none; tokens are looked up by their SHA-256 digest, never
  * compared as text. Every token here is issued for this server, whatever URL it answers at.
  */
@@ -30,6 +32,7 @@ export function staticTokens(
   options: Pick<HttpAuth, "requiredScopes"> = {},
 ): StaticTokens {
   let tokens = readTokens(file);
+  const revocationListeners = new Set<() => void>();
   return {
     ...(options.requiredScopes && { requiredScopes: options.requiredScopes }),
     verify(token, resource) {
@@ -46,6 +49,11 @@ export function staticTokens(
     },
     reload() {
       tokens = readTokens(file);
+      for (const listener of revocationListeners) listener();
+    },
+    onRevocation(listener) {
+      revocationListeners.add(listener);
+      return () => void revocationListeners.delete(listener);
     },
     get size() {
       return tokens.size;
@@ -62,17 +70,15 @@ function readTokens(file: string): Map<string, StaticToken> {
   }
   const tokens = new Map<string, StaticToken>();
   text.split("\n").forEach((raw, index) => {
-    const [body = "", ...comment] = raw.split("#");
-    const line = raw.trimStart().startsWith("#") ? "" : body.trim();
-    if (line === "") return;
-    const [token, ...scopes] = line.split(/\s+/);
-    const key = digest(token!);
+    const parsed = parseTokenLine(raw);
+    if (parsed === undefined) return;
+    if ("problem" in parsed) throw new Error(`livecmd: ${file}:${index + 1}: ${parsed.problem}`);
+    const key = digest(parsed.token);
     if (tokens.has(key))
       throw new Error(
         `livecmd: ${file}:${index + 1}: this token is listed twice; keep one line per token`,
       );
-    const name = comment.join("#").trim();
-    tokens.set(key, { clientId: name || `token-${key.slice(0, 8)}`, scopes });
+    tokens.set(key, { clientId: parsed.name || `token-${key.slice(0, 8)}`, scopes: parsed.scopes });
   });
   if (tokens.size === 0)
     throw new Error(

@@ -5,6 +5,8 @@ import {
   readRequestBody,
   type AuthInfo,
 } from "@modelcontextprotocol/server";
+import { errorResponse } from "../protocolErrors.ts";
+import { mcpNameMismatch } from "./mcpNameHeader.ts";
 
 /**
  * A handler of one era, given the verified principal (when the endpoint authenticates); the
@@ -39,6 +41,8 @@ export function routeByEra(
         : handlers.modern(request, undefined, auth);
     if (read.parsed === undefined || (await isLegacyRequest(request, read.parsed)))
       return handlers.legacy(replay(request, read.text), auth);
+    const mismatch = mcpNameMismatch(request, read.parsed);
+    if (mismatch) return errorResponse(400, mismatch, idOf(read.parsed));
     return handlers.modern(request, read, auth);
   };
 }
@@ -70,6 +74,11 @@ async function readOnce(
   } catch {
     return "not json";
   }
+}
+
+function idOf(message: unknown): string | number | null {
+  const id = (message as { id?: unknown } | null)?.id;
+  return typeof id === "string" || typeof id === "number" ? id : null;
 }
 
 /** A request like `request` whose body, already read, is `text` again (for the legacy sessions). */

@@ -7,8 +7,10 @@ import type {
 import { isEventStream, whenStreamEnds } from "../eventStream.ts";
 import { ListenRegistrations } from "../listens.ts";
 import { listenId, narrowedTo, requestedUris } from "./listenRequest.ts";
+import type { HeldByToken } from "../auth/heldByToken.ts";
 import type { ServedApp } from "../servedApp.ts";
-import { limitReached, type LimitName, type SubscriptionLimits } from "../subscriptionLimits.ts";
+import { OpenCount } from "../openCount.ts";
+import { limitReached } from "../subscriptionLimits.ts";
 
 type Fetch = (request: Request, options?: McpHandlerRequestOptions) => Promise<Response>;
 
@@ -25,13 +27,18 @@ type Fetch = (request: Request, options?: McpHandlerRequestOptions) => Promise<R
 export class HttpListens {
   readonly #served: ServedApp;
   readonly #registrations: ListenRegistrations<object>;
-  readonly #streams: ListenStreams;
+  readonly #streams: OpenCount;
+  readonly #held: HeldByToken;
 
-  /** `publish(uri)` reaches every open listen whose filter holds exactly `uri`. */
-  constructor(served: ServedApp, publish: (uri: string) => void) {
+  /**
+   * `publish(uri)` reaches every open listen whose filter holds exactly `uri`; `held` ends a
+   * listen whose token is revoked or expires.
+   */
+  constructor(served: ServedApp, publish: (uri: string) => void, held: HeldByToken) {
     this.#served = served;
+    this.#held = held;
     this.#registrations = new ListenRegistrations(served, publish);
-    this.#streams = new ListenStreams(served.ledger.limits);
+    this.#streams = new OpenCount(served.ledger.limits, "listensPerPrincipal", "listensTotal");
   }
 
   /**
@@ -78,9 +85,12 @@ export class HttpListens {
     await this.#registrations.open(listen, honored.uris, auth);
     this.#streams.open(auth);
     let released = false;
+    const revoked = new AbortController();
+    const unhold = this.#held.hold(auth, () => revoked.abort());
     const release = () => {
       if (released) return;
       released = true;
+      unhold();
       this.#registrations.close(listen);
       this.#streams.close(auth);
     };
@@ -89,7 +99,7 @@ export class HttpListens {
         ? narrowedTo(message as JSONRPCRequest, honored.uris)
         : message;
       const response = await next(request, options(parsedBody));
-      if (isEventStream(response)) return whenStreamEnds(response, release);
+      if (isEventStream(response)) return whenStreamEnds(response, release, revoked.signal);
       release();
       return response;
     } catch (error) {
@@ -100,38 +110,6 @@ export class HttpListens {
 
   closeAll(): void {
     this.#registrations.closeAll();
-  }
-}
-
-/** Open listen streams, by principal and in all. */
-class ListenStreams {
-  readonly #limits: SubscriptionLimits;
-  readonly #byPrincipal = new Map<string, number>();
-  #total = 0;
-
-  constructor(limits: SubscriptionLimits) {
-    this.#limits = limits;
-  }
-
-  /** The limit another listen of `auth` would go over, if any. */
-  full(auth: AuthInfo | undefined): LimitName | undefined {
-    if (this.#total >= this.#limits.listensTotal) return "listensTotal";
-    if (auth && (this.#byPrincipal.get(auth.clientId) ?? 0) >= this.#limits.listensPerPrincipal)
-      return "listensPerPrincipal";
-    return undefined;
-  }
-
-  open(auth: AuthInfo | undefined): void {
-    this.#total++;
-    if (auth) this.#byPrincipal.set(auth.clientId, (this.#byPrincipal.get(auth.clientId) ?? 0) + 1);
-  }
-
-  close(auth: AuthInfo | undefined): void {
-    this.#total--;
-    if (!auth) return;
-    const left = (this.#byPrincipal.get(auth.clientId) ?? 1) - 1;
-    if (left > 0) this.#byPrincipal.set(auth.clientId, left);
-    else this.#byPrincipal.delete(auth.clientId);
   }
 }
 

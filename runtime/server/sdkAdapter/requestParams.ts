@@ -6,6 +6,11 @@ const STRING = { type: "string" };
 const URI_PARAMS: JsonSchema = { type: "object", required: ["uri"], properties: { uri: STRING } };
 const PAGE_PARAMS: JsonSchema = { type: "object", properties: { cursor: STRING } };
 
+/** A ref of the type `type`, for the `if` of what such a ref requires. */
+function refOfType(type: string): JsonSchema {
+  return { required: ["type"], properties: { type: { const: type } } };
+}
+
 /**
  * The params of the requests livecmd answers, as far as it reads them (anything else a request
  * carries is the SDK's business). Checked before the SDK's own parsing, which answers a wrong
@@ -21,7 +26,12 @@ const PARAMS: Readonly<Record<string, JsonSchema>> = {
   "tools/call": {
     type: "object",
     required: ["name"],
-    properties: { name: STRING, arguments: { type: "object" } },
+    // `task` (2025-11-25 task-augmented calls): the SDK's own parsing of a wrong type is a zod dump.
+    properties: {
+      name: STRING,
+      arguments: { type: "object" },
+      task: { type: "object", properties: { ttl: { type: "number" } } },
+    },
   },
   "completion/complete": {
     type: "object",
@@ -31,6 +41,11 @@ const PARAMS: Readonly<Record<string, JsonSchema>> = {
         type: "object",
         required: ["type"],
         properties: { type: { enum: ["ref/resource", "ref/prompt"] }, uri: STRING, name: STRING },
+        // A resource ref names its template by `uri`, a prompt ref its prompt by `name`.
+        allOf: [
+          { if: refOfType("ref/resource"), then: { required: ["uri"] } },
+          { if: refOfType("ref/prompt"), then: { required: ["name"] } },
+        ],
       },
       argument: {
         type: "object",

@@ -1,0 +1,19 @@
+import { hostname, networkInterfaces } from "node:os";
+
+/**
+ * The names a client on the network may reach this machine by, as a `Host` header carries
+ * them: its host name and every address of its interfaces (IPv6 in brackets). What a server
+ * listening on every interface (0.0.0.0, ::) answers to.
+ */
+export function ownHostNames(): string[] {
+  const addresses = Object.values(networkInterfaces())
+    .flat()
+    .filter((each) => each !== undefined)
+    .map((each) => (each.family === "IPv6" ? `[${each.address}]` : each.address));
+  return [hostname(), ...addresses];
+}
+
+/** Whether `host` is the address of every interface, for IPv4 or IPv6. */
+export function isWildcard(host: string): boolean {
+  return host === "0.0.0.0" || host === "::" || host === "[::]";
+}

@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createExampleApp } from "../../example/app.ts";
+import { serveHttp, staticTokens, type HttpServing } from "../../runtime/server/index.ts";
+import { initialize } from "../helpers/rawStreams.ts";
+
+const READER = "reader-secret-0123";
+const WRITER = "writer-secret-0123";
+
+describe("2025-era sessions capped per principal and in all", () => {
+  let serving: HttpServing;
+  before(async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-sessions-")), "tokens.txt");
+    writeFileSync(file, `${READER} customers:read # reader\n${WRITER} customers:read # writer\n`);
+    serving = await serveHttp(createExampleApp(":memory:"), {
+      port: 0,
+      auth: staticTokens(file),
+      limits: { sessionsPerPrincipal: 2, sessionsTotal: 3 },
+    });
+  });
+  after(() => serving.close());
+
+  it("refuses a principal's session over its share with 429, one over the total with 503, and opens one again once a session ends", async () => {
+    const first = await initialize(serving.url, READER);
+    assert.equal((await initialize(serving.url, READER)).status, 200);
+    const third = await initialize(serving.url, READER);
+    assert.equal(third.status, 429);
+    const refusal = JSON.parse(third.text) as {
+      error: { code: number; message: string; data: { limit: number; scope: string } };
+    };
+    assert.match(
+      refusal.error.message,
+      /^Session limit reached: the number of 2025-era sessions one principal may hold open is 2; end a session \(DELETE/,
+    );
+    assert.deepEqual(refusal.error.data, { limit: 2, scope: "sessionsPerPrincipal" });
+
+    assert.equal((await initialize(serving.url, WRITER)).status, 200);
+    const client = new Client({ name: "sessions-test", version: "0" });
+    await assert.rejects(
+      client.connect(
+        new StreamableHTTPClientTransport(serving.url, {
+          authProvider: { token: async () => WRITER },
+        }),
+      ),
+      /Session limit reached: the number of 2025-era sessions this server holds open is 3/,
+    );
+
+    const ended = await fetch(serving.url, {
+      method: "DELETE",
+      headers: {
+        authorization: `Bearer ${READER}`,
+        "mcp-session-id": first.session!,
+        "mcp-protocol-version": "2025-11-25",
+      },
+    });
+    assert.equal(ended.status, 200);
+    assert.equal((await initialize(serving.url, READER)).status, 200);
+  });
+});
