@@ -1,0 +1,208 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import BetterSqlite3 from "better-sqlite3";
+import fc from "fast-check";
+import type { AuthInfo } from "@modelcontextprotocol/server";
+import { command, defineApp, type App } from "../../runtime/index.ts";
+import { LiveRegistry, type Subscriber } from "../../runtime/live/liveRegistry.ts";
+import type { Matching } from "../../runtime/live/readSet.ts";
+
+const SCHEMA = /* sql */ `
+  CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT COLLATE NOCASE, code TEXT UNIQUE, score NUMERIC);
+  CREATE INDEX parent_by_name ON parent (name);
+  CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id) ON DELETE CASCADE, tag TEXT);
+  CREATE INDEX child_by_parent ON child (parent_id);
+  CREATE TABLE pair (a INTEGER, b TEXT, v INTEGER, PRIMARY KEY (a, b)) WITHOUT ROWID;
+  CREATE TRIGGER child_counts AFTER INSERT ON child BEGIN
+    UPDATE pair SET v = v + 1 WHERE a = new.parent_id;
+  END;
+  CREATE VIEW named AS SELECT id, name FROM parent WHERE name IS NOT NULL;
+`;
+
+/** Reads of every shape the matcher meets: key lookups (rowid, index, NOCASE, WITHOUT ROWID, IN, joins) and whole-table ones. */
+const READS: readonly [sql: string, arity: number][] = [
+  ["SELECT * FROM parent WHERE id = ?", 1],
+  ["SELECT * FROM parent WHERE name = ?", 1],
+  ["SELECT * FROM parent WHERE code = ?", 1],
+  ["SELECT * FROM parent WHERE id IN (?, ?, 3)", 2],
+  ["SELECT * FROM child WHERE parent_id = ? ORDER BY id", 1],
+  [
+    "SELECT p.id, COUNT(c.id) AS n FROM parent p LEFT JOIN child c ON c.parent_id = p.id WHERE p.id = ? GROUP BY p.id",
+    1,
+  ],
+  ["SELECT * FROM pair WHERE a = ? ORDER BY b", 1],
+  ["SELECT * FROM parent WHERE name LIKE ?", 1],
+  ["SELECT * FROM child WHERE id = (SELECT max(id) FROM child WHERE parent_id = ?)", 1],
+  ["SELECT count(*) AS n FROM parent", 0],
+  ["SELECT * FROM named WHERE id = ?", 1],
+  ["WITH mine AS (SELECT * FROM child WHERE parent_id = ?) SELECT count(*) AS n FROM mine", 1],
+  ["SELECT key, value FROM parent, json_each(json_array(parent.name)) WHERE parent.id = ?", 1],
+  ["SELECT * FROM parent WHERE score = ?", 1],
+];
+
+const WRITES: readonly [sql: string, arity: number][] = [
+  ["INSERT INTO parent (id, name, code, score) VALUES (?, ?, ?, ?)", 4],
+  ["UPDATE parent SET name = ? WHERE id = ?", 2],
+  ["UPDATE parent SET id = ? WHERE id = ?", 2],
+  ["UPDATE parent SET score = ? WHERE code = ?", 2],
+  ["DELETE FROM parent WHERE id = ?", 1],
+  ["INSERT INTO child (parent_id, tag) VALUES (?, ?)", 2],
+  ["UPDATE child SET parent_id = ? WHERE id = ?", 2],
+  ["DELETE FROM child WHERE id = ?", 1],
+  ["INSERT INTO pair (a, b, v) VALUES (?, ?, 0) ON CONFLICT (a, b) DO UPDATE SET v = v + 1", 2],
+];
+
+/** Values of several storage classes that SQLite may or may not hold equal: 3, 3.0, '3', 3n, 'a', 'A'. */
+const value = fc.oneof(
+  fc.constantFrom(1, 2, 3, 3.0, 4, 1.5),
+  fc.constantFrom(1n, 3n),
+  fc.constantFrom("1", "3", " 3", "a", "A", "b", "c%", "x"),
+  fc.constant(null),
+);
+const statement = (table: readonly [string, number][]) =>
+  fc
+    .integer({ min: 0, max: table.length - 1 })
+    .chain((i) =>
+      fc.tuple(
+        fc.constant(i),
+        fc.array(value, { minLength: table[i]![1], maxLength: table[i]![1] }),
+      ),
+    );
+const write = fc.oneof(
+  statement(WRITES).map((one) => ({ statements: [one], rollback: false })),
+  fc
+    .tuple(fc.array(statement(WRITES), { minLength: 2, maxLength: 3 }), fc.boolean())
+    .map(([statements, rollback]) => ({ statements, rollback })),
+);
+
+/** Subscription arguments are JSON, as they are over MCP: a bigint parameter travels as `"<n>n"`. */
+const asArgument = (param: unknown) => (typeof param === "bigint" ? `${param}n` : param);
+const asParam = (arg: unknown) =>
+  typeof arg === "string" && /^\d+n$/.test(arg) ? BigInt(arg.slice(0, -1)) : arg;
+
+const query = command({ live: true }, async (ctx, i: number, args: unknown[]) =>
+  ctx.db.all(READS[i]![0], ...(args.map(asParam) as never[])),
+);
+const whoami = command({ live: true }, async (ctx, id: number) => ({
+  who: ctx.auth?.clientId,
+  row: await ctx.db.get("SELECT * FROM parent WHERE id = ?", id),
+}));
+
+function exampleApp(): App {
+  return defineApp({
+    name: "rows",
+    commands: { query, whoami },
+    agent: { grant: [query, whoami] },
+    database: () => {
+      const connection = new BetterSqlite3(":memory:");
+      connection.pragma("foreign_keys = ON");
+      connection.exec(SCHEMA);
+      connection.exec(`INSERT INTO parent VALUES (1, 'a', 'x1', 1), (2, 'B', 'x2', 2), (3, 'c', 'x3', 3);
+        INSERT INTO child (parent_id, tag) VALUES (1, 't'), (2, 't'), (3, 'u');
+        INSERT INTO pair VALUES (1, 'a', 0), (3, 'b', 0);`);
+      return connection;
+    },
+  });
+}
+
+/** A registry's subscriptions to `reads`, and the notifications each got, in order. */
+async function watch(app: App, matching: Matching, reads: [number, unknown[]][]) {
+  const live = new LiveRegistry(app, { matching, onError: () => {} });
+  const received: string[] = [];
+  for (const [i, params] of reads) {
+    const args = params.map(asArgument);
+    const subscriber: Subscriber = {
+      uri: `q://${i}/${JSON.stringify(args)}`,
+      notify: (sent) => received.push(sent),
+    };
+    await live.add("query", [i, args], subscriber);
+  }
+  return { live, received };
+}
+
+test("live rows: row-level matching notifies exactly what table-level matching notifies (random reads and writes)", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(statement(READS), { minLength: 1, maxLength: 8 }),
+      fc.array(write, { minLength: 1, maxLength: 6 }),
+      async (reads, writes) => {
+        const app = exampleApp();
+        const rows = await watch(app, "rows", reads);
+        const tables = await watch(app, "tables", reads);
+        for (const { statements, rollback } of writes) {
+          await app.db
+            .transaction(async () => {
+              for (const [i, params] of statements)
+                await app.db.run(WRITES[i]![0], ...(params as never[])).catch(() => {});
+              if (rollback) throw new Error("rolled back");
+            })
+            .catch(() => {});
+          await rows.live.settled();
+          await tables.live.settled();
+          assert.deepEqual(rows.received.sort(), tables.received.sort());
+        }
+        assert.ok(rows.live.stats().reruns <= tables.live.stats().reruns);
+        await app.close();
+      },
+    ),
+    { numRuns: 150, seed: 19, interruptAfterTimeLimit: 60_000 },
+  );
+});
+
+test("live rows: a write to a row nobody watches re-runs nothing; to a watched row, only its readers", async () => {
+  const app = exampleApp();
+  const { live, received } = await watch(app, "rows", [
+    [0, [1]],
+    [0, [2]],
+    [4, [2]],
+  ]);
+  await app.db.run("UPDATE parent SET name = 'z' WHERE id = 3");
+  await live.settled();
+  assert.deepEqual(live.stats().reruns, 0);
+  await app.db.run("DELETE FROM parent WHERE id = 2"); // cascades to child 2
+  await live.settled();
+  assert.equal(live.stats().reruns, 2);
+  assert.deepEqual(received.sort(), ["q://0/[2]", "q://4/[2]"]);
+  await app.close();
+});
+
+const principal = (clientId: string): AuthInfo => ({ token: clientId, clientId, scopes: [] });
+
+test("live rows: principals watching a run that never reads ctx.auth share one group and one re-run", async () => {
+  const app = exampleApp();
+  const live = new LiveRegistry(app, { onError: () => {} });
+  for (const who of ["ann", "bob", "cat"])
+    await live.add("query", [0, [1]], { uri: "q://0/1", notify: () => {} }, principal(who));
+  assert.equal(live.stats().groups, 1);
+  await app.db.run("UPDATE parent SET name = 'd' WHERE id = 1");
+  await live.settled();
+  assert.deepEqual(
+    { ...live.stats(), notifications: undefined },
+    {
+      subscriptions: 3,
+      groups: 1,
+      reruns: 1,
+      notifications: undefined,
+    },
+  );
+  await app.close();
+});
+
+test("live rows: a run that reads ctx.auth keeps one group per principal, each told its own change", async () => {
+  const app = exampleApp();
+  const live = new LiveRegistry(app, { onError: () => {} });
+  const told: string[] = [];
+  for (const who of ["ann", "bob"])
+    await live.add(
+      "whoami",
+      [1],
+      { uri: `w://${who}`, notify: (uri) => told.push(uri) },
+      principal(who),
+    );
+  assert.equal(live.stats().groups, 2);
+  await app.db.run("UPDATE parent SET name = 'e' WHERE id = 1");
+  await live.settled();
+  assert.equal(live.stats().reruns, 2);
+  assert.deepEqual(told.sort(), ["w://ann", "w://bob"]);
+  await app.close();
+});
