@@ -88,8 +88,8 @@ for (const protocol of PROTOCOLS) {
         await mcp.live.settled();
         assert.deepEqual(
           delta(before, mcp.live.stats()),
-          { reruns: 3, notifications: 0 },
-          "orders: only customers_show reads them",
+          { reruns: process.env.DATABASE_URL ? 3 : 1, notifications: 0 },
+          "orders: only customers_show reads them (on SQLite, only customer 2's orders)",
         );
         await rename(mcp, 1, "Ada King");
         assert.deepEqual(await nextTwo(listening.updates), [SEARCH_ADA, SHOW_1]);
