@@ -16,7 +16,14 @@ import { Origin } from "../runtime/context.ts";
 import { LiveRegistry } from "../runtime/live/liveRegistry.ts";
 import { serveHttp } from "../runtime/server/index.ts";
 import { runAlone } from "./read.bench.ts";
-import { figureOf, ratio, type BenchModule, type Figure, type Section } from "./lib/section.ts";
+import {
+  figureOf,
+  percentile,
+  ratio,
+  type BenchModule,
+  type Figure,
+  type Section,
+} from "./lib/section.ts";
 
 /** 2,000 customers watched by 33 principals (the last in part): 65,536 subscriptions, each its own group. */
 const IDS = 2000;
@@ -116,11 +123,6 @@ async function measureRound(
     rerunRate: reruns / seconds,
     loopRate: SUBSCRIPTIONS / loopSeconds,
   };
-}
-
-function percentile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
 function section(rounds: Round[]): Section {

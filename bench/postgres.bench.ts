@@ -21,6 +21,7 @@ import { REPO_ROOT } from "./lib/processes.ts";
 import { runAlone } from "./read.bench.ts";
 import {
   figureOf,
+  percentile,
   ratio,
   type BenchModule,
   type Comparison,
@@ -304,11 +305,6 @@ function section(
       "Re-runs per write are a count, shown with `x` because every comparison carries a unit.",
     ],
   };
-}
-
-function percentile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)

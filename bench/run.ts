@@ -19,6 +19,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["read", async () => (await import("./read.bench.ts")).readBench],
   ["fanout", async () => (await import("./fanout.bench.ts")).fanoutBench],
   ["fairness", async () => (await import("./fairness.bench.ts")).fairnessBench],
+  ["rows", async () => (await import("./rows.bench.ts")).rowsBench],
   ["postgres", async () => (await import("./postgres.bench.ts")).postgresBench],
 ];
 

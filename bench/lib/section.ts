@@ -96,6 +96,12 @@ export function median(values: readonly number[]): number {
   );
 }
 
+/** The nearest-rank percentile `q` (0.99 for p99) of raw samples. */
+export function percentile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+}
+
 /** Linear interpolation between closest ranks, as tinybench computes its percentiles. */
 function quantile(sorted: readonly number[], q: number): number {
   const position = (sorted.length - 1) * q;

@@ -24,14 +24,18 @@ export const CLI = [
   path.join(root, "cli/main.ts"),
 ];
 
-export async function servedCli(flags: readonly string[]): Promise<ServedCli> {
+/** `database`: the example app's SQLite file (`LIVECMD_EXAMPLE_DB`), a fresh one in memory unless given. */
+export async function servedCli(
+  flags: readonly string[],
+  { database = ":memory:" }: { database?: string } = {},
+): Promise<ServedCli> {
   const child = spawn(
     process.execPath,
     [...CLI, "serve", "--app", "example/app.ts", "--http", "0", ...flags],
     {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, LIVECMD_EXAMPLE_DB: ":memory:" },
+      env: { ...process.env, LIVECMD_EXAMPLE_DB: database },
     },
   );
   let stderr = "";

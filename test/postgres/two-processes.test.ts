@@ -1,12 +1,9 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { after, before, describe, test } from "node:test";
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  type CallToolResult,
-} from "@modelcontextprotocol/client";
+import type { CallToolResult, Client } from "@modelcontextprotocol/client";
 import { root } from "../helpers/cli.ts";
+import { updatesListener, updatesReach } from "../helpers/updatesListener.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 
 const server = postgresServer();
@@ -33,31 +30,6 @@ function serve(databaseUrl: string): { child: ChildProcess; url: Promise<URL> } 
   return { child, url };
 }
 
-/** An SDK client on the 2026-07-28 era, with every resources/updated URI it receives, in order. */
-async function connect(url: URL): Promise<{ client: Client; updates: string[] }> {
-  const client = new Client(
-    { name: "two-processes", version: "1.0.0" },
-    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
-  );
-  const updates: string[] = [];
-  client.setNotificationHandler("notifications/resources/updated", (notification) => {
-    updates.push(notification.params.uri);
-  });
-  await client.connect(new StreamableHTTPClientTransport(url));
-  return { client, updates };
-}
-
-/** Until `updates` holds `count` URIs, 5 s at most (the notification crosses two processes). */
-async function updatesReach(updates: string[], count: number): Promise<void> {
-  for (let waited = 0; updates.length < count && waited < 5000; waited += 10)
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  assert.equal(
-    updates.length,
-    count,
-    `expected ${count} notifications, got ${JSON.stringify(updates)}`,
-  );
-}
-
 describe(
   "PostgreSQL: two livecmd serve --http processes on one database",
   { skip: server.skip },
@@ -72,8 +44,8 @@ describe(
       const servers = [serve(databaseUrl), serve(databaseUrl)];
       children.push(...servers.map(({ child }) => child));
       const [urlA, urlB] = await Promise.all(servers.map(({ url }) => url));
-      a = (await connect(urlA!)).client;
-      b = await connect(urlB!);
+      a = (await updatesListener(urlA!, "two-processes")).client;
+      b = await updatesListener(urlB!, "two-processes");
     });
 
     after(async () => {

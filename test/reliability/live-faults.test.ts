@@ -164,9 +164,10 @@ for (const protocol of PROTOCOLS) {
         assert.deepEqual(listening.honored, watched);
         stderr.take();
 
-        // Every watched command reads customers: one write re-runs all seven.
+        // One write to every watched customer re-runs all seven.
+        const everyWatched = `UPDATE customers SET balance = balance + 1 WHERE id IN (${[...RERUN_FAULTS.map(([id]) => id), HEALTHY].join(", ")})`;
         for (const [id] of RERUN_FAULTS) armed.add(id);
-        await db.run("UPDATE customers SET balance = balance + 1 WHERE id = ?", HEALTHY);
+        await db.run(everyWatched);
         assert.deepEqual(
           await nextUpdates(listening.updates, watched.length),
           sorted(watched),
@@ -187,14 +188,14 @@ for (const protocol of PROTOCOLS) {
         assert.equal(mcp.live.stats().subscriptions, watched.length, "the subscriptions stay");
 
         // Failing again is no change: only the healthy URI is told, the failures are reported again.
-        await db.run("UPDATE customers SET balance = balance + 1 WHERE id = ?", HEALTHY);
+        await db.run(everyWatched);
         assert.equal(await listening.updates.next(3000), show(HEALTHY));
         await mcp.live.settled();
         assertReportedOnce(stderr.take());
 
         // Once they succeed again, with a result other than the failure: every one is told.
         armed.clear();
-        await db.run("UPDATE customers SET balance = balance + 1 WHERE id = ?", HEALTHY);
+        await db.run(everyWatched);
         assert.deepEqual(
           await nextUpdates(listening.updates, watched.length),
           sorted(watched),

@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { test } from "node:test";
 import BetterSqlite3 from "better-sqlite3";
 import fc from "fast-check";
@@ -88,20 +91,26 @@ const whoami = command({ live: true }, async (ctx, id: number) => ({
   row: await ctx.db.get("SELECT * FROM parent WHERE id = ?", id),
 }));
 
-function exampleApp(): App {
+/** A connection to `file` (a fresh database in memory unless given), created with the schema and rows when new. */
+function connect(file = ":memory:"): BetterSqlite3.Database {
+  const connection = new BetterSqlite3(file);
+  connection.pragma("foreign_keys = ON");
+  connection.pragma("synchronous = OFF"); // a test's throwaway file: no fsync per commit
+  if (connection.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'parent'").get())
+    return connection;
+  connection.exec(SCHEMA);
+  connection.exec(`INSERT INTO parent VALUES (1, 'a', 'x1', 1), (2, 'B', 'x2', 2), (3, 'c', 'x3', 3);
+    INSERT INTO child (parent_id, tag) VALUES (1, 't'), (2, 't'), (3, 'u');
+    INSERT INTO pair VALUES (1, 'a', 0), (3, 'b', 0);`);
+  return connection;
+}
+
+function exampleApp(file?: string): App {
   return defineApp({
     name: "rows",
     commands: { query, whoami },
     agent: { grant: [query, whoami] },
-    database: () => {
-      const connection = new BetterSqlite3(":memory:");
-      connection.pragma("foreign_keys = ON");
-      connection.exec(SCHEMA);
-      connection.exec(`INSERT INTO parent VALUES (1, 'a', 'x1', 1), (2, 'B', 'x2', 2), (3, 'c', 'x3', 3);
-        INSERT INTO child (parent_id, tag) VALUES (1, 't'), (2, 't'), (3, 'u');
-        INSERT INTO pair VALUES (1, 'a', 0), (3, 'b', 0);`);
-      return connection;
-    },
+    database: () => connect(file),
   });
 }
 
@@ -120,33 +129,83 @@ async function watch(app: App, matching: Matching, reads: [number, unknown[]][])
   return { live, received };
 }
 
-test("live rows: row-level matching notifies exactly what table-level matching notifies (random reads and writes)", async () => {
+/** What each read returns now, read by `connection`: a subscription is owed a notification when its changes. */
+function results(
+  connection: BetterSqlite3.Database,
+  reads: readonly [number, unknown[]][],
+): string[] {
+  return reads.map(([i, params]) =>
+    JSON.stringify(connection.prepare(READS[i]![0]).all(...params)),
+  );
+}
+
+/** Runs `statements` in one transaction on `connection`, as another process would; rolled back when asked. */
+function writeElsewhere(
+  connection: BetterSqlite3.Database,
+  { statements, rollback }: { statements: [number, unknown[]][]; rollback: boolean },
+): void {
+  try {
+    connection.transaction(() => {
+      for (const [i, params] of statements)
+        try {
+          connection.prepare(WRITES[i]![0]).run(...params);
+        } catch {
+          // A constraint that fails one statement, as the app's own writes may.
+        }
+      if (rollback) throw new Error("rolled back");
+    })();
+  } catch {
+    // Rolled back.
+  }
+}
+
+test("live rows: row-level matching notifies exactly what table-level matching does, and each read whose result a write changed, whoever wrote (random reads and writes)", async () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "livecmd-rows-"));
+  let run = 0;
   await fc.assert(
     fc.asyncProperty(
       fc.array(statement(READS), { minLength: 1, maxLength: 8 }),
-      fc.array(write, { minLength: 1, maxLength: 6 }),
+      fc.array(fc.tuple(write, fc.constantFrom("app", "another connection")), {
+        minLength: 1,
+        maxLength: 6,
+      }),
       async (reads, writes) => {
-        const app = exampleApp();
+        const file = path.join(folder, `${(run += 1)}.sqlite`);
+        const other = connect(file);
+        const app = exampleApp(file);
         const rows = await watch(app, "rows", reads);
         const tables = await watch(app, "tables", reads);
-        for (const { statements, rollback } of writes) {
-          await app.db
-            .transaction(async () => {
-              for (const [i, params] of statements)
-                await app.db.run(WRITES[i]![0], ...(params as never[])).catch(() => {});
-              if (rollback) throw new Error("rolled back");
-            })
-            .catch(() => {});
+        const owed: string[] = [];
+        for (const [{ statements, rollback }, writer] of writes) {
+          const before = results(other, reads);
+          if (writer === "app")
+            await app.db
+              .transaction(async () => {
+                for (const [i, params] of statements)
+                  await app.db.run(WRITES[i]![0], ...(params as never[])).catch(() => {});
+                if (rollback) throw new Error("rolled back");
+              })
+              .catch(() => {});
+          else writeElsewhere(other, { statements, rollback });
+          await app.db.caughtUp();
           await rows.live.settled();
           await tables.live.settled();
+          const after = results(other, reads);
+          reads.forEach(([i, params], n) => {
+            if (before[n] !== after[n])
+              owed.push(`q://${i}/${JSON.stringify(params.map(asArgument))}`);
+          });
           assert.deepEqual(rows.received.sort(), tables.received.sort());
+          assert.deepEqual(rows.received, owed.sort());
         }
         assert.ok(rows.live.stats().reruns <= tables.live.stats().reruns);
         await app.close();
+        other.close();
       },
     ),
     { numRuns: 150, seed: 19, interruptAfterTimeLimit: 60_000 },
   );
+  rmSync(folder, { recursive: true, force: true });
 });
 
 test("live rows: a write to a row nobody watches re-runs nothing; to a watched row, only its readers", async () => {

@@ -5,12 +5,6 @@
  */
 export interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
-  /** Registers a function SQL can call (livecmd's triggers report changed rows through one). */
-  function(
-    name: string,
-    options: { varargs: true; deterministic: false; safeIntegers: true },
-    fn: (...args: unknown[]) => unknown,
-  ): unknown;
 }
 
 /** Parameters are positional values, or one object of named ones (`@name`, `:name`, `$name`). */

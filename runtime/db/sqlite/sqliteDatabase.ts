@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
-import type { TableChange } from "../keyedAccess.ts";
-import { RowCapture } from "./rowCapture.ts";
+import { ANY_TABLE } from "../anyTable.ts";
+import { anyRowsOf, type TableChange } from "../keyedAccess.ts";
+import { ChangeLog } from "./changeLog.ts";
 import type { SqliteConnection, SqliteStatement } from "./sqliteConnection.ts";
 import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
 import { boundReads, StatementPlans } from "./statementPlans.ts";
@@ -12,6 +13,9 @@ interface OpenTransaction {
   savepoints: number;
 }
 
+/** How often a connection looks for writes made by other connections to its database file. */
+export const OTHER_WRITERS_POLL_MS = 25;
+
 /** What every view of one connection shares: the connection, its statements and their plans, its changes. */
 class Connection {
   readonly statements = new Map<string, SqliteStatement>();
@@ -19,17 +23,23 @@ class Connection {
   /** Statements made from within a transaction's callback carry it (awaited or not). */
   readonly scope = new AsyncLocalStorage<OpenTransaction>();
   open: OpenTransaction | undefined;
-  readonly #capture: RowCapture;
   #schema: SqliteSchema;
+  /** Undefined on a read-only file without one: then any write by another connection changes every table. */
+  #log: ChangeLog | undefined;
+  #dataVersion: number;
+  #schemaChanged = false;
+  readonly #poll: NodeJS.Timeout;
 
   constructor(
     readonly handle: SqliteConnection,
     private readonly changed: (changes: readonly TableChange[]) => void,
   ) {
     this.plans = new StatementPlans(handle, () => this.#schema);
-    this.#capture = new RowCapture(handle);
     this.#schema = readSchema(handle);
-    this.#capture.install(this.#schema);
+    this.#log = ChangeLog.open(handle, this.#schema);
+    this.#schema = readSchema(handle);
+    this.#dataVersion = this.#pragma("data_version");
+    this.#poll = setInterval(() => this.otherWriters(), OTHER_WRITERS_POLL_MS).unref();
   }
 
   prepare(sql: string): SqliteStatement {
@@ -56,37 +66,60 @@ class Connection {
    * outside a transaction what the statement changed is reported now, inside one at its commit.
    */
   wrote(): void {
-    const { schema_version: version } = this.prepare("PRAGMA schema_version").get() as {
-      schema_version: number;
-    };
-    if (version !== this.#schema.version) {
-      this.#schema = readSchema(this.handle);
-      this.#capture.install(this.#schema);
-      this.plans.forget();
-      this.#capture.schemaChanged();
-    }
+    this.#readSchemaIfChanged();
     if (!this.open) this.committed();
   }
 
-  /** Reports what the writes committed (or made outside a transaction) changed. */
+  /** Reports what the writes committed (or made outside a transaction) changed, by anyone. */
   committed(): void {
-    const changes = this.#capture.take();
+    const changes = this.#log?.read() ?? [];
+    if (this.#schemaChanged) changes.unshift(anyRowsOf(ANY_TABLE));
+    this.#schemaChanged = false;
     if (changes.length > 0) this.changed(changes);
+    this.#log?.prune();
   }
 
-  /** Where the changes of a transaction or savepoint begin, to drop them if it rolls back. */
-  get mark(): number {
-    return this.#capture.mark;
+  /**
+   * Reports what other connections to the file committed since last asked. Not while a
+   * transaction is open here: the log read inside it would see its uncommitted entries (and its
+   * commit reads the log anyway).
+   */
+  otherWriters(): void {
+    if (this.open) return;
+    const dataVersion = this.#pragma("data_version");
+    const moved = dataVersion !== this.#dataVersion;
+    this.#dataVersion = dataVersion;
+    if (moved) this.#readSchemaIfChanged();
+    if (this.#log ? this.#schemaChanged || this.#log.behind : moved) {
+      if (!this.#log) this.#schemaChanged = true;
+      this.committed();
+    } else this.#log?.prune();
   }
 
-  rolledBack(mark: number): void {
-    this.#capture.dropSince(mark);
+  close(): void {
+    clearInterval(this.#poll);
+    (this.handle as { close?: () => void }).close?.();
+  }
+
+  /** A changed schema: what any read reads may have moved, so every subscription re-runs. */
+  #readSchemaIfChanged(): void {
+    if (this.#pragma("schema_version") === this.#schema.version) return;
+    const inTransaction = this.open !== undefined;
+    this.#log = ChangeLog.open(this.handle, readSchema(this.handle), { inTransaction });
+    this.#schema = readSchema(this.handle);
+    this.plans.forget();
+    this.#schemaChanged = true;
+  }
+
+  #pragma(name: "data_version" | "schema_version"): number {
+    return (this.prepare(`PRAGMA ${name}`).get() as Record<string, number>)[name]!;
   }
 }
 
 /**
  * A Database over one better-sqlite3 connection: it tells its observer which rows each statement
- * reads, and `changed` which rows each committed write changed (row by row, from triggers).
+ * reads, and `changed` which rows each committed write to the file changed, whoever wrote it
+ * (row by row, from the change log).
  * Statements run at once (better-sqlite3 is synchronous) unless another command's transaction
  * is open on the connection: a transaction's callback may await, and what others do meanwhile
  * must neither join it nor see its uncommitted rows, so they queue until it ends.
@@ -139,7 +172,6 @@ export class SqliteDatabase implements AppDatabase {
       savepoints: 0,
     };
     connection.open = open;
-    const mark = connection.mark;
     try {
       connection.exec("BEGIN");
       const result = await settle(connection, () => connection.scope.run(open, fn), "ROLLBACK");
@@ -147,19 +179,19 @@ export class SqliteDatabase implements AppDatabase {
       connection.open = undefined;
       connection.committed();
       return result;
-    } catch (error) {
-      connection.rolledBack(mark);
-      throw error;
     } finally {
       connection.open = undefined;
       finish();
     }
   }
 
-  async caughtUp(): Promise<void> {}
+  /** Other connections' writes are seen within a poll; this reads them now. */
+  async caughtUp(): Promise<void> {
+    this.#connection.otherWriters();
+  }
 
   async close(): Promise<void> {
-    (this.#connection.handle as { close?: () => void }).close?.();
+    this.#connection.close();
   }
 
   #observed<T>(
@@ -197,16 +229,10 @@ async function savepoint<T>(
   fn: () => Promise<T> | T,
 ): Promise<T> {
   const name = `livecmd_${(open.savepoints += 1)}`;
-  const mark = connection.mark;
   connection.exec(`SAVEPOINT ${name}`);
-  try {
-    const result = await settle(connection, fn, `ROLLBACK TO ${name}`);
-    connection.exec(`RELEASE ${name}`);
-    return result;
-  } catch (error) {
-    connection.rolledBack(mark);
-    throw error;
-  }
+  const result = await settle(connection, fn, `ROLLBACK TO ${name}`);
+  connection.exec(`RELEASE ${name}`);
+  return result;
 }
 
 /** Runs `fn`; when it throws, undoes its work with `undo` and throws on. */
