@@ -6,18 +6,42 @@ import { GENERATOR_PACKAGES, withDevPackages } from "./devPackages.ts";
 interface InspectArguments {
   app?: string;
   tsconfig?: string;
+  reads?: string[];
 }
 
-/** `livecmd inspect`: every command, and what codegen makes of it. */
+/** `livecmd inspect`: every command, and what codegen makes of it; with `--reads`, what reading URIs depends on. */
 export const inspectCommand: CommandModule<object, InspectArguments> = {
   command: "inspect",
   describe:
     "Print every command: live, confirm, granted, its resource and template, or why it has none",
-  builder: (argv) => argv.option("app", appFlag).option("tsconfig", tsconfigFlag),
+  builder: (argv) =>
+    argv
+      .option("app", appFlag)
+      .option("tsconfig", tsconfigFlag)
+      .option("reads", {
+        type: "string",
+        array: true,
+        describe:
+          "Read URI once on the app's database and print what watching it depends on: the rows (by key) or whole tables it reads, and whether it reads ctx.auth; repeatable",
+      })
+      .example("$0 inspect --reads app://customers_show/1", ""),
   handler: async (argv) => {
     const cwd = process.cwd();
     const { app, tsconfig } = await appPaths(argv, cwd);
     const log = (text: string) => process.stdout.write(`${text}\n`);
+    if (argv.reads) {
+      const [{ loadApp }, { inspectReads }] = await Promise.all([
+        import("./loadApp.ts"),
+        import("./inspectReads.ts"),
+      ]);
+      const loaded = await loadApp(app, cwd);
+      try {
+        await inspectReads(loaded, argv.reads, log);
+      } finally {
+        await loaded.close();
+      }
+      return;
+    }
     await withDevPackages("livecmd inspect", GENERATOR_PACKAGES, async () => {
       const { runInspect } = await import("../generator/inspect/runInspect.ts");
       process.exitCode = await runInspect({ app, tsconfig, cwd, log });

@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { CommandModule } from "yargs";
 import type { App } from "../runtime/app.ts";
-import { sqliteDriverProblem } from "../runtime/db/sqlite/sqliteDriver.ts";
 // Light imports only: the CLI registers this command on every run, `codegen` included; the
 // MCP server runtime loads when `serve` actually runs.
 import { DEFAULT_PAGE_SIZE } from "../runtime/server/defaultPageSize.ts";
@@ -10,7 +9,7 @@ import { DEFAULT_SUBSCRIPTION_LIMITS } from "../runtime/server/limitDefaults.ts"
 import { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from "../runtime/server/logFormat.ts";
 import type { ServerLog } from "../runtime/server/serverLog.ts";
 import { httpFlagsProblem, type HttpFlags } from "./httpServeOptions.ts";
-import { importModule } from "./importModule.ts";
+import { loadApp } from "./loadApp.ts";
 import { InputError } from "./inputError.ts";
 import { loadProjectConfig, resolveAppModule } from "./projectConfig.ts";
 
@@ -150,8 +149,6 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
       argv.app === undefined ? await loadProjectConfig(cwd) : { config: {}, source: undefined },
       cwd,
     );
-    const driverProblem = sqliteDriverProblem(path.resolve(cwd, appModule));
-    if (driverProblem) throw new InputError(driverProblem);
     const app = await loadApp(appModule, cwd);
     const { serverLog } = await import("../runtime/server/serverLog.ts");
     const options = {
@@ -198,21 +195,6 @@ async function serve(
   const stop = () => void serving.close().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-}
-
-async function loadApp(file: string, cwd: string): Promise<App> {
-  const app = (await importModule(file, cwd)).default as App | undefined;
-  if (typeof app !== "object" || app === null || !(app.commands instanceof Map)) {
-    throw new InputError(
-      `${file} must export the app as its default export (export default defineApp({ ... }))`,
-    );
-  }
-  if (!app.generated) {
-    throw new InputError(
-      `the app in ${file} has no generated catalog; run \`npx livecmd codegen\` and pass defineApp({ generated: { catalog, templates } })`,
-    );
-  }
-  return app;
 }
 
 /** The version in the package.json nearest above the app module: the server's version unless the app sets one. */

@@ -59,6 +59,44 @@ test("cli: inspect prints every command with its template or why it has none", a
   for (const row of rows) assert.match(run.stdout, row);
 });
 
+test("cli: inspect --reads prints, per URI, the rows by key or whole tables a watch of it depends on", async () => {
+  const run = await livecmd(
+    [
+      "inspect",
+      "--reads",
+      "app://customers_show/1",
+      "--reads",
+      "app://orders_between/2026-01-01/2026-01-31",
+    ],
+    { LIVECMD_EXAMPLE_DB: ":memory:" },
+  );
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(
+    run.stdout,
+    [
+      "app://customers_show/1: customers_show(1)",
+      "  customer_attributes  by customer_id = 1",
+      "  customer_tags        by customer_id = 1",
+      "  customers            by rowid = 1",
+      "  orders               by customer_id = 1",
+      "  never reads ctx.auth: one run serves every principal",
+      'app://orders_between/2026-01-01/2026-01-31: orders_between("2026-01-01", "2026-01-31")',
+      "  customers  whole table: every write to it re-runs this",
+      "  orders     whole table: every write to it re-runs this",
+      "  never reads ctx.auth: one run serves every principal",
+      "",
+    ].join("\n"),
+  );
+  const refused = await livecmd(["inspect", "--reads", "app://customers_show/x"], {
+    LIVECMD_EXAMPLE_DB: ":memory:",
+  });
+  assert.equal(refused.code, 2);
+  assert.match(
+    refused.stderr,
+    /--reads app:\/\/customers_show\/x: .*"id" must be an integer like 12; got "x"/,
+  );
+});
+
 test("cli: every command has --help, and a mistyped flag is an error", async () => {
   for (const command of ["codegen", "inspect"]) {
     const help = await livecmd([command, "--help"]);

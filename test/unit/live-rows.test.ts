@@ -41,6 +41,9 @@ const READS: readonly [sql: string, arity: number][] = [
   ["WITH mine AS (SELECT * FROM child WHERE parent_id = ?) SELECT count(*) AS n FROM mine", 1],
   ["SELECT key, value FROM parent, json_each(json_array(parent.name)) WHERE parent.id = ?", 1],
   ["SELECT * FROM parent WHERE score = ?", 1],
+  ["SELECT * FROM parent WHERE name BETWEEN ? AND ? ORDER BY name", 2],
+  ["SELECT * FROM child WHERE parent_id >= ? AND parent_id <= ?", 2],
+  ["SELECT * FROM parent WHERE id BETWEEN ? AND ?", 2],
 ];
 
 const WRITES: readonly [sql: string, arity: number][] = [

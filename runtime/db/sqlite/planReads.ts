@@ -67,14 +67,19 @@ export function planReads(program: readonly ProgramStep[], schema: SqliteSchema)
   );
 }
 
+/** One read per key column, each source once (an `IN` list reaches a cursor by several paths). */
 function mergeByColumn(table: string, visited: Exclude<Visited, "whole">): PlannedRead[] {
-  const byKey = new Map<string, { column: KeyColumn; sources: KeySource[] }>();
+  const byKey = new Map<string, { column: KeyColumn; sources: Map<string, KeySource> }>();
   for (const { column, sources } of visited) {
-    const entry = byKey.get(column.key) ?? { column, sources: [] };
-    entry.sources.push(...sources);
+    const entry = byKey.get(column.key) ?? { column, sources: new Map() };
+    for (const source of sources) entry.sources.set(sourceText(source), source);
     byKey.set(column.key, entry);
   }
-  return [...byKey.values()].map(({ column, sources }) => ({ table, column, sources }));
+  return [...byKey.values()].map(({ column, sources }) => ({
+    table,
+    column,
+    sources: [...sources.values()],
+  }));
 }
 
 class ProgramAnalysis {
@@ -183,11 +188,17 @@ class ProgramAnalysis {
     return sources === "unknown" ? "whole" : [{ column: first, sources }];
   }
 
-  /** The values of registers that all hold the same value: one register, or one parameter or constant each. */
+  /**
+   * The values of registers that all hold the same value: one register written once (a register
+   * rewritten between a seek and its bound, as `BETWEEN ? AND ?` does, holds two values), or one
+   * parameter or constant each.
+   */
   #sameKey(registers: readonly number[]): Values {
     const [register] = registers;
     const values = this.values(register!);
-    if (registers.every((other) => other === register) || values === "unknown") return values;
+    if (values === "unknown") return values;
+    const writtenOnce = (this.#writers.get(register!) ?? []).length === 1;
+    if (writtenOnce && registers.every((other) => other === register)) return values;
     const single = (candidate: Values) =>
       candidate !== "unknown" && candidate.length === 1 ? sourceText(candidate[0]!) : undefined;
     const expected = single(values);

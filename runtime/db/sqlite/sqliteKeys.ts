@@ -102,3 +102,11 @@ function collated(text: string, collation: Collation): string {
   if (collation === "RTRIM") return text.replace(/ +$/, "");
   return text;
 }
+
+/** A key as a person reads it, in SQL: `7`, `'ada@example.com'` (as the collation folds it), `X'00FF'`. */
+export function keyText(key: KeyValue): string {
+  const value = key.slice(1);
+  if (key.startsWith("n")) return value;
+  if (key.startsWith("b")) return `X'${value}'`;
+  return `'${value.replaceAll("'", "''")}'`;
+}

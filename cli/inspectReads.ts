@@ -1,0 +1,67 @@
+import type { App } from "../runtime/app.ts";
+import { Origin } from "../runtime/context.ts";
+import { SqliteDatabase } from "../runtime/db/sqlite/sqliteDatabase.ts";
+import { keyText } from "../runtime/db/sqlite/sqliteKeys.ts";
+import { ReadSet } from "../runtime/live/readSet.ts";
+import { resolveUri } from "../runtime/server/resolveUri.ts";
+import { ServedApp } from "../runtime/server/servedApp.ts";
+import { InputError } from "./inputError.ts";
+
+/**
+ * `livecmd inspect --reads URI`: runs the read of each URI once, as an agent would, and prints
+ * what a subscription to it would depend on: per table, the keys it looked rows up by or the
+ * whole table, and whether its run reads `ctx.auth`. So an author sees why a URI is costly to
+ * watch (a whole table re-runs it on every write to the table).
+ */
+export async function inspectReads(app: App, uris: readonly string[], log: (text: string) => void) {
+  const served = new ServedApp(app, { allowStale: true });
+  const valueText =
+    app.db instanceof SqliteDatabase ? keyText : (key: string) => JSON.stringify(key);
+  for (const uri of uris) {
+    const resolved = resolveOrRefuse(served, uri);
+    const reads = new ReadSet("rows");
+    let readsPrincipal = false;
+    await app.run(resolved.entry.name, resolved.args, {
+      origin: Origin.Agent,
+      observer: { read: (each) => reads.add(each), sawPrincipal: () => (readsPrincipal = true) },
+    });
+    log(`${uri}: ${resolved.entry.name}(${argumentsText(resolved.args)})`);
+    for (const line of readLines(reads, valueText)) log(`  ${line}`);
+    log(
+      readsPrincipal
+        ? "  reads ctx.auth: one run per principal"
+        : "  never reads ctx.auth: one run serves every principal",
+    );
+  }
+  served.close();
+}
+
+/** The handler's arguments as a call would pass them, optional ones left out at the end. */
+function argumentsText(args: readonly unknown[]): string {
+  const given = [...args];
+  while (given.length > 0 && given.at(-1) === undefined) given.pop();
+  return given.map((arg) => JSON.stringify(arg) ?? "undefined").join(", ");
+}
+
+function resolveOrRefuse(served: ServedApp, uri: string): ReturnType<typeof resolveUri> {
+  try {
+    return resolveUri(served, uri, undefined);
+  } catch (error) {
+    throw new InputError(`--reads ${uri}: ${(error as Error).message}`);
+  }
+}
+
+/** One line per table, by name: `customers  by rowid: 1` or `orders  whole table`. */
+function readLines(reads: ReadSet, valueText: (key: string) => string): string[] {
+  const tables = [...new Set([...reads.whole, ...reads.keyed.keys()])].sort();
+  if (tables.length === 0) return ["reads no table: no write re-runs it"];
+  const width = Math.max(...tables.map((table) => table.length));
+  return tables.map((table) => {
+    const name = table.padEnd(width);
+    if (reads.whole.has(table)) return `${name}  whole table: every write to it re-runs this`;
+    const keys = [...reads.keyed.get(table)!].map(
+      ([column, values]) => `${column} = ${[...values].map(valueText).join(", ")}`,
+    );
+    return `${name}  by ${keys.join("; ")}`;
+  });
+}
