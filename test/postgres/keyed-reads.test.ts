@@ -98,6 +98,12 @@ const CASES: [sql: string, params: unknown[], reads: TableRead[]][] = [
     [3],
     [{ table: "orders" }],
   ],
+  // The plan prints the subquery's result as $1, like the parameter: neither keys.
+  [
+    "SELECT * FROM customers WHERE id = (SELECT max(customer_id) FROM orders WHERE id = ?)",
+    [3],
+    [{ table: "customers" }, { table: "orders" }],
+  ],
   ["SELECT count(*) FROM orders", [], [{ table: "orders" }]],
 ];
 

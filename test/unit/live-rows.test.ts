@@ -4,8 +4,8 @@ import BetterSqlite3 from "better-sqlite3";
 import fc from "fast-check";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { command, defineApp, type App } from "../../runtime/index.ts";
-import { LiveRegistry, type Subscriber } from "../../runtime/live/liveRegistry.ts";
-import type { Matching } from "../../runtime/live/readSet.ts";
+import { LiveRegistry } from "../../runtime/live/liveRegistry.ts";
+import { queryCommand, watch, writeAndCompare, writeBatches } from "../helpers/differentialLive.ts";
 
 const SCHEMA = /* sql */ `
   CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT COLLATE NOCASE, code TEXT UNIQUE, score NUMERIC);
@@ -68,21 +68,9 @@ const statement = (table: readonly [string, number][]) =>
         fc.array(value, { minLength: table[i]![1], maxLength: table[i]![1] }),
       ),
     );
-const write = fc.oneof(
-  statement(WRITES).map((one) => ({ statements: [one], rollback: false })),
-  fc
-    .tuple(fc.array(statement(WRITES), { minLength: 2, maxLength: 3 }), fc.boolean())
-    .map(([statements, rollback]) => ({ statements, rollback })),
-);
+const write = writeBatches(statement(WRITES));
 
-/** Subscription arguments are JSON, as they are over MCP: a bigint parameter travels as `"<n>n"`. */
-const asArgument = (param: unknown) => (typeof param === "bigint" ? `${param}n` : param);
-const asParam = (arg: unknown) =>
-  typeof arg === "string" && /^\d+n$/.test(arg) ? BigInt(arg.slice(0, -1)) : arg;
-
-const query = command({ live: true }, async (ctx, i: number, args: unknown[]) =>
-  ctx.db.all(READS[i]![0], ...(args.map(asParam) as never[])),
-);
+const query = queryCommand(READS);
 const whoami = command({ live: true }, async (ctx, id: number) => ({
   who: ctx.auth?.clientId,
   row: await ctx.db.get("SELECT * FROM parent WHERE id = ?", id),
@@ -105,21 +93,6 @@ function exampleApp(): App {
   });
 }
 
-/** A registry's subscriptions to `reads`, and the notifications each got, in order. */
-async function watch(app: App, matching: Matching, reads: [number, unknown[]][]) {
-  const live = new LiveRegistry(app, { matching, onError: () => {} });
-  const received: string[] = [];
-  for (const [i, params] of reads) {
-    const args = params.map(asArgument);
-    const subscriber: Subscriber = {
-      uri: `q://${i}/${JSON.stringify(args)}`,
-      notify: (sent) => received.push(sent),
-    };
-    await live.add("query", [i, args], subscriber);
-  }
-  return { live, received };
-}
-
 test("live rows: row-level matching notifies exactly what table-level matching notifies (random reads and writes)", async () => {
   await fc.assert(
     fc.asyncProperty(
@@ -129,19 +102,7 @@ test("live rows: row-level matching notifies exactly what table-level matching n
         const app = exampleApp();
         const rows = await watch(app, "rows", reads);
         const tables = await watch(app, "tables", reads);
-        for (const { statements, rollback } of writes) {
-          await app.db
-            .transaction(async () => {
-              for (const [i, params] of statements)
-                await app.db.run(WRITES[i]![0], ...(params as never[])).catch(() => {});
-              if (rollback) throw new Error("rolled back");
-            })
-            .catch(() => {});
-          await rows.live.settled();
-          await tables.live.settled();
-          assert.deepEqual(rows.received.sort(), tables.received.sort());
-        }
-        assert.ok(rows.live.stats().reruns <= tables.live.stats().reruns);
+        await writeAndCompare(app, WRITES, writes, rows, tables);
         await app.close();
       },
     ),
