@@ -20,6 +20,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["fanout", async () => (await import("./fanout.bench.ts")).fanoutBench],
   ["fairness", async () => (await import("./fairness.bench.ts")).fairnessBench],
   ["postgres", async () => (await import("./postgres.bench.ts")).postgresBench],
+  ["postgres-rows", async () => (await import("./postgresRows.bench.ts")).postgresRowsBench],
 ];
 
 const RESULTS_FILE = path.join(import.meta.dirname, "RESULTS.md");
