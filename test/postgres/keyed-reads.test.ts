@@ -149,25 +149,29 @@ describe("PostgreSQL: reads are reported before the statement runs", { skip: ser
       url,
       "CREATE TABLE notes (id integer PRIMARY KEY, body text); INSERT INTO notes VALUES (1, 'old')",
     );
+    const sql = "SELECT body, pg_sleep(0.5) IS NULL AS slept FROM notes WHERE id = ?";
     const app = defineApp({
       name: "slow",
-      commands: {
-        note: command({ live: true }, async (ctx, id: number) =>
-          ctx.db.get("SELECT body, pg_sleep(0.3) IS NULL AS slept FROM notes WHERE id = ?", id),
-        ),
-      },
+      commands: { note: command({ live: true }, async (ctx, id: number) => ctx.db.get(sql, id)) },
       agent: { grant: [] },
       database: postgres(url),
     });
     const writer = new pg.Client({ connectionString: url });
     await writer.connect();
     try {
-      await app.db.get("SELECT body, pg_sleep(0) IS NULL AS slept FROM notes WHERE id = ?", 1);
+      await app.db.get(sql, 0); // connected, the feed installed (no row: no sleep)
       const live = new LiveRegistry(app, { onError: () => {} });
       const told: string[] = [];
       const watching = live.add("note", [1], { uri: "n://1", notify: (uri) => told.push(uri) });
-      // The run's statement has its snapshot by now, and sleeps; this commits meanwhile.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Once the run's statement runs (its snapshot taken), this commits while it sleeps.
+      for (;;) {
+        const { rowCount } = await writer.query(
+          "SELECT 1 FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg_sleep(0.5)%' AND pid <> pg_backend_pid()",
+        );
+        if (rowCount) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
       await writer.query("UPDATE notes SET body = 'new' WHERE id = 1");
       await watching;
       await live.settled();
