@@ -15,6 +15,7 @@ import pg from "pg";
 import { createExampleApp } from "../example/app.ts";
 import type { App } from "../runtime/app.ts";
 import { Origin } from "../runtime/context.ts";
+import type { Matching } from "../runtime/live/readSet.ts";
 import { emptyDatabase, postgresServer } from "../test/helpers/postgres.ts";
 import { wallClock, watchCustomers } from "./lib/pgWatchers.ts";
 import { REPO_ROOT } from "./lib/processes.ts";
@@ -53,7 +54,7 @@ const SHOW_STATEMENTS = [
   "SELECT key, value FROM customer_attributes WHERE customer_id = $1 ORDER BY key",
 ];
 
-interface Watcher {
+export interface Watcher {
   /** Resolves with the wall-clock time this watcher told the subscriber of `uri`, next time. */
   toldAbout(uri: string): Promise<number>;
   reruns(): Promise<number>;
@@ -72,18 +73,23 @@ export const postgresBench: BenchModule = {
     const figures: Figure[] = [];
     const latencies = new Map<string, number[]>();
     const reruns = new Map<string, number>();
+    const record = async (name: string, watched: number, watchers: Watcher[]) => {
+      const measured = await measureWrites(app, { watched, writes: WRITES, name }, watchers);
+      latencies.set(name, measured.samples);
+      reruns.set(name, measured.rerunsPerWrite);
+    };
 
     for (const watched of WATCH_COUNTS) {
       context.log(`postgres: in one process, ${watched} subscriptions, ${WRITES} writes`);
       const local = await inProcessWatcher(app, watched);
-      await measureWrites(app, watched, "in one process", [local], latencies, reruns);
+      await record(`${subscriptionsLabel(watched)}, in one process`, watched, [local]);
       await local.stop();
       for (const count of PROCESS_COUNTS) {
         context.log(`postgres: ${count} processes x ${watched} subscriptions, ${WRITES} writes`);
         const children = await Promise.all(
           Array.from({ length: count }, () => childWatcher(process.env.DATABASE_URL!, watched)),
         );
-        await measureWrites(app, watched, `${count} processes`, children, latencies, reruns);
+        await record(`${subscriptionsLabel(watched)}, ${count} processes`, watched, children);
         await Promise.all(children.map((child) => child.stop()));
       }
     }
@@ -95,18 +101,24 @@ export const postgresBench: BenchModule = {
   },
 };
 
-async function measureWrites(
+/** What a block of writes measured: commit → notify per write per watcher, and re-runs per write summed over them. */
+export interface WriteBlock {
+  samples: number[];
+  rerunsPerWrite: number;
+}
+
+/**
+ * `writes` renames, one at a time, of customers 1..`watched` in turn, from this process; each
+ * waits until every watcher has told the subscriber of the renamed URI.
+ */
+export async function measureWrites(
   app: App,
-  watched: number,
-  where: string,
+  { watched, writes, name }: { watched: number; writes: number; name: string },
   watchers: Watcher[],
-  latencies: Map<string, number[]>,
-  reruns: Map<string, number>,
-): Promise<void> {
+): Promise<WriteBlock> {
   const before = await Promise.all(watchers.map((watcher) => watcher.reruns()));
-  const name = `${watched === 1 ? "1 subscription" : `${watched} subscriptions`}, ${where}`;
   const samples: number[] = [];
-  for (let k = 0; k < WRITES; k++) {
+  for (let k = 0; k < writes; k++) {
     const id = (k % watched) + 1;
     const uri = `app://customers_show/${id}`;
     const told = watchers.map((watcher) => watcher.toldAbout(uri));
@@ -116,9 +128,12 @@ async function measureWrites(
     for (const at of await Promise.all(told)) samples.push(at - committedAt);
   }
   const after = await Promise.all(watchers.map((watcher) => watcher.reruns()));
-  latencies.set(name, samples);
   const total = after.reduce((sum, value, index) => sum + value - before[index]!, 0);
-  reruns.set(name, total / WRITES);
+  return { samples, rerunsPerWrite: total / writes };
+}
+
+function subscriptionsLabel(watched: number): string {
+  return watched === 1 ? "1 subscription" : `${watched} subscriptions`;
 }
 
 /** The registry of the writing app itself: what a serve process sees of its own tools/call writes. */
@@ -135,13 +150,23 @@ async function inProcessWatcher(app: App, watched: number): Promise<Watcher> {
   };
 }
 
-async function childWatcher(databaseUrl: string, watched: number): Promise<Watcher> {
+/** A child process watching customers_show/1..`watched`, matching changes to its reads by `matching`. */
+export async function childWatcher(
+  databaseUrl: string,
+  watched: number,
+  matching: Matching = "rows",
+): Promise<Watcher> {
   const child: ChildProcess = spawn(
     process.execPath,
     ["--conditions=livecmd-source", "--import", "tsx", "bench/peers/pgWatcher.ts"],
     {
       cwd: REPO_ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, WATCHED: String(watched) },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        WATCHED: String(watched),
+        MATCHING: matching,
+      },
       stdio: ["pipe", "pipe", "inherit"],
     },
   );
@@ -245,7 +270,7 @@ function section(
     );
   }
   for (const watched of WATCH_COUNTS) {
-    const subscriptions = watched === 1 ? "1 subscription" : `${watched} subscriptions`;
+    const subscriptions = subscriptionsLabel(watched);
     const local = byName.get(`${subscriptions}, in one process`)!;
     for (const count of PROCESS_COUNTS) {
       const across = byName.get(`${subscriptions}, ${count} processes`)!;

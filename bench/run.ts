@@ -21,6 +21,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["fairness", async () => (await import("./fairness.bench.ts")).fairnessBench],
   ["rows", async () => (await import("./rows.bench.ts")).rowsBench],
   ["postgres", async () => (await import("./postgres.bench.ts")).postgresBench],
+  ["postgres-rows", async () => (await import("./postgresRows.bench.ts")).postgresRowsBench],
 ];
 
 const RESULTS_FILE = path.join(import.meta.dirname, "RESULTS.md");

@@ -1,6 +1,7 @@
 /**
  * A serve process's live half, as a child of the PostgreSQL bench: the example app on
- * `$DATABASE_URL` watching customers_show/1..`$WATCHED`. Prints `ready`, then `told <uri> <at>`
+ * `$DATABASE_URL` watching customers_show/1..`$WATCHED`, matching changes by `$MATCHING` (rows,
+ * the default, or tables). Prints `ready`, then `told <uri> <at>`
  * per notification (`at`: wall-clock ms); answers a `reruns` line on stdin with `reruns <n>`;
  * the end of stdin stops it.
  */
@@ -8,8 +9,11 @@ import { createExampleApp } from "../../example/app.ts";
 import { watchCustomers } from "../lib/pgWatchers.ts";
 
 const app = createExampleApp();
-const registry = await watchCustomers(app, Number(process.env.WATCHED), (uri, at) =>
-  process.stdout.write(`told ${uri} ${at}\n`),
+const registry = await watchCustomers(
+  app,
+  Number(process.env.WATCHED),
+  (uri, at) => process.stdout.write(`told ${uri} ${at}\n`),
+  process.env.MATCHING === "tables" ? "tables" : "rows",
 );
 process.stdout.write("ready\n");
 let pending = "";

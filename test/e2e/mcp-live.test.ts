@@ -73,11 +73,11 @@ for (const protocol of PROTOCOLS) {
         const before = mcp.live.stats();
         await rename(mcp, 500, "Elena Bauer-Lind");
         await mcp.live.settled();
-        // On SQLite customers_show/1 reads customers by rowid 1 only: a write to row 500 re-runs
-        // the search alone. PostgreSQL's reads are still tracked by table.
+        // customers_show/1 reads customers by key 1 only (the rowid on SQLite, the primary key on
+        // PostgreSQL): a write to row 500 re-runs the search alone.
         assert.deepEqual(
           delta(before, mcp.live.stats()),
-          { reruns: process.env.DATABASE_URL ? 2 : 1, notifications: 0 },
+          { reruns: 1, notifications: 0 },
           "another row: what read it re-runs, nothing changed",
         );
         assert.equal(
@@ -88,8 +88,8 @@ for (const protocol of PROTOCOLS) {
         await mcp.live.settled();
         assert.deepEqual(
           delta(before, mcp.live.stats()),
-          { reruns: process.env.DATABASE_URL ? 3 : 1, notifications: 0 },
-          "orders: only customers_show reads them (on SQLite, only customer 2's orders)",
+          { reruns: 1, notifications: 0 },
+          "orders: only customers_show reads them, and only customer 2's",
         );
         await rename(mcp, 1, "Ada King");
         assert.deepEqual(await nextTwo(listening.updates), [SEARCH_ADA, SHOW_1]);

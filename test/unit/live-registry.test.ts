@@ -126,10 +126,14 @@ test("live: re-runs that throw in one burst are reported once per command, with 
   const app = createExampleApp(":memory:");
   const failures: RerunFailure[] = [];
   const live = new LiveRegistry(app, { onError: (failure) => failures.push(failure) });
-  // Three customers watched: three groups, all failing after their deletes in one burst.
+  // Three customers watched: three groups, all failing after their deletes in one burst. One
+  // transaction, so that on PostgreSQL too the deletes arrive together (the feed delivers a
+  // transaction's changes at its commit): each delete re-runs only its own customer's group.
   for (const id of [7, 8, 9])
     await live.add("customers_show", [id], recorder(`app://customers_show/${id}`));
-  for (const id of [7, 8, 9]) await write(app, "customers_delete", id);
+  await app.db.transaction(async () => {
+    for (const id of [7, 8, 9]) await write(app, "customers_delete", id);
+  });
   await live.settled();
   assert.equal(failures.length, 1);
   assert.equal(failures[0]!.command, "customers_show");
@@ -144,6 +148,7 @@ test("live: re-runs after a change yield to the event loop, at most 32 started i
   const { app, live } = setup();
   for (let id = 1; id <= 200; id++)
     await live.add("customers_show", [id], recorder(`app://customers_show/${id}`));
+  // Any row of customers: every one of the 200 re-runs (a rename re-runs only its customer's).
   app.changed("customers");
   const rerunsPerTurn: number[] = [];
   let before = 0;

@@ -1,3 +1,5 @@
+import { isKeyColumn } from "./keyColumns.ts";
+
 /**
  * The NOTIFY channel of the change feed: each notification's payload is one changed table's
  * change, as `changePayload.ts` reads it.
@@ -39,22 +41,14 @@ export const PAYLOAD_LIMIT = 7_999;
 const IMAGES_READ = Math.ceil(PAYLOAD_LIMIT / 4) + 1;
 
 /**
- * The columns a row image carries: every column of every index (the primary key included) whose
- * text form is equal exactly when PostgreSQL holds the values equal (integers, uuid, and text
- * under a deterministic collation). Other columns are left out, and a read keyed on a column an
- * image lacks counts as changed: numeric (7.0 = 7), citext and nondeterministic collations never
- * key. Looked up at each firing, so an index added later is carried at once.
+ * The columns a row image carries: the table's key columns (`keyColumns.ts`), looked up at each
+ * firing, so an index added later is carried at once. A read keyed on a column an image lacks
+ * counts as changed.
  */
 const KEY_COLUMNS = /* sql */ `
   SELECT coalesce(array_agg(a.attname::text ORDER BY a.attnum), '{}')
     FROM pg_attribute a
-   WHERE a.attrelid = TG_RELID AND a.attnum > 0 AND NOT a.attisdropped
-     AND a.atttypid IN ('int2'::regtype, 'int4'::regtype, 'int8'::regtype, 'uuid'::regtype,
-                        'text'::regtype, 'varchar'::regtype)
-     AND NOT EXISTS (SELECT 1 FROM pg_collation co
-                      WHERE co.oid = a.attcollation AND NOT co.collisdeterministic)
-     AND EXISTS (SELECT 1 FROM pg_index i
-                  WHERE i.indrelid = TG_RELID AND a.attnum = ANY (i.indkey::int2[]))`;
+   WHERE ${isKeyColumn("TG_RELID")}`;
 
 /**
  * The change feed, installed idempotently: statement-level triggers on every table of the

@@ -1,10 +1,11 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ANY_TABLE } from "../anyTable.ts";
-import { wholeTable } from "../keyedAccess.ts";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
+import { boundReads } from "./boundReads.ts";
 import type { PgClient, PgPool, PgQueryResult, PgTypeParsers } from "./pgShapes.ts";
 import { numberedPlaceholders } from "./placeholders.ts";
 import { deallocateExplained, explainTables, type PlannedAccess } from "./planTables.ts";
+import type { PlannedRead } from "./planReads.ts";
 
 /** What the views of one database share beyond its connections. */
 export interface DatabaseLifecycle {
@@ -24,7 +25,7 @@ interface OpenTransaction {
 export class PostgresConnection {
   readonly scope = new AsyncLocalStorage<OpenTransaction>();
   readonly #texts = new Map<string, string>();
-  readonly #reads = new Map<string, Promise<readonly string[]>>();
+  readonly #reads = new Map<string, Promise<readonly PlannedRead[]>>();
 
   /** Set once connected: the first statement of every view awaits that. */
   pool!: PgPool;
@@ -41,17 +42,17 @@ export class PostgresConnection {
   }
 
   /**
-   * The tables `text` reads, explained once per statement text. Inside a transaction, on the
+   * The rows `text` reads, as planned, explained once per statement text. Inside a transaction, on the
    * transaction's connection: it holds one already, and waiting for a second could wait forever
    * once every pooled connection is held by a transaction doing the same.
    */
-  reads(text: string, transaction: PgClient | undefined): Promise<readonly string[]> {
+  reads(text: string, transaction: PgClient | undefined): Promise<readonly PlannedRead[]> {
     let reads = this.#reads.get(text);
     if (!reads) this.#reads.set(text, (reads = this.#explain(text, transaction)));
     return reads;
   }
 
-  async #explain(text: string, transaction: PgClient | undefined): Promise<readonly string[]> {
+  async #explain(text: string, transaction: PgClient | undefined): Promise<readonly PlannedRead[]> {
     let reason: string;
     try {
       const access = transaction
@@ -65,7 +66,7 @@ export class PostgresConnection {
     this.log(
       `livecmd: cannot tell which tables ${JSON.stringify(text)} reads (${reason}); subscriptions that run it re-run on any write`,
     );
-    return [ANY_TABLE];
+    return [{ table: ANY_TABLE }];
   }
 
   async #explainOnOwnConnection(text: string): Promise<PlannedAccess> {
@@ -162,15 +163,19 @@ export class PostgresDatabase implements AppDatabase {
     return this.lifecycle.close();
   }
 
+  /**
+   * Reads are reported before the statement is sent: a write committed after the statement's
+   * snapshot is heard after that, so the run in progress is matched against it; reported after
+   * the statement, a change heard in between would miss the run.
+   */
   async #query(sql: string, params: SqlParam[]): Promise<PgQueryResult> {
     await this.#ready;
     const text = this.shared.text(sql);
     const transaction = this.shared.scope.getStore()?.client;
-    const on = transaction ?? this.shared.pool;
-    const result = await on.query({ text, values: params, types: this.shared.types });
     if (this.observer?.read)
-      this.observer.read((await this.shared.reads(text, transaction)).map(wholeTable));
-    return result;
+      this.observer.read(boundReads(await this.shared.reads(text, transaction), params));
+    const on = transaction ?? this.shared.pool;
+    return on.query({ text, values: params, types: this.shared.types });
   }
 }
 

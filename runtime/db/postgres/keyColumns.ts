@@ -1,0 +1,73 @@
+import type { PgClient } from "./pgShapes.ts";
+
+/**
+ * How the change feed writes a key column's values, which is how a read's values must be written
+ * to match them: integers in decimal, uuid in its canonical lower-case form, text as it is.
+ */
+export type KeyKind = "integer" | "uuid" | "text";
+
+/** The key types, by the name `format_type` gives them (what a plan and `::regtype::text` show). */
+export const KEY_KINDS: Readonly<Record<string, KeyKind>> = {
+  smallint: "integer",
+  integer: "integer",
+  bigint: "integer",
+  uuid: "uuid",
+  text: "text",
+  "character varying": "text",
+};
+
+/**
+ * Whether the column `a` (a row of pg_attribute) of the table `relid` is a key column: one whose
+ * text form is equal exactly when PostgreSQL holds the values equal (integers, uuid, and text
+ * under a deterministic collation) and that some index holds (the primary key included). The
+ * change feed carries these columns in its row images; a read can be keyed on these alone.
+ * Numeric (7.0 = 7), citext and nondeterministic collations never key.
+ */
+export function isKeyColumn(relid: string): string {
+  return /* sql */ `a.attrelid = ${relid} AND a.attnum > 0 AND NOT a.attisdropped
+     AND a.atttypid IN (${Object.keys(KEY_KINDS)
+       .map((name) => `'${name}'::regtype`)
+       .join(", ")})
+     AND NOT EXISTS (SELECT 1 FROM pg_collation co
+                      WHERE co.oid = a.attcollation AND NOT co.collisdeterministic)
+     AND EXISTS (SELECT 1 FROM pg_index i
+                  WHERE i.indrelid = ${relid} AND a.attnum = ANY (i.indkey::int2[]))`;
+}
+
+/** A table as a plan names it. */
+export interface PlannedTable {
+  readonly schema: string;
+  readonly name: string;
+}
+
+/** The key columns of each table, by `schema.name`, then by column name. */
+export type KeyColumns = ReadonlyMap<string, ReadonlyMap<string, KeyKind>>;
+
+export function tableKey({ schema, name }: PlannedTable): string {
+  return `${schema}.${name}`;
+}
+
+/** The key columns of `tables` now (a plan is cached with them: the feed carries the same ones). */
+export async function keyColumnsOf(
+  client: PgClient,
+  tables: readonly PlannedTable[],
+): Promise<KeyColumns> {
+  const found = new Map<string, Map<string, KeyKind>>();
+  if (tables.length === 0) return found;
+  const { rows } = await client.query({
+    text: /* sql */ `SELECT n.nspname AS schema, c.relname AS name, a.attname AS column,
+                            format_type(a.atttypid, NULL) AS type
+                       FROM unnest($1::text[], $2::text[]) t (schema, name)
+                       JOIN pg_namespace n ON n.nspname = t.schema
+                       JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = t.name
+                       JOIN pg_attribute a ON ${isKeyColumn("c.oid")}`,
+    values: [tables.map(({ schema }) => schema), tables.map(({ name }) => name)],
+  });
+  for (const row of rows as { schema: string; name: string; column: string; type: string }[]) {
+    const key = tableKey(row);
+    let columns = found.get(key);
+    if (!columns) found.set(key, (columns = new Map()));
+    columns.set(row.column, KEY_KINDS[row.type]!);
+  }
+  return found;
+}

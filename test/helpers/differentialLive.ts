@@ -1,0 +1,122 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { command, type App } from "../../runtime/index.ts";
+import { LiveRegistry, type Subscriber } from "../../runtime/live/liveRegistry.ts";
+import type { Matching } from "../../runtime/live/readSet.ts";
+
+/**
+ * What the differential live tests share (test/unit/live-rows.test.ts on SQLite,
+ * test/postgres/live-rows.test.ts): random reads watched under row and under table matching, and
+ * random writes, one statement or a transaction of a few, rolled back or not.
+ */
+export type Statement = [index: number, params: unknown[]];
+
+/** Statements written in one transaction, rolled back or not; by another connection when `elsewhere`. */
+export interface WriteBatch {
+  statements: Statement[];
+  rollback: boolean;
+  elsewhere?: boolean;
+}
+
+export function writeBatches(
+  statement: fc.Arbitrary<Statement>,
+  { elsewhere = false } = {},
+): fc.Arbitrary<WriteBatch> {
+  const batch = fc.oneof(
+    statement.map((one) => ({ statements: [one], rollback: false })),
+    fc
+      .tuple(fc.array(statement, { minLength: 2, maxLength: 3 }), fc.boolean())
+      .map(([statements, rollback]) => ({ statements, rollback })),
+  );
+  return elsewhere
+    ? fc.tuple(batch, fc.boolean()).map(([each, other]) => ({ ...each, elsewhere: other }))
+    : batch;
+}
+
+/**
+ * What a property can hold both registries to besides each other: each watched read's own
+ * result, read apart from the app before and after every write (a read whose result changed is
+ * owed one notification), and writes made by another connection to the database.
+ */
+export interface Oracle {
+  results(): Promise<string[]> | string[];
+  writeElsewhere(batch: WriteBatch): Promise<void> | void;
+}
+
+/** Subscription arguments are JSON, as they are over MCP: a bigint parameter travels as `"<n>n"`. */
+const asArgument = (param: unknown) => (typeof param === "bigint" ? `${param}n` : param);
+const asParam = (arg: unknown) =>
+  typeof arg === "string" && /^\d+n$/.test(arg) ? BigInt(arg.slice(0, -1)) : arg;
+
+/** The live command `query(i, params)`: runs `reads[i]` with `params`. */
+export function queryCommand(reads: readonly (readonly [string, ...unknown[]])[]) {
+  return command({ live: true }, async (ctx, i: number, args: unknown[]) =>
+    ctx.db.all(reads[i]![0], ...(args.map(asParam) as never[])),
+  );
+}
+
+/** A registry's subscriptions to `query` of each of `reads`, and the notifications each got. */
+export async function watch(app: App, matching: Matching, reads: readonly Statement[]) {
+  const live = new LiveRegistry(app, { matching, onError: () => {} });
+  const received: string[] = [];
+  const uris: string[] = [];
+  for (const [i, params] of reads) {
+    const args = params.map(asArgument);
+    const subscriber: Subscriber = {
+      uri: `q://${i}/${JSON.stringify(args)}`,
+      notify: (sent) => received.push(sent),
+    };
+    uris.push(subscriber.uri);
+    await live.add("query", [i, args], subscriber);
+  }
+  return { live, received, uris };
+}
+
+type Watched = Awaited<ReturnType<typeof watch>>;
+
+/**
+ * Runs each batch of `writes` (`sqls[i]` with its parameters; a statement that fails is rolled
+ * back to a savepoint, as an app that catches it would), and after each, once both registries
+ * have settled, checks that they notified the same URIs, and with an `oracle` that row matching
+ * notified exactly the reads whose results changed.
+ */
+export async function writeAndCompare(
+  app: App,
+  sqls: readonly (readonly [string, ...unknown[]])[],
+  writes: readonly WriteBatch[],
+  rows: Watched,
+  tables: Watched,
+  oracle?: Oracle,
+): Promise<void> {
+  const owed: string[] = [];
+  for (const batch of writes) {
+    const before = await oracle?.results();
+    if (batch.elsewhere && oracle) await oracle.writeElsewhere(batch);
+    else await writeThroughApp(app, sqls, batch);
+    await app.db.caughtUp();
+    await rows.live.settled();
+    await tables.live.settled();
+    assert.deepEqual(rows.received.sort(), tables.received.sort());
+    if (!before) continue;
+    const after = await oracle!.results();
+    rows.uris.forEach((uri, n) => before[n] !== after[n] && owed.push(uri));
+    assert.deepEqual(rows.received, owed.sort(), "row matching notifies each changed read once");
+  }
+  assert.ok(rows.live.stats().reruns <= tables.live.stats().reruns);
+}
+
+async function writeThroughApp(
+  app: App,
+  sqls: readonly (readonly [string, ...unknown[]])[],
+  { statements, rollback }: WriteBatch,
+): Promise<void> {
+  await app.db
+    .transaction(async () => {
+      for (const [i, params] of statements)
+        await app.db
+          .transaction(() => app.db.run(sqls[i]![0], ...(params as never[])))
+          .catch(() => {});
+      if (rollback) throw new Error("rolled back");
+    })
+    .catch(() => {});
+}

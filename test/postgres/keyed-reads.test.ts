@@ -1,0 +1,185 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import pg from "pg";
+import { defineApp } from "../../runtime/app.ts";
+import { command } from "../../runtime/command.ts";
+import type { TableRead } from "../../runtime/db/keyedAccess.ts";
+import { boundReads } from "../../runtime/db/postgres/boundReads.ts";
+import { postgres } from "../../runtime/db/postgres/postgres.ts";
+import { explainTables } from "../../runtime/db/postgres/planTables.ts";
+import { LiveRegistry } from "../../runtime/live/liveRegistry.ts";
+import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
+
+const server = postgresServer();
+
+/** Key columns of each kind the feed carries, columns it does not (numeric, a nondeterministic collation, unindexed), a big and a tiny table. */
+const SCHEMA = `
+  CREATE COLLATION nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+  CREATE TABLE customers (id integer PRIMARY KEY, email varchar(80) UNIQUE, handle text COLLATE nocase UNIQUE,
+                          score numeric UNIQUE, ref uuid UNIQUE, big bigint UNIQUE, name text);
+  CREATE TABLE orders (id integer PRIMARY KEY, customer_id integer REFERENCES customers(id), total integer);
+  CREATE INDEX orders_customer ON orders (customer_id);
+  CREATE TABLE tiny (k text PRIMARY KEY, v integer);
+  CREATE VIEW big_orders AS SELECT * FROM orders WHERE total > 100;
+  INSERT INTO customers SELECT g, 'c' || g || '@x', 'h' || g, g, md5(g::text)::uuid, g, 'name ' || g
+    FROM generate_series(1, 2000) g;
+  INSERT INTO orders SELECT g, g % 2000 + 1, g FROM generate_series(1, 4000) g;
+  INSERT INTO tiny VALUES ('a', 1);
+  ANALYZE;
+`;
+
+const UUID = "6F9619FF-8B86-D011-B42D-00C04FC964FF";
+
+/** Statement, parameters, and the reads a run of it reports. */
+const CASES: [sql: string, params: unknown[], reads: TableRead[]][] = [
+  ["SELECT * FROM customers WHERE id = ?", [7], [keyed("customers", "id", "7")]],
+  ["SELECT * FROM customers WHERE id = ?", ["007"], [keyed("customers", "id", "7")]],
+  ["SELECT * FROM customers WHERE id = ?", [" 7"], [{ table: "customers" }]],
+  ["SELECT * FROM customers WHERE id = ?", [null], [keyed("customers", "id")]],
+  [
+    "SELECT * FROM customers WHERE big = ?",
+    [9007199254740993n],
+    [keyed("customers", "big", "9007199254740993")],
+  ],
+  ["SELECT * FROM customers WHERE email = ?", ["c7@x"], [keyed("customers", "email", "c7@x")]],
+  [
+    "SELECT * FROM customers WHERE ref = ?",
+    [UUID.replaceAll("-", "")],
+    [keyed("customers", "ref", UUID.toLowerCase())],
+  ],
+  [
+    `SELECT * FROM customers WHERE ref = '${UUID}'`,
+    [],
+    [keyed("customers", "ref", UUID.toLowerCase())],
+  ],
+  [
+    "SELECT * FROM customers WHERE id IN (?, ?, 3)",
+    [1, 2n],
+    [keyed("customers", "id", "1", "2", "3")],
+  ],
+  [
+    "SELECT * FROM customers WHERE id = ANY (?)",
+    ["{4,5,NULL}"],
+    [keyed("customers", "id", "4", "5")],
+  ],
+  [
+    "SELECT * FROM customers WHERE email = ANY ('{\"a b@x\",c@x}')",
+    [],
+    [keyed("customers", "email", "a b@x", "c@x")],
+  ],
+  ["SELECT * FROM customers WHERE id = ? OR id = ?", [1, 2], [keyed("customers", "id", "1", "2")]],
+  ["SELECT * FROM customers WHERE id = ? OR email = ?", [1, "a"], [{ table: "customers" }]],
+  [
+    "SELECT * FROM customers WHERE id = ? AND name LIKE ?",
+    [1, "a%"],
+    [keyed("customers", "id", "1")],
+  ],
+  ["SELECT * FROM tiny WHERE k = ?", ["a"], [keyed("tiny", "k", "a")]],
+  // Whole: no index, numeric (7.0 = 7), a nondeterministic collation, a range, a function of the key.
+  ["SELECT * FROM customers WHERE name = ?", ["x"], [{ table: "customers" }]],
+  ["SELECT * FROM customers WHERE score = ?", [7], [{ table: "customers" }]],
+  ["SELECT * FROM customers WHERE handle = ?", ["H7"], [{ table: "customers" }]],
+  ["SELECT * FROM customers WHERE id < ?", [7], [{ table: "customers" }]],
+  ["SELECT * FROM customers WHERE id + 0 = ?", [7], [{ table: "customers" }]],
+  // A join's inner side looked up by the outer side's key; a view; a subquery's own parameters.
+  [
+    "SELECT c.id, count(o.id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.id WHERE c.id = ? GROUP BY c.id",
+    [9],
+    [keyed("customers", "id", "9"), keyed("orders", "customer_id", "9")],
+  ],
+  [
+    "SELECT * FROM customers c JOIN orders o ON o.customer_id = c.id WHERE c.email = ?",
+    ["c9@x"],
+    [keyed("customers", "email", "c9@x"), { table: "orders" }],
+  ],
+  ["SELECT * FROM big_orders WHERE id = ?", [5], [keyed("orders", "id", "5")]],
+  [
+    "SELECT * FROM orders WHERE id = (SELECT max(id) FROM orders WHERE customer_id = ?)",
+    [3],
+    [{ table: "orders" }],
+  ],
+  // The plan prints the subquery's result as $1, like the parameter: neither keys.
+  [
+    "SELECT * FROM customers WHERE id = (SELECT max(customer_id) FROM orders WHERE id = ?)",
+    [3],
+    [{ table: "customers" }, { table: "orders" }],
+  ],
+  ["SELECT count(*) FROM orders", [], [{ table: "orders" }]],
+];
+
+function keyed(table: string, column: string, ...values: string[]): TableRead {
+  return { table, column, values };
+}
+
+describe(
+  "PostgreSQL: the rows a statement reads, from its generic plan",
+  { skip: server.skip },
+  () => {
+    let url: string;
+    let client: pg.Client;
+
+    before(async () => {
+      url = await emptyDatabase(server.url!);
+      psql(url, SCHEMA);
+      client = new pg.Client({ connectionString: url });
+      await client.connect();
+    });
+    after(() => client?.end());
+
+    for (const [sql, params, expected] of CASES)
+      test(`${sql} with ${JSON.stringify(params, (_, v: unknown) => (typeof v === "bigint" ? `${v}n` : v))}`, async () => {
+        const text = sql.replace(
+          /\?/g,
+          (() => {
+            let n = 0;
+            return () => `$${(n += 1)}`;
+          })(),
+        );
+        const access = await explainTables(client as never, text);
+        assert.ok("reads" in access, JSON.stringify(access));
+        assert.deepEqual(boundReads(access.reads, params), expected);
+      });
+  },
+);
+
+describe("PostgreSQL: reads are reported before the statement runs", { skip: server.skip }, () => {
+  test("a write committed while a watched read runs, after its snapshot, re-runs it", async () => {
+    const url = await emptyDatabase(server.url!);
+    psql(
+      url,
+      "CREATE TABLE notes (id integer PRIMARY KEY, body text); INSERT INTO notes VALUES (1, 'old')",
+    );
+    const sql = "SELECT body, pg_sleep(0.5) IS NULL AS slept FROM notes WHERE id = ?";
+    const app = defineApp({
+      name: "slow",
+      commands: { note: command({ live: true }, async (ctx, id: number) => ctx.db.get(sql, id)) },
+      agent: { grant: [] },
+      database: postgres(url),
+    });
+    const writer = new pg.Client({ connectionString: url });
+    await writer.connect();
+    try {
+      await app.db.get(sql, 0); // connected, the feed installed (no row: no sleep)
+      const live = new LiveRegistry(app, { onError: () => {} });
+      const told: string[] = [];
+      const watching = live.add("note", [1], { uri: "n://1", notify: (uri) => told.push(uri) });
+      // Once the run's statement runs (its snapshot taken), this commits while it sleeps.
+      for (;;) {
+        const { rowCount } = await writer.query(
+          "SELECT 1 FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%pg_sleep(0.5)%' AND pid <> pg_backend_pid()",
+        );
+        if (rowCount) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await writer.query("UPDATE notes SET body = 'new' WHERE id = 1");
+      await watching;
+      await live.settled();
+      assert.deepEqual(told, ["n://1"]);
+      live.close();
+    } finally {
+      await writer.end();
+      await app.close();
+    }
+  });
+});
