@@ -11,6 +11,7 @@ import { isEventStream, primed, SSE_RETRY_MS, whenStreamEnds } from "./eventStre
 import { OpenCount } from "./openCount.ts";
 import { SessionEventStore } from "./sessionEventStore.ts";
 import { errorResponse } from "./protocolErrors.ts";
+import { invalidParams } from "./sdkAdapter/requestParams.ts";
 import { sessionLimitReached } from "./subscriptionLimits.ts";
 import type { ServedApp } from "./servedApp.ts";
 
@@ -93,12 +94,18 @@ export class LegacyHttpSessions {
             .json()
             .catch(() => undefined)
         : undefined;
-    if (!isInitializeRequest(body))
+    if (!isInitializeRequest(body)) {
+      // A malformed initialize is told what is wrong with it, not that it lacks a session.
+      const invalid = isRequestOf(body, "initialize")
+        ? invalidParams("initialize", body.params, "method")
+        : undefined;
+      if (invalid) return errorResponse(400, invalid, (body as { id: string | number }).id);
       return jsonRpcError(
         400,
         -32000,
         "Bad Request: a 2025-era request needs the Mcp-Session-Id header that initialize returned",
       );
+    }
     const full = this.#count.full(auth);
     if (full)
       return errorResponse(
@@ -225,6 +232,14 @@ class Activity {
   idleSince(now: number): number {
     return this.#open > 0 ? 0 : now - this.#lastEnded;
   }
+}
+
+function isRequestOf(
+  message: unknown,
+  method: string,
+): message is { method: string; id: string | number; params?: unknown } {
+  const { method: named, id } = (message ?? {}) as { method?: unknown; id?: unknown };
+  return named === method && (typeof id === "string" || typeof id === "number");
 }
 
 function principalOf(auth: AuthInfo | undefined): string | undefined {

@@ -1,5 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type AuthInfo } from "@modelcontextprotocol/server";
 import { DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionLimits } from "./limitDefaults.ts";
+import { SDK_TRANSPORT_REFUSAL } from "./protocolErrors.ts";
 
 export { DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionLimits } from "./limitDefaults.ts";
 
@@ -86,11 +87,8 @@ export function sessionLimitReached(
 ): ProtocolError {
   const value = limits[limit];
   return new ProtocolError(
-    SESSION_LIMIT_REACHED,
+    SDK_TRANSPORT_REFUSAL,
     `Session limit reached: ${LIMIT_WORDS[limit]} is ${value}; end a session (DELETE with its Mcp-Session-Id) or reuse one; an idle session is closed after ${Math.round(idleMs / 1000)} s`,
     { limit: value, scope: limit },
   );
 }
-
-/** -32000, the SDK transports' code for a request refused before it reached a handler. */
-const SESSION_LIMIT_REACHED = -32000;
