@@ -12,7 +12,7 @@ import { OpenCount } from "./openCount.ts";
 import { SessionEventStore } from "./sessionEventStore.ts";
 import { errorResponse } from "./protocolErrors.ts";
 import { invalidParams } from "./sdkAdapter/requestParams.ts";
-import { sessionLimitReached } from "./subscriptionLimits.ts";
+import { holderOf, sessionLimitReached } from "./subscriptionLimits.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /**
@@ -106,14 +106,15 @@ export class LegacyHttpSessions {
         "Bad Request: a 2025-era request needs the Mcp-Session-Id header that initialize returned",
       );
     }
-    const full = this.#count.full(auth);
+    const holder = holderOf(auth);
+    const full = this.#count.full(holder);
     if (full)
       return errorResponse(
         full === "sessionsTotal" ? 503 : 429,
         sessionLimitReached(this.#served.ledger.limits, full, this.#idleMs),
         (body as unknown as { id: string | number }).id,
       );
-    const transport = await this.#open(auth);
+    const transport = await this.#open(auth, holder);
     const response = await transport.handleRequest(request, auth ? { authInfo: auth } : undefined);
     // An initialize the SDK refused opened no session: nothing will close it.
     if (transport.sessionId === undefined) await transport.close();
@@ -146,11 +147,15 @@ export class LegacyHttpSessions {
     await Promise.all([...this.#sessions.values()].map((session) => session.transport.close()));
   }
 
-  async #open(auth: AuthInfo | undefined): Promise<WebStandardStreamableHTTPServerTransport> {
+  /** A session for `auth`, counted against `holder` (`holderOf`) until it closes. */
+  async #open(
+    auth: AuthInfo | undefined,
+    holder: string | undefined,
+  ): Promise<WebStandardStreamableHTTPServerTransport> {
     const server = buildServer(this.#served);
     const connection = new Connection(this.#served, server, this.#onerror);
     let unhold = () => {};
-    this.#count.open(auth);
+    this.#count.open(holder);
     let counted = true;
     const events = new SessionEventStore();
     const transport: WebStandardStreamableHTTPServerTransport =
@@ -174,7 +179,7 @@ export class LegacyHttpSessions {
     const onclose = transport.onclose;
     transport.onclose = () => {
       unhold();
-      if (counted) this.#count.close(auth);
+      if (counted) this.#count.close(holder);
       counted = false;
       if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
       onclose?.();
