@@ -5,7 +5,7 @@ import type { App } from "../runtime/app.ts";
 // Light imports only: the CLI registers this command on every run, `codegen` included; the
 // MCP server runtime loads when `serve` actually runs.
 import { DEFAULT_PAGE_SIZE } from "../runtime/server/defaultPageSize.ts";
-import { DEFAULT_SUBSCRIPTION_LIMITS } from "../runtime/server/limitDefaults.ts";
+import { DEFAULT_SUBSCRIPTION_LIMITS, FAIR_SHARES } from "../runtime/server/limitDefaults.ts";
 import { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from "../runtime/server/logFormat.ts";
 import type { ServerLog } from "../runtime/server/serverLog.ts";
 import { httpFlagsProblem, type HttpFlags } from "./httpServeOptions.ts";
@@ -110,7 +110,7 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
         },
         "max-subscriptions-per-principal": {
           type: "number",
-          describe: `HTTP: URIs one authenticated principal watches in all (default ${DEFAULT_SUBSCRIPTION_LIMITS.perPrincipal})`,
+          describe: `HTTP: URIs one principal (or connection without auth) watches in all (default 1/${FAIR_SHARES} of --max-subscriptions: ${DEFAULT_SUBSCRIPTION_LIMITS.perPrincipal})`,
         },
         "max-sessions": {
           type: "number",
@@ -118,7 +118,7 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
         },
         "max-sessions-per-principal": {
           type: "number",
-          describe: `HTTP: 2025-era sessions one authenticated principal holds open (default ${DEFAULT_SUBSCRIPTION_LIMITS.sessionsPerPrincipal}); past it initialize is 429`,
+          describe: `HTTP: 2025-era sessions one principal (or connection without auth) holds open (default 1/${FAIR_SHARES} of --max-sessions: ${DEFAULT_SUBSCRIPTION_LIMITS.sessionsPerPrincipal}); past it initialize is 429`,
         },
       })
       .check((args) => {

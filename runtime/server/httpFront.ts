@@ -7,7 +7,7 @@ import {
 } from "./auth/httpAuth.ts";
 import { isEventStream } from "./eventStream.ts";
 import { boundedErrorText } from "./protocolErrors.ts";
-import { asNewRequest } from "./requestContext.ts";
+import { currentRequest } from "./requestContext.ts";
 
 export const MCP_PATH = "/mcp";
 
@@ -38,9 +38,9 @@ type Serve = (request: Request, auth: AuthInfo | undefined) => Promise<Response>
  * Everything a request passes before it reaches MCP, in order: the path (`/mcp`, and the
  * protected-resource metadata when the endpoint authenticates), `Host` against DNS rebinding,
  * `Origin` against cross-site requests (with its port), the method (405 with `Allow`), no token
- * in the query string, and the bearer token. It runs as a new request (`asNewRequest`): the
- * log lines written meanwhile name it and, once known, its principal. Error answers are
- * bounded.
+ * in the query string, and the bearer token. Once the token is checked, the request being
+ * served (`asNewRequest`, begun by the caller) names its principal in log lines. Error answers
+ * are bounded.
  */
 export function frontDoor(
   options: FrontOptions,
@@ -58,46 +58,46 @@ export function frontDoor(
     ...options.allowedOrigins,
   ]);
   const metadataPath = metadataUrlOf(resource ?? new URL(MCP_PATH, "http://localhost")).pathname;
-  return (request) =>
-    asNewRequest(async (context) => {
-      const url = new URL(request.url);
-      if (
-        options.auth &&
-        (url.pathname === metadataPath || url.pathname === "/.well-known/oauth-protected-resource")
-      ) {
-        if (request.method !== "GET") return methodNotAllowed("GET");
-        return resource
-          ? Response.json(protectedResourceMetadata(options.auth, resource))
-          : unknownResource();
-      }
-      if (url.pathname !== MCP_PATH)
-        return new Response(`Not found: the MCP endpoint is ${MCP_PATH}\n`, {
-          status: 404,
-          headers: { "content-type": "text/plain" },
-        });
-      const refused =
-        hostRefusal(request, hosts) ??
-        originRefusal(request, origins) ??
-        methodRefusal(request) ??
-        queryTokenRefusal(url);
-      if (refused) return refused;
-      let principal: AuthInfo | undefined;
-      if (options.auth) {
-        const checked = await authenticate(
-          request,
-          options.auth,
-          resource ?? new URL(MCP_PATH, url),
-          resource !== undefined,
-          options.onerror,
-        );
-        if (checked instanceof Response) return checked;
-        principal = checked;
-        context.principal = checked.clientId;
-      }
-      const response = await serve(request, principal);
-      if (isEventStream(response)) return response;
-      return response.status >= 400 ? bounded(response) : response;
-    });
+  return async (request) => {
+    const url = new URL(request.url);
+    if (
+      options.auth &&
+      (url.pathname === metadataPath || url.pathname === "/.well-known/oauth-protected-resource")
+    ) {
+      if (request.method !== "GET") return methodNotAllowed("GET");
+      return resource
+        ? Response.json(protectedResourceMetadata(options.auth, resource))
+        : unknownResource();
+    }
+    if (url.pathname !== MCP_PATH)
+      return new Response(`Not found: the MCP endpoint is ${MCP_PATH}\n`, {
+        status: 404,
+        headers: { "content-type": "text/plain" },
+      });
+    const refused =
+      hostRefusal(request, hosts) ??
+      originRefusal(request, origins) ??
+      methodRefusal(request) ??
+      queryTokenRefusal(url);
+    if (refused) return refused;
+    let principal: AuthInfo | undefined;
+    if (options.auth) {
+      const checked = await authenticate(
+        request,
+        options.auth,
+        resource ?? new URL(MCP_PATH, url),
+        resource !== undefined,
+        options.onerror,
+      );
+      if (checked instanceof Response) return checked;
+      principal = checked;
+      const context = currentRequest();
+      if (context) context.principal = checked.clientId;
+    }
+    const response = await serve(request, principal);
+    if (isEventStream(response)) return response;
+    return response.status >= 400 ? bounded(response) : response;
+  };
 }
 
 /** An error answer cut to `MAX_ERROR_ANSWER`: a refusal never carries the request back whole. */

@@ -11,7 +11,8 @@ import { isEventStream, primed, SSE_RETRY_MS, whenStreamEnds } from "./eventStre
 import { OpenCount } from "./openCount.ts";
 import { SessionEventStore } from "./sessionEventStore.ts";
 import { errorResponse } from "./protocolErrors.ts";
-import { sessionLimitReached } from "./subscriptionLimits.ts";
+import { invalidParams } from "./sdkAdapter/requestParams.ts";
+import { holderOf, sessionLimitReached } from "./subscriptionLimits.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /**
@@ -93,20 +94,27 @@ export class LegacyHttpSessions {
             .json()
             .catch(() => undefined)
         : undefined;
-    if (!isInitializeRequest(body))
+    if (!isInitializeRequest(body)) {
+      // A malformed initialize is told what is wrong with it, not that it lacks a session.
+      const invalid = isRequestOf(body, "initialize")
+        ? invalidParams("initialize", body.params, "method")
+        : undefined;
+      if (invalid) return errorResponse(400, invalid, (body as { id: string | number }).id);
       return jsonRpcError(
         400,
         -32000,
         "Bad Request: a 2025-era request needs the Mcp-Session-Id header that initialize returned",
       );
-    const full = this.#count.full(auth);
+    }
+    const holder = holderOf(auth);
+    const full = this.#count.full(holder);
     if (full)
       return errorResponse(
         full === "sessionsTotal" ? 503 : 429,
         sessionLimitReached(this.#served.ledger.limits, full, this.#idleMs),
         (body as unknown as { id: string | number }).id,
       );
-    const transport = await this.#open(auth);
+    const transport = await this.#open(auth, holder);
     const response = await transport.handleRequest(request, auth ? { authInfo: auth } : undefined);
     // An initialize the SDK refused opened no session: nothing will close it.
     if (transport.sessionId === undefined) await transport.close();
@@ -139,11 +147,15 @@ export class LegacyHttpSessions {
     await Promise.all([...this.#sessions.values()].map((session) => session.transport.close()));
   }
 
-  async #open(auth: AuthInfo | undefined): Promise<WebStandardStreamableHTTPServerTransport> {
+  /** A session for `auth`, counted against `holder` (`holderOf`) until it closes. */
+  async #open(
+    auth: AuthInfo | undefined,
+    holder: string | undefined,
+  ): Promise<WebStandardStreamableHTTPServerTransport> {
     const server = buildServer(this.#served);
     const connection = new Connection(this.#served, server, this.#onerror);
     let unhold = () => {};
-    this.#count.open(auth);
+    this.#count.open(holder);
     let counted = true;
     const events = new SessionEventStore();
     const transport: WebStandardStreamableHTTPServerTransport =
@@ -167,7 +179,7 @@ export class LegacyHttpSessions {
     const onclose = transport.onclose;
     transport.onclose = () => {
       unhold();
-      if (counted) this.#count.close(auth);
+      if (counted) this.#count.close(holder);
       counted = false;
       if (transport.sessionId !== undefined) this.#sessions.delete(transport.sessionId);
       onclose?.();
@@ -225,6 +237,14 @@ class Activity {
   idleSince(now: number): number {
     return this.#open > 0 ? 0 : now - this.#lastEnded;
   }
+}
+
+function isRequestOf(
+  message: unknown,
+  method: string,
+): message is { method: string; id: string | number; params?: unknown } {
+  const { method: named, id } = (message ?? {}) as { method?: unknown; id?: unknown };
+  return named === method && (typeof id === "string" || typeof id === "number");
 }
 
 function principalOf(auth: AuthInfo | undefined): string | undefined {

@@ -2,7 +2,7 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import { shortened } from "./protocolErrors.ts";
 import { resolveUri } from "./resolveUri.ts";
 import type { ServedApp } from "./servedApp.ts";
-import { limitReached } from "./subscriptionLimits.ts";
+import { holderOf, limitReached } from "./subscriptionLimits.ts";
 
 /**
  * One 2025-era connection's `resources/subscribe` subscriptions, by URI as the client sent it.
@@ -15,7 +15,7 @@ export class LegacySubscriptions {
   /** Settles to the subscription's remover once its first run taught the registry what it reads. */
   readonly #byUri = new Map<
     string,
-    { watching: Promise<() => void>; auth: AuthInfo | undefined }
+    { watching: Promise<() => void>; holder: string | undefined }
   >();
 
   constructor(served: ServedApp, notify: (uri: string) => void) {
@@ -34,11 +34,12 @@ export class LegacySubscriptions {
     const { ledger } = this.#served;
     if (this.#byUri.size >= ledger.limits.perConnection)
       throw limitReached(ledger.limits, "perConnection", `subscribing to ${shortened(uri)}`);
-    const { room, limit } = ledger.room(auth);
+    const holder = holderOf(auth);
+    const { room, limit } = ledger.room(holder);
     if (room < 1) throw limitReached(ledger.limits, limit, `subscribing to ${shortened(uri)}`);
-    ledger.take(auth, 1);
+    ledger.take(holder, 1);
     const watching = this.#served.watch(resolved, this.#notify);
-    this.#byUri.set(uri, { watching, auth });
+    this.#byUri.set(uri, { watching, holder });
     await watching;
   }
 
@@ -46,7 +47,7 @@ export class LegacySubscriptions {
     const subscription = this.#byUri.get(uri);
     if (!subscription) return;
     this.#byUri.delete(uri);
-    this.#served.ledger.give(subscription.auth, 1);
+    this.#served.ledger.give(subscription.holder, 1);
     void subscription.watching.then((remove) => remove());
   }
 

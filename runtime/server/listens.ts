@@ -1,6 +1,6 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { resolvesTo, type ResolvedUri } from "./resolveUri.ts";
-import type { LimitName } from "./subscriptionLimits.ts";
+import { holderOf, type LimitName } from "./subscriptionLimits.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /**
@@ -25,7 +25,8 @@ export function oncePerTurn(publish: (uri: string) => void): (uri: string) => vo
 
 interface OpenListen {
   readonly size: number;
-  readonly auth: AuthInfo | undefined;
+  /** Whom its URIs count against (`holderOf`). */
+  readonly holder: string | undefined;
   /** Settles to the removers once the first runs taught the registry what each URI reads. */
   readonly watching: Promise<(() => void)[]>;
 }
@@ -61,7 +62,7 @@ export class ListenRegistrations<Key> {
    * order, as many as `connectionRoom` and the server's limits leave room for.
    */
   honor(requested: readonly string[], connectionRoom: number, auth: AuthInfo | undefined): Honored {
-    const ledger = this.#served.ledger.room(auth);
+    const ledger = this.#served.ledger.room(holderOf(auth));
     const [room, bound] =
       connectionRoom <= ledger.room
         ? [connectionRoom, "perConnection" as const]
@@ -85,11 +86,12 @@ export class ListenRegistrations<Key> {
   async open(key: Key, honored: readonly ResolvedUri[], auth: AuthInfo | undefined): Promise<void> {
     this.close(key);
     if (honored.length === 0) return;
-    this.#served.ledger.take(auth, honored.length);
+    const holder = holderOf(auth);
+    this.#served.ledger.take(holder, honored.length);
     const watching = Promise.all(
       honored.map((resolved) => this.#served.watch(resolved, this.#publish)),
     );
-    this.#open.set(key, { size: honored.length, auth, watching });
+    this.#open.set(key, { size: honored.length, holder, watching });
     await watching;
   }
 
@@ -97,7 +99,7 @@ export class ListenRegistrations<Key> {
     const listen = this.#open.get(key);
     if (!listen) return;
     this.#open.delete(key);
-    this.#served.ledger.give(listen.auth, listen.size);
+    this.#served.ledger.give(listen.holder, listen.size);
     void listen.watching.then((removers) => removers.forEach((remove) => remove()));
   }
 

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
   ProtocolError,
   ProtocolErrorCode,
   ResourceNotFoundError,
@@ -105,19 +106,35 @@ export function errorResponse(
   error: ProtocolError,
   id: string | number | null = null,
 ): Response {
-  return Response.json(
-    {
-      jsonrpc: "2.0",
-      id,
-      error: {
-        code: error.code,
-        message: error.message,
-        ...(error.data !== undefined && { data: error.data }),
-      },
+  return new Response(errorAnswerText(error, id), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
+}
+
+/** The JSON-RPC error answer's text: one line. */
+export function errorAnswerText(error: ProtocolError, id: string | number | null = null): string {
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.data !== undefined && { data: error.data }),
     },
-    { status },
+  });
+}
+
+/** The SDK's refusal of a body over its limit (answered 413), word for word. */
+export function payloadTooLarge(): ProtocolError {
+  return new ProtocolError(
+    SDK_TRANSPORT_REFUSAL,
+    `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`,
   );
 }
+
+/** -32000, the SDK transports' code for a request refused before it reached a handler. */
+export const SDK_TRANSPORT_REFUSAL = -32000;
 
 /**
  * An error answer over `MAX_ERROR_ANSWER` characters, as one that says the same in fewer: the

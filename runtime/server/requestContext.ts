@@ -5,14 +5,19 @@ export interface RequestContext {
   readonly id: string;
   /** The verified principal's client id; set by the front door once the token is checked. */
   principal?: string;
+  /** The TCP connection it came on (`address:port`): what counts an unauthenticated client. */
+  readonly connection?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
 let served = 0;
 
-/** Runs `handle` as a new request: every log line written while it runs names it. */
-export function asNewRequest<T>(handle: (context: RequestContext) => T): T {
-  const context: RequestContext = { id: `r${++served}` };
+/** Runs `handle` as a new request, come on `connection`: every log line written while it runs names it. */
+export function asNewRequest<T>(handle: (context: RequestContext) => T, connection?: string): T {
+  const context: RequestContext = {
+    id: `r${++served}`,
+    ...(connection !== undefined && { connection }),
+  };
   return storage.run(context, () => handle(context));
 }
 

@@ -12,6 +12,8 @@ import { audienceProblem, type HttpAuth } from "./auth/httpAuth.ts";
 import { buildServer } from "./buildServer.ts";
 import { frontDoor, MCP_PATH } from "./httpFront.ts";
 import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
+import { refusedOversized } from "./oversizedBody.ts";
+import { asNewRequest } from "./requestContext.ts";
 import { HttpListens, routeByEra } from "./sdkAdapter/index.ts";
 import { ServedApp, type LiveStatus, type ServeOptions } from "./servedApp.ts";
 
@@ -153,7 +155,12 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     },
     mcp,
   );
-  http.on("request", toNodeHandler({ fetch: front }, { onerror }));
+  const handle = toNodeHandler({ fetch: front }, { onerror });
+  http.on("request", (request, response) => {
+    if (refusedOversized(request, response)) return;
+    const { remoteAddress, remotePort } = request.socket;
+    asNewRequest(() => void handle(request, response), `${remoteAddress}:${remotePort}`);
+  });
   return {
     url: listening,
     live: served.live,

@@ -34,7 +34,7 @@ describe("2025-era sessions capped per principal and in all", () => {
     };
     assert.match(
       refusal.error.message,
-      /^Session limit reached: the number of 2025-era sessions one principal may hold open is 2; end a session \(DELETE/,
+      /^Session limit reached: the number of 2025-era sessions one principal \(or connection without auth\) may hold open is 2; end a session \(DELETE/,
     );
     assert.deepEqual(refusal.error.data, { limit: 2, scope: "sessionsPerPrincipal" });
 

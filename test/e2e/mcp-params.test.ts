@@ -4,6 +4,7 @@ import { createExampleApp } from "../../example/app.ts";
 import { serveHttp } from "../../runtime/server/index.ts";
 import { testApp } from "../../runtime/testing/index.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
+import { initialize } from "../helpers/rawStreams.ts";
 
 const RESOURCE_REF = {
   type: "ref/resource",
@@ -276,6 +277,105 @@ describe("wrong-typed params over raw HTTP", () => {
         assert.ok(message.error, `${method} ${JSON.stringify(params)}: ${JSON.stringify(message)}`);
         assertOneLine(method, names, message.error.code, message.error.message);
       }
+    } finally {
+      await serving.close();
+    }
+  });
+});
+
+/**
+ * Requests whose params as a whole, or whose `_meta`, have the wrong shape: the SDK would call
+ * them no JSON-RPC message (-32600) and could not tell their era. `modern`: the params on
+ * the 2026-07-28 era, where the envelope rides in it.
+ */
+const WRONG_ENVELOPES: { method: string; params: unknown; modern: unknown; names: string }[] = [
+  { method: "tools/list", params: "all", modern: "all", names: "params must be an object" },
+  {
+    method: "resources/read",
+    params: ["app://customers_show/1"],
+    modern: ["app://customers_show/1"],
+    names: "params must be an object",
+  },
+  { method: "ping", params: 7, modern: 7, names: "params must be an object" },
+  {
+    method: "tools/list",
+    params: { _meta: 5 },
+    modern: { _meta: 5 },
+    names: "params._meta must be an object",
+  },
+  {
+    method: "tools/call",
+    params: { name: "customers_show", arguments: { id: 1 }, _meta: { progressToken: {} } },
+    modern: {
+      name: "customers_show",
+      arguments: { id: 1 },
+      _meta: { ...ENVELOPE, progressToken: {} },
+    },
+    names: "params._meta.progressToken must be a string or an integer",
+  },
+];
+
+describe("wrong-shaped params and _meta over raw HTTP, both eras", () => {
+  it("answers -32602 in one line naming the param, in a 2025 session and on 2026-07-28", async () => {
+    const serving = await serveHttp(createExampleApp(":memory:"), { port: 0 });
+    try {
+      const session = await initialize(serving.url);
+      const legacy = { "mcp-session-id": session.session!, "mcp-protocol-version": "2025-11-25" };
+      for (const [index, { method, params, modern, names }] of WRONG_ENVELOPES.entries()) {
+        const inSession = await post(
+          serving.url,
+          { jsonrpc: "2.0", id: index, method, params },
+          legacy,
+        );
+        assertOneLine(
+          method,
+          names,
+          inSession.message.error!.code,
+          inSession.message.error!.message,
+        );
+        const headers = {
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": method,
+          ...(method === "tools/call" && { "mcp-name": "customers_show" }),
+        };
+        const stateless = await post(
+          serving.url,
+          { jsonrpc: "2.0", id: index, method, params: modern },
+          headers,
+        );
+        assert.equal(stateless.status, 400);
+        assertOneLine(
+          method,
+          names,
+          stateless.message.error!.code,
+          stateless.message.error!.message,
+        );
+      }
+    } finally {
+      await serving.close();
+    }
+  });
+
+  it("a 2025 initialize with wrong params is -32602 naming them, with or without a session", async () => {
+    const serving = await serveHttp(createExampleApp(":memory:"), { port: 0 });
+    try {
+      const params = { protocolVersion: 2025, capabilities: {}, clientInfo: { name: "raw" } };
+      const names =
+        "params.protocolVersion must be a string; params.clientInfo.version is required";
+      const first = await post(
+        serving.url,
+        { jsonrpc: "2.0", id: 1, method: "initialize", params },
+        {},
+      );
+      assert.equal(first.status, 400);
+      assertOneLine("initialize", names, first.message.error!.code, first.message.error!.message);
+      const session = await initialize(serving.url);
+      const again = await post(
+        serving.url,
+        { jsonrpc: "2.0", id: 2, method: "initialize", params },
+        { "mcp-session-id": session.session!, "mcp-protocol-version": "2025-11-25" },
+      );
+      assertOneLine("initialize", names, again.message.error!.code, again.message.error!.message);
     } finally {
       await serving.close();
     }

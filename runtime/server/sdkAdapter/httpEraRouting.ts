@@ -4,9 +4,11 @@ import {
   isLegacyRequest,
   readRequestBody,
   type AuthInfo,
+  type ProtocolError,
 } from "@modelcontextprotocol/server";
-import { errorResponse } from "../protocolErrors.ts";
+import { errorResponse, payloadTooLarge } from "../protocolErrors.ts";
 import { mcpNameMismatch } from "./mcpNameHeader.ts";
+import { invalidParams } from "./requestParams.ts";
 
 /**
  * A handler of one era, given the verified principal (when the endpoint authenticates); the
@@ -33,12 +35,14 @@ export function routeByEra(
   return async (request, auth) => {
     if (request.method !== "POST") return handlers.legacy(request, auth);
     const read = await readOnce(request);
-    if (read === "too large") return tooLarge();
+    if (read === "too large") return errorResponse(413, payloadTooLarge());
     if (read === "not json") return parseError();
     if (!read)
       return (await isLegacyRequest(request))
         ? handlers.legacy(request, auth)
         : handlers.modern(request, undefined, auth);
+    const malformed = malformedEnvelope(read.parsed);
+    if (malformed) return errorResponse(400, malformed, idOf(read.parsed));
     if (read.parsed === undefined || (await isLegacyRequest(request, read.parsed)))
       return handlers.legacy(replay(request, read.text), auth);
     const mismatch = mcpNameMismatch(request, read.parsed);
@@ -76,6 +80,21 @@ async function readOnce(
   }
 }
 
+/**
+ * The -32602 of a request whose params or `_meta` have the wrong shape, answered before the SDK
+ * tells the eras apart: it cannot tell them for such a request (a 2025 session's would be
+ * refused for lacking 2026-07-28 headers), and would call it no JSON-RPC message at all.
+ */
+function malformedEnvelope(message: unknown): ProtocolError | undefined {
+  const { method, id } = (message ?? {}) as { method?: unknown; id?: unknown };
+  if (typeof method !== "string" || id === undefined || !isPlainObject(message)) return undefined;
+  return invalidParams(method, (message as { params?: unknown }).params, "envelope");
+}
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 function idOf(message: unknown): string | number | null {
   const id = (message as { id?: unknown } | null)?.id;
   return typeof id === "string" || typeof id === "number" ? id : null;
@@ -100,14 +119,5 @@ function parseError(): Response {
       error: { code: -32700, message: "Parse error: the request body is not JSON" },
     },
     { status: 400 },
-  );
-}
-
-/** The SDK's answer to a body over its limit. */
-function tooLarge(): Response {
-  const message = `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`;
-  return Response.json(
-    { jsonrpc: "2.0", id: null, error: { code: -32000, message } },
-    { status: 413 },
   );
 }

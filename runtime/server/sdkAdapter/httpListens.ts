@@ -10,7 +10,7 @@ import { listenId, narrowedTo, requestedUris } from "./listenRequest.ts";
 import type { HeldByToken } from "../auth/heldByToken.ts";
 import type { ServedApp } from "../servedApp.ts";
 import { OpenCount } from "../openCount.ts";
-import { limitReached } from "../subscriptionLimits.ts";
+import { holderOf, limitReached } from "../subscriptionLimits.ts";
 
 type Fetch = (request: Request, options?: McpHandlerRequestOptions) => Promise<Response>;
 
@@ -66,7 +66,8 @@ export class HttpListens {
           .catch(() => undefined);
     const id = listenId(message);
     if (id === undefined) return next(request, options(read?.parsed));
-    const full = this.#streams.full(auth);
+    const holder = holderOf(auth);
+    const full = this.#streams.full(holder);
     if (full)
       return refusal(id, limitReached(this.#served.ledger.limits, full, "opening another listen"));
     const requested = requestedUris(message) ?? [];
@@ -83,7 +84,7 @@ export class HttpListens {
     }
     const listen = {};
     await this.#registrations.open(listen, honored.uris, auth);
-    this.#streams.open(auth);
+    this.#streams.open(holder);
     let released = false;
     const revoked = new AbortController();
     const unhold = this.#held.hold(auth, () => revoked.abort());
@@ -92,7 +93,7 @@ export class HttpListens {
       released = true;
       unhold();
       this.#registrations.close(listen);
-      this.#streams.close(auth);
+      this.#streams.close(holder);
     };
     try {
       const parsedBody = requestedUris(message)

@@ -17,6 +17,20 @@ function refOfType(type: string): JsonSchema {
  * type with -32603 and a multi-line zod dump.
  */
 const PARAMS: Readonly<Record<string, JsonSchema>> = {
+  // The 2025 era's handshake (a session's second `initialize` reaches the SDK's own parsing).
+  initialize: {
+    type: "object",
+    required: ["protocolVersion", "capabilities", "clientInfo"],
+    properties: {
+      protocolVersion: STRING,
+      capabilities: { type: "object" },
+      clientInfo: {
+        type: "object",
+        required: ["name", "version"],
+        properties: { name: STRING, version: STRING },
+      },
+    },
+  },
   "tools/list": PAGE_PARAMS,
   "resources/list": PAGE_PARAMS,
   "resources/templates/list": PAGE_PARAMS,
@@ -60,33 +74,56 @@ const PARAMS: Readonly<Record<string, JsonSchema>> = {
   },
 };
 
+/**
+ * What every request's params are, whatever its method, as the SDK's transports read them
+ * before any handler: an object, whose `_meta` is an object with a string or integer
+ * `progressToken`. The SDK refuses anything else as "not a valid JSON-RPC message" (-32600),
+ * and its era routing then takes a 2025 session's request for a 2026-07-28 one.
+ */
+const ENVELOPE: JsonSchema = {
+  type: "object",
+  properties: {
+    _meta: { type: "object", properties: { progressToken: { type: ["string", "integer"] } } },
+  },
+};
+
+/**
+ * -32602 with one line naming each wrong param of a `method` request (`params.uri must be a
+ * string`), the same in `data.errors`; undefined when its params are as livecmd reads them.
+ * `scope`: the envelope every request shares, or the method's own params.
+ */
+export function invalidParams(
+  method: string,
+  params: unknown,
+  scope: "envelope" | "method",
+): ProtocolError | undefined {
+  const schema = scope === "envelope" ? ENVELOPE : PARAMS[method];
+  if (!schema) return undefined;
+  const errors = argumentValidator().validate(schema, params ?? {}, "params", "params.");
+  if (errors.length === 0) return undefined;
+  const described = errors.map((error) => `${error.field} ${error.message}`).join("; ");
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Invalid params for ${method}: ${described}`,
+    { errors },
+  );
+}
+
 type Handler = Parameters<Server["_wrapHandler"]>[1];
 
 /**
- * The SDK's `Server` with every request's params checked first: a wrong shape is -32602 with
- * one line naming the param (`params.uri must be a string`) and the same in `data.errors`.
+ * The SDK's `Server` with every request's params checked first (`invalidParams`).
  * `_wrapHandler` is the SDK's hook for subclasses to wrap registered handlers; it wraps the
  * SDK's own parsing, so this check runs before it.
  */
 export class CheckedParamsServer extends Server {
   protected override _wrapHandler(method: string, handler: Handler): Handler {
-    const schema = PARAMS[method];
     const wrapped = super._wrapHandler(method, handler);
-    if (!schema) return wrapped;
+    if (!Object.hasOwn(PARAMS, method)) return wrapped;
     return (request, ctx) => {
-      const errors = argumentValidator().validate(
-        schema,
-        request.params ?? {},
-        "params",
-        "params.",
-      );
-      if (errors.length === 0) return wrapped(request, ctx);
-      const described = errors.map((error) => `${error.field} ${error.message}`).join("; ");
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Invalid params for ${method}: ${described}`,
-        { errors },
-      );
+      const invalid = invalidParams(method, request.params, "method");
+      if (invalid) throw invalid;
+      return wrapped(request, ctx);
     };
   }
 }

@@ -1,0 +1,168 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { createExampleApp } from "../../example/app.ts";
+import { DEFAULT_SUBSCRIPTION_LIMITS } from "../../runtime/server/limitDefaults.ts";
+import { serveHttp, staticTokens, type HttpServing } from "../../runtime/server/index.ts";
+import { INITIALIZE, initialize } from "../helpers/rawStreams.ts";
+
+interface Answer {
+  status: number;
+  session: string | undefined;
+  /** The JSON-RPC message, out of its event stream when it came as one. */
+  message: { error?: { code: number; message: string; data?: unknown } };
+}
+
+/**
+ * A client that sends every request over one kept-alive TCP connection, as one runaway local
+ * process would: what an endpoint without auth counts it by.
+ */
+function oneConnection(url: URL): {
+  post(body: string, session?: string): Promise<Answer>;
+  close(): void;
+} {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const sockets = new Set<string>();
+  const post = (body: string, session?: string) =>
+    new Promise<Answer>((resolve, reject) => {
+      const sent = request(
+        url,
+        {
+          method: "POST",
+          agent,
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            ...(session !== undefined && {
+              "mcp-session-id": session,
+              "mcp-protocol-version": "2025-11-25",
+            }),
+          },
+        },
+        (response) => {
+          sockets.add(`${response.socket.localPort}`);
+          let text = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => (text += chunk));
+          response.on("end", () => {
+            const json = text.startsWith("{") ? text : /^data: (.+)$/m.exec(text)![1]!;
+            const id = response.headers["mcp-session-id"];
+            resolve({
+              status: response.statusCode!,
+              session: typeof id === "string" ? id : undefined,
+              message: JSON.parse(json) as Answer["message"],
+            });
+          });
+        },
+      );
+      sent.on("error", reject);
+      sent.end(body);
+    }).then((answer) => {
+      assert.equal(sockets.size, 1, "every request went over the one connection");
+      return answer;
+    });
+  return { post, close: () => agent.destroy() };
+}
+
+function subscribe(uri: string, id: number): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, method: "resources/subscribe", params: { uri } });
+}
+
+describe("fair shares of the totals for clients without auth", () => {
+  let serving: HttpServing;
+  before(async () => {
+    serving = await serveHttp(createExampleApp(":memory:"), {
+      port: 0,
+      limits: { sessionsPerPrincipal: 2, sessionsTotal: 8, perPrincipal: 70, total: 1000 },
+    });
+  });
+  after(() => serving.close());
+
+  it("one connection opens its share of sessions (429 past it, with data.limit), another still opens one", async () => {
+    const runaway = oneConnection(serving.url);
+    const other = oneConnection(serving.url);
+    try {
+      assert.equal((await runaway.post(INITIALIZE)).status, 200);
+      assert.equal((await runaway.post(INITIALIZE)).status, 200);
+      const refused = await runaway.post(INITIALIZE);
+      assert.equal(refused.status, 429);
+      assert.equal(refused.message.error?.code, -32000);
+      assert.match(
+        refused.message.error.message,
+        /^Session limit reached: the number of 2025-era sessions one principal \(or connection without auth\) may hold open is 2;/,
+      );
+      assert.deepEqual(refused.message.error.data, { limit: 2, scope: "sessionsPerPrincipal" });
+      assert.equal((await other.post(INITIALIZE)).status, 200);
+    } finally {
+      runaway.close();
+      other.close();
+    }
+  });
+
+  it("one connection watches its share of URIs across its sessions (-32602 past it, with data.limit), another still watches", async () => {
+    const runaway = oneConnection(serving.url);
+    const other = oneConnection(serving.url);
+    try {
+      const page = (n: number) => `app://customers_index?page=${n}`;
+      const first = (await runaway.post(INITIALIZE)).session!;
+      for (let n = 1; n <= 64; n++)
+        assert.equal((await runaway.post(subscribe(page(n), n), first)).message.error, undefined);
+      const second = (await runaway.post(INITIALIZE)).session!;
+      for (let n = 65; n <= 70; n++)
+        assert.equal((await runaway.post(subscribe(page(n), n), second)).message.error, undefined);
+      const refused = await runaway.post(subscribe(page(71), 71), second);
+      assert.equal(refused.message.error?.code, -32602);
+      assert.match(
+        refused.message.error.message,
+        /^Subscription limit reached: the number of URIs one principal \(or connection without auth\) may watch is 70;/,
+      );
+      assert.deepEqual(refused.message.error.data, { limit: 70, scope: "perPrincipal" });
+      const elsewhere = (await other.post(INITIALIZE)).session!;
+      assert.equal((await other.post(subscribe(page(71), 1), elsewhere)).message.error, undefined);
+    } finally {
+      runaway.close();
+      other.close();
+    }
+  });
+});
+
+describe("a share not given is 1/64th of its total", () => {
+  it("by default, 64 principals fit in every total, not 16", () => {
+    const { perPrincipal, total, listensPerPrincipal, listensTotal } = DEFAULT_SUBSCRIPTION_LIMITS;
+    const { sessionsPerPrincipal, sessionsTotal } = DEFAULT_SUBSCRIPTION_LIMITS;
+    assert.deepEqual(
+      [
+        total / perPrincipal,
+        listensTotal / listensPerPrincipal,
+        sessionsTotal / sessionsPerPrincipal,
+      ],
+      [64, 64, 64],
+    );
+  });
+
+  it("follows a total that is given: --max-sessions 128 lets a token hold 2 sessions", async () => {
+    const token = "reader-secret-0123";
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-shares-")), "tokens.txt");
+    writeFileSync(file, `${token} # reader\n`);
+    const serving = await serveHttp(createExampleApp(":memory:"), {
+      port: 0,
+      auth: staticTokens(file),
+      limits: { sessionsTotal: 128 },
+    });
+    try {
+      assert.equal((await initialize(serving.url, token)).status, 200);
+      assert.equal((await initialize(serving.url, token)).status, 200);
+      const refused = await initialize(serving.url, token);
+      assert.equal(refused.status, 429);
+      assert.deepEqual((JSON.parse(refused.text) as { error: { data: unknown } }).error.data, {
+        limit: 2,
+        scope: "sessionsPerPrincipal",
+      });
+    } finally {
+      await serving.close();
+    }
+  });
+});
