@@ -1,21 +1,23 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import BetterSqlite3 from "better-sqlite3";
 import type { AppDatabase } from "../../runtime/db/database.ts";
 import { openDatabase, type DatabaseSource } from "../../runtime/db/openDatabase.ts";
 import { postgres } from "../../runtime/db/postgres/postgres.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
+import { SQLITE_DRIVERS } from "../helpers/sqliteDrivers.ts";
 
 const TABLE = "CREATE TABLE items (id integer PRIMARY KEY, name text NOT NULL)";
 
-/** Each driver with a fresh `items` table; `wrote` collects the tables reported changed. */
-const drivers: [string, () => Promise<{ db: AppDatabase; wrote: string[][] }>, string?][] = [
-  [
-    "SQLite",
+/** A driver's name, a fresh `items` table on it (`wrote` collects the tables reported changed), and why it skips. */
+type Driver = [string, () => Promise<{ db: AppDatabase; wrote: string[][] }>, string?];
+
+const drivers: Driver[] = [
+  ...SQLITE_DRIVERS.map((driver): Driver => [
+    `SQLite (${driver.name})`,
     async () => {
       const wrote: string[][] = [];
       const source: DatabaseSource = () => {
-        const connection = new BetterSqlite3(":memory:");
+        const connection = driver.open(":memory:");
         connection.exec(TABLE);
         return connection;
       };
@@ -24,7 +26,8 @@ const drivers: [string, () => Promise<{ db: AppDatabase; wrote: string[][] }>, s
         wrote,
       };
     },
-  ],
+    driver.skip,
+  ]),
   [
     "PostgreSQL",
     async () => {
@@ -54,7 +57,7 @@ for (const [name, open, skip] of drivers) {
         });
         await new Promise((resolve) => setTimeout(resolve, 20));
         const outside = db.get<{ n: number }>("SELECT COUNT(*) AS n FROM items");
-        if (name === "SQLite") {
+        if (name.startsWith("SQLite")) {
           // One connection: the outside read queues until the commit, then sees the row.
           let answered = false;
           void outside.then(() => (answered = true));

@@ -2,8 +2,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { test } from "node:test";
-import BetterSqlite3 from "better-sqlite3";
+import { describe, test } from "node:test";
 import fc from "fast-check";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { command, defineApp, type App } from "../../runtime/index.ts";
@@ -16,6 +15,11 @@ import {
   type Oracle,
   type Statement,
 } from "../helpers/differentialLive.ts";
+import {
+  SQLITE_DRIVERS,
+  type SqliteDriver,
+  type TestConnection,
+} from "../helpers/sqliteDrivers.ts";
 
 const SCHEMA = /* sql */ `
   CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT COLLATE NOCASE, code TEXT UNIQUE, score NUMERIC);
@@ -90,10 +94,10 @@ const whoami = command({ live: true }, async (ctx, id: number) => ({
 }));
 
 /** A connection to `file` (a fresh database in memory unless given), created with the schema and rows when new. */
-function connect(file = ":memory:"): BetterSqlite3.Database {
-  const connection = new BetterSqlite3(file);
-  connection.pragma("foreign_keys = ON");
-  connection.pragma("synchronous = OFF"); // a test's throwaway file: no fsync per commit
+function connect(driver: SqliteDriver, file = ":memory:"): TestConnection {
+  const connection = driver.open(file);
+  connection.exec("PRAGMA foreign_keys = ON");
+  connection.exec("PRAGMA synchronous = OFF"); // a test's throwaway file: no fsync per commit
   if (connection.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'parent'").get())
     return connection;
   connection.exec(SCHEMA);
@@ -103,120 +107,126 @@ function connect(file = ":memory:"): BetterSqlite3.Database {
   return connection;
 }
 
-function exampleApp(file?: string): App {
+function exampleApp(driver: SqliteDriver, file?: string): App {
   return defineApp({
     name: "rows",
     commands: { query, whoami },
     agent: { grant: [query, whoami] },
-    database: () => connect(file),
+    database: () => connect(driver, file),
   });
 }
 
 /** Another connection to the app's file: it reads each watched read's result and writes as another process would. */
-function otherConnection(connection: BetterSqlite3.Database, reads: readonly Statement[]): Oracle {
+function otherConnection(connection: TestConnection, reads: readonly Statement[]): Oracle {
   return {
     results: () =>
       reads.map(([i, params]) => JSON.stringify(connection.prepare(READS[i]![0]).all(...params))),
     writeElsewhere({ statements, rollback }) {
-      const batch = connection.transaction(() => {
-        for (const [i, params] of statements) {
-          const one = connection.transaction(() =>
-            connection.prepare(WRITES[i]![0]).run(...params),
-          );
-          try {
-            one(); // a savepoint, rolled back alone when the statement fails, as the app's are
-          } catch {
-            // A constraint that fails one statement.
-          }
+      connection.exec("BEGIN");
+      for (const [i, params] of statements) {
+        // A savepoint, rolled back alone when the statement fails (a constraint), as the app's are.
+        connection.exec("SAVEPOINT one");
+        try {
+          connection.prepare(WRITES[i]![0]).run(...params);
+        } catch {
+          connection.exec("ROLLBACK TO one");
         }
-        if (rollback) throw new Error("rolled back");
-      });
-      try {
-        batch();
-      } catch {
-        // Rolled back.
+        connection.exec("RELEASE one");
       }
+      connection.exec(rollback ? "ROLLBACK" : "COMMIT");
     },
   };
 }
 
-test("live rows: row-level matching notifies what table-level matching does, and exactly the reads whose results a write changed, whoever wrote (random reads and writes)", async () => {
-  const folder = mkdtempSync(path.join(tmpdir(), "livecmd-rows-"));
-  let run = 0;
-  await fc.assert(
-    fc.asyncProperty(
-      fc.array(statement(READS), { minLength: 1, maxLength: 8 }),
-      fc.array(write, { minLength: 1, maxLength: 6 }),
-      async (reads, writes) => {
-        const file = path.join(folder, `${(run += 1)}.sqlite`);
-        const other = connect(file);
-        const app = exampleApp(file);
-        const rows = await watch(app, "rows", reads);
-        const tables = await watch(app, "tables", reads);
-        await writeAndCompare(app, WRITES, writes, rows, tables, otherConnection(other, reads));
-        await app.close();
-        other.close();
-      },
-    ),
-    { numRuns: 150, seed: 19, interruptAfterTimeLimit: 60_000 },
-  );
-  rmSync(folder, { recursive: true, force: true });
-});
-
-test("live rows: a write to a row nobody watches re-runs nothing; to a watched row, only its readers", async () => {
-  const app = exampleApp();
-  const { live, received } = await watch(app, "rows", [
-    [0, [1]],
-    [0, [2]],
-    [4, [2]],
-  ]);
-  await app.db.run("UPDATE parent SET name = 'z' WHERE id = 3");
-  await live.settled();
-  assert.deepEqual(live.stats().reruns, 0);
-  await app.db.run("DELETE FROM parent WHERE id = 2"); // cascades to child 2
-  await live.settled();
-  assert.equal(live.stats().reruns, 2);
-  assert.deepEqual(received.sort(), ["q://0/[2]", "q://4/[2]"]);
-  await app.close();
-});
-
 const principal = (clientId: string): AuthInfo => ({ token: clientId, clientId, scopes: [] });
 
-test("live rows: principals watching a run that never reads ctx.auth share one group and one re-run", async () => {
-  const app = exampleApp();
-  const live = new LiveRegistry(app, { onError: () => {} });
-  for (const who of ["ann", "bob", "cat"])
-    await live.add("query", [0, [1]], { uri: "q://0/1", notify: () => {} }, principal(who));
-  assert.equal(live.stats().groups, 1);
-  await app.db.run("UPDATE parent SET name = 'd' WHERE id = 1");
-  await live.settled();
-  assert.deepEqual(
-    { ...live.stats(), notifications: undefined },
-    {
-      subscriptions: 3,
-      groups: 1,
-      reruns: 1,
-      notifications: undefined,
-    },
-  );
-  await app.close();
-});
+for (const driver of SQLITE_DRIVERS)
+  describe(`live rows on ${driver.name}`, { skip: driver.skip }, () => {
+    test("binds a JS number as a real, even 7, and a bigint as an integer: the rule key encoding assumes", () => {
+      const connection = connect(driver);
+      const types = connection
+        .prepare("SELECT typeof(?) AS a, typeof(?) AS b, typeof(?) AS c")
+        .get(7, 1.5, 7n);
+      assert.deepEqual({ ...(types as object) }, { a: "real", b: "real", c: "integer" });
+      connection.close();
+    });
 
-test("live rows: a run that reads ctx.auth keeps one group per principal, each told its own change", async () => {
-  const app = exampleApp();
-  const live = new LiveRegistry(app, { onError: () => {} });
-  const told: string[] = [];
-  for (const who of ["ann", "bob"])
-    await live.add(
-      "whoami",
-      [1],
-      { uri: `w://${who}`, notify: (uri) => told.push(uri) },
-      principal(who),
-    );
-  assert.equal(live.stats().groups, 2);
-  await app.db.run("UPDATE parent SET name = 'e' WHERE id = 1");
-  await live.settled();
-  assert.equal(live.stats().reruns, 2);
-  assert.deepEqual(told.sort(), ["w://ann", "w://bob"]);
-  await app.close();
-});
+    test("live rows: row-level matching notifies what table-level matching does, and exactly the reads whose results a write changed, whoever wrote (random reads and writes)", async () => {
+      const folder = mkdtempSync(path.join(tmpdir(), "livecmd-rows-"));
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(statement(READS), { minLength: 1, maxLength: 8 }),
+          fc.array(write, { minLength: 1, maxLength: 6 }),
+          async (reads, writes) => {
+            const file = path.join(folder, `${(run += 1)}.sqlite`);
+            const other = connect(driver, file);
+            const app = exampleApp(driver, file);
+            const rows = await watch(app, "rows", reads);
+            const tables = await watch(app, "tables", reads);
+            await writeAndCompare(app, WRITES, writes, rows, tables, otherConnection(other, reads));
+            await app.close();
+            other.close();
+          },
+        ),
+        { numRuns: 150, seed: 19, interruptAfterTimeLimit: 60_000 },
+      );
+      rmSync(folder, { recursive: true, force: true });
+    });
+
+    test("live rows: a write to a row nobody watches re-runs nothing; to a watched row, only its readers", async () => {
+      const app = exampleApp(driver);
+      const { live, received } = await watch(app, "rows", [
+        [0, [1]],
+        [0, [2]],
+        [4, [2]],
+      ]);
+      await app.db.run("UPDATE parent SET name = 'z' WHERE id = 3");
+      await live.settled();
+      assert.deepEqual(live.stats().reruns, 0);
+      await app.db.run("DELETE FROM parent WHERE id = 2"); // cascades to child 2
+      await live.settled();
+      assert.equal(live.stats().reruns, 2);
+      assert.deepEqual(received.sort(), ["q://0/[2]", "q://4/[2]"]);
+      await app.close();
+    });
+
+    test("live rows: principals watching a run that never reads ctx.auth share one group and one re-run", async () => {
+      const app = exampleApp(driver);
+      const live = new LiveRegistry(app, { onError: () => {} });
+      for (const who of ["ann", "bob", "cat"])
+        await live.add("query", [0, [1]], { uri: "q://0/1", notify: () => {} }, principal(who));
+      assert.equal(live.stats().groups, 1);
+      await app.db.run("UPDATE parent SET name = 'd' WHERE id = 1");
+      await live.settled();
+      assert.deepEqual(
+        { ...live.stats(), notifications: undefined },
+        {
+          subscriptions: 3,
+          groups: 1,
+          reruns: 1,
+          notifications: undefined,
+        },
+      );
+      await app.close();
+    });
+
+    test("live rows: a run that reads ctx.auth keeps one group per principal, each told its own change", async () => {
+      const app = exampleApp(driver);
+      const live = new LiveRegistry(app, { onError: () => {} });
+      const told: string[] = [];
+      for (const who of ["ann", "bob"])
+        await live.add(
+          "whoami",
+          [1],
+          { uri: `w://${who}`, notify: (uri) => told.push(uri) },
+          principal(who),
+        );
+      assert.equal(live.stats().groups, 2);
+      await app.db.run("UPDATE parent SET name = 'e' WHERE id = 1");
+      await live.settled();
+      assert.equal(live.stats().reruns, 2);
+      assert.deepEqual(told.sort(), ["w://ann", "w://bob"]);
+      await app.close();
+    });
+  });

@@ -3,23 +3,29 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
-import BetterSqlite3 from "better-sqlite3";
 import { ANY_TABLE } from "../../runtime/db/anyTable.ts";
 import type { TableChange } from "../../runtime/db/keyedAccess.ts";
 import { ChangeLog } from "../../runtime/db/sqlite/changeLog.ts";
 import { SqliteDatabase } from "../../runtime/db/sqlite/sqliteDatabase.ts";
 import { readSchema } from "../../runtime/db/sqlite/sqliteSchema.ts";
 import { parseLiterals } from "../../runtime/db/sqlite/sqlLiterals.ts";
+import {
+  pragma,
+  type OpenOptions,
+  SQLITE_DRIVERS,
+  type SqliteDriver,
+  type TestConnection,
+} from "../helpers/sqliteDrivers.ts";
 
 const folder = mkdtempSync(path.join(tmpdir(), "livecmd-log-"));
 after(() => rmSync(folder, { recursive: true, force: true }));
 let files = 0;
 
 /** A new database file with one table, and a connection to it that knows nothing of livecmd. */
-function database(): { file: string; other: BetterSqlite3.Database } {
+function database(driver: SqliteDriver): { file: string; other: TestConnection } {
   const file = path.join(folder, `${(files += 1)}.sqlite`);
-  const other = new BetterSqlite3(file);
-  other.pragma("journal_mode = WAL");
+  const other = driver.open(file);
+  other.exec("PRAGMA journal_mode = WAL");
   other.exec(
     "CREATE TABLE t (id INTEGER PRIMARY KEY, email TEXT COLLATE NOCASE UNIQUE, n INTEGER)",
   );
@@ -27,139 +33,166 @@ function database(): { file: string; other: BetterSqlite3.Database } {
 }
 
 /** livecmd's database over `file`, and every change it reports. */
-function watched(file: string, options?: BetterSqlite3.Options) {
+function watched(driver: SqliteDriver, file: string, options?: OpenOptions) {
   const changes: TableChange[] = [];
-  const db = new SqliteDatabase(new BetterSqlite3(file, options), (each) => changes.push(...each));
+  const db = new SqliteDatabase(driver.open(file, options), (each) => changes.push(...each));
   return { db, changes };
 }
 
-const schemaVersion = (connection: BetterSqlite3.Database) =>
-  connection.pragma("schema_version", { simple: true });
+for (const driver of SQLITE_DRIVERS) {
+  describe(
+    `SQLite change log on ${driver.name}: the rows another connection changed`,
+    { skip: driver.skip },
+    () => {
+      test("an insert, an update and a delete by another connection are told with their keys, old and new", async () => {
+        const { file, other } = database(driver);
+        const { db, changes } = watched(driver, file);
+        other.prepare("INSERT INTO t VALUES (7, 'Ada@Example.com', 1)").run();
+        other.prepare("UPDATE t SET id = 8 WHERE id = 7").run();
+        other.prepare("DELETE FROM t WHERE id = 8").run();
+        await db.caughtUp();
+        assert.deepEqual(changes, [
+          {
+            table: "t",
+            rows: [
+              { rowid: "n7", "email COLLATE NOCASE": "tada@example.com" },
+              { rowid: "n7", "email COLLATE NOCASE": "tada@example.com" },
+              { rowid: "n8", "email COLLATE NOCASE": "tada@example.com" },
+              { rowid: "n8", "email COLLATE NOCASE": "tada@example.com" },
+            ],
+          },
+        ]);
+        await db.close();
+      });
 
-describe("SQLite change log: the rows another connection changed", () => {
-  test("an insert, an update and a delete by another connection are told with their keys, old and new", async () => {
-    const { file, other } = database();
-    const { db, changes } = watched(file);
-    other.prepare("INSERT INTO t VALUES (7, 'Ada@Example.com', 1)").run();
-    other.prepare("UPDATE t SET id = 8 WHERE id = 7").run();
-    other.prepare("DELETE FROM t WHERE id = 8").run();
-    await db.caughtUp();
-    assert.deepEqual(changes, [
-      {
-        table: "t",
-        rows: [
-          { rowid: "n7", "email COLLATE NOCASE": "tada@example.com" },
-          { rowid: "n7", "email COLLATE NOCASE": "tada@example.com" },
-          { rowid: "n8", "email COLLATE NOCASE": "tada@example.com" },
-          { rowid: "n8", "email COLLATE NOCASE": "tada@example.com" },
-        ],
-      },
-    ]);
-    await db.close();
-  });
+      test("on a connection that reads integers as bigints, the app's rows keep them and livecmd's own reads still work", async () => {
+        const { file, other } = database(driver);
+        const { db, changes } = watched(driver, file, { bigInts: true });
+        assert.deepEqual(await db.run("INSERT INTO t VALUES (1, 'a', 1)"), {
+          changes: 1,
+          lastInsertRowid: 1n,
+        });
+        other.prepare("UPDATE t SET n = 2 WHERE id = 1").run();
+        await db.caughtUp();
+        assert.deepEqual(await db.get("SELECT id, n FROM t"), { id: 1n, n: 2n });
+        assert.deepEqual(changes, [
+          { table: "t", rows: [{ rowid: "n1", "email COLLATE NOCASE": "ta" }] },
+          {
+            table: "t",
+            rows: [
+              { rowid: "n1", "email COLLATE NOCASE": "ta" },
+              { rowid: "n1", "email COLLATE NOCASE": "ta" },
+            ],
+          },
+        ]);
+        await db.close();
+      });
 
-  test("a write another connection rolled back is never told", async () => {
-    const { file, other } = database();
-    const { db, changes } = watched(file);
-    other.exec("BEGIN; INSERT INTO t VALUES (1, 'a', 1); ROLLBACK");
-    await db.caughtUp();
-    assert.deepEqual(changes, []);
-    await db.close();
-  });
+      test("a write another connection rolled back is never told", async () => {
+        const { file, other } = database(driver);
+        const { db, changes } = watched(driver, file);
+        other.exec("BEGIN; INSERT INTO t VALUES (1, 'a', 1); ROLLBACK");
+        await db.caughtUp();
+        assert.deepEqual(changes, []);
+        await db.close();
+      });
 
-  test("seen within a poll, with nobody asking", async () => {
-    const { file, other } = database();
-    const { db, changes } = watched(file);
-    other.prepare("INSERT INTO t VALUES (1, 'a', 1)").run();
-    for (let waited = 0; changes.length === 0 && waited < 2000; waited += 5)
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    assert.deepEqual(changes, [
-      { table: "t", rows: [{ rowid: "n1", "email COLLATE NOCASE": "ta" }] },
-    ]);
-    await db.close();
-  });
+      test("seen within a poll, with nobody asking", async () => {
+        const { file, other } = database(driver);
+        const { db, changes } = watched(driver, file);
+        other.prepare("INSERT INTO t VALUES (1, 'a', 1)").run();
+        for (let waited = 0; changes.length === 0 && waited < 2000; waited += 5)
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        assert.deepEqual(changes, [
+          { table: "t", rows: [{ rowid: "n1", "email COLLATE NOCASE": "ta" }] },
+        ]);
+        await db.close();
+      });
 
-  test("entries pruned before they were read: every table counts as changed", async () => {
-    const { file, other } = database();
-    const { db, changes } = watched(file);
-    other.prepare("INSERT INTO t VALUES (1, 'a', 1)").run();
-    other.prepare("DELETE FROM livecmd_changes").run();
-    await db.caughtUp();
-    assert.deepEqual(changes, [{ table: ANY_TABLE }]);
-    await db.close();
-  });
+      test("entries pruned before they were read: every table counts as changed", async () => {
+        const { file, other } = database(driver);
+        const { db, changes } = watched(driver, file);
+        other.prepare("INSERT INTO t VALUES (1, 'a', 1)").run();
+        other.prepare("DELETE FROM livecmd_changes").run();
+        await db.caughtUp();
+        assert.deepEqual(changes, [{ table: ANY_TABLE }]);
+        await db.close();
+      });
 
-  test("a table another connection creates gets its triggers; every table counts as changed once", async () => {
-    const { file, other } = database();
-    const { db, changes } = watched(file);
-    other.exec("CREATE TABLE u (id INTEGER PRIMARY KEY); INSERT INTO u VALUES (1)");
-    await db.caughtUp();
-    assert.deepEqual(changes, [{ table: ANY_TABLE }]);
-    other.prepare("INSERT INTO u VALUES (2)").run();
-    await db.caughtUp();
-    assert.deepEqual(changes.at(-1), { table: "u", rows: [{ rowid: "n2" }] });
-    await db.close();
-  });
+      test("a table another connection creates gets its triggers; every table counts as changed once", async () => {
+        const { file, other } = database(driver);
+        const { db, changes } = watched(driver, file);
+        other.exec("CREATE TABLE u (id INTEGER PRIMARY KEY); INSERT INTO u VALUES (1)");
+        await db.caughtUp();
+        assert.deepEqual(changes, [{ table: ANY_TABLE }]);
+        other.prepare("INSERT INTO u VALUES (2)").run();
+        await db.caughtUp();
+        assert.deepEqual(changes.at(-1), { table: "u", rows: [{ rowid: "n2" }] });
+        await db.close();
+      });
 
-  test("a second process opening the file finds the triggers as they should be and leaves the schema be", async () => {
-    const { file, other } = database();
-    const first = watched(file);
-    const version = schemaVersion(other);
-    const second = watched(file);
-    assert.equal(schemaVersion(other), version);
-    other.prepare("INSERT INTO t VALUES (1, 'a', 1)").run();
-    await first.db.caughtUp();
-    await second.db.caughtUp();
-    assert.deepEqual(first.changes, second.changes);
-    assert.equal(first.changes.length, 1);
-    await Promise.all([first.db.close(), second.db.close()]);
-  });
+      test("a second process opening the file finds the triggers as they should be and leaves the schema be", async () => {
+        const { file, other } = database(driver);
+        const first = watched(driver, file);
+        const version = pragma(other, "schema_version");
+        const second = watched(driver, file);
+        assert.equal(pragma(other, "schema_version"), version);
+        other.prepare("INSERT INTO t VALUES (1, 'a', 1)").run();
+        await first.db.caughtUp();
+        await second.db.caughtUp();
+        assert.deepEqual(first.changes, second.changes);
+        assert.equal(first.changes.length, 1);
+        await Promise.all([first.db.close(), second.db.close()]);
+      });
 
-  test("read-only, on a file without a log: any write by another connection changes every table", async () => {
-    const { file, other } = database();
-    const { db, changes } = watched(file, { readonly: true });
-    other.prepare("INSERT INTO t VALUES (1, 'a', 1)").run();
-    await db.caughtUp();
-    assert.deepEqual(changes, [{ table: ANY_TABLE }]);
-    await db.close();
-  });
-});
+      test("read-only, on a file without a log: any write by another connection changes every table", async () => {
+        const { file, other } = database(driver);
+        const { db, changes } = watched(driver, file, { readOnly: true });
+        other.prepare("INSERT INTO t VALUES (1, 'a', 1)").run();
+        await db.caughtUp();
+        assert.deepEqual(changes, [{ table: ANY_TABLE }]);
+        await db.close();
+      });
+    },
+  );
 
-describe("SQLite change log: pruning", () => {
-  test("entries older than the retention are deleted, and a reader caught up loses nothing", () => {
-    const { other } = database();
-    const log = ChangeLog.open(other, readSchema(other), { retentionMs: 0 })!;
-    other.prepare("INSERT INTO t VALUES (1, 'a', 1)").run();
-    assert.equal(log.read().length, 1);
-    log.prune();
-    assert.equal(
-      (other.prepare("SELECT count(*) AS n FROM livecmd_changes").get() as { n: number }).n,
-      0,
-    );
-    other.prepare("INSERT INTO t VALUES (2, 'b', 1)").run();
-    assert.deepEqual(log.read(), [
-      { table: "t", rows: [{ rowid: "n2", "email COLLATE NOCASE": "tb" }] },
-    ]);
-  });
+  describe(`SQLite change log on ${driver.name}: pruning`, { skip: driver.skip }, () => {
+    test("entries older than the retention are deleted, and a reader caught up loses nothing", () => {
+      const { other } = database(driver);
+      const log = ChangeLog.open(other, readSchema(other), { retentionMs: 0 })!;
+      other.prepare("INSERT INTO t VALUES (1, 'a', 1)").run();
+      assert.equal(log.read().length, 1);
+      log.prune();
+      assert.equal(
+        (other.prepare("SELECT count(*) AS n FROM livecmd_changes").get() as { n: number }).n,
+        0,
+      );
+      other.prepare("INSERT INTO t VALUES (2, 'b', 1)").run();
+      assert.deepEqual(log.read(), [
+        { table: "t", rows: [{ rowid: "n2", "email COLLATE NOCASE": "tb" }] },
+      ]);
+    });
 
-  test("a database another connection is writing is left for later, without waiting for it", () => {
-    const { file, other } = database();
-    const connection = new BetterSqlite3(file, { timeout: 5000 });
-    const log = ChangeLog.open(connection, readSchema(connection), { retentionMs: 0 })!;
-    other.prepare("INSERT INTO t VALUES (1, 'a', 1)").run();
-    log.read();
-    other.exec("BEGIN IMMEDIATE");
-    const started = performance.now();
-    log.prune();
-    assert.ok(performance.now() - started < 1000, "prune waited for the lock");
-    other.exec("COMMIT");
-    assert.equal(
-      (other.prepare("SELECT count(*) AS n FROM livecmd_changes").get() as { n: number }).n,
-      1,
-    );
-    assert.equal(connection.pragma("busy_timeout", { simple: true }), 5000);
+    test("a database another connection is writing is left for later, without waiting for it", () => {
+      const { file, other } = database(driver);
+      const connection = driver.open(file);
+      connection.exec("PRAGMA busy_timeout = 5000");
+      const log = ChangeLog.open(connection, readSchema(connection), { retentionMs: 0 })!;
+      other.prepare("INSERT INTO t VALUES (1, 'a', 1)").run();
+      log.read();
+      other.exec("BEGIN IMMEDIATE");
+      const started = performance.now();
+      log.prune();
+      assert.ok(performance.now() - started < 1000, "prune waited for the lock");
+      other.exec("COMMIT");
+      assert.equal(
+        (other.prepare("SELECT count(*) AS n FROM livecmd_changes").get() as { n: number }).n,
+        1,
+      );
+      assert.equal(pragma(connection, "busy_timeout"), 5000);
+    });
   });
-});
+}
 
 describe("SQLite change log: quote()d literals read back as SQLite held them", () => {
   const cases: [name: string, list: string, values: unknown[]][] = [
@@ -176,14 +209,19 @@ describe("SQLite change log: quote()d literals read back as SQLite held them", (
   for (const [name, list, values] of cases)
     test(name, () => assert.deepEqual(parseLiterals(list), values));
 
-  test("what quote() writes of each storage class reads back equal", () => {
-    const connection = new BetterSqlite3(":memory:");
-    const stored = [7n, -1n, 2.5, 1e-300, "x'y", Buffer.from("hi"), null];
-    const list = connection
-      .prepare(`SELECT ${stored.map(() => "quote(?)").join(" || ',' || ")} AS list`)
-      .get(...stored) as { list: string };
-    assert.deepEqual(parseLiterals(list.list), stored);
-  });
+  for (const driver of SQLITE_DRIVERS)
+    test(
+      `what quote() writes of each storage class reads back equal (${driver.name})`,
+      { skip: driver.skip },
+      () => {
+        const connection = driver.open(":memory:");
+        const stored = [7n, -1n, 2.5, 1e-300, "x'y", Buffer.from("hi"), null];
+        const list = connection
+          .prepare(`SELECT ${stored.map(() => "quote(?)").join(" || ',' || ")} AS list`)
+          .get(...stored) as { list: string };
+        assert.deepEqual(parseLiterals(list.list), stored);
+      },
+    );
 
   test("anything else is refused, with where", () => {
     assert.throws(() => parseLiterals("1;2"), /expected a comma at 1/);

@@ -240,8 +240,22 @@ function sqlText(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
+/** SQLite's primary result codes that node:sqlite reports by number, by the names better-sqlite3 gives them. */
+const PRIMARY_CODES: Readonly<Record<number, string>> = {
+  5: "SQLITE_BUSY",
+  6: "SQLITE_LOCKED",
+  8: "SQLITE_READONLY",
+};
+
+/**
+ * The SQLite result code of a failed statement, by name: better-sqlite3 names it in `code`
+ * (extended: "SQLITE_READONLY_DBMOVED"); node:sqlite's `code` is always "ERR_SQLITE_ERROR" and
+ * it numbers the result in `errcode`, whose low byte is the primary code.
+ */
 function errorCode(error: unknown): string {
-  return String((error as { code?: unknown }).code ?? "");
+  const { code, errcode } = error as { code?: unknown; errcode?: unknown };
+  if (typeof errcode === "number") return PRIMARY_CODES[errcode & 0xff] ?? String(errcode);
+  return String(code ?? "");
 }
 
 function isReadOnly(error: unknown): boolean {

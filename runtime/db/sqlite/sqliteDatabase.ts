@@ -3,7 +3,7 @@ import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../databas
 import { ANY_TABLE } from "../anyTable.ts";
 import { anyRowsOf, type TableChange } from "../keyedAccess.ts";
 import { ChangeLog } from "./changeLog.ts";
-import type { SqliteConnection, SqliteStatement } from "./sqliteConnection.ts";
+import { readingNumbers, type SqliteConnection, type SqliteStatement } from "./sqliteConnection.ts";
 import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
 import { boundReads, StatementPlans } from "./statementPlans.ts";
 
@@ -29,15 +29,18 @@ class Connection {
   #dataVersion: number;
   #schemaChanged = false;
   readonly #poll: NodeJS.Timeout;
+  /** The handle for livecmd's own statements, which must read numbers. */
+  readonly #own: SqliteConnection;
 
   constructor(
     readonly handle: SqliteConnection,
     private readonly changed: (changes: readonly TableChange[]) => void,
   ) {
-    this.plans = new StatementPlans(handle, () => this.#schema);
-    this.#schema = readSchema(handle);
-    this.#log = ChangeLog.open(handle, this.#schema);
-    this.#schema = readSchema(handle);
+    const own = (this.#own = readingNumbers(handle));
+    this.plans = new StatementPlans(own, () => this.#schema);
+    this.#schema = readSchema(own);
+    this.#log = ChangeLog.open(own, this.#schema);
+    this.#schema = readSchema(own);
     this.#dataVersion = this.#pragma("data_version");
     this.#poll = setInterval(() => this.otherWriters(), OTHER_WRITERS_POLL_MS).unref();
   }
@@ -105,22 +108,22 @@ class Connection {
   #readSchemaIfChanged(): void {
     if (this.#pragma("schema_version") === this.#schema.version) return;
     const inTransaction = this.open !== undefined;
-    this.#log = ChangeLog.open(this.handle, readSchema(this.handle), { inTransaction });
-    this.#schema = readSchema(this.handle);
+    this.#log = ChangeLog.open(this.#own, readSchema(this.#own), { inTransaction });
+    this.#schema = readSchema(this.#own);
     this.plans.forget();
     this.#schemaChanged = true;
   }
 
   #pragma(name: "data_version" | "schema_version"): number {
-    return (this.prepare(`PRAGMA ${name}`).get() as Record<string, number>)[name]!;
+    return (this.#own.prepare(`PRAGMA ${name}`).get() as Record<string, number>)[name]!;
   }
 }
 
 /**
- * A Database over one better-sqlite3 connection: it tells its observer which rows each statement
+ * A Database over one SQLite connection (better-sqlite3 or node:sqlite): it tells its observer which rows each statement
  * reads, and `changed` which rows each committed write to the file changed, whoever wrote it
  * (row by row, from the change log).
- * Statements run at once (better-sqlite3 is synchronous) unless another command's transaction
+ * Statements run at once (both drivers are synchronous) unless another command's transaction
  * is open on the connection: a transaction's callback may await, and what others do meanwhile
  * must neither join it nor see its uncommitted rows, so they queue until it ends.
  */
@@ -146,17 +149,21 @@ export class SqliteDatabase implements AppDatabase {
   }
 
   all<T>(sql: string, ...params: SqlParam[]): Promise<T[]> {
-    return this.#observed(sql, params, (statement) => statement.all(...params) as T[]);
+    return this.#observed(sql, params, (statement) => statement.all(...params).map(plain) as T[]);
   }
 
   get<T>(sql: string, ...params: SqlParam[]): Promise<T | undefined> {
-    return this.#observed(sql, params, (statement) => statement.get(...params) as T | undefined);
+    return this.#observed(
+      sql,
+      params,
+      (statement) => plain(statement.get(...params)) as T | undefined,
+    );
   }
 
   run(sql: string, ...params: SqlParam[]): Promise<RunResult> {
     return this.#observed(sql, params, (statement) => {
       const { changes, lastInsertRowid } = statement.run(...params);
-      return { changes, lastInsertRowid };
+      return { changes: Number(changes), lastInsertRowid };
     });
   }
 
@@ -220,6 +227,16 @@ export class SqliteDatabase implements AppDatabase {
       if (plan.mayWrite) connection.wrote();
     }
   }
+}
+
+/**
+ * A row as the app gets it from any driver: node:sqlite's rows have no prototype (no `toString`,
+ * and unequal to a plain object in `assert.deepStrictEqual`), better-sqlite3's and pg's do.
+ */
+function plain(row: unknown): unknown {
+  return row !== null && typeof row === "object" && Object.getPrototypeOf(row) === null
+    ? { ...row }
+    : row;
 }
 
 /** A transaction within a transaction: a savepoint, whose writes are dropped if it rolls back. */

@@ -42,13 +42,18 @@ export function storedKey(value: unknown, column: KeyColumn): KeyValue | null | 
   return typed && encode(typed, column.collation);
 }
 
-/** How better-sqlite3 binds a JavaScript value: every number as a real, a bigint as an integer. */
+/**
+ * How a JavaScript value binds: every number as a real, even 7, a bigint as an integer, bytes
+ * (a Buffer from better-sqlite3, a Uint8Array from node:sqlite) as a blob. better-sqlite3 and
+ * node:sqlite bind alike (a test of each holds them to it), so one rule serves both.
+ */
 function boundValue(value: unknown): Typed | undefined {
   if (typeof value === "number")
     return Number.isFinite(value) ? { kind: "number", value } : undefined;
   if (typeof value === "bigint") return { kind: "number", value };
   if (typeof value === "string") return { kind: "text", value };
-  if (Buffer.isBuffer(value)) return { kind: "blob", value: value.toString("hex").toUpperCase() };
+  if (value instanceof Uint8Array)
+    return { kind: "blob", value: Buffer.from(value).toString("hex").toUpperCase() };
   return undefined;
 }
 

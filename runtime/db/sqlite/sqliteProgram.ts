@@ -22,7 +22,7 @@ export function mayNameParameters(sql: string): boolean {
 /**
  * SQLite's program for `sql`. EXPLAIN still wants every parameter bound. Values do not change the
  * program's shape, so nulls do; the positional count is found by trying, since better-sqlite3
- * does not expose it.
+ * does not expose it (node:sqlite binds a missing parameter as NULL: it answers at the first try).
  */
 export function explainProgram(connection: SqliteConnection, sql: string): ProgramStep[] {
   const statement = connection.prepare(`EXPLAIN ${sql}`);
