@@ -90,11 +90,7 @@ async function subscribe(registry: LiveRegistry): Promise<void> {
   deepStrictEqual(registry.stats().groups, SUBSCRIPTIONS);
 }
 
-async function measureRound(
-  app: App,
-  registry: LiveRegistry,
-  client: Client,
-): Promise<Round> {
+async function measureRound(app: App, registry: LiveRegistry, client: Client): Promise<Round> {
   const read = async (id: number) => {
     const started = performance.now();
     await client.readResource({ uri: `app://customers_show/${id}` }, { cacheMode: "bypass" });
