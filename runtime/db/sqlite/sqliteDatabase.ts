@@ -38,9 +38,7 @@ class Connection {
   ) {
     const own = (this.#own = readingNumbers(handle));
     this.plans = new StatementPlans(own, () => this.#schema);
-    this.#schema = readSchema(own);
-    this.#log = ChangeLog.open(own, this.#schema);
-    this.#schema = readSchema(own);
+    this.#schema = this.#openLog(false);
     this.#dataVersion = this.#pragma("data_version");
     this.#poll = setInterval(() => this.otherWriters(), OTHER_WRITERS_POLL_MS).unref();
   }
@@ -107,11 +105,18 @@ class Connection {
   /** A changed schema: what any read reads may have moved, so every subscription re-runs. */
   #readSchemaIfChanged(): void {
     if (this.#pragma("schema_version") === this.#schema.version) return;
-    const inTransaction = this.open !== undefined;
-    this.#log = ChangeLog.open(this.#own, readSchema(this.#own), { inTransaction });
-    this.#schema = readSchema(this.#own);
+    this.#schema = this.#openLog(this.open !== undefined);
     this.plans.forget();
     this.#schemaChanged = true;
+  }
+
+  /**
+   * Opens the change log with triggers for the schema as it is, and returns the schema read
+   * again after: installing triggers changes its version, which must not count as a change.
+   */
+  #openLog(inTransaction: boolean): SqliteSchema {
+    this.#log = ChangeLog.open(this.#own, readSchema(this.#own), { inTransaction });
+    return readSchema(this.#own);
   }
 
   #pragma(name: "data_version" | "schema_version"): number {
