@@ -9,10 +9,12 @@ export type KeyValue = string;
 /**
  * How a run read one table: every row (`column` absent), or only the rows whose `column` holds
  * one of `values` (what a statement that looks the table up by `column = ?` or `IN (...)` can
- * see). A run that read nothing through a key is a whole-table read: a change to any row counts.
+ * see). A run that read nothing through a key is a whole-table read: a change to any row counts;
+ * `because` says why livecmd may not hear of every change to it (a foreign table), or why it
+ * is every table (`ANY_TABLE`: a function whose reads the plan does not show).
  */
 export type TableRead =
-  | { readonly table: string; readonly column?: undefined }
+  | { readonly table: string; readonly column?: undefined; readonly because?: string }
   | { readonly table: string; readonly column: string; readonly values: readonly KeyValue[] };
 
 /**

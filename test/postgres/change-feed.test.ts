@@ -157,7 +157,7 @@ describe("PostgreSQL: the change feed", { skip: server.skip }, () => {
       const notes = recorder("lib://notes");
       await live.add("notes", [], notes);
       assert.deepEqual(log, [
-        'livecmd: cannot tell which tables "SELECT n FROM audit_notes() AS n ORDER BY n" reads (it calls public.audit_notes(), whose reads its plan does not show); subscriptions that run it re-run on any write',
+        'livecmd: cannot tell which tables "SELECT n FROM audit_notes() AS n ORDER BY n" reads (it calls public.audit_notes(), a plpgsql function whose reads no plan shows; if it reads no table, name it in postgres(url, { pureFunctions })); subscriptions that run it re-run on any write',
       ]);
       psql(url, "UPDATE books SET title = 'Y' WHERE id = 2");
       await live.settled();

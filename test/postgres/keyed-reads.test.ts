@@ -6,6 +6,7 @@ import { command } from "../../runtime/command.ts";
 import type { TableRead } from "../../runtime/db/keyedAccess.ts";
 import { boundReads } from "../../runtime/db/postgres/boundReads.ts";
 import { postgres } from "../../runtime/db/postgres/postgres.ts";
+import { INSTALL_CHANGE_FEED } from "../../runtime/db/postgres/changeFeed.ts";
 import { explainTables } from "../../runtime/db/postgres/planTables.ts";
 import { LiveRegistry } from "../../runtime/live/liveRegistry.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
@@ -121,6 +122,7 @@ describe(
     before(async () => {
       url = await emptyDatabase(server.url!);
       psql(url, SCHEMA);
+      psql(url, INSTALL_CHANGE_FEED); // explainTables names tables as the feed does
       client = new pg.Client({ connectionString: url });
       await client.connect();
     });

@@ -5,6 +5,7 @@ import { defineApp } from "../../runtime/app.ts";
 import { command } from "../../runtime/command.ts";
 import { postgres } from "../../runtime/db/postgres/postgres.ts";
 import { numberedPlaceholders } from "../../runtime/db/postgres/placeholders.ts";
+import { INSTALL_CHANGE_FEED } from "../../runtime/db/postgres/changeFeed.ts";
 import { explainTables } from "../../runtime/db/postgres/planTables.ts";
 import { livecmd } from "../helpers/cli.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
@@ -39,6 +40,7 @@ describe("PostgreSQL: the tables a statement reads, from its plan", { skip: serv
        CREATE VIEW ab AS SELECT a.id, b.id AS b_id FROM a JOIN b ON b.a_id = a.id;
        CREATE FUNCTION inlined(x integer) RETURNS SETOF integer LANGUAGE sql STABLE AS 'SELECT id FROM c WHERE id > x';`,
     );
+    psql(url, INSTALL_CHANGE_FEED); // explainTables names tables as the feed does
     client = new pg.Client({ connectionString: url });
     await client.connect();
   });

@@ -9,6 +9,14 @@ export const CHANGES_CHANNEL = "livecmd_changes";
 /** The schema livecmd keeps its functions in, apart from the app's tables. */
 export const LIVECMD_SCHEMA = "livecmd";
 
+/**
+ * The table a change to a relation is a change to, and a read of it a read of: the top of its
+ * partition or inheritance tree (itself when it has no parent), so that a read planned as scans
+ * of partitions meets a write through the parent and the other way round. NULL when some
+ * relation on the way up has two parents (multiple inheritance): no one table stands for it.
+ */
+export const ROOT_OF = `${LIVECMD_SCHEMA}.root_of`;
+
 /** Serializes installs by every process and `livecmd db install` on one database. */
 const INSTALL_LOCK = "hashtext('livecmd install')";
 
@@ -51,6 +59,33 @@ const KEY_COLUMNS = /* sql */ `
    WHERE ${isKeyColumn("TG_RELID")}`;
 
 /**
+ * The event trigger that tells every process of DDL that can change what a statement reads (a
+ * partition attached or detached, a view, function or policy redefined, an index, a column's
+ * type) as `{"schema": tag}`, and of a materialized view's REFRESH as a change to the view
+ * (REFRESH fires no trigger). Only a superuser may create it; without it, such DDL is seen by a
+ * process's next start, and a REFRESH not at all (`planTables.ts` says so of each read).
+ */
+export const DDL_EVENT_TRIGGER = "livecmd_notify_ddl";
+
+/** The DDL after which cached plans may be wrong; DROPs are not among them (see `docs/mcp.md`). */
+const PLAN_CHANGING_TAGS = [
+  "ALTER FOREIGN TABLE",
+  "ALTER FUNCTION",
+  "ALTER INDEX",
+  "ALTER MATERIALIZED VIEW",
+  "ALTER POLICY",
+  "ALTER TABLE",
+  "ALTER VIEW",
+  "CREATE FUNCTION",
+  "CREATE INDEX",
+  "CREATE POLICY",
+  "CREATE RULE",
+  "CREATE TABLE",
+  "CREATE VIEW",
+  "REFRESH MATERIALIZED VIEW",
+];
+
+/**
  * The change feed, installed idempotently: statement-level triggers on every table of the
  * database (outside the system schemas and livecmd's own) that `pg_notify` the table and the
  * images of the rows the statement changed (old and new key values, from transition tables,
@@ -70,12 +105,21 @@ const KEY_COLUMNS = /* sql */ `
 export const INSTALL_CHANGE_FEED = /* sql */ `
 SELECT pg_advisory_xact_lock(${INSTALL_LOCK});
 CREATE SCHEMA IF NOT EXISTS ${LIVECMD_SCHEMA};
+CREATE OR REPLACE FUNCTION ${ROOT_OF}(relation oid) RETURNS name LANGUAGE sql STABLE AS $$
+  WITH RECURSIVE up (rel) AS (
+    SELECT relation UNION SELECT i.inhparent FROM up JOIN pg_inherits i ON i.inhrelid = up.rel)
+  SELECT CASE WHEN EXISTS (SELECT 1 FROM up JOIN pg_inherits i ON i.inhrelid = up.rel
+                            GROUP BY up.rel HAVING count(*) > 1) THEN NULL
+         ELSE (SELECT c.relname FROM up JOIN pg_class c ON c.oid = up.rel
+                WHERE NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = up.rel)) END
+$$;
 CREATE OR REPLACE FUNCTION ${LIVECMD_SCHEMA}.notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   key_columns text[];
   images jsonb := '[]';
   side text;
   payload text;
+  changed text := coalesce(${ROOT_OF}(TG_RELID), TG_TABLE_NAME);
 BEGIN
   IF TG_OP <> 'TRUNCATE' THEN
     key_columns := (${KEY_COLUMNS});
@@ -88,10 +132,10 @@ BEGIN
         side) INTO images USING images, key_columns;
     END LOOP;
     IF jsonb_array_length(images) = 0 THEN RETURN NULL; END IF;
-    payload := jsonb_build_object('table', TG_TABLE_NAME, 'rows', images)::text;
+    payload := jsonb_build_object('table', changed, 'rows', images)::text;
   END IF;
   IF payload IS NULL OR octet_length(payload) > ${PAYLOAD_LIMIT} THEN
-    payload := jsonb_build_object('table', TG_TABLE_NAME)::text;
+    payload := jsonb_build_object('table', changed)::text;
   END IF;
   PERFORM pg_notify('${CHANGES_CHANNEL}', payload);
   RETURN NULL;
@@ -136,6 +180,32 @@ BEGIN
   END IF;
 EXCEPTION WHEN insufficient_privilege THEN
   NULL; -- Not a superuser: new tables are watched from the next install.
+END $$;
+CREATE OR REPLACE FUNCTION ${LIVECMD_SCHEMA}.notify_ddl() RETURNS event_trigger LANGUAGE plpgsql AS $$
+DECLARE
+  command record;
+BEGIN
+  FOR command IN SELECT objid FROM pg_event_trigger_ddl_commands()
+                  WHERE schema_name IS DISTINCT FROM 'pg_temp'
+                    AND schema_name IS DISTINCT FROM '${LIVECMD_SCHEMA}'
+  LOOP
+    IF TG_TAG = 'REFRESH MATERIALIZED VIEW' THEN
+      PERFORM pg_notify('${CHANGES_CHANNEL}', jsonb_build_object('table', ${ROOT_OF}(command.objid))::text);
+    ELSE
+      PERFORM pg_notify('${CHANGES_CHANNEL}', jsonb_build_object('schema', TG_TAG)::text);
+      RETURN;
+    END IF;
+  END LOOP;
+END $$;
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_event_trigger WHERE evtname = '${DDL_EVENT_TRIGGER}') THEN
+    CREATE EVENT TRIGGER ${DDL_EVENT_TRIGGER} ON ddl_command_end
+      WHEN TAG IN (${PLAN_CHANGING_TAGS.map((tag) => `'${tag}'`).join(", ")})
+      EXECUTE FUNCTION ${LIVECMD_SCHEMA}.notify_ddl();
+  END IF;
+EXCEPTION WHEN insufficient_privilege THEN
+  NULL; -- Not a superuser: see DDL_EVENT_TRIGGER.
 END $$;
 SELECT ${LIVECMD_SCHEMA}.watch_tables() AS added;
 `;

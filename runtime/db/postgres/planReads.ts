@@ -21,9 +21,12 @@ export interface PlanNode {
 export type KeySource =
   { readonly param: number; readonly array: boolean } | { readonly value: KeyValue };
 
-/** How a statement reads a table, as planned: whole, or only rows whose `column` equals one of `sources`. */
+/**
+ * How a statement reads a table, as planned: whole (`because`, when livecmd will not hear of
+ * every change to it), or only rows whose `column` equals one of `sources`.
+ */
 export type PlannedRead =
-  | { readonly table: string; readonly column?: undefined }
+  | { readonly table: string; readonly column?: undefined; readonly because?: string }
   | {
       readonly table: string;
       readonly column: string;
@@ -57,17 +60,19 @@ const CONDITIONS: Readonly<Record<string, readonly ("Index Cond" | "Recheck Cond
  * looked up by the outer side's key, a correlated subquery); an OR of such equalities on one
  * column is keyed on all their values. A table is keyed when every scan of it is. In a plan with
  * an InitPlan or a SubPlan a `$n` may be the subplan's output rather than the statement's
- * parameter (PostgreSQL 15 prints both alike), so there only constants key.
+ * parameter (PostgreSQL 15 prints both alike), so there only constants key. Each scan's reads
+ * are those of the table `tableOf` names for it (its partition tree's root).
  */
 export function planReads(
   plan: PlanNode,
   keys: KeyColumns,
   paramTypes: readonly string[],
+  tableOf: (scan: PlanNode) => string,
 ): PlannedRead[] {
   const analysis = new PlanAnalysis(plan, keys, paramTypes);
   const byTable = new Map<string, Keyed[] | "whole">();
   for (const scan of analysis.scans) {
-    const table = scan["Relation Name"]!;
+    const table = tableOf(scan);
     const keyed = analysis.keyed(scan);
     const earlier = byTable.get(table) ?? [];
     byTable.set(table, earlier === "whole" || keyed === "whole" ? "whole" : [...earlier, keyed]);

@@ -1,6 +1,9 @@
+import { callsRead } from "./functionReads.ts";
 import { keyColumnsOf, tableKey, type PlannedTable } from "./keyColumns.ts";
 import type { PgClient } from "./pgShapes.ts";
+import { planCalls } from "./planCalls.ts";
 import { planNodes, planReads, type PlanNode, type PlannedRead } from "./planReads.ts";
+import { relationsOf, type Relations } from "./relationRoots.ts";
 
 /** How one SQL statement reads its tables (by key or whole), and the tables it writes. */
 export interface TableAccess {
@@ -11,21 +14,142 @@ export interface TableAccess {
 /** A statement's tables, or why they cannot be known (then it counts as reading every table). */
 export type PlannedAccess = TableAccess | { unknown: string };
 
+export interface ExplainOptions {
+  /** Functions outside the catalog that read no table (`name` or `schema.name`). */
+  readonly pureFunctions?: ReadonlySet<string>;
+}
+
 const EXPLAINED = "livecmd_explain";
+
+/** Why a read of a relation of this kind is not what the change feed will tell of. */
+const UNHEARD: Readonly<Record<string, string>> = {
+  f: "a foreign table: livecmd is never told of its changes",
+};
+const UNHEARD_REFRESH =
+  "a materialized view: its REFRESH is heard only through livecmd's DDL event trigger, which only a superuser can install (livecmd db install as one)";
 
 /**
  * The tables a statement reads and writes, from PostgreSQL's own plan of it: scans name the
  * tables read (a view's base tables) and the rows they read (`planReads.ts`), ModifyTable the
- * one written. The plan is the generic one (parameters left as parameters,
- * `plan_cache_mode = force_generic_plan`, since PostgreSQL 15 has no EXPLAIN GENERIC_PLAN),
- * because a plan for some values can drop a branch that other values need, and the answer is
- * cached per statement text. A scan of a function outside
- * pg_catalog may read anything, so that statement reads every table.
+ * one written; each as the change feed names it, the top of its partition or inheritance tree.
+ * The plan is the generic one (parameters left as parameters,
+ * `plan_cache_mode = force_generic_plan`, since PostgreSQL 15 has no EXPLAIN GENERIC_PLAN), with
+ * partition pruning off, because a plan for some values can drop a branch or a partition that
+ * other values need; the answer is cached per statement text. The functions a plan calls
+ * anywhere may read any table (`functionReads.ts`), but for SQL functions of one statement,
+ * whose bodies are planned in turn and read whole.
  */
-export async function explainTables(client: PgClient, sql: string): Promise<PlannedAccess> {
+export function explainTables(
+  client: PgClient,
+  sql: string,
+  options: ExplainOptions = {},
+): Promise<PlannedAccess> {
+  return accessOf(client, sql, undefined, {
+    pure: options.pureFunctions ?? new Set(),
+    calling: [],
+  });
+}
+
+interface Explaining {
+  readonly pure: ReadonlySet<string>;
+  /** The function bodies being planned, outermost first: a recursive call reads nothing more. */
+  readonly calling: readonly number[];
+}
+
+async function accessOf(
+  client: PgClient,
+  sql: string,
+  argTypes: readonly string[] | undefined,
+  explaining: Explaining,
+): Promise<PlannedAccess> {
+  const { plan, paramTypes } = await explained(client, sql, argTypes);
+  const nodes = planNodes(plan);
+  const calls = await callsRead(client, planCalls(nodes), explaining.pure);
+  if ("unknown" in calls) return calls;
+  const bodyReads: PlannedRead[] = [];
+  for (const called of calls.bodies) {
+    if (explaining.calling.includes(called.oid)) continue;
+    const body = await accessOf(client, called.statement!, called.argTypes, {
+      ...explaining,
+      calling: [...explaining.calling, called.oid],
+    }).catch((error: Error) => {
+      throw new Error(`planning the body of ${called.schema}.${called.name}(): ${error.message}`);
+    });
+    if ("unknown" in body)
+      return { unknown: `it calls ${called.schema}.${called.name}(), and ${body.unknown}` };
+    // Its arguments are not known here: what the body reads by key, it reads whole.
+    bodyReads.push(
+      ...body.reads.map((read) => (read.column === undefined ? read : { table: read.table })),
+    );
+  }
+  return tablesOf(client, plan, nodes, paramTypes, bodyReads);
+}
+
+async function tablesOf(
+  client: PgClient,
+  plan: PlanNode,
+  nodes: readonly PlanNode[],
+  paramTypes: readonly string[],
+  bodyReads: readonly PlannedRead[],
+): Promise<PlannedAccess> {
+  const named = new Map<string, PlannedTable>();
+  for (const node of nodes)
+    if (node["Relation Name"] !== undefined) {
+      const table = { schema: node.Schema ?? "", name: node["Relation Name"] };
+      named.set(tableKey(table), table);
+    }
+  const relations = await relationsOf(client, [...named.values()]);
+  const rootOf = (node: PlanNode) =>
+    relations.byKey.get(tableKey({ schema: node.Schema ?? "", name: node["Relation Name"]! }))
+      ?.root;
+  const orphan = nodes.find(
+    (node) => node["Relation Name"] !== undefined && rootOf(node) === undefined,
+  );
+  if (orphan)
+    return {
+      unknown: `${orphan.Schema}.${orphan["Relation Name"]} inherits from more than one table, so no one table stands for its changes`,
+    };
+  const writes = new Set(
+    nodes.filter((node) => node["Node Type"] === "ModifyTable").map((node) => rootOf(node)!),
+  );
+  const keys = await keyColumnsOf(client, [...named.values()]);
+  const reads = [...planReads(plan, keys, paramTypes, (node) => rootOf(node)!), ...bodyReads];
+  return { reads: unheardMarked(mergedWhole(reads), relations), writes: [...writes].sort() };
+}
+
+/** Whole reads of one table stand once, and for every keyed read of it. */
+function mergedWhole(reads: readonly PlannedRead[]): PlannedRead[] {
+  const whole = new Map(
+    reads.filter((read) => read.column === undefined).map((read) => [read.table, read]),
+  );
+  const keyed = reads.filter((read) => read.column !== undefined && !whole.has(read.table));
+  return [...whole.values(), ...keyed].sort((a, b) => a.table.localeCompare(b.table));
+}
+
+/** A read of a relation the change feed never tells of is whole, and says why. */
+function unheardMarked(reads: readonly PlannedRead[], relations: Relations): PlannedRead[] {
+  const because = new Map<string, string>();
+  for (const { root, kind } of relations.byKey.values()) {
+    const why = kind === "m" && !relations.ddlHeard ? UNHEARD_REFRESH : UNHEARD[kind];
+    if (why) because.set(root!, why);
+  }
+  const marked = reads.filter((read) => !because.has(read.table));
+  for (const [table, why] of because)
+    if (reads.some((read) => read.table === table)) marked.push({ table, because: why });
+  return marked.sort((a, b) => a.table.localeCompare(b.table));
+}
+
+/** The generic plan of `sql` (every plan, when rules make it several) and its parameters' types. */
+async function explained(
+  client: PgClient,
+  sql: string,
+  argTypes: readonly string[] | undefined,
+): Promise<{ plan: PlanNode; paramTypes: string[] }> {
   await client.query({ text: "SET plan_cache_mode = force_generic_plan" });
+  await client.query({ text: "SET enable_partition_pruning = off" });
   try {
-    await client.query({ text: `PREPARE ${EXPLAINED} AS ${sql}` });
+    const typed = argTypes?.length ? ` (${argTypes.join(", ")})` : "";
+    await client.query({ text: `PREPARE ${EXPLAINED}${typed} AS ${sql}` });
     try {
       const { rows } = await client.query({
         text: "SELECT array_to_json(parameter_types::text[]) AS types FROM pg_prepared_statements WHERE name = $1",
@@ -33,17 +157,18 @@ export async function explainTables(client: PgClient, sql: string): Promise<Plan
       });
       const paramTypes = (rows[0] as { types: string[] }).types;
       const nulls = paramTypes.map(() => "NULL").join(", ");
-      const explained = await client.query({
+      const explainedRows = await client.query({
         text: `EXPLAIN (FORMAT JSON, VERBOSE) EXECUTE ${EXPLAINED}${nulls ? `(${nulls})` : ""}`,
       });
-      const [{ Plan }] = (explained.rows[0] as { "QUERY PLAN": [{ Plan: PlanNode }] })[
+      const plans = (explainedRows.rows[0] as { "QUERY PLAN": { Plan: PlanNode }[] })[
         "QUERY PLAN"
-      ];
-      return await accessOf(client, Plan, paramTypes);
+      ].map(({ Plan }) => Plan);
+      return { plan: plans.length === 1 ? plans[0]! : { Plans: plans }, paramTypes };
     } finally {
       await deallocateExplained(client);
     }
   } finally {
+    await client.query({ text: "RESET enable_partition_pruning" });
     await client.query({ text: "RESET plan_cache_mode" });
   }
 }
@@ -58,33 +183,4 @@ export async function deallocateExplained(client: PgClient): Promise<void> {
     values: [EXPLAINED],
   });
   if (rows.length > 0) await client.query({ text: `DEALLOCATE ${EXPLAINED}` });
-}
-
-async function accessOf(
-  client: PgClient,
-  plan: PlanNode,
-  paramTypes: readonly string[],
-): Promise<PlannedAccess> {
-  const nodes = planNodes(plan);
-  const unknown = nodes.find(
-    (node) => node["Function Name"] !== undefined && (node.Schema ?? "") !== "pg_catalog",
-  );
-  if (unknown)
-    return {
-      unknown: `it calls ${unknown.Schema ?? ""}.${unknown["Function Name"]}(), whose reads its plan does not show`,
-    };
-  const writes = new Set<string>();
-  const tables = new Map<string, PlannedTable>();
-  for (const node of nodes) {
-    const name = node["Relation Name"];
-    if (name === undefined) continue;
-    if (node["Node Type"] === "ModifyTable") writes.add(name);
-    else {
-      const table = { schema: node.Schema ?? "", name };
-      tables.set(tableKey(table), table);
-    }
-  }
-  const keys = await keyColumnsOf(client, [...tables.values()]);
-  const reads = planReads(plan, keys, paramTypes).sort((a, b) => a.table.localeCompare(b.table));
-  return { reads, writes: [...writes].sort() };
 }

@@ -1,3 +1,4 @@
+import { ANY_TABLE } from "../anyTable.ts";
 import type { TableChange } from "../keyedAccess.ts";
 import { SetupError } from "../../setupError.ts";
 import type { Database } from "../database.ts";
@@ -22,6 +23,12 @@ export interface PostgresOptions {
   setUp?: (db: Database) => Promise<void>;
   /** Where livecmd's lines about the database go (reconnects, untracked reads); stderr when absent. */
   log?: (line: string) => void;
+  /**
+   * Functions of the app's (outside `pg_catalog`) that read no table, by `name` or
+   * `schema.name`. A statement that calls any other function counts as reading every table,
+   * unless it is a SQL function of one statement, whose body livecmd plans.
+   */
+  pureFunctions?: readonly string[];
 }
 
 /** A PostgreSQL database for `defineApp({ database })`, opened on first use. */
@@ -44,8 +51,15 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
     kind: "postgres",
     open(changed) {
       const pg = loadPg();
-      const shared = new PostgresConnection(typeParsers(pg.types), log);
-      const listener = new ChangeListener(() => shared.pool, changed, log);
+      const shared = new PostgresConnection(typeParsers(pg.types), log, {
+        pureFunctions: new Set(options.pureFunctions),
+      });
+      // Every table changed is also what DDL and a lost feed are: plans may have changed too.
+      const heard = (changes: readonly TableChange[]) => {
+        if (changes.some(({ table }) => table === ANY_TABLE)) shared.forgetPlans();
+        changed(changes);
+      };
+      const listener = new ChangeListener(() => shared.pool, heard, log);
       let ownsPool = false;
 
       // setUp runs before `ready` settles, so its view must not wait for it.

@@ -4,7 +4,12 @@ import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../databas
 import { boundReads } from "./boundReads.ts";
 import type { PgClient, PgPool, PgQueryResult, PgTypeParsers } from "./pgShapes.ts";
 import { numberedPlaceholders } from "./placeholders.ts";
-import { deallocateExplained, explainTables, type PlannedAccess } from "./planTables.ts";
+import {
+  deallocateExplained,
+  explainTables,
+  type ExplainOptions,
+  type PlannedAccess,
+} from "./planTables.ts";
 import type { PlannedRead } from "./planReads.ts";
 
 /** What the views of one database share beyond its connections. */
@@ -33,7 +38,13 @@ export class PostgresConnection {
   constructor(
     readonly types: PgTypeParsers,
     private readonly log: (line: string) => void,
+    private readonly explaining: ExplainOptions = {},
   ) {}
+
+  /** Plans are read again from now on: DDL may have changed what a statement reads. */
+  forgetPlans(): void {
+    this.#reads.clear();
+  }
 
   text(sql: string): string {
     let text = this.#texts.get(sql);
@@ -52,13 +63,19 @@ export class PostgresConnection {
     return reads;
   }
 
+  /** Logged once per statement text (per plan read): what watching it cannot rely on. */
   async #explain(text: string, transaction: PgClient | undefined): Promise<readonly PlannedRead[]> {
     let reason: string;
     try {
       const access = transaction
-        ? await explainInTransaction(transaction, text)
+        ? await explainInTransaction(transaction, text, this.explaining)
         : await this.#explainOnOwnConnection(text);
-      if ("reads" in access) return access.reads;
+      if ("reads" in access) {
+        for (const read of access.reads)
+          if (read.column === undefined && read.because)
+            this.log(`livecmd: ${JSON.stringify(text)} reads ${read.table}, ${read.because}`);
+        return access.reads;
+      }
       reason = access.unknown;
     } catch (error) {
       reason = `EXPLAIN failed: ${(error as Error).message}`;
@@ -66,13 +83,13 @@ export class PostgresConnection {
     this.log(
       `livecmd: cannot tell which tables ${JSON.stringify(text)} reads (${reason}); subscriptions that run it re-run on any write`,
     );
-    return [{ table: ANY_TABLE }];
+    return [{ table: ANY_TABLE, because: reason }];
   }
 
   async #explainOnOwnConnection(text: string): Promise<PlannedAccess> {
     const client = await this.pool.connect();
     try {
-      return await explainTables(client, text);
+      return await explainTables(client, text, this.explaining);
     } finally {
       client.release();
     }
@@ -80,10 +97,14 @@ export class PostgresConnection {
 }
 
 /** Explains within a savepoint, so that a failure leaves the app's transaction as it was. */
-async function explainInTransaction(client: PgClient, text: string): Promise<PlannedAccess> {
+async function explainInTransaction(
+  client: PgClient,
+  text: string,
+  options: ExplainOptions,
+): Promise<PlannedAccess> {
   await client.query({ text: "SAVEPOINT livecmd_explain" });
   try {
-    const access = await explainTables(client, text);
+    const access = await explainTables(client, text, options);
     await client.query({ text: "RELEASE SAVEPOINT livecmd_explain" });
     return access;
   } catch (error) {
