@@ -29,6 +29,13 @@ export interface PostgresOptions {
    * unless it is a SQL function of one statement, whose body livecmd plans.
    */
   pureFunctions?: readonly string[];
+  /**
+   * Checks every statement's read set against what PostgreSQL says it scanned and called
+   * (`pg_stat_xact_user_tables`, and `pg_stat_xact_user_functions` under `track_functions`), and
+   * logs what it lacks: for staging, against the app's own schema; each statement then runs in
+   * a transaction of its own. `LIVECMD_CHECK_READS=1` turns it on when this is absent.
+   */
+  checkReads?: boolean;
 }
 
 /** A PostgreSQL database for `defineApp({ database })`, opened on first use. */
@@ -46,14 +53,18 @@ export interface PostgresSource {
  */
 export function postgres(target: PostgresTarget, options: PostgresOptions = {}): PostgresSource {
   if (typeof target === "string") checkUrl(target);
+  checkPureFunctions(options.pureFunctions);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   return {
     kind: "postgres",
     open(changed) {
       const pg = loadPg();
-      const shared = new PostgresConnection(typeParsers(pg.types), log, {
-        pureFunctions: new Set(options.pureFunctions),
-      });
+      const shared = new PostgresConnection(
+        typeParsers(pg.types),
+        log,
+        { pureFunctions: new Set(options.pureFunctions) },
+        options.checkReads ?? process.env.LIVECMD_CHECK_READS === "1",
+      );
       // Every table changed is also what DDL and a lost feed are: plans may have changed too.
       const heard = (changes: readonly TableChange[]) => {
         if (changes.some(({ table }) => table === ANY_TABLE)) shared.forgetPlans();
@@ -103,6 +114,14 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
       return new PostgresDatabase(shared, lifecycle);
     },
   };
+}
+
+function checkPureFunctions(names: unknown): void {
+  if (names === undefined) return;
+  if (!Array.isArray(names) || !names.every((name) => typeof name === "string" && name !== ""))
+    throw new SetupError(
+      `livecmd: postgres(url, { pureFunctions }) must be a list of function names ("name" or "schema.name"), not ${JSON.stringify(names)}`,
+    );
 }
 
 function checkUrl(url: string): void {

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { ANY_TABLE } from "../anyTable.ts";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
 import { boundReads } from "./boundReads.ts";
-import type { PgClient, PgPool, PgQueryResult, PgTypeParsers } from "./pgShapes.ts";
+import type { PgClient, PgPool, PgQueryConfig, PgQueryResult, PgTypeParsers } from "./pgShapes.ts";
 import { numberedPlaceholders } from "./placeholders.ts";
 import {
   deallocateExplained,
@@ -11,6 +11,7 @@ import {
   type PlannedAccess,
 } from "./planTables.ts";
 import type { PlannedRead } from "./planReads.ts";
+import { activityOf, unaccounted } from "./readsCheck.ts";
 
 /** What the views of one database share beyond its connections. */
 export interface DatabaseLifecycle {
@@ -39,7 +40,44 @@ export class PostgresConnection {
     readonly types: PgTypeParsers,
     private readonly log: (line: string) => void,
     private readonly explaining: ExplainOptions = {},
+    /** `LIVECMD_CHECK_READS=1`: every statement's read set is checked against what it scanned. */
+    readonly checkingReads = false,
   ) {}
+
+  /**
+   * Runs `config` (planned as `reads`) in a transaction of its own, or the app's, and logs what
+   * PostgreSQL says it scanned or called that `reads` does not account for: a write there
+   * would not re-run the subscriptions that ran it.
+   */
+  async checked(
+    config: PgQueryConfig,
+    reads: readonly PlannedRead[],
+    transaction: PgClient | undefined,
+  ): Promise<PgQueryResult> {
+    const client = transaction ?? (await this.pool.connect());
+    try {
+      if (!transaction) await client.query({ text: "BEGIN" });
+      const before = await activityOf(client);
+      const result = await client.query(config);
+      const missed = unaccounted(
+        before,
+        await activityOf(client),
+        new Set(reads.map(({ table }) => table)),
+        this.explaining.pureFunctions,
+      );
+      if (!transaction) await client.query({ text: "COMMIT" });
+      if (missed.length > 0)
+        this.log(
+          `livecmd: LIVECMD_CHECK_READS: ${JSON.stringify(config.text)} ${missed.join(", ")}, which its read set lacks: a write there would not re-run its subscriptions (please report it)`,
+        );
+      return result;
+    } catch (error) {
+      if (!transaction) await client.query({ text: "ROLLBACK" }).catch(() => {});
+      throw error;
+    } finally {
+      if (!transaction) client.release();
+    }
+  }
 
   /** Plans are read again from now on: DDL may have changed what a statement reads. */
   forgetPlans(): void {
@@ -193,10 +231,13 @@ export class PostgresDatabase implements AppDatabase {
     await this.#ready;
     const text = this.shared.text(sql);
     const transaction = this.shared.scope.getStore()?.client;
-    if (this.observer?.read)
-      this.observer.read(boundReads(await this.shared.reads(text, transaction), params));
-    const on = transaction ?? this.shared.pool;
-    return on.query({ text, values: params, types: this.shared.types });
+    const config = { text, values: params, types: this.shared.types };
+    if (!this.observer?.read && !this.shared.checkingReads)
+      return (transaction ?? this.shared.pool).query(config);
+    const reads = await this.shared.reads(text, transaction);
+    this.observer?.read?.(boundReads(reads, params));
+    if (this.shared.checkingReads) return this.shared.checked(config, reads, transaction);
+    return (transaction ?? this.shared.pool).query(config);
   }
 }
 
