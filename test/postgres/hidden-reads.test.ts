@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { defineApp } from "../../runtime/app.ts";
+import type { SqlParam } from "../../runtime/db/database.ts";
 import { command } from "../../runtime/command.ts";
 import { postgres, type PostgresOptions } from "../../runtime/db/postgres/postgres.ts";
 import { LiveRegistry } from "../../runtime/live/liveRegistry.ts";
@@ -55,7 +56,7 @@ const READER_ROLE = `
 interface Case {
   rule: string;
   sql: string;
-  args?: unknown[];
+  args?: SqlParam[];
   changes: string;
   leavesAlone?: string;
   options?: PostgresOptions;
@@ -158,7 +159,7 @@ describe("PostgreSQL: no read hides a change", { skip: server.skip }, () => {
       const app = defineApp({
         name: "hidden",
         commands: {
-          read: command({ live: true }, async (ctx, args: unknown[]) =>
+          read: command({ live: true }, async (ctx, args: SqlParam[]) =>
             ctx.db.all(each.sql, ...args),
           ),
         },
