@@ -1,11 +1,11 @@
 import { ANY_TABLE } from "../anyTable.ts";
-import { ROOT_OF } from "./changeFeed.ts";
+import { LIVECMD_SCHEMA, ROOT_OF } from "./changeFeed.ts";
 import type { PgClient } from "./pgShapes.ts";
 
 /**
  * What this connection's transaction has done so far, as PostgreSQL counts it: scans per table
  * (by the table the change feed names it as) and calls per function of the app's, with the
- * function's language. Functions are counted only under `track_functions = 'all'` (or `pl`),
+ * function's language (livecmd's own, the change feed's, left out). Functions are counted only under `track_functions = 'all'` (or `pl`),
  * which only a superuser can set.
  */
 export interface Activity {
@@ -25,7 +25,8 @@ export async function activityOf(client: PgClient): Promise<Activity> {
                               l.lanname AS language
                          FROM pg_stat_xact_user_functions f
                          JOIN pg_proc p ON p.oid = f.funcid
-                         JOIN pg_language l ON l.oid = p.prolang`,
+                         JOIN pg_language l ON l.oid = p.prolang
+                        WHERE f.schemaname <> '${LIVECMD_SCHEMA}'`,
     }),
   ]);
   return {
