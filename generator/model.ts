@@ -36,7 +36,13 @@ export type DiagnosticCode =
   | "CG010" // a command name that cannot be a URI segment and a tool name
   | "CG011" // defineApp({...}) is not written out the way codegen reads it
   | "CG012" // the app's name is not a URI scheme
+  | "CG014" // confirm or annotations written other than livecmd reads them
   | "CG013"; // a constraint tag (@minimum, @format, ...) with a bad value, or on a type it does not fit // commands or grant come through an import that does not resolve
+
+export interface StatedAnnotations {
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
 
 export interface ParamDecl {
   name: string;
@@ -54,6 +60,8 @@ export interface CommandDecl {
   confirm: boolean;
   granted: boolean;
   title?: string;
+  /** The tool annotations the app states (`command({ annotations })`). */
+  annotations: StatedAnnotations;
   description: string;
   mimeType: string;
   params: ParamDecl[];

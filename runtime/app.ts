@@ -50,6 +50,8 @@ export interface RunOptions {
   auth?: AuthInfo | undefined;
   /** Told what the run reads and whether it looks at its principal: what a live subscription of it depends on. */
   observer?: RunObserver;
+  /** Told each URI the run links to (`ctx.link`); links go nowhere when absent. */
+  onLink?: (uri: string) => void;
 }
 
 /** What a live subscription learns from each run of its command. */
@@ -279,7 +281,7 @@ export class App {
   #invocation(
     name: string,
     args: readonly unknown[],
-    { origin, observer, auth }: RunOptions,
+    { origin, observer, auth, onLink }: RunOptions,
   ): Invocation {
     const app = this;
     let db: Database | undefined;
@@ -296,6 +298,7 @@ export class App {
         return db;
       },
       changed: (table) => app.changed(table),
+      link: (uri) => onLink?.(uri),
     };
   }
 

@@ -48,6 +48,26 @@ export interface ToolEntry {
   inputSchema: JsonSchema;
   /** The command's `resultSchema`, when it says something (`outputSchema`). */
   outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+}
+
+/**
+ * MCP's tool annotations, as livecmd derives them: hints a host uses to decide what to ask the
+ * person about. Keys in this order, so the catalog's bytes do not depend on who built it.
+ */
+export interface ToolAnnotations {
+  title?: string;
+  /** A live command only reads. */
+  readOnlyHint: boolean;
+  /**
+   * A write: true when it needs a person's confirmation, false otherwise (the app let an agent
+   * run it alone, so a host need not ask either). Absent on a live command, where MCP ignores it.
+   */
+  destructiveHint?: boolean;
+  /** As the app states it (`command({ annotations })`). */
+  idempotentHint?: boolean;
+  /** As the app states it (`command({ annotations })`). */
+  openWorldHint?: boolean;
 }
 
 /**
@@ -69,6 +89,8 @@ export interface CommandEntry {
   /** Why a live, unconfirmed command has no template, in one sentence; null otherwise. */
   reason: string | null;
   title?: string;
+  /** The tool's annotations (`annotationsOf`); absent only in a catalog written before them. */
+  annotations?: ToolAnnotations;
   description: string;
   mimeType: string;
   inputSchema: JsonSchema;
@@ -117,8 +139,31 @@ export function listings(
         description: entry.description,
         inputSchema: entry.inputSchema,
         ...(outputSchema && { outputSchema }),
+        ...(entry.annotations && { annotations: entry.annotations }),
       };
     }),
+  };
+}
+
+/**
+ * A command's tool annotations, from what codegen knows of it: `live` only reads, `confirm` is
+ * destructive, any other write is not (the app lets an agent run it without a person), and the
+ * hints the app states itself. The one place they are derived, for codegen and for the check
+ * that the app still matches its catalog.
+ */
+export function annotationsOf(command: {
+  live: boolean;
+  confirm: boolean;
+  title?: string;
+  stated?: { idempotentHint?: boolean; openWorldHint?: boolean };
+}): ToolAnnotations {
+  const { stated = {} } = command;
+  return {
+    ...(command.title !== undefined && { title: command.title }),
+    readOnlyHint: command.live,
+    ...(!command.live && { destructiveHint: command.confirm }),
+    ...(stated.idempotentHint !== undefined && { idempotentHint: stated.idempotentHint }),
+    ...(stated.openWorldHint !== undefined && { openWorldHint: stated.openWorldHint }),
   };
 }
 

@@ -12,12 +12,34 @@ export interface CommandOptions {
   name?: string;
   /** Read-only: may be read as a resource and watched. */
   live?: boolean;
-  /** A person must confirm before an agent runs it; never a resource. */
-  confirm?: boolean;
+  /**
+   * A person must confirm before an agent runs it; never a resource. Over MCP the server asks
+   * the person through the client (elicitation) with the command, its arguments and its
+   * description; `{ message }` puts the app's own question first.
+   */
+  confirm?: boolean | { message: string };
   title?: string;
+  /**
+   * What a host may assume about the tool (MCP tool annotations), beyond what livecmd derives
+   * itself (`readOnlyHint` from `live`, `destructiveHint` from `confirm`, `title`).
+   */
+  annotations?: CommandAnnotations;
   /** Defaults to application/json. */
   mimeType?: string;
   rateLimit?: RateLimit;
+}
+
+/** The tool annotations an app states; the others are derived from the command's options. */
+export interface CommandAnnotations {
+  /** Calling it again with the same arguments changes nothing more. */
+  idempotentHint?: boolean;
+  /** It reaches beyond the app's own data (the web, another service). */
+  openWorldHint?: boolean;
+}
+
+/** Whether a command asks a person first (`confirm: true` or `confirm: { message }`). */
+export function needsConfirmation(options: CommandOptions): boolean {
+  return options.confirm === true || typeof options.confirm === "object";
 }
 
 export type Handler<A extends unknown[], R> = (ctx: Context, ...args: A) => R | Promise<R>;

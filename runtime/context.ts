@@ -1,5 +1,6 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { Database } from "./db/database.ts";
+import type { ResourceUri } from "./uri/resourceUri.ts";
 
 /** Who asked for a command to run. */
 export const Origin = {
@@ -25,4 +26,12 @@ export interface Context {
   readonly db: Database;
   /** Reports a change made outside the database, so subscriptions that read `table` re-run. */
   changed(table: string): void;
+  /**
+   * Points the agent at a resource this run changed (`ctx.link(uris.customers_show({ id }))`,
+   * a URI a generated builder made): a `tools/call` answers it as `resource_link` content beside
+   * the result, which the agent can read and watch. Only a URI a read would accept for the same
+   * principal is sent; the server drops any other and says so on its log. Nothing for the app's
+   * own runs and for reads.
+   */
+  link(uri: ResourceUri<unknown>): void;
 }

@@ -2,6 +2,7 @@ export {
   command,
   isCommand,
   type Command,
+  type CommandAnnotations,
   type CommandOptions,
   type Handler,
   type RateLimit,
@@ -34,6 +35,7 @@ export type {
   CommandEntry,
   Generated,
   ResourceEntry,
+  ToolAnnotations,
   ResourceTemplateEntry,
   ToolEntry,
 } from "./catalog.ts";

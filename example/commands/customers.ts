@@ -1,5 +1,6 @@
 import { command, InvalidArguments, type Database, type Int, type SqlParam } from "livecmd";
 import { noCustomer } from "./errors.ts";
+import { uris } from "../../generated/uris.ts";
 
 export type SortKey = "name" | "created_at" | "balance";
 
@@ -235,13 +236,16 @@ export const customers_create = command({}, async (ctx, input: NewCustomer): Pro
       email,
     );
     if (holder) throw new Error(`email ${email} is already used by customer ${holder.id}`);
-    return (await ctx.db.get<Customer>(
+    const created = (await ctx.db.get<Customer>(
       `INSERT INTO customers (name, email, balance, created_at) VALUES (?, ?, ?, ?) RETURNING ${COLUMNS}`,
       name,
       email,
       balance,
       new Date().toISOString(),
     ))!;
+    // Where the agent can read and watch what it just made.
+    ctx.link(uris.customers_show({ id: created.id }));
+    return created;
   });
 });
 
@@ -253,7 +257,7 @@ export const customers_create = command({}, async (ctx, input: NewCustomer): Pro
  * @pattern \S
  */
 export const customers_rename = command(
-  {},
+  { annotations: { idempotentHint: true } },
   async (ctx, id: Int, name: string): Promise<Customer> => {
     const { changes } = await ctx.db.run(
       "UPDATE customers SET name = ? WHERE id = ?",
@@ -261,6 +265,7 @@ export const customers_rename = command(
       id,
     );
     if (changes === 0) throw noCustomer(id);
+    ctx.link(uris.customers_show({ id }));
     return customerById(ctx.db, id);
   },
 );
@@ -271,7 +276,7 @@ export const customers_rename = command(
  * @minimum 1
  */
 export const customers_delete = command(
-  { confirm: true },
+  { confirm: { message: "Delete this customer, with every order, tag and attribute of theirs?" } },
   async (ctx, id: Int): Promise<DeletedCustomer> => {
     return ctx.db.transaction(async () => {
       const { name } = await customerById(ctx.db, id);

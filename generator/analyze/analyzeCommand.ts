@@ -24,6 +24,7 @@ export function analyzeCommand(command: CommandSyntax, granted: boolean, cwd: st
     confirm: command.confirm,
     granted,
     ...(command.title !== undefined && { title: command.title }),
+    annotations: command.annotations,
     description: command.description,
     mimeType: command.mimeType,
     params: command.params.map((param) => analyzeParam(command, param, cwd)),

@@ -7,7 +7,7 @@ import {
   type ParameterDeclaration,
   type VariableDeclaration,
 } from "ts-morph";
-import type { SourceLocation } from "../model.ts";
+import type { SourceLocation, StatedAnnotations } from "../model.ts";
 import { diagnosticAt, DiagnosticError, locationOf } from "./locate.ts";
 import { isLivecmdFunction } from "./resolveDeclaration.ts";
 
@@ -17,6 +17,7 @@ export interface CommandSyntax {
   live: boolean;
   confirm: boolean;
   title?: string;
+  annotations: StatedAnnotations;
   mimeType: string;
   description: string;
   /** `@param` texts by parameter name. */
@@ -77,7 +78,8 @@ export function readCommand(
   return {
     name,
     live: options.live === true,
-    confirm: options.confirm === true,
+    confirm: readConfirm(optionsNode, options.confirm, cwd),
+    annotations: readAnnotations(optionsNode, options.annotations, cwd),
     ...(typeof options.title === "string" && { title: options.title }),
     mimeType: typeof options.mimeType === "string" ? options.mimeType : "application/json",
     description: docs.description,
@@ -88,6 +90,65 @@ export function readCommand(
     declaration,
     location: locationOf(declaration, cwd),
   };
+}
+
+/** `confirm: true`, or `confirm: { message: "..." }` (the app's own question to the person). */
+function readConfirm(
+  optionsNode: ObjectLiteralExpression,
+  confirm: LiteralOptions[string] | undefined,
+  cwd: string,
+): boolean {
+  if (confirm === undefined || typeof confirm === "boolean") return confirm === true;
+  if (
+    typeof confirm === "object" &&
+    Object.keys(confirm).join() === "message" &&
+    typeof confirm.message === "string" &&
+    confirm.message.trim() !== ""
+  )
+    return true;
+  throw new DiagnosticError(
+    diagnosticAt(
+      optionNode(optionsNode, "confirm"),
+      cwd,
+      "CG014",
+      `confirm must be true, false or { message: "the question to ask the person" }`,
+    ),
+  );
+}
+
+const STATED_ANNOTATIONS = ["idempotentHint", "openWorldHint"] as const;
+
+/** `annotations: { idempotentHint?, openWorldHint? }`, booleans; the other hints are derived. */
+function readAnnotations(
+  optionsNode: ObjectLiteralExpression,
+  annotations: LiteralOptions[string] | undefined,
+  cwd: string,
+): StatedAnnotations {
+  if (annotations === undefined) return {};
+  const problem =
+    typeof annotations !== "object"
+      ? "annotations must be an object, e.g. { idempotentHint: true }"
+      : Object.entries(annotations)
+          .map(([key, value]) =>
+            !(STATED_ANNOTATIONS as readonly string[]).includes(key)
+              ? `annotations.${key} is not one an app states: readOnlyHint comes from live, destructiveHint from confirm, title from title; state idempotentHint or openWorldHint`
+              : typeof value !== "boolean"
+                ? `annotations.${key} must be true or false`
+                : undefined,
+          )
+          .find((message) => message !== undefined);
+  if (problem !== undefined || typeof annotations !== "object")
+    throw new DiagnosticError(
+      diagnosticAt(optionNode(optionsNode, "annotations"), cwd, "CG014", problem!),
+    );
+  const stated: StatedAnnotations = {};
+  for (const key of STATED_ANNOTATIONS)
+    if (typeof annotations[key] === "boolean") stated[key] = annotations[key];
+  return stated;
+}
+
+function optionNode(optionsNode: ObjectLiteralExpression, name: string): Node {
+  return optionsNode.getProperty(name) ?? optionsNode;
 }
 
 /** Options must be literals: the catalog is decided at build time, not by running code. */

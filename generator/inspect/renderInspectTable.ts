@@ -1,6 +1,16 @@
 import type { CommandEntry } from "../../runtime/catalog.ts";
 
-const COLUMNS = ["command", "kind", "granted", "resource", "template, or why none"] as const;
+const COLUMNS = [
+  "command",
+  "kind",
+  "granted",
+  "annotations",
+  "resource",
+  "template, or why none",
+] as const;
+
+/** The last column is not padded: it holds sentences. */
+const LAST = COLUMNS.length - 1;
 
 /** One row per command, as plain text columns: what an agent gets from each, and why. */
 export function renderInspectTable(commands: CommandEntry[]): string {
@@ -8,15 +18,16 @@ export function renderInspectTable(commands: CommandEntry[]): string {
     command.name,
     kindOf(command),
     command.granted ? "yes" : "no",
+    annotationsText(command),
     command.resource ?? "-",
     command.template ?? (command.reason ? `none: ${command.reason}` : "-"),
   ]);
   const widths = COLUMNS.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => (column === 4 ? 0 : row[column]!.length))),
+    Math.max(title.length, ...rows.map((row) => (column === LAST ? 0 : row[column]!.length))),
   );
   const line = (cells: readonly string[]) =>
     cells
-      .map((cell, column) => (column === 4 ? cell : cell.padEnd(widths[column]!)))
+      .map((cell, column) => (column === LAST ? cell : cell.padEnd(widths[column]!)))
       .join("  ")
       .trimEnd();
   return [line(COLUMNS), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)].join(
@@ -27,4 +38,12 @@ export function renderInspectTable(commands: CommandEntry[]): string {
 function kindOf(command: CommandEntry): string {
   if (command.confirm) return command.live ? "live, confirm" : "confirm";
   return command.live ? "live" : "write";
+}
+
+/** The hints that are true, as a host reads them (`readOnly, idempotent`); `-` for none. */
+function annotationsText(command: CommandEntry): string {
+  const hints = Object.entries(command.annotations ?? {})
+    .filter(([key, value]) => key.endsWith("Hint") && value === true)
+    .map(([key]) => key.slice(0, -"Hint".length));
+  return hints.length > 0 ? hints.join(", ") : "-";
 }

@@ -1,4 +1,4 @@
-import type { ArgumentShape, CommandEntry } from "../../runtime/catalog.ts";
+import { annotationsOf, type ArgumentShape, type CommandEntry } from "../../runtime/catalog.ts";
 import type { CommandDecl, JsonSchema } from "../model.ts";
 import { planInputSchema } from "./inputSchema.ts";
 import { planVariables, type PlannedVariable } from "./planVariables.ts";
@@ -51,6 +51,12 @@ export function planCommand(command: CommandDecl, scheme: string): CommandPlan {
       template: template?.uriTemplate ?? null,
       reason: reasonForNoTemplate(command, variables),
       ...(command.title !== undefined && { title: command.title }),
+      annotations: annotationsOf({
+        live: command.live,
+        confirm: command.confirm,
+        ...(command.title !== undefined && { title: command.title }),
+        stated: command.annotations,
+      }),
       description: command.description,
       mimeType: command.mimeType,
       inputSchema,

@@ -1,9 +1,10 @@
-import type {
-  AuthInfo,
-  Server,
-  ServerCapabilities,
-  ServerContext,
-  Tool,
+import {
+  isInputRequiredResult,
+  type AuthInfo,
+  type Server,
+  type ServerCapabilities,
+  type ServerContext,
+  type Tool,
 } from "@modelcontextprotocol/server";
 import { listingHint, LIVE_READ } from "./cacheHints.ts";
 import { callTool } from "./callTool.ts";
@@ -45,6 +46,8 @@ export function buildServer(served: ServedApp): Server {
       "resources/templates/list": listing,
       "resources/read": LIVE_READ,
     },
+    // A confirmation's question and answer travel signed (`Confirmations`).
+    requestState: { verify: served.confirmations.verify },
   });
   server.setRequestHandler("tools/list", (request, ctx) => {
     const { tools, nextCursor } = listingPage(
@@ -57,7 +60,14 @@ export function buildServer(served: ServedApp): Server {
   });
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name } = request.params;
-    const result = await callTool(served, name, request.params.arguments, principalOf(ctx));
+    const result = await callTool(served, {
+      name,
+      values: request.params.arguments,
+      auth: principalOf(ctx),
+      ctx,
+      declared: server.getClientCapabilities(),
+    });
+    if (isInputRequiredResult(result) || result.isError) return result;
     // The schema the tool is listed with, so the 2025 era wraps a non-object result to match it.
     return server.projectCallToolResult(result, served.catalog.outputSchema(name));
   });

@@ -1,42 +1,73 @@
-import type { AuthInfo, CallToolResult } from "@modelcontextprotocol/server";
+import type {
+  AuthInfo,
+  CallToolResult,
+  ClientCapabilities,
+  InputRequiredResult,
+  ServerContext,
+} from "@modelcontextprotocol/server";
 import { outputSchemaOf, type CommandEntry } from "../catalog.ts";
 import { handlerArgs, type ArgumentsObject } from "../commandArguments.ts";
 import { InvalidArguments } from "../validation/invalidArguments.ts";
-import { failureMessage, invalidArguments, unknownTool } from "./protocolErrors.ts";
+import {
+  cannotConfirm,
+  declined,
+  invalidToolArguments,
+  toolFailed,
+  unknownTool,
+} from "./protocolErrors.ts";
+import { resourceLinks } from "./resourceLinks.ts";
 import type { ServedApp } from "./servedApp.ts";
 
+/** One `tools/call`, as the handler gets it. */
+export interface ToolCall {
+  name: string;
+  values?: ArgumentsObject | undefined;
+  /** The verified principal, when the HTTP endpoint authenticates. */
+  auth: AuthInfo | undefined;
+  ctx: ServerContext;
+  /** What the client declared at `initialize` (2025 era); 2026-07-28 carries it on each request. */
+  declared: ClientCapabilities | undefined;
+}
+
 /**
- * `tools/call` of a granted command. Unknown tools, invalid arguments and the rate limit are
- * protocol errors (the request was wrong); a command that throws, or one that needs a person's
- * confirmation, or one that refuses its arguments (`InvalidArguments`), is a tool error the
- * model can read and act on.
+ * `tools/call` of a granted command. An unknown tool and the rate limit are protocol errors (the
+ * request itself was wrong, or must wait); arguments the schema or the command refuses, a
+ * command that throws, and a person who declines are tool errors the model reads and acts on
+ * (SEP-1303). A confirm command first asks the person, when the client can ask. The resources
+ * the command linked to (`ctx.link`) follow the result as `resource_link` content.
  */
 export async function callTool(
   served: ServedApp,
-  name: string,
-  values: ArgumentsObject = {},
-  auth?: AuthInfo,
-): Promise<CallToolResult> {
+  call: ToolCall,
+): Promise<CallToolResult | InputRequiredResult> {
+  const { name, values = {}, auth, ctx } = call;
   const entry = served.catalog.tool(name, auth);
   if (!entry) throw unknownTool(name);
   const errors = served.validator.validate(entry.inputSchema, values);
-  if (errors.length > 0) throw invalidArguments(name, errors);
-  if (entry.confirm)
-    return toolError(
-      `${name} needs a person's confirmation, which livecmd cannot ask for over MCP yet; ask the user to run it in the app`,
+  if (errors.length > 0) return invalidToolArguments(name, errors);
+  if (entry.confirm) {
+    const step = await served.confirmations.step(
+      entry,
+      values,
+      served.confirmQuestion(name),
+      ctx,
+      call.declared,
     );
+    if (step.kind === "ask") return step.result;
+    if (step.kind === "cannot-ask") return cannotConfirm(name);
+    if (step.kind === "declined") return declined(name, step.action);
+  }
   served.admit(entry);
+  const linked: string[] = [];
   try {
-    const result = await served.runAsAgent(entry, handlerArgs(entry.arguments, values), auth);
-    return toolResult(entry, result);
+    const args = handlerArgs(entry.arguments, values);
+    const result = await served.runAsAgent(entry, args, auth, (uri) => linked.push(uri));
+    const answer = toolResult(entry, result);
+    answer.content.push(...resourceLinks(served, name, linked, auth));
+    return answer;
   } catch (error) {
-    if (InvalidArguments.is(error)) {
-      const fields = error.errors.map((field) => `${field.field}: ${field.message}`).join("; ");
-      return toolError(
-        `Invalid arguments for ${name}: ${fields}; change them and call ${name} again`,
-      );
-    }
-    return toolError(failureMessage(error));
+    if (InvalidArguments.is(error)) return invalidToolArguments(name, error.errors);
+    return toolFailed(error);
   }
 }
 
@@ -49,8 +80,4 @@ function toolResult(entry: CommandEntry, result: unknown): CallToolResult {
   const text = JSON.stringify(result ?? null);
   if (!outputSchemaOf(entry)) return { content: [{ type: "text", text }] };
   return { content: [{ type: "text", text }], structuredContent: result ?? null };
-}
-
-function toolError(message: string): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: message }] };
 }

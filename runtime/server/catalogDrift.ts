@@ -1,5 +1,6 @@
 import type { App } from "../app.ts";
-import type { Catalog, CommandEntry } from "../catalog.ts";
+import { annotationsOf, type Catalog, type CommandEntry } from "../catalog.ts";
+import { needsConfirmation, type CommandOptions } from "../command.ts";
 
 /** The app's commands no longer match its catalog.json: codegen was not re-run. */
 export class StaleCatalogError extends Error {}
@@ -24,7 +25,7 @@ export function catalogDrift(app: App, catalog: Catalog): string[] {
     }
     const now = {
       live: command.options.live === true,
-      confirm: command.options.confirm === true,
+      confirm: needsConfirmation(command.options),
       granted: app.definedGrant.has(name),
     };
     for (const flag of ["live", "confirm", "granted"] as const) {
@@ -38,12 +39,23 @@ export function catalogDrift(app: App, catalog: Catalog): string[] {
   return drift;
 }
 
-function optionDrift(
-  name: string,
-  options: { title?: string; mimeType?: string },
-  entry: CommandEntry,
-): string[] {
+function optionDrift(name: string, options: CommandOptions, entry: CommandEntry): string[] {
   const drift: string[] = [];
+  // What the app states now, derived the way codegen derives it, against what codegen recorded.
+  const annotations = JSON.stringify(
+    annotationsOf({
+      live: options.live === true,
+      confirm: needsConfirmation(options),
+      ...(options.title !== undefined && { title: options.title }),
+      ...(options.annotations && { stated: options.annotations }),
+    }),
+  );
+  if (entry.annotations === undefined)
+    drift.push(`${name} has no annotations in catalog.json (written before livecmd derived them)`);
+  else if (annotations !== JSON.stringify(entry.annotations))
+    drift.push(
+      `${name}'s annotations are ${annotations} in the app, ${JSON.stringify(entry.annotations)} in catalog.json`,
+    );
   if (options.title !== entry.title)
     drift.push(
       `${name}'s title is ${JSON.stringify(options.title)} in the app, ${JSON.stringify(entry.title)} in catalog.json`,

@@ -1,4 +1,5 @@
 import {
+  type CallToolResult,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
   ProtocolError,
   ProtocolErrorCode,
@@ -42,12 +43,47 @@ export function unknownTool(name: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
 }
 
-export function invalidArguments(tool: string, errors: FieldError[]): ProtocolError {
-  return new ProtocolError(
-    ProtocolErrorCode.InvalidParams,
-    `Invalid arguments for tool ${tool}: ${describe(errors)}`,
-    { name: tool, errors },
+/**
+ * `tools/call` arguments the schema, a constraint or the command itself refuses: a tool error
+ * (SEP-1303), which the model reads and corrects, naming every field; `structuredContent` holds
+ * the same `errors` a read's `data.errors` does.
+ */
+export function invalidToolArguments(tool: string, errors: readonly FieldError[]): CallToolResult {
+  return {
+    isError: true,
+    content: [
+      {
+        type: "text",
+        text: `Invalid arguments for ${tool}: ${describe(errors)}; change them and call ${tool} again`,
+      },
+    ],
+    structuredContent: { errors: [...errors] },
+  };
+}
+
+/** A confirm command called by a client that cannot ask anyone (no form elicitation declared). */
+export function cannotConfirm(tool: string): CallToolResult {
+  return toolError(
+    `${tool} needs a person's confirmation, and this client cannot ask for it (it declares no form elicitation); ask the user to run it in the app, or use a client that supports elicitation`,
   );
+}
+
+/** The person said no (or closed the question): nothing ran. */
+export function declined(tool: string, action: "decline" | "cancel"): CallToolResult {
+  return toolError(
+    action === "decline"
+      ? `The person declined to run ${tool}; nothing ran. Do not call it again unless they ask you to`
+      : `The person dismissed the confirmation of ${tool} without answering; nothing ran`,
+  );
+}
+
+/** A command that threw during `tools/call`: its message, as a tool error the model can read. */
+export function toolFailed(error: unknown): CallToolResult {
+  return toolError(failureMessage(error));
+}
+
+function toolError(message: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: message }] };
 }
 
 export function rateLimited(command: string, retryAfterMs: number): ProtocolError {
@@ -72,7 +108,7 @@ export function failureMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function describe(errors: FieldError[]): string {
+function describe(errors: readonly FieldError[]): string {
   return errors.map((error) => `${error.field}: ${error.message}`).join("; ");
 }
 

@@ -6,6 +6,7 @@ import { describeRerunFailure, LiveRegistry, type LiveStats } from "../live/live
 import { argumentValidator } from "../validation/argumentValidator.ts";
 import { checkResult, ResultMismatch } from "../validation/resultMismatch.ts";
 import { catalogDrift, StaleCatalogError } from "./catalogDrift.ts";
+import { Confirmations } from "./confirmation.ts";
 import { GrantedCatalog } from "./grantedCatalog.ts";
 import { DEFAULT_PAGE_SIZE } from "./pagination.ts";
 import { rateLimited } from "./protocolErrors.ts";
@@ -44,6 +45,13 @@ export interface ServeOptions {
    * keeps serving. For development: `LIVECMD_CHECK_RESULTS=1` turns it on when this is absent.
    */
   checkResults?: boolean;
+  /**
+   * The key (32 bytes or more) that signs what a client carries between a confirmation's question
+   * and the person's answer on 2026-07-28 (`requestState`). A random key of this process when
+   * absent: give every replica behind one endpoint the same key, so any of them accepts an answer
+   * to another's question. `LIVECMD_REQUEST_STATE_KEY` when this is absent.
+   */
+  requestStateKey?: string | Uint8Array;
 }
 
 /** `serverInfo.version` of an app that gives none, from neither `defineApp` nor a package.json. */
@@ -70,6 +78,8 @@ export class ServedApp {
   readonly ledger: SubscriptionLedger;
   /** Every subscription of every connection this entry serves, re-run on the app's writes. */
   readonly live: LiveRegistry;
+  /** Asks a person before a confirm command runs. */
+  readonly confirmations: Confirmations;
   readonly #limiter: RateLimiter;
   readonly #checkResults: boolean;
 
@@ -99,6 +109,9 @@ export class ServedApp {
     this.serverInfo = { name: app.name, version: app.version ?? options.version ?? UNVERSIONED };
     if (drift.length > 0)
       this.onerror(new Error(`serving a stale catalog.json (allowStale): ${drift.join("; ")}`));
+    this.confirmations = new Confirmations(
+      options.requestStateKey ?? (process.env.LIVECMD_REQUEST_STATE_KEY || undefined),
+    );
     this.live = new LiveRegistry(app, {
       onError: (failure) => this.onerror(new Error(describeRerunFailure(failure))),
     });
@@ -113,13 +126,24 @@ export class ServedApp {
     if (retryAfterMs > 0) throw rateLimited(entry.name, retryAfterMs);
   }
 
+  /** The app's own question for confirm command `name` (`confirm: { message }`), if it has one. */
+  confirmQuestion(name: string): string | undefined {
+    const confirm = this.app.commands.get(name)?.options.confirm;
+    return typeof confirm === "object" ? confirm.message : undefined;
+  }
+
   /** Runs a command for the agent, through the app's middleware; checks the result when asked. */
   runAsAgent(
     entry: CommandEntry,
     args: readonly unknown[],
     auth: AuthInfo | undefined,
+    onLink?: (uri: string) => void,
   ): Promise<unknown> {
-    const running = this.app.run(entry.name, args, { origin: Origin.Agent, auth });
+    const running = this.app.run(entry.name, args, {
+      origin: Origin.Agent,
+      auth,
+      ...(onLink && { onLink }),
+    });
     return this.#checkResults ? running.then((result) => this.#checked(entry, result)) : running;
   }
 

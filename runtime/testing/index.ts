@@ -5,6 +5,8 @@ import {
   StreamableHTTPClientTransport,
   type CallToolResult,
   type CompleteResult,
+  type ElicitRequest,
+  type ElicitResult,
   type McpSubscription,
   type ReadResourceResult,
   type Resource,
@@ -42,6 +44,11 @@ export interface McpTestOptions {
    * (unless `LIVECMD_CHECK_RESULTS=1`), as in a served app.
    */
   checkResults?: boolean;
+  /**
+   * The person behind the client: declares form elicitation, and answers each question the
+   * server asks (a confirm command's confirmation). Without it the client declares none.
+   */
+  elicit?: (request: ElicitRequest["params"]) => ElicitResult | Promise<ElicitResult>;
 }
 
 /**
@@ -101,10 +108,15 @@ const BYPASS = { cacheMode: "bypass" } as const;
 async function connect(app: App, options: McpTestOptions): Promise<McpTestClient> {
   const client = new Client(
     { name: "livecmd-testing", version: "0.1.0" },
-    options.protocol === "2026-07-28"
-      ? { versionNegotiation: { mode: { pin: "2026-07-28" } } }
-      : {},
+    {
+      ...(options.protocol === "2026-07-28" && {
+        versionNegotiation: { mode: { pin: "2026-07-28" } },
+      }),
+      ...(options.elicit && { capabilities: { elicitation: { form: {} } } }),
+    },
   );
+  const { elicit } = options;
+  if (elicit) client.setRequestHandler("elicitation/create", (request) => elicit(request.params));
   const recorder = new ListChangeRecorder(client);
   const updates = new UpdateRouter(client);
   const { stop, pushStreamOpen, live } = await connectTransport(app, client, options, updates);

@@ -92,13 +92,47 @@ for (const protocol of PROTOCOLS) {
     });
 
     for (const { rule, uri, tool, args, errors } of refusals) {
-      it(`refuses ${rule} with the same fields on a read (-32602) and on tools/call, running nothing`, async () => {
+      it(`refuses ${rule} with the same fields on a read (-32602) and on tools/call (an isError result, SEP-1303), running nothing`, async () => {
         const mcp = await connect(protocol);
         assert.deepEqual(await refusedFields(mcp.read(uri)), errors);
-        assert.deepEqual(await refusedFields(mcp.call(tool, args)), errors);
+        const call = await mcp.call(tool, args);
+        assert.equal(call.isError, true);
+        assert.deepEqual(call.structuredContent, { errors });
+        const described = errors.map(({ field, message }) => `${field}: ${message}`).join("; ");
+        assert.deepEqual(call.content, [
+          {
+            type: "text",
+            text: `Invalid arguments for ${tool}: ${described}; change them and call ${tool} again`,
+          },
+        ]);
         await mcp.close();
       });
     }
+
+    it("a tool error for arguments leaves the server serving; an unknown tool and a malformed call stay protocol errors", async () => {
+      for (const transport of ["memory", "http"] as const) {
+        const mcp = await connect(protocol, transport);
+        const wrongType = await mcp.call("customers_show", { id: "twelve", extra: 1 });
+        assert.equal(wrongType.isError, true);
+        assert.deepEqual(wrongType.structuredContent, {
+          errors: [
+            { field: "extra", message: "is not a parameter of this command" },
+            { field: "id", message: "must be an integer" },
+          ],
+        });
+        const unknown = await protocolError(mcp.call("no_such_tool", {}), -32602);
+        assert.equal(unknown.message, "Unknown tool: no_such_tool");
+        await protocolError(
+          mcp.client.request({
+            method: "tools/call",
+            params: { name: "customers_show", arguments: "id=1" } as never,
+          }),
+          -32602,
+        );
+        assert.equal((await mcp.call("customers_show", { id: 1 })).isError, undefined);
+        await mcp.close();
+      }
+    });
 
     it("a command's own refusal (to before from) is -32602 by field on a read, and a tool error naming the field on a call", async () => {
       const mcp = await connect(protocol);
@@ -114,6 +148,9 @@ for (const protocol of PROTOCOLS) {
           text: "Invalid arguments for orders_between: to: is before from (2025-02-01); change them and call orders_between again",
         },
       ]);
+      assert.deepEqual(call.structuredContent, {
+        errors: [{ field: "to", message: "is before from (2025-02-01)" }],
+      });
       await mcp.close();
     });
 

@@ -1,7 +1,12 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type ElicitRequest,
+  type ElicitResult,
+} from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 export type Era = "2026-07-28" | "2025-11-25";
@@ -20,11 +25,23 @@ export interface ServedExample {
  * The SDK's `Client`, on `era`, connected to the example app served by a child process: over
  * stdio, or over Streamable HTTP on 127.0.0.1 (a random port the server prints).
  */
-export async function servedExample(era: Era, transport: Transport): Promise<ServedExample> {
+export async function servedExample(
+  era: Era,
+  transport: Transport,
+  options: {
+    /** The person behind the client: declares form elicitation and answers each question. */
+    elicit?: (request: ElicitRequest["params"]) => ElicitResult;
+  } = {},
+): Promise<ServedExample> {
+  const { elicit } = options;
   const client = new Client(
     { name: "e2e", version: "0" },
-    { versionNegotiation: { mode: era === "2026-07-28" ? { pin: era } : "legacy" } },
+    {
+      versionNegotiation: { mode: era === "2026-07-28" ? { pin: era } : "legacy" },
+      ...(elicit && { capabilities: { elicitation: { form: {} } } }),
+    },
   );
+  if (elicit) client.setRequestHandler("elicitation/create", (request) => elicit(request.params));
   if (transport === "stdio") {
     await client.connect(
       new StdioClientTransport({

@@ -30,6 +30,7 @@ function command(
     live: true,
     confirm: false,
     granted: true,
+    annotations: {},
     description: `${name}.`,
     mimeType: "application/json",
     params,

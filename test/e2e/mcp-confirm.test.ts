@@ -1,0 +1,207 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, it } from "node:test";
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type ElicitRequest,
+  type ElicitResult,
+} from "@modelcontextprotocol/client";
+import { createExampleApp } from "../../example/app.ts";
+import { serveHttp, staticTokens } from "../../runtime/server/index.ts";
+import { testApp } from "../../runtime/testing/index.ts";
+import { servedExample } from "../helpers/servedExample.ts";
+import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
+
+type Question = ElicitRequest["params"];
+
+/** A person who answers every question with `action`, and remembers what they were asked. */
+function person(action: ElicitResult["action"]): {
+  asked: Question[];
+  answer: (question: Question) => ElicitResult;
+} {
+  const asked: Question[] = [];
+  return {
+    asked,
+    answer: (question) => {
+      asked.push(question);
+      return action === "accept" ? { action, content: {} } : { action };
+    },
+  };
+}
+
+const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+
+const QUESTION = `Delete this customer, with every order, tag and attribute of theirs?
+
+customers_delete with
+  id: 3
+
+Deletes a customer with their orders, tags and attributes, returning \`{ id, name, orders_deleted }\`.`;
+
+for (const protocol of PROTOCOLS) {
+  for (const transport of ["memory", "http"] as const) {
+    describe(`confirm commands ask the person by elicitation (${protocol}, ${transport})`, () => {
+      const connect = (answer?: (question: Question) => ElicitResult) =>
+        testApp(createExampleApp(":memory:")).mcp({
+          protocol,
+          transport,
+          ...(answer && { elicit: answer }),
+        });
+
+      it("asks with the app's question, the command, its arguments and description; accepting runs it", async () => {
+        const yes = person("accept");
+        const mcp = await connect(yes.answer);
+        const result = await mcp.call("customers_delete", { id: 3 });
+        assert.equal(result.isError, undefined, JSON.stringify(result));
+        assert.deepEqual(JSON.parse(textOf(result)), {
+          id: 3,
+          name: "Alan Turing",
+          orders_deleted: 6,
+        });
+        assert.equal(yes.asked.length, 1);
+        assert.equal(yes.asked[0]!.message, QUESTION);
+        assert.equal((yes.asked[0] as { mode?: string }).mode ?? "form", "form");
+        await protocolError(mcp.read("app://customers_show/3"), -32603);
+        await mcp.close();
+      });
+
+      for (const action of ["decline", "cancel"] as const) {
+        it(`a person who answers ${action} gets an isError result, and nothing runs`, async () => {
+          const no = person(action);
+          const mcp = await connect(no.answer);
+          const result = await mcp.call("customers_delete", { id: 3 });
+          assert.equal(result.isError, true);
+          assert.match(
+            textOf(result),
+            action === "decline"
+              ? /^The person declined to run customers_delete; nothing ran/
+              : /^The person dismissed the confirmation of customers_delete without answering; nothing ran/,
+          );
+          assert.equal(no.asked.length, 1);
+          assert.equal(
+            JSON.parse(
+              (
+                (await mcp.read("app://customers_show/3")).contents[0] as {
+                  text: string;
+                }
+              ).text,
+            ).name,
+            "Alan Turing",
+          );
+          await mcp.close();
+        });
+      }
+
+      it("a client that declares no elicitation gets today's answer, and nothing runs", async () => {
+        const mcp = await connect();
+        const result = await mcp.call("customers_delete", { id: 3 });
+        assert.equal(result.isError, true);
+        assert.match(
+          textOf(result),
+          /^customers_delete needs a person's confirmation, and this client cannot ask for it/,
+        );
+        await mcp.read("app://customers_show/3");
+        await mcp.close();
+      });
+    });
+  }
+}
+
+describe("confirmation through `livecmd serve` as a child process (stdio)", () => {
+  for (const era of PROTOCOLS) {
+    it(`asks over stdio on ${era}: accept runs it, decline does not`, async () => {
+      const no = person("decline");
+      const declining = await servedExample(era, "stdio", { elicit: no.answer });
+      const declined = (await declining.client.callTool({
+        name: "customers_delete",
+        arguments: { id: 3 },
+      })) as CallToolResult;
+      assert.equal(declined.isError, true);
+      assert.equal(no.asked[0]!.message, QUESTION);
+      await declining.close();
+
+      const yes = person("accept");
+      const accepting = await servedExample(era, "stdio", { elicit: yes.answer });
+      const ran = (await accepting.client.callTool({
+        name: "customers_delete",
+        arguments: { id: 3 },
+      })) as CallToolResult;
+      assert.equal(ran.isError, undefined, JSON.stringify(ran));
+      assert.equal((ran.structuredContent as { orders_deleted: number }).orders_deleted, 6);
+      await accepting.close();
+    });
+  }
+});
+
+describe("who may answer a confirmation (2026-07-28 over HTTP with auth)", () => {
+  const tokens = () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-confirm-")), "tokens.txt");
+    writeFileSync(
+      file,
+      "alice-secret-0123456 customers:write # alice\nbob-secret-01234567 customers:write # bob\n",
+    );
+    return file;
+  };
+
+  /** A client that hands `input_required` back instead of asking anyone (manual mode). */
+  async function manualClient(url: URL, token: string): Promise<Client> {
+    const client = new Client(
+      { name: "confirm-test", version: "0" },
+      {
+        versionNegotiation: { mode: { pin: "2026-07-28" } },
+        capabilities: { elicitation: { form: {} } },
+        inputRequired: { autoFulfill: false },
+      },
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(url, { authProvider: { token: async () => token } }),
+    );
+    return client;
+  }
+
+  type Answered = { resultType?: string; requestState?: string; isError?: boolean };
+  const MANUAL = { allowInputRequired: true } as never;
+
+  it("only the principal who called may answer, and only for the arguments asked about", async () => {
+    const serving = await serveHttp(createExampleApp(":memory:"), {
+      port: 0,
+      auth: staticTokens(tokens()),
+    });
+    const alice = await manualClient(serving.url, "alice-secret-0123456");
+    const bob = await manualClient(serving.url, "bob-secret-01234567");
+    const call = { name: "customers_delete", arguments: { id: 3 } };
+    const asked = (await alice.callTool(call, MANUAL)) as Answered;
+    assert.equal(asked.resultType, "input_required");
+    assert.equal(typeof asked.requestState, "string");
+    const yes = {
+      inputResponses: { confirm: { action: "accept", content: {} } },
+      requestState: asked.requestState,
+    };
+
+    // Bob replays Alice's question with a yes: refused before anything runs.
+    const stolen = await protocolError(bob.callTool({ ...call, ...yes } as never, MANUAL), -32602);
+    assert.equal(stolen.message, "Invalid or expired requestState");
+    // A forged state: refused the same way.
+    await protocolError(
+      alice.callTool({ ...call, ...yes, requestState: `${asked.requestState}x` } as never, MANUAL),
+      -32602,
+    );
+    // Alice's yes to customer 3 is no yes to customer 4: the person is asked again.
+    const other = (await alice.callTool(
+      { ...call, arguments: { id: 4 }, ...yes } as never,
+      MANUAL,
+    )) as Answered;
+    assert.equal(other.resultType, "input_required");
+
+    const ran = (await alice.callTool({ ...call, ...yes } as never, MANUAL)) as CallToolResult;
+    assert.equal(ran.isError, undefined, JSON.stringify(ran));
+    assert.equal((ran.structuredContent as { id: number }).id, 3);
+    await alice.close();
+    await bob.close();
+    await serving.close();
+  });
+});
