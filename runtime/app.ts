@@ -52,7 +52,14 @@ export interface RunOptions {
   observer?: RunObserver;
   /** Told each URI the run links to (`ctx.link`); links go nowhere when absent. */
   onLink?: (uri: string) => void;
+  /** The run's cancellation (`ctx.signal`); one that never fires when absent. */
+  signal?: AbortSignal;
+  /** Told `ctx.progress(...)`; progress goes nowhere when absent. */
+  onProgress?: (done: number, total?: number, message?: string) => void;
 }
+
+/** The signal of a run nobody can cancel. */
+const NEVER_CANCELLED = new AbortController().signal;
 
 /** What a live subscription learns from each run of its command. */
 export interface RunObserver {
@@ -281,7 +288,7 @@ export class App {
   #invocation(
     name: string,
     args: readonly unknown[],
-    { origin, observer, auth, onLink }: RunOptions,
+    { origin, observer, auth, onLink, signal, onProgress }: RunOptions,
   ): Invocation {
     const app = this;
     let db: Database | undefined;
@@ -294,11 +301,19 @@ export class App {
       },
       args,
       get db() {
-        db ??= observer ? app.db.observedBy({ read: (reads) => observer.read(reads) }) : app.db;
+        db ??=
+          observer || signal
+            ? app.db.observedBy({
+                ...(observer && { read: (reads) => observer.read(reads) }),
+                ...(signal && { signal }),
+              })
+            : app.db;
         return db;
       },
       changed: (table) => app.changed(table),
       link: (uri) => onLink?.(uri),
+      signal: signal ?? NEVER_CANCELLED,
+      progress: (done, total, message) => onProgress?.(done, total, message),
     };
   }
 

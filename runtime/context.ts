@@ -34,4 +34,18 @@ export interface Context {
    * own runs and for reads.
    */
   link(uri: ResourceUri<unknown>): void;
+  /**
+   * Fires when whoever asked no longer waits: the client cancelled the call
+   * (`notifications/cancelled`) or went away (its connection or 2026-07-28 stream closed). The
+   * database stops starting statements once it fired, and PostgreSQL cancels the one running;
+   * pass it on to anything else slow (`fetch(url, { signal: ctx.signal })`). Never fires for the
+   * app's own runs unless they pass one (`app.run(..., { signal })`).
+   */
+  readonly signal: AbortSignal;
+  /**
+   * Tells the client how far the command got (`notifications/progress`), when the request asked
+   * for progress (a `progressToken`); otherwise nothing. `done` must grow from call to call;
+   * `total` when known. Sent at most every 100 ms, the last one before the result.
+   */
+  progress(done: number, total?: number, message?: string): void;
 }

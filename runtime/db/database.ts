@@ -41,6 +41,11 @@ export interface Database {
 export interface TableObserver {
   /** Absent when nobody asks what a run read (then PostgreSQL explains nothing). */
   read?(reads: readonly TableRead[]): void;
+  /**
+   * The run's cancellation (`ctx.signal`): once it fires, no statement starts (it throws the
+   * signal's reason), and PostgreSQL cancels the one running.
+   */
+  signal?: AbortSignal;
 }
 
 /** A database the app holds: views of it report to one observer each (one per command run). */

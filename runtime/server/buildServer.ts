@@ -82,7 +82,7 @@ export function buildServer(served: ServedApp): Server {
     listingPage(served, "resourceTemplates", request.params?.cursor, principalOf(ctx)),
   );
   server.setRequestHandler("resources/read", (request, ctx) =>
-    readResource(served, request.params.uri, principalOf(ctx)),
+    readResource(served, request.params.uri, principalOf(ctx), ctx.mcpReq.signal),
   );
   return server;
 }

@@ -15,6 +15,7 @@ import {
   toolFailed,
   unknownTool,
 } from "./protocolErrors.ts";
+import { progressReporter } from "./progressReporter.ts";
 import { resourceLinks } from "./resourceLinks.ts";
 import type { ServedApp } from "./servedApp.ts";
 
@@ -59,15 +60,22 @@ export async function callTool(
   }
   served.admit(entry);
   const linked: string[] = [];
+  const progress = progressReporter(ctx);
   try {
     const args = handlerArgs(entry.arguments, values);
-    const result = await served.runAsAgent(entry, args, auth, (uri) => linked.push(uri));
+    const result = await served.runAsAgent(entry, args, auth, {
+      onLink: (uri) => linked.push(uri),
+      signal: ctx.mcpReq.signal,
+      ...(progress && { onProgress: progress.report }),
+    });
     const answer = toolResult(entry, result);
     answer.content.push(...resourceLinks(served, name, linked, auth));
     return answer;
   } catch (error) {
     if (InvalidArguments.is(error)) return invalidToolArguments(name, error.errors);
     return toolFailed(error);
+  } finally {
+    progress?.finish();
   }
 }
 

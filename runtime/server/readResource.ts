@@ -14,12 +14,13 @@ export async function readResource(
   served: ServedApp,
   uri: string,
   auth?: AuthInfo,
+  signal?: AbortSignal,
 ): Promise<ReadResourceResult> {
   const { entry, args } = resolveUri(served, uri, auth);
   served.admit(entry);
   let result: unknown;
   try {
-    result = await served.runAsAgent(entry, args, auth);
+    result = await served.runAsAgent(entry, args, auth, signal && { signal });
   } catch (error) {
     // The command refused its arguments itself: the same answer as a URI that does not validate.
     if (InvalidArguments.is(error)) throw invalidUri(uri, [...error.errors]);

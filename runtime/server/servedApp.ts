@@ -1,5 +1,5 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import type { App } from "../app.ts";
+import type { App, RunOptions } from "../app.ts";
 import type { CommandEntry } from "../catalog.ts";
 import { Origin } from "../context.ts";
 import { describeRerunFailure, LiveRegistry, type LiveStats } from "../live/liveRegistry.ts";
@@ -137,13 +137,9 @@ export class ServedApp {
     entry: CommandEntry,
     args: readonly unknown[],
     auth: AuthInfo | undefined,
-    onLink?: (uri: string) => void,
+    request: Pick<RunOptions, "onLink" | "signal" | "onProgress"> = {},
   ): Promise<unknown> {
-    const running = this.app.run(entry.name, args, {
-      origin: Origin.Agent,
-      auth,
-      ...(onLink && { onLink }),
-    });
+    const running = this.app.run(entry.name, args, { ...request, origin: Origin.Agent, auth });
     return this.#checkResults ? running.then((result) => this.#checked(entry, result)) : running;
   }
 

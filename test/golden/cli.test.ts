@@ -43,17 +43,18 @@ test("cli: inspect prints every command with its template or why it has none", a
   const run = await livecmd(["inspect"]);
   assert.equal(run.code, 0, run.stderr);
   const rows = [
-    /^customers_index\s+live\s+yes\s+app:\/\/customers_index\s+app:\/\/customers_index\{\?direction,page,per_page,search,sort\}$/m,
-    /^customers_show\s+live\s+yes\s+-\s+app:\/\/customers_show\/\{id\}$/m,
-    /^orders_between\s+live\s+yes\s+-\s+app:\/\/orders_between\/\{from\}\/\{to\}\{\?status\}$/m,
-    /^orders_over\s+live\s+yes\s+-\s+app:\/\/orders_over\/\{min_total\}\{\?status\}$/m,
-    /^orders_flagged\s+live\s+yes\s+app:\/\/orders_flagged\s+app:\/\/orders_flagged\{\?include_archived\}$/m,
-    /^customers_tagged\s+live\s+yes\s+-\s+none: argument "tags" \(string\[\]\) is a list/m,
-    /^customers_report\s+live\s+yes\s+-\s+none: argument "filter" \(ReportFilter\) has field "balance", a nested object/m,
-    /^customers_by_attributes\s+live\s+yes\s+-\s+none: argument "attrs" \(Record<string, string>\) is a map/m,
-    /^customers_search\s+live\s+yes\s+-\s+none: two variables are named "page"/m,
-    /^customers_create\s+write\s+yes\s+-\s+-$/m,
-    /^customers_delete\s+confirm\s+yes\s+-\s+-$/m,
+    /^customers_index\s+live\s+yes\s+readOnly\s+app:\/\/customers_index\s+app:\/\/customers_index\{\?direction,page,per_page,search,sort\}$/m,
+    /^customers_show\s+live\s+yes\s+readOnly\s+-\s+app:\/\/customers_show\/\{id\}$/m,
+    /^orders_between\s+live\s+yes\s+readOnly\s+-\s+app:\/\/orders_between\/\{from\}\/\{to\}\{\?status\}$/m,
+    /^orders_over\s+live\s+yes\s+readOnly\s+-\s+app:\/\/orders_over\/\{min_total\}\{\?status\}$/m,
+    /^orders_flagged\s+live\s+yes\s+readOnly\s+app:\/\/orders_flagged\s+app:\/\/orders_flagged\{\?include_archived\}$/m,
+    /^customers_tagged\s+live\s+yes\s+readOnly\s+-\s+none: argument "tags" \(string\[\]\) is a list/m,
+    /^customers_report\s+live\s+yes\s+readOnly\s+-\s+none: argument "filter" \(ReportFilter\) has field "balance", a nested object/m,
+    /^customers_by_attributes\s+live\s+yes\s+readOnly\s+-\s+none: argument "attrs" \(Record<string, string>\) is a map/m,
+    /^customers_search\s+live\s+yes\s+readOnly\s+-\s+none: two variables are named "page"/m,
+    /^customers_create\s+write\s+yes\s+-\s+-\s+-$/m,
+    /^customers_rename\s+write\s+yes\s+idempotent\s+-\s+-$/m,
+    /^customers_delete\s+confirm\s+yes\s+destructive\s+-\s+-$/m,
     /^customers_export\s+live\s+no\s+/m,
   ];
   for (const row of rows) assert.match(run.stdout, row);

@@ -26,6 +26,8 @@ export interface PgNotification {
 
 export interface PgClient {
   query(config: PgQueryConfig): Promise<PgQueryResult>;
+  /** The backend's process id (`pg_cancel_backend` takes it). */
+  readonly processID?: number | null;
   release(destroy?: boolean | Error): void;
   on(event: "notification", listener: (message: PgNotification) => void): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { ANY_TABLE } from "../anyTable.ts";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
 import { boundReads } from "./boundReads.ts";
+import { cancellableQuery } from "./cancellableQuery.ts";
 import type { PgClient, PgPool, PgQueryConfig, PgQueryResult, PgTypeParsers } from "./pgShapes.ts";
 import { numberedPlaceholders } from "./placeholders.ts";
 import {
@@ -232,12 +233,13 @@ export class PostgresDatabase implements AppDatabase {
     const text = this.shared.text(sql);
     const transaction = this.shared.scope.getStore()?.client;
     const config = { text, values: params, types: this.shared.types };
+    const signal = this.observer?.signal;
     if (!this.observer?.read && !this.shared.checkingReads)
-      return (transaction ?? this.shared.pool).query(config);
+      return cancellableQuery(this.shared.pool, transaction, config, signal);
     const reads = await this.shared.reads(text, transaction);
     this.observer?.read?.(boundReads(reads, params));
     if (this.shared.checkingReads) return this.shared.checked(config, reads, transaction);
-    return (transaction ?? this.shared.pool).query(config);
+    return cancellableQuery(this.shared.pool, transaction, config, signal);
   }
 }
 

@@ -6,6 +6,7 @@ import { ChangeLog } from "./changeLog.ts";
 import { readingNumbers, type SqliteConnection, type SqliteStatement } from "./sqliteConnection.ts";
 import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
 import { boundReads, StatementPlans } from "./statementPlans.ts";
+import { throwIfCancelled } from "../runCancelled.ts";
 
 /** The transaction open on a connection: who may use the connection until `done`. */
 interface OpenTransaction {
@@ -222,6 +223,8 @@ export class SqliteDatabase implements AppDatabase {
 
   /** Reads are reported before the statement runs, changes once it ran (`INSERT ... RETURNING` included). */
   #now<T>(sql: string, params: readonly SqlParam[], execute: (statement: SqliteStatement) => T): T {
+    // SQLite runs a statement to its end on this thread: a cancelled run stops between them.
+    throwIfCancelled(this.observer?.signal);
     const connection = this.#connection;
     const statement = connection.prepare(sql);
     const plan = connection.plans.of(sql);
