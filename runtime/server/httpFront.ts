@@ -52,11 +52,7 @@ export function frontDoor(
       (host) => host.toLowerCase(),
     ),
   );
-  const origins = new Set([
-    ...LOOPBACK_HOSTS.map((host) => `http://${host}:${options.port}`),
-    ...(resource ? [resource.origin] : []),
-    ...options.allowedOrigins,
-  ]);
+  const origins = allowedOriginsOf(options);
   const metadataPath = metadataUrlOf(resource ?? new URL(MCP_PATH, "http://localhost")).pathname;
   return async (request) => {
     const url = new URL(request.url);
@@ -98,6 +94,21 @@ export function frontDoor(
     if (isEventStream(response)) return response;
     return response.status >= 400 ? bounded(response) : response;
   };
+}
+
+/**
+ * The origins a browser page may call the endpoint from: loopback's own (port included), the
+ * public URL's, and those the server was told. The front door refuses every other; CORS answers
+ * these (`corsPolicy`).
+ */
+export function allowedOriginsOf(
+  options: Pick<FrontOptions, "resource" | "port" | "allowedOrigins">,
+): ReadonlySet<string> {
+  return new Set([
+    ...LOOPBACK_HOSTS.map((host) => `http://${host}:${options.port}`),
+    ...(options.resource ? [options.resource.origin] : []),
+    ...options.allowedOrigins,
+  ]);
 }
 
 /** An error answer cut to `MAX_ERROR_ANSWER`: a refusal never carries the request back whole. */

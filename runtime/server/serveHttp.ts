@@ -10,7 +10,8 @@ import { MAX_LOG_MESSAGE } from "./serverLog.ts";
 import { HeldByToken } from "./auth/heldByToken.ts";
 import { audienceProblem, type HttpAuth } from "./auth/httpAuth.ts";
 import { buildServer } from "./buildServer.ts";
-import { frontDoor, MCP_PATH } from "./httpFront.ts";
+import { corsPolicy } from "./corsPolicy.ts";
+import { allowedOriginsOf, frontDoor, MCP_PATH } from "./httpFront.ts";
 import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
 import { refusedOversized } from "./oversizedBody.ts";
 import { asNewRequest } from "./requestContext.ts";
@@ -141,25 +142,26 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     },
     legacy: (request, auth) => legacy.fetch(request, auth),
   });
-  const front = frontDoor(
-    {
-      resource,
-      port,
-      auth: options.auth,
-      allowedHosts: [...ownHosts, ...(options.allowedHosts ?? [])],
-      allowedOrigins: [
-        ...ownHosts.map((name) => `http://${name}:${port}`),
-        ...(options.allowedOrigins ?? []),
-      ],
-      onerror,
-    },
-    mcp,
-  );
+  const frontOptions = {
+    resource,
+    port,
+    auth: options.auth,
+    allowedHosts: [...ownHosts, ...(options.allowedHosts ?? [])],
+    allowedOrigins: [
+      ...ownHosts.map((name) => `http://${name}:${port}`),
+      ...(options.allowedOrigins ?? []),
+    ],
+    onerror,
+  };
+  const front = frontDoor(frontOptions, mcp);
   const handle = toNodeHandler({ fetch: front }, { onerror });
+  const crossOrigin = corsPolicy(allowedOriginsOf(frontOptions));
   http.on("request", (request, response) => {
     if (refusedOversized(request, response)) return;
     const { remoteAddress, remotePort } = request.socket;
-    asNewRequest(() => void handle(request, response), `${remoteAddress}:${remotePort}`);
+    crossOrigin(request, response, () =>
+      asNewRequest(() => void handle(request, response), `${remoteAddress}:${remotePort}`),
+    );
   });
   return {
     url: listening,
