@@ -1,6 +1,7 @@
 import type {
   Resource,
   ResourceTemplateType as ResourceTemplate,
+  Tool,
 } from "@modelcontextprotocol/client";
 import { capabilityFinding } from "./capabilityCheck.ts";
 import type { Session } from "./connect.ts";
@@ -10,6 +11,7 @@ import { readResourceOutcome, readTemplateOutcome } from "./readCheck.ts";
 import type { Finding } from "./report.ts";
 import { subscriptionFinding } from "./subscriptionCheck.ts";
 import { templateSyntaxFinding } from "./templateSyntaxCheck.ts";
+import { annotationsFinding, confirmationsFinding } from "./toolAnnotationsCheck.ts";
 import { uriFinding } from "./uriCheck.ts";
 import { walkListing, type ListingPage } from "./walkListing.ts";
 
@@ -29,7 +31,8 @@ export async function diagnoseEra(session: Session, timeoutMs: number): Promise<
     capabilityFinding(capabilities, { resources: resources.length, templates: templates.length }),
   ];
   const declared = capabilities?.resources !== undefined;
-  if (!declared && resources.length + templates.length === 0) return findings;
+  if (!declared && resources.length + templates.length === 0)
+    return [...findings, ...(await toolFindings(session, timeoutMs))];
   findings.push(
     listingFinding("resources/list", resourceWalk, (entry) => entry.uri, declared, timeoutMs),
     listingFinding(
@@ -50,7 +53,30 @@ export async function diagnoseEra(session: Session, timeoutMs: number): Promise<
   for (const read of reads) if (read) findings.push(read.finding);
   const readUri = reads.find((read) => read?.readUri !== undefined)?.readUri;
   findings.push(await subscriptionFinding(session, readUri, timeoutMs));
-  return findings;
+  return [...findings, ...(await toolFindings(session, timeoutMs))];
+}
+
+/**
+ * What the tools tell a host about asking the person: whether each only reads, and which it
+ * should confirm. None for a server without tools.
+ */
+async function toolFindings(session: Session, timeoutMs: number): Promise<Finding[]> {
+  if (session.client.getServerCapabilities()?.tools === undefined) return [];
+  const tools = (await walkListing((cursor) => toolsPage(session, cursor, timeoutMs))).items;
+  if (tools.length === 0) return [];
+  return [annotationsFinding(tools), confirmationsFinding(tools)];
+}
+
+async function toolsPage(
+  session: Session,
+  cursor: string | undefined,
+  timeoutMs: number,
+): Promise<ListingPage<Tool>> {
+  const result = await session.client.request(
+    { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+    { timeout: timeoutMs },
+  );
+  return { items: result.tools, nextCursor: result.nextCursor };
 }
 
 async function resourcesPage(

@@ -117,6 +117,25 @@ describe("livecmd doctor", () => {
     );
   });
 
+  it("warns when tools say nothing of what they do: the host asks the person before each call", async () => {
+    const { run, report } = await doctorJson(fixtureCommand("unannotatedTools"));
+    assert.equal(run.code, 0);
+    const steps = report.steps.filter((step) => step.era === "2026-07-28");
+    const annotations = steps.find((step) => step.step === "tool annotations")!;
+    assert.equal(annotations.status, "warn");
+    assert.equal(
+      annotations.detail,
+      "2 of 3 tools with no readOnlyHint: a host takes each for a write that may destroy data and asks the person before every call: ticket_lookup, ticket_close",
+    );
+    assert.match(annotations.fix!, /^annotate every tool: readOnlyHint: true when it only reads/);
+    const confirmations = steps.find((step) => step.step === "confirmations")!;
+    assert.equal(confirmations.status, "warn");
+    assert.equal(
+      confirmations.detail,
+      "a host asks the person before 2 of 3 tools, 2 of them only because they say nothing: ticket_lookup, ticket_close",
+    );
+  });
+
   it("reports the shape of --json: target, each era, every step, the totals", async () => {
     const { report } = await doctorJson(fixtureCommand("failingRead"));
     assert.deepEqual(Object.keys(report), ["target", "eras", "steps", "summary"]);
@@ -174,6 +193,16 @@ describe("livecmd doctor", () => {
     );
     assert.equal(run.code, 0, run.stdout);
     assert.deepEqual(failed(report.steps), []);
+    const toolSteps = report.steps
+      .filter((step) => step.step === "tool annotations" || step.step === "confirmations")
+      .map((step) => `${step.era} ${step.step} ${step.status}: ${step.detail}`);
+    assert.deepEqual(
+      toolSteps,
+      ERAS.flatMap((era) => [
+        `${era} tool annotations ok: every tool says whether it only reads (13): 9 read-only, 4 writes`,
+        `${era} confirmations ok: a host asks the person before 1 of 13 tools (destructiveHint): customers_delete`,
+      ]),
+    );
     assert.deepEqual(
       report.eras.map(({ era, served }) => [era, served]),
       ERAS.map((era) => [era, true]),
