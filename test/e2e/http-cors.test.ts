@@ -2,18 +2,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
 import { serveHttp, type HttpServing } from "../../runtime/server/index.ts";
+import { INITIALIZE } from "../helpers/rawStreams.ts";
 
 const PAGE = "https://agent.example";
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "p", version: "0" },
-  },
-});
 
 describe("CORS on serve --http: answers for the allowed origins only", () => {
   let serving: HttpServing;

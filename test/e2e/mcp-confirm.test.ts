@@ -113,26 +113,27 @@ for (const protocol of PROTOCOLS) {
 
 describe("confirmation through `livecmd serve` as a child process (stdio)", () => {
   for (const era of PROTOCOLS) {
+    /** customers_delete of customer 3 on a fresh `livecmd serve`, answered by `who`. */
+    const deleteAsked = async (who: ReturnType<typeof person>) => {
+      const served = await servedExample(era, "stdio", { elicit: who.answer });
+      try {
+        return (await served.client.callTool({
+          name: "customers_delete",
+          arguments: { id: 3 },
+        })) as CallToolResult;
+      } finally {
+        await served.close();
+      }
+    };
+
     it(`asks over stdio on ${era}: accept runs it, decline does not`, async () => {
       const no = person("decline");
-      const declining = await servedExample(era, "stdio", { elicit: no.answer });
-      const declined = (await declining.client.callTool({
-        name: "customers_delete",
-        arguments: { id: 3 },
-      })) as CallToolResult;
-      assert.equal(declined.isError, true);
+      assert.equal((await deleteAsked(no)).isError, true);
       assert.equal(no.asked[0]!.message, QUESTION);
-      await declining.close();
 
-      const yes = person("accept");
-      const accepting = await servedExample(era, "stdio", { elicit: yes.answer });
-      const ran = (await accepting.client.callTool({
-        name: "customers_delete",
-        arguments: { id: 3 },
-      })) as CallToolResult;
+      const ran = await deleteAsked(person("accept"));
       assert.equal(ran.isError, undefined, JSON.stringify(ran));
       assert.equal((ran.structuredContent as { orders_deleted: number }).orders_deleted, 6);
-      await accepting.close();
     });
   }
 });

@@ -29,7 +29,9 @@ for (const protocol of PROTOCOLS) {
     it("does not count requests refused before the run", async () => {
       const mcp = await testApp(createShopApp().app).mcp({ protocol });
       for (let i = 0; i < 5; i++) await protocolError(mcp.read("app://quota_show/x"), -32602);
-      for (let i = 0; i < 5; i++) await protocolError(mcp.call("quota_show", { id: "x" }), -32602);
+      // Arguments a call's schema refuses are a tool error (SEP-1303), and count no more.
+      for (let i = 0; i < 5; i++)
+        assert.equal((await mcp.call("quota_show", { id: "x" })).isError, true);
       for (let i = 0; i < 3; i++) await mcp.read(`app://quota_show/${i}`);
       await mcp.close();
     });
