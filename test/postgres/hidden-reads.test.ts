@@ -20,6 +20,8 @@ const SCHEMA = `
   INSERT INTO events_2027_01 VALUES (9, '2027-01-05', 'waiting to be attached');
   CREATE TABLE shapes (id integer PRIMARY KEY, name text);
   CREATE TABLE circles (radius integer) INHERITS (shapes);
+  CREATE TABLE tagged (tag text);
+  CREATE TABLE labels (size integer) INHERITS (shapes, tagged);
   CREATE TABLE accounts (id integer PRIMARY KEY, owner text);
   CREATE TABLE ledger (account_id integer REFERENCES accounts, amount integer);
   CREATE TABLE other (id integer PRIMARY KEY);
@@ -96,6 +98,11 @@ const CASES: Case[] = [
     rule: "a read of a child hears an update made through the parent",
     sql: "SELECT id, name FROM circles ORDER BY id",
     changes: "INSERT INTO circles VALUES (2, 'd', 6); UPDATE shapes SET name = 'e' WHERE id = 2",
+  },
+  {
+    rule: "a table with two parents: a read that scans it reads every table",
+    sql: "SELECT tag FROM tagged ORDER BY tag",
+    changes: "INSERT INTO labels VALUES (7, 'l', 'new tag', 1)",
   },
   {
     rule: "a plpgsql function in the select list reads every table",
