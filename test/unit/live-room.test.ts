@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import {
   Client,
   InMemoryTransport,
-  ProtocolError,
+  type ProtocolError,
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import type { AuthInfo } from "@modelcontextprotocol/server";
@@ -12,6 +12,7 @@ import type { SubscriptionLimits } from "../../runtime/live/limitDefaults.ts";
 import type { LimitName } from "../../runtime/live/subscriptionLimits.ts";
 import { serveHttp, serveStdio, type LiveStatus } from "../../runtime/server/index.ts";
 import { ServedApp } from "../../runtime/server/servedApp.ts";
+import { protocolError } from "../e2e/fixtures/protocolErrors.ts";
 
 const shows = (...ids: number[]) => ids.map((id) => `app://customers_show/${id}`);
 
@@ -86,15 +87,6 @@ async function subscribe(client: Client, uris: readonly string[]): Promise<Watch
   };
 }
 
-async function refusal(watching: Promise<unknown>): Promise<ProtocolError> {
-  const error = await watching.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  assert.ok(error instanceof ProtocolError, `refused with a protocol error, got ${String(error)}`);
-  return error;
-}
-
 /** A limit error as every path words it: all but what the client was doing. */
 function errorOf(error: ProtocolError) {
   const [reached] = error.message.split("; end a subscription before ");
@@ -129,7 +121,7 @@ describe("the live room: every path admits through one seam", () => {
         const connected = await connect(path, limits);
         const first = await connected.watch(shows(1, 2));
         assert.deepEqual(first.watched, shows(1, 2), path.name);
-        refusals.push(errorOf(await refusal(connected.watch(shows(3)))));
+        refusals.push(errorOf(await protocolError(connected.watch(shows(3)), -32602)));
         await first.end();
         await eventually(
           () => connected.live.stats().subscriptions === 0,
@@ -188,7 +180,7 @@ describe("the live room's seam, on a served app", () => {
     await subscriptions.subscribe(shows(2)[0]!, ada);
     const listenedOver = await listens.listen("b", shows(3), ada);
     assert.ok("refused" in listenedOver);
-    const subscribedOver = await refusal(subscriptions.subscribe(shows(3)[0]!, ada));
+    const subscribedOver = await protocolError(subscriptions.subscribe(shows(3)[0]!, ada), -32602);
     assert.deepEqual(errorOf(subscribedOver), errorOf(listenedOver.refused));
     assert.deepEqual(subscribedOver.data, { limit: 2, scope: "perPrincipal" });
     // Another principal has its own share.
