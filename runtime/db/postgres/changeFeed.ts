@@ -203,13 +203,13 @@ BEGIN
     END IF;
   END LOOP;
 END $$;
+-- Made again at every install, so that its tags are this version's.
 DO $$
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_event_trigger WHERE evtname = '${DDL_EVENT_TRIGGER}') THEN
-    CREATE EVENT TRIGGER ${DDL_EVENT_TRIGGER} ON ddl_command_end
-      WHEN TAG IN (${PLAN_CHANGING_TAGS.map((tag) => `'${tag}'`).join(", ")})
-      EXECUTE FUNCTION ${LIVECMD_SCHEMA}.notify_ddl();
-  END IF;
+  DROP EVENT TRIGGER IF EXISTS ${DDL_EVENT_TRIGGER};
+  CREATE EVENT TRIGGER ${DDL_EVENT_TRIGGER} ON ddl_command_end
+    WHEN TAG IN (${PLAN_CHANGING_TAGS.map((tag) => `'${tag}'`).join(", ")})
+    EXECUTE FUNCTION ${LIVECMD_SCHEMA}.notify_ddl();
 EXCEPTION WHEN insufficient_privilege THEN
   NULL; -- Not a superuser: see DDL_EVENT_TRIGGER.
 END $$;
