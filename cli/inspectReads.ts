@@ -1,5 +1,7 @@
 import type { App } from "../runtime/app.ts";
 import { Origin } from "../runtime/context.ts";
+import { ANY_TABLE } from "../runtime/db/anyTable.ts";
+import type { TableRead } from "../runtime/db/keyedAccess.ts";
 import { SqliteDatabase } from "../runtime/db/sqlite/sqliteDatabase.ts";
 import { keyText } from "../runtime/db/sqlite/sqliteKeys.ts";
 import { ReadSet } from "../runtime/live/readSet.ts";
@@ -19,11 +21,14 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
     app.db instanceof SqliteDatabase ? keyText : (key: string) => JSON.stringify(key);
   for (const uri of uris) {
     const resolved = resolveOrRefuse(served, uri);
-    const reads = new ReadSet("rows");
+    const reads: TableRead[] = [];
     let readsPrincipal = false;
     await app.run(resolved.entry.name, resolved.args, {
       origin: Origin.Agent,
-      observer: { read: (each) => reads.add(each), sawPrincipal: () => (readsPrincipal = true) },
+      observer: {
+        read: (each) => reads.push(...each),
+        sawPrincipal: () => (readsPrincipal = true),
+      },
     });
     log(`${uri}: ${resolved.entry.name}(${argumentsText(resolved.args)})`);
     for (const line of readLines(reads, valueText)) log(`  ${line}`);
@@ -51,13 +56,30 @@ function resolveOrRefuse(served: ServedApp, uri: string): ReturnType<typeof reso
   }
 }
 
-/** One line per table, by name: `customers  by rowid: 1` or `orders  whole table`. */
-function readLines(reads: ReadSet, valueText: (key: string) => string): string[] {
+/**
+ * One line per table, by name: `customers  by rowid: 1` or `orders  whole table`, and why a
+ * whole table is not all there is to it (a foreign table); or one line when it is every table.
+ */
+export function readLines(
+  runReads: readonly TableRead[],
+  valueText: (key: string) => string,
+): string[] {
+  const reads = new ReadSet("rows");
+  reads.add(runReads);
+  const because = new Map<string, string>();
+  for (const read of runReads)
+    if (read.column === undefined && read.because) because.set(read.table, read.because);
+  if (reads.whole.has(ANY_TABLE))
+    return [
+      `every table: every write re-runs this (${because.get(ANY_TABLE) ?? "which tables it reads cannot be told"})`,
+    ];
   const tables = [...new Set([...reads.whole, ...reads.keyed.keys()])].sort();
   if (tables.length === 0) return ["reads no table: no write re-runs it"];
   const width = Math.max(...tables.map((table) => table.length));
   return tables.map((table) => {
     const name = table.padEnd(width);
+    const why = because.get(table);
+    if (why) return `${name}  whole table, ${why}`;
     if (reads.whole.has(table)) return `${name}  whole table: every write to it re-runs this`;
     const keys = [...reads.keyed.get(table)!].map(
       ([column, values]) => `${column} = ${[...values].map(valueText).join(", ")}`,

@@ -5,7 +5,7 @@ import type { App } from "../runtime/app.ts";
 // Light imports only: the CLI registers this command on every run, `codegen` included; the
 // MCP server runtime loads when `serve` actually runs.
 import { DEFAULT_PAGE_SIZE } from "../runtime/server/defaultPageSize.ts";
-import { DEFAULT_SUBSCRIPTION_LIMITS, FAIR_SHARES } from "../runtime/server/limitDefaults.ts";
+import { DEFAULT_SUBSCRIPTION_LIMITS, FAIR_SHARES } from "../runtime/live/limitDefaults.ts";
 import { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from "../runtime/server/logFormat.ts";
 import type { ServerLog } from "../runtime/server/serverLog.ts";
 import { httpFlagsProblem, type HttpFlags } from "./httpServeOptions.ts";

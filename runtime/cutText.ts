@@ -6,3 +6,8 @@
 export function cutText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
 }
+
+/** A URI in a message: enough of it to recognise, its length when cut. */
+export function shortened(uri: string): string {
+  return cutText(uri, 200);
+}

@@ -40,7 +40,6 @@ type LiteralOptions = { [key: string]: string | boolean | number | LiteralOption
 export function readCommand(
   key: string,
   declaration: VariableDeclaration,
-  cwd: string,
 ): CommandSyntax | undefined {
   const call = declaration.getInitializer();
   if (
@@ -56,19 +55,17 @@ export function readCommand(
     throw new DiagnosticError(
       diagnosticAt(
         call,
-        cwd,
         "CG001",
         `command "${key}" must be written command({ ...options }, async (ctx, ...args) => ...)`,
       ),
     );
   }
-  const options = readLiteralOptions(optionsNode, cwd);
+  const options = readLiteralOptions(optionsNode);
   const name = typeof options.name === "string" ? options.name : key;
   if (!COMMAND_NAME.test(name)) {
     throw new DiagnosticError(
       diagnosticAt(
         optionsNode,
-        cwd,
         "CG010",
         `command name "${name}" must be letters, digits and "_", starting with a letter or "_" (it becomes a URI and a tool name)`,
       ),
@@ -78,8 +75,8 @@ export function readCommand(
   return {
     name,
     live: options.live === true,
-    confirm: readConfirm(optionsNode, options.confirm, cwd),
-    annotations: readAnnotations(optionsNode, options.annotations, cwd),
+    confirm: readConfirm(optionsNode, options.confirm),
+    annotations: readAnnotations(optionsNode, options.annotations),
     ...(typeof options.title === "string" && { title: options.title }),
     mimeType: typeof options.mimeType === "string" ? options.mimeType : "application/json",
     description: docs.description,
@@ -88,7 +85,7 @@ export function readCommand(
     params: handler.getParameters().slice(1),
     handler,
     declaration,
-    location: locationOf(declaration, cwd),
+    location: locationOf(declaration),
   };
 }
 
@@ -96,7 +93,6 @@ export function readCommand(
 function readConfirm(
   optionsNode: ObjectLiteralExpression,
   confirm: LiteralOptions[string] | undefined,
-  cwd: string,
 ): boolean {
   if (confirm === undefined || typeof confirm === "boolean") return confirm === true;
   if (
@@ -109,7 +105,6 @@ function readConfirm(
   throw new DiagnosticError(
     diagnosticAt(
       optionNode(optionsNode, "confirm"),
-      cwd,
       "CG014",
       `confirm must be true, false or { message: "the question to ask the person" }`,
     ),
@@ -122,7 +117,6 @@ const STATED_ANNOTATIONS = ["idempotentHint", "openWorldHint"] as const;
 function readAnnotations(
   optionsNode: ObjectLiteralExpression,
   annotations: LiteralOptions[string] | undefined,
-  cwd: string,
 ): StatedAnnotations {
   if (annotations === undefined) return {};
   const problem =
@@ -139,7 +133,7 @@ function readAnnotations(
           .find((message) => message !== undefined);
   if (problem !== undefined || typeof annotations !== "object")
     throw new DiagnosticError(
-      diagnosticAt(optionNode(optionsNode, "annotations"), cwd, "CG014", problem!),
+      diagnosticAt(optionNode(optionsNode, "annotations"), "CG014", problem!),
     );
   const stated: StatedAnnotations = {};
   for (const key of STATED_ANNOTATIONS)
@@ -152,16 +146,15 @@ function optionNode(optionsNode: ObjectLiteralExpression, name: string): Node {
 }
 
 /** Options must be literals: the catalog is decided at build time, not by running code. */
-function readLiteralOptions(object: ObjectLiteralExpression, cwd: string): LiteralOptions {
+function readLiteralOptions(object: ObjectLiteralExpression): LiteralOptions {
   const options: LiteralOptions = {};
   for (const property of object.getProperties()) {
     const initializer = Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
-    const value = initializer && literalValue(initializer, cwd);
+    const value = initializer && literalValue(initializer);
     if (value === undefined) {
       throw new DiagnosticError(
         diagnosticAt(
           property,
-          cwd,
           "CG002",
           `command options must be literals (true, "text", 10, { ... }); write this option's value out`,
         ),
@@ -172,13 +165,13 @@ function readLiteralOptions(object: ObjectLiteralExpression, cwd: string): Liter
   return options;
 }
 
-function literalValue(node: Node, cwd: string): LiteralOptions[string] | undefined {
+function literalValue(node: Node): LiteralOptions[string] | undefined {
   if (Node.isTrueLiteral(node)) return true;
   if (Node.isFalseLiteral(node)) return false;
   if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node))
     return node.getLiteralValue();
   if (Node.isNumericLiteral(node)) return node.getLiteralValue();
-  if (Node.isObjectLiteralExpression(node)) return readLiteralOptions(node, cwd);
+  if (Node.isObjectLiteralExpression(node)) return readLiteralOptions(node);
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import type { Server } from "@modelcontextprotocol/server";
-import { LegacySubscriptions } from "./legacySubscriptions.ts";
+import type { Watches } from "../live/liveRoom.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /**
@@ -16,7 +16,8 @@ export class Connection {
   readonly #server: Server;
   readonly #served: ServedApp;
   readonly #onError: (error: Error) => void;
-  readonly #subscriptions: LegacySubscriptions | undefined;
+  /** Its `resources/subscribe` subscriptions, by URI as the client sent it. */
+  readonly #subscriptions: Watches | undefined;
   readonly #stopWatchingGrants: () => void;
 
   constructor(served: ServedApp, server: Server, onError: (error: Error) => void) {
@@ -36,7 +37,7 @@ export class Connection {
 
   close(): void {
     this.#stopWatchingGrants();
-    this.#subscriptions?.clear();
+    this.#subscriptions?.endAll();
   }
 
   /**
@@ -44,12 +45,11 @@ export class Connection {
    * stream closed); the connection itself may go on answering requests.
    */
   endSubscriptions(): void {
-    this.#subscriptions?.clear();
+    this.#subscriptions?.endAll();
   }
 
-  #acceptSubscriptions(): LegacySubscriptions {
-    const subscriptions = new LegacySubscriptions(
-      this.#served,
+  #acceptSubscriptions(): Watches {
+    const subscriptions = this.#served.room.watches(
       (uri) => void this.#server.sendResourceUpdated({ uri }).catch(this.#onError),
     );
     this.#server.setRequestHandler("resources/subscribe", async (request, ctx) => {
@@ -57,7 +57,7 @@ export class Connection {
       return {};
     });
     this.#server.setRequestHandler("resources/unsubscribe", (request) => {
-      subscriptions.unsubscribe(request.params.uri);
+      subscriptions.end(request.params.uri);
       return {};
     });
     return subscriptions;

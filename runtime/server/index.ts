@@ -14,6 +14,6 @@ export { RATE_LIMITED } from "./protocolErrors.ts";
 export { DEFAULT_PAGE_SIZE } from "./pagination.ts";
 export { type LiveStatus, type ServeOptions } from "./servedApp.ts";
 export { StaleCatalogError } from "./catalogDrift.ts";
-export { DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionLimits } from "./subscriptionLimits.ts";
+export { DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionLimits } from "../live/limitDefaults.ts";
 export { serverLog, MAX_LOG_MESSAGE, type ServerLog } from "./serverLog.ts";
 export { LOG_FORMATS, DEFAULT_LOG_FORMAT, type LogFormat } from "./logFormat.ts";

@@ -8,11 +8,11 @@ import type { HeldByToken } from "./auth/heldByToken.ts";
 import { buildServer } from "./buildServer.ts";
 import { Connection } from "./connection.ts";
 import { isEventStream, primed, SSE_RETRY_MS, whenStreamEnds } from "./eventStream.ts";
-import { OpenCount } from "./openCount.ts";
+import { OpenCount } from "../live/openCount.ts";
 import { SessionEventStore } from "./sessionEventStore.ts";
-import { errorResponse } from "./protocolErrors.ts";
+import { errorResponse, sessionLimitReached } from "./protocolErrors.ts";
+import { holderOf } from "./requestContext.ts";
 import { invalidParams } from "./sdkAdapter/requestParams.ts";
-import { holderOf, sessionLimitReached } from "./subscriptionLimits.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /**
@@ -51,7 +51,7 @@ export class LegacyHttpSessions {
   ) {
     this.#served = served;
     this.#held = held;
-    this.#count = new OpenCount(served.ledger.limits, "sessionsPerPrincipal", "sessionsTotal");
+    this.#count = new OpenCount(served.room.limits, "sessionsPerPrincipal", "sessionsTotal");
     this.#onerror = onerror;
     this.#idleMs = idleMs;
     this.#sweep = setInterval(() => this.#closeIdle(), Math.min(idleMs, 60_000)).unref();
@@ -111,7 +111,7 @@ export class LegacyHttpSessions {
     if (full)
       return errorResponse(
         full === "sessionsTotal" ? 503 : 429,
-        sessionLimitReached(this.#served.ledger.limits, full, this.#idleMs),
+        sessionLimitReached(this.#served.room.limits, full, this.#idleMs),
         (body as unknown as { id: string | number }).id,
       );
     const transport = await this.#open(auth, holder);

@@ -5,7 +5,9 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError,
 } from "@modelcontextprotocol/server";
-import { cutText } from "../cutText.ts";
+import { cutText, shortened } from "../cutText.ts";
+import type { SubscriptionLimits } from "../live/limitDefaults.ts";
+import { overLimit, type LimitName } from "../live/subscriptionLimits.ts";
 import type { FieldError } from "../uri/template.ts";
 
 /**
@@ -29,11 +31,6 @@ export function invalidUri(uri: string, errors: FieldError[]): ProtocolError {
     `Invalid URI ${shortened(uri)}: ${describe(errors)}`,
     { uri: cutText(uri, MAX_DATA_URI), errors },
   );
-}
-
-/** A URI in a message: enough of it to recognise, its length when cut. */
-export function shortened(uri: string): string {
-  return cutText(uri, 200);
 }
 
 /** `data.uri` of an invalid URI: whole for any URI a client builds, cut past 2 KiB. */
@@ -171,6 +168,24 @@ export function payloadTooLarge(): ProtocolError {
 
 /** -32000, the SDK transports' code for a request refused before it reached a handler. */
 export const SDK_TRANSPORT_REFUSAL = -32000;
+
+/**
+ * The refusal of an `initialize` over a session limit: a session ends with a DELETE of its
+ * `Mcp-Session-Id`, or when it has been idle for `idleMs`.
+ */
+export function sessionLimitReached(
+  limits: SubscriptionLimits,
+  limit: LimitName,
+  idleMs: number,
+): ProtocolError {
+  return overLimit(
+    SDK_TRANSPORT_REFUSAL,
+    limits,
+    limit,
+    (bound) =>
+      `Session limit reached: ${bound}; end a session (DELETE with its Mcp-Session-Id) or reuse one; an idle session is closed after ${Math.round(idleMs / 1000)} s`,
+  );
+}
 
 /**
  * An error answer over `MAX_ERROR_ANSWER` characters, as one that says the same in fewer: the

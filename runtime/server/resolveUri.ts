@@ -8,11 +8,8 @@ import type { ServedApp } from "./servedApp.ts";
 
 /** A URI the agent may read: the granted command it names and the handler's arguments. */
 export interface ResolvedUri {
-  readonly uri: string;
   readonly entry: CommandEntry;
   readonly args: readonly unknown[];
-  /** The principal that asked: a watch of the URI re-runs as it. */
-  readonly auth: AuthInfo | undefined;
 }
 
 /**
@@ -35,20 +32,7 @@ export function resolveUri(
     argumentsObject(entry.arguments, args),
   );
   if (errors.length > 0) throw invalidUri(uri, errors);
-  return { uri, entry, args, auth };
-}
-
-/** `resolveUri` for callers that drop what does not resolve (a listen's filter). */
-export function resolvesTo(
-  served: ServedApp,
-  uri: string,
-  auth: AuthInfo | undefined,
-): ResolvedUri | undefined {
-  try {
-    return resolveUri(served, uri, auth);
-  } catch {
-    return undefined;
-  }
+  return { entry, args };
 }
 
 function argsOf(served: ServedApp, entry: CommandEntry, uri: string): unknown[] {

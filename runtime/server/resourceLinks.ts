@@ -1,6 +1,6 @@
 import type { AuthInfo, ResourceLink } from "@modelcontextprotocol/server";
-import { shortened } from "./protocolErrors.ts";
-import { resolvesTo } from "./resolveUri.ts";
+import { shortened } from "../cutText.ts";
+import { resolveUri, type ResolvedUri } from "./resolveUri.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /**
@@ -17,7 +17,7 @@ export function resourceLinks(
 ): ResourceLink[] {
   const links: ResourceLink[] = [];
   for (const uri of new Set(uris)) {
-    const resolved = resolvesTo(served, uri, auth);
+    const resolved = readable(served, uri, auth);
     if (!resolved) {
       served.onerror(
         new Error(
@@ -37,4 +37,17 @@ export function resourceLinks(
     });
   }
   return links;
+}
+
+/** What `uri` resolves to for `auth`, or undefined where a read would refuse it. */
+function readable(
+  served: ServedApp,
+  uri: string,
+  auth: AuthInfo | undefined,
+): ResolvedUri | undefined {
+  try {
+    return resolveUri(served, uri, auth);
+  } catch {
+    return undefined;
+  }
 }

@@ -4,6 +4,7 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { App } from "../app.ts";
 import { cutText } from "../cutText.ts";
+import { oncePerTurn } from "../live/liveRoom.ts";
 import { isEventStream, primed } from "./eventStream.ts";
 import { isWildcard, ownHostNames } from "./ownHostNames.ts";
 import { MAX_LOG_MESSAGE } from "./serverLog.ts";
@@ -110,7 +111,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     legacy: "reject",
     onerror,
     // Above livecmd's own limits, which answer first with -32602 and data.limit.
-    maxSubscriptions: served.ledger.limits.listensTotal + 1,
+    maxSubscriptions: served.room.limits.listensTotal + 1,
   });
   const stopWatchingGrants = app.onGrantsChanged(() => {
     if (served.catalog.hasReadableCommands) modern.notify.resourcesChanged();
@@ -133,8 +134,13 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   const held = new HeldByToken(options.auth, resource ?? listening, onerror);
   const ownHosts = isWildcard(host) ? ownHostNames() : [];
   const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs, held);
-  // The bus delivers by exact URI to every listen holding it, which is every subscriber of it.
-  const listens = new HttpListens(served, (uri) => modern.notify.resourceUpdated(uri), held);
+  // The bus delivers by exact URI to every listen holding it, which is every subscriber of it:
+  // the listens publish each URI once.
+  const listens = new HttpListens(
+    served.room,
+    oncePerTurn((uri) => modern.notify.resourceUpdated(uri)),
+    held,
+  );
   const mcp = routeByEra({
     modern: async (request, read, auth) => {
       const response = await listens.fetch(request, modern.fetch, read, auth);
@@ -165,7 +171,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   });
   return {
     url: listening,
-    live: served.live,
+    live: served.room.registry,
     async close() {
       stopWatchingGrants();
       held.close();

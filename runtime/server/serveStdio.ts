@@ -1,4 +1,4 @@
-import type { McpRequestContext, RequestId, Server, Transport } from "@modelcontextprotocol/server";
+import type { McpRequestContext, Server, Transport } from "@modelcontextprotocol/server";
 import {
   serveStdio as serveStdioEntry,
   StdioServerTransport,
@@ -7,7 +7,7 @@ import {
 import type { App } from "../app.ts";
 import { buildServer } from "./buildServer.ts";
 import { Connection } from "./connection.ts";
-import { ListenRegistrations } from "./listens.ts";
+import { oncePerTurn } from "../live/liveRoom.ts";
 import { ServedApp, type LiveStatus, type ServeOptions } from "./servedApp.ts";
 import { StdioListenTap } from "./sdkAdapter/index.ts";
 
@@ -33,14 +33,14 @@ export function serveStdio(app: App, options: ServeStdioOptions = {}): StdioServ
   // The instance the entry built last is the one it pins (a discarded discover probe is followed
   // by the legacy instance that replaces it).
   let pinned: { server: Server; era: McpRequestContext["era"] } | undefined;
-  const listens = new ListenRegistrations<RequestId>(
-    served,
-    (uri) => void pinned?.server.sendResourceUpdated({ uri }).catch(onerror),
+  // The entry stamps one update onto every listen holding its URI: the connection's listens
+  // publish each URI once.
+  const listens = served.room.watches(
+    oncePerTurn((uri) => void pinned?.server.sendResourceUpdated({ uri }).catch(onerror)),
   );
   const transport = new StdioListenTap(
     options.transport ?? new StdioServerTransport(),
     listens,
-    served.ledger.limits,
     () => pinned?.era !== "legacy",
   );
   const handle = serveStdioEntry(
@@ -53,10 +53,10 @@ export function serveStdio(app: App, options: ServeStdioOptions = {}): StdioServ
     { transport, onerror },
   );
   return {
-    live: served.live,
+    live: served.room.registry,
     async close() {
       await handle.close();
-      listens.closeAll();
+      listens.endAll();
       served.close();
     },
   };

@@ -2,7 +2,9 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { App, RunOptions } from "../app.ts";
 import type { CommandEntry } from "../catalog.ts";
 import { Origin } from "../context.ts";
-import { describeRerunFailure, LiveRegistry, type LiveStats } from "../live/liveRegistry.ts";
+import { describeRerunFailure, type LiveStats } from "../live/liveRegistry.ts";
+import { LiveRoom } from "../live/liveRoom.ts";
+import type { SubscriptionLimits } from "../live/limitDefaults.ts";
 import { argumentValidator } from "../validation/argumentValidator.ts";
 import { checkResult, ResultMismatch } from "../validation/resultMismatch.ts";
 import { catalogDrift, StaleCatalogError } from "./catalogDrift.ts";
@@ -11,13 +13,9 @@ import { GrantedCatalog } from "./grantedCatalog.ts";
 import { DEFAULT_PAGE_SIZE } from "./pagination.ts";
 import { rateLimited } from "./protocolErrors.ts";
 import { rateLimiterOf, type RateLimiter } from "./rateLimiter.ts";
+import { holderOf } from "./requestContext.ts";
+import { resolveUri } from "./resolveUri.ts";
 import { serverLog, type ServerLog } from "./serverLog.ts";
-import type { ResolvedUri } from "./resolveUri.ts";
-import {
-  SubscriptionLedger,
-  subscriptionLimits,
-  type SubscriptionLimits,
-} from "./subscriptionLimits.ts";
 
 export interface ServeOptions {
   /** Entries per page of `tools/list`, `resources/list` and `resources/templates/list`. */
@@ -74,10 +72,8 @@ export class ServedApp {
   readonly serverInfo: { name: string; version: string };
   readonly onerror: (error: Error) => void;
   readonly log: ServerLog;
-  /** The URIs watched, against the limits. */
-  readonly ledger: SubscriptionLedger;
-  /** Every subscription of every connection this entry serves, re-run on the app's writes. */
-  readonly live: LiveRegistry;
+  /** Every URI watched by the connections this entry serves: admitted, limited, re-run on writes. */
+  readonly room: LiveRoom;
   /** Asks a person before a confirm command runs. */
   readonly confirmations: Confirmations;
   readonly #limiter: RateLimiter;
@@ -105,16 +101,23 @@ export class ServedApp {
     const log = (this.log = options.log ?? serverLog());
     this.onerror = options.onerror ?? ((error) => log.error(error.message));
     this.#checkResults = options.checkResults ?? process.env.LIVECMD_CHECK_RESULTS === "1";
-    this.ledger = new SubscriptionLedger(subscriptionLimits(options.limits));
+    this.room = new LiveRoom(app, {
+      limits: options.limits,
+      // Resolved as a read is, but not counted against the rate limit: the agent asks for one
+      // watch, and the re-runs that follow are caused by the app's writes.
+      resolve: (uri, auth) => {
+        const { entry, args } = resolveUri(this, uri, auth);
+        return { command: entry.name, args };
+      },
+      holderOf,
+      onError: (failure) => this.onerror(new Error(describeRerunFailure(failure))),
+    });
     this.serverInfo = { name: app.name, version: app.version ?? options.version ?? UNVERSIONED };
     if (drift.length > 0)
       this.onerror(new Error(`serving a stale catalog.json (allowStale): ${drift.join("; ")}`));
     this.confirmations = new Confirmations(
       options.requestStateKey ?? (process.env.LIVECMD_REQUEST_STATE_KEY || undefined),
     );
-    this.live = new LiveRegistry(app, {
-      onError: (failure) => this.onerror(new Error(describeRerunFailure(failure))),
-    });
   }
 
   /** Counts a run against the command's rate limit; over the limit, throws the retry hint. */
@@ -154,21 +157,8 @@ export class ServedApp {
     return result;
   }
 
-  /**
-   * Watches a resolved URI: `notify(uri)` whenever a write changes what it returns. Not counted
-   * against the rate limit: the agent did not ask for these runs, the app's writes caused them.
-   */
-  watch(resolved: ResolvedUri, notify: (uri: string) => void): Promise<() => void> {
-    return this.live.add(
-      resolved.entry.name,
-      resolved.args,
-      { uri: resolved.uri, notify },
-      resolved.auth,
-    );
-  }
-
   /** Stops re-running on writes; the subscriptions were removed by the connections that held them. */
   close(): void {
-    this.live.close();
+    this.room.close();
   }
 }

@@ -5,7 +5,7 @@ import { quoteValue } from "./quote.ts";
 import { integerValue, isJsonNumberSyntax } from "./scalarSyntax.ts";
 
 /**
- * Converts decoded URI values by their variable's schema (design.md's conversion table),
+ * Converts decoded URI values by their variable's schema (docs/mcp.md, "Reading a URI back", the conversion table),
  * collecting one error per bad field instead of stopping at the first.
  *
  * Each method takes the field name and the raw value; an absent (`undefined`) raw value stays

@@ -1,7 +1,7 @@
 import { CASE_BIT, DIGIT_ZERO, DOT, isDigit, LOWER_E, MINUS, PLUS } from "./uriChars.ts";
 
 /*
- * The exact spellings design.md's conversion table accepts, checked by hand: `Number()` alone
+ * The exact spellings the conversion table of docs/mcp.md ("Reading a URI back") accepts, checked by hand: `Number()` alone
  * would also take "", " 1", "+1", "0x10", ".5", "1." and "Infinity".
  */
 

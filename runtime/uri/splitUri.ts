@@ -41,7 +41,7 @@ export type SplitResult<P extends string, Q extends string> =
   | { ok: false; errors: FieldError[]; parts: undefined };
 
 /**
- * Takes an expanded URI apart strictly (design.md, "Reading a URI back"): `base`, then one
+ * Takes an expanded URI apart strictly (docs/mcp.md, "Reading a URI back"): `base`, then one
  * `/segment` per name in `pathNames`, in order, then an optional form query whose names must be
  * in `queryNames`. Collects every error it can; never throws.
  *

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { defineApp } from "../../runtime/app.ts";
+import { readLines } from "../../cli/inspectReads.ts";
+import { Origin } from "../../runtime/context.ts";
 import type { SqlParam } from "../../runtime/db/database.ts";
+import type { TableRead } from "../../runtime/db/keyedAccess.ts";
 import { command } from "../../runtime/command.ts";
 import { postgres, type PostgresOptions } from "../../runtime/db/postgres/postgres.ts";
 import { LiveRegistry } from "../../runtime/live/liveRegistry.ts";
@@ -17,6 +20,8 @@ const SCHEMA = `
   INSERT INTO events_2027_01 VALUES (9, '2027-01-05', 'waiting to be attached');
   CREATE TABLE shapes (id integer PRIMARY KEY, name text);
   CREATE TABLE circles (radius integer) INHERITS (shapes);
+  CREATE TABLE tagged (tag text);
+  CREATE TABLE labels (size integer) INHERITS (shapes, tagged);
   CREATE TABLE accounts (id integer PRIMARY KEY, owner text);
   CREATE TABLE ledger (account_id integer REFERENCES accounts, amount integer);
   CREATE TABLE other (id integer PRIMARY KEY);
@@ -93,6 +98,11 @@ const CASES: Case[] = [
     rule: "a read of a child hears an update made through the parent",
     sql: "SELECT id, name FROM circles ORDER BY id",
     changes: "INSERT INTO circles VALUES (2, 'd', 6); UPDATE shapes SET name = 'e' WHERE id = 2",
+  },
+  {
+    rule: "a table with two parents: a read that scans it reads every table",
+    sql: "SELECT tag FROM tagged ORDER BY tag",
+    changes: "INSERT INTO labels VALUES (7, 'l', 'new tag', 1)",
   },
   {
     rule: "a plpgsql function in the select list reads every table",
@@ -225,6 +235,80 @@ describe("PostgreSQL: no read hides a change", { skip: server.skip }, () => {
 });
 
 const FOREIGN_READ = "SELECT 1 AS one WHERE ?::boolean AND EXISTS (SELECT 1 FROM remote_things)";
+
+describe("PostgreSQL: LIVECMD_CHECK_READS=1", { skip: server.skip }, () => {
+  test("logs a statement whose read set lacks a table PostgreSQL says it scanned (a function wrongly named pure), and serves it all the same", async () => {
+    const url = await emptyDatabase(server.url!);
+    psql(url, SCHEMA + "INSERT INTO ledger VALUES (1, 5);");
+    const log: string[] = [];
+    process.env.LIVECMD_CHECK_READS = "1";
+    const database = postgres(url, {
+      pureFunctions: ["account_balance"],
+      log: (line) => log.push(line),
+    });
+    delete process.env.LIVECMD_CHECK_READS;
+    const sql = "SELECT account_balance(id) AS balance FROM accounts WHERE id = ?";
+    const app = defineApp({
+      name: "hidden",
+      commands: {
+        balance: command({ live: true }, async (ctx, id: number) => ctx.db.get(sql, id)),
+      },
+      agent: { grant: [] },
+      database,
+    });
+    try {
+      assert.deepEqual(await app.db.get(sql, 1), { balance: 5 });
+      assert.deepEqual(await app.db.transaction(() => app.db.get(sql, 2)), { balance: 0 });
+      const line = `livecmd: LIVECMD_CHECK_READS: ${JSON.stringify(sql.replace("?", "$1"))} scanned ledger, which its read set lacks: a write there would not re-run its subscriptions (please report it)`;
+      assert.deepEqual(log, [line, line]);
+      log.length = 0;
+      await app.db.get("SELECT owner FROM accounts WHERE id = ?", 1);
+      assert.deepEqual(log, [], "a complete read set is not logged");
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe(
+  "PostgreSQL: livecmd inspect --reads says why a read is every table",
+  { skip: server.skip },
+  () => {
+    test("a plpgsql call names the function; a foreign table says it is never notified", async () => {
+      const url = await emptyDatabase(server.url!);
+      psql(url, SCHEMA);
+      const app = defineApp({
+        name: "hidden",
+        commands: {
+          balance: command({ live: true }, async (ctx, id: number) =>
+            ctx.db.get("SELECT account_balance(id) AS balance FROM accounts WHERE id = ?", id),
+          ),
+          remote: command({ live: true }, async (ctx) => ctx.db.all(FOREIGN_READ, false)),
+        },
+        agent: { grant: [] },
+        database: postgres(url, { log: () => {} }),
+      });
+      const linesOf = async (name: string, args: unknown[]) => {
+        const reads: TableRead[] = [];
+        await app.run(name, args, {
+          origin: Origin.Agent,
+          observer: { read: (each) => reads.push(...each), sawPrincipal: () => {} },
+        });
+        return readLines(reads, (key) => JSON.stringify(key));
+      };
+      try {
+        assert.deepEqual(await linesOf("balance", [1]), [
+          "every table: every write re-runs this (it calls public.account_balance(), a plpgsql function whose reads no plan shows; if it reads no table, name it in postgres(url, { pureFunctions }))",
+        ]);
+        assert.deepEqual(await linesOf("remote", []), [
+          "remote_things  whole table, a foreign table: livecmd is never told of its changes",
+        ]);
+      } finally {
+        await app.close();
+      }
+    });
+  },
+);
 
 function asRole(url: string, role: string): string {
   const parsed = new URL(url);

@@ -84,6 +84,18 @@ describe("PostgreSQL: the tables a statement reads, from its plan", { skip: serv
     assert.deepEqual(await explain("DELETE FROM c WHERE id = $1"), { reads: ["c"], writes: ["c"] });
   });
 
+  test("a rule's actions are plans of their own: a write through a rule names every table it writes", async () => {
+    psql(
+      url,
+      "CREATE TABLE c_log (id integer); CREATE RULE c_logged AS ON INSERT TO c DO ALSO INSERT INTO c_log VALUES (NEW.id)",
+    );
+    assert.deepEqual(await explain("INSERT INTO c VALUES ($1)"), {
+      reads: [],
+      writes: ["c", "c_log"],
+    });
+    psql(url, "DROP RULE c_logged ON c");
+  });
+
   test("a statement the plan cannot be taken of leaves nothing prepared behind", async () => {
     await assert.rejects(explain("SELECT nope FROM a"), /column "nope" does not exist/);
     assert.deepEqual(await explain("SELECT id FROM c"), { reads: ["c"], writes: [] });
@@ -103,6 +115,13 @@ describe("PostgreSQL: bad input is one line that says what to do", { skip: serve
     assert.throws(
       () => postgres("mysql://localhost/app"),
       /^LivecmdSetupError: livecmd: the PostgreSQL URL "mysql:\/\/localhost\/app" must look like postgres:\/\/user:password@host:5432\/database$/,
+    );
+  });
+
+  test("pureFunctions that is not a list of names is refused when the app is defined", () => {
+    assert.throws(
+      () => postgres("postgres://localhost/app", { pureFunctions: "shout" as never }),
+      /^LivecmdSetupError: livecmd: postgres\(url, \{ pureFunctions \}\) must be a list of function names \("name" or "schema.name"\), not "shout"$/,
     );
   });
 

@@ -34,7 +34,7 @@ function rejected(type: string, raw: string): FieldError {
   return result.errors[0]!;
 }
 
-// design.md, "Reading a URI back (strict)", the conversion table: every example, plus edges.
+// docs/mcp.md, "Reading a URI back", the conversion table: every example, plus edges.
 const ACCEPTED: [type: string, raw: string, value: unknown][] = [
   ["integer", "0", 0],
   ["integer", "12", 12],

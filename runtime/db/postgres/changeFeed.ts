@@ -105,14 +105,20 @@ const PLAN_CHANGING_TAGS = [
 export const INSTALL_CHANGE_FEED = /* sql */ `
 SELECT pg_advisory_xact_lock(${INSTALL_LOCK});
 CREATE SCHEMA IF NOT EXISTS ${LIVECMD_SCHEMA};
-CREATE OR REPLACE FUNCTION ${ROOT_OF}(relation oid) RETURNS name LANGUAGE sql STABLE AS $$
-  WITH RECURSIVE up (rel) AS (
-    SELECT relation UNION SELECT i.inhparent FROM up JOIN pg_inherits i ON i.inhrelid = up.rel)
-  SELECT CASE WHEN EXISTS (SELECT 1 FROM up JOIN pg_inherits i ON i.inhrelid = up.rel
-                            GROUP BY up.rel HAVING count(*) > 1) THEN NULL
-         ELSE (SELECT c.relname FROM up JOIN pg_class c ON c.oid = up.rel
-                WHERE NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = up.rel)) END
-$$;
+-- plpgsql, for its cached plans: the feed's triggers call this on every write.
+CREATE OR REPLACE FUNCTION ${ROOT_OF}(relation oid) RETURNS name LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_inherits WHERE inhrelid = relation) THEN
+    RETURN (SELECT relname FROM pg_class WHERE oid = relation);
+  END IF;
+  RETURN (
+    WITH RECURSIVE up (rel) AS (
+      SELECT relation UNION SELECT i.inhparent FROM up JOIN pg_inherits i ON i.inhrelid = up.rel)
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM up JOIN pg_inherits i ON i.inhrelid = up.rel
+                              GROUP BY up.rel HAVING count(*) > 1) THEN NULL
+           ELSE (SELECT c.relname FROM up JOIN pg_class c ON c.oid = up.rel
+                  WHERE NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = up.rel)) END);
+END $$;
 CREATE OR REPLACE FUNCTION ${LIVECMD_SCHEMA}.notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   key_columns text[];
@@ -197,13 +203,13 @@ BEGIN
     END IF;
   END LOOP;
 END $$;
+-- Made again at every install, so that its tags are this version's.
 DO $$
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_event_trigger WHERE evtname = '${DDL_EVENT_TRIGGER}') THEN
-    CREATE EVENT TRIGGER ${DDL_EVENT_TRIGGER} ON ddl_command_end
-      WHEN TAG IN (${PLAN_CHANGING_TAGS.map((tag) => `'${tag}'`).join(", ")})
-      EXECUTE FUNCTION ${LIVECMD_SCHEMA}.notify_ddl();
-  END IF;
+  DROP EVENT TRIGGER IF EXISTS ${DDL_EVENT_TRIGGER};
+  CREATE EVENT TRIGGER ${DDL_EVENT_TRIGGER} ON ddl_command_end
+    WHEN TAG IN (${PLAN_CHANGING_TAGS.map((tag) => `'${tag}'`).join(", ")})
+    EXECUTE FUNCTION ${LIVECMD_SCHEMA}.notify_ddl();
 EXCEPTION WHEN insufficient_privilege THEN
   NULL; -- Not a superuser: see DDL_EVENT_TRIGGER.
 END $$;

@@ -54,6 +54,7 @@ export interface PostgresSource {
 export function postgres(target: PostgresTarget, options: PostgresOptions = {}): PostgresSource {
   if (typeof target === "string") checkUrl(target);
   checkPureFunctions(options.pureFunctions);
+  const checkReads = options.checkReads ?? process.env.LIVECMD_CHECK_READS === "1";
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   return {
     kind: "postgres",
@@ -63,7 +64,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
         typeParsers(pg.types),
         log,
         { pureFunctions: new Set(options.pureFunctions) },
-        options.checkReads ?? process.env.LIVECMD_CHECK_READS === "1",
+        checkReads,
       );
       // Every table changed is also what DDL and a lost feed are: plans may have changed too.
       const heard = (changes: readonly TableChange[]) => {

@@ -4,41 +4,36 @@ import type {
   McpHandlerRequestOptions,
   ProtocolError,
 } from "@modelcontextprotocol/server";
+import type { LiveRoom } from "../../live/liveRoom.ts";
 import { isEventStream, whenStreamEnds } from "../eventStream.ts";
-import { ListenRegistrations } from "../listens.ts";
 import { listenId, narrowedTo, requestedUris } from "./listenRequest.ts";
 import type { HeldByToken } from "../auth/heldByToken.ts";
-import type { ServedApp } from "../servedApp.ts";
-import { OpenCount } from "../openCount.ts";
-import { holderOf, limitReached } from "../subscriptionLimits.ts";
 
 type Fetch = (request: Request, options?: McpHandlerRequestOptions) => Promise<Response>;
 
 /**
  * The 2026-07-28 listens of the HTTP endpoint. `createMcpHandler` answers
  * `subscriptions/listen` itself, acknowledges the filter verbatim and keeps the open filters to
- * itself; so each listen's `resourceSubscriptions` is narrowed to the URIs livecmd will watch
- * before the handler sees it (handed over as the parsed body), they are registered, and they
- * are released when the listen's event stream ends: the client closed it, or the server ended
- * it. A stateless 2026-07-28 HTTP client has no connection beyond its listen stream, so the
- * per-connection limit applies to each listen; a principal's open listens are counted too, so
- * that none can take every stream the handler keeps.
+ * itself; so each listen is opened in the live room (`LiveRoom.openListen`, which admits its
+ * URIs and counts its stream) and its `resourceSubscriptions` narrowed to the URIs watched
+ * before the handler sees it (handed over as the parsed body), and it is closed when its event
+ * stream ends: the client closed it, or the server ended it.
  */
 export class HttpListens {
-  readonly #served: ServedApp;
-  readonly #registrations: ListenRegistrations<object>;
-  readonly #streams: OpenCount;
+  readonly #room: LiveRoom;
+  readonly #publish: (uri: string) => void;
   readonly #held: HeldByToken;
+  /** What ends each open listen. */
+  readonly #open = new Set<() => void>();
 
   /**
    * `publish(uri)` reaches every open listen whose filter holds exactly `uri`; `held` ends a
    * listen whose token is revoked or expires.
    */
-  constructor(served: ServedApp, publish: (uri: string) => void, held: HeldByToken) {
-    this.#served = served;
+  constructor(room: LiveRoom, publish: (uri: string) => void, held: HeldByToken) {
+    this.#room = room;
+    this.#publish = publish;
     this.#held = held;
-    this.#registrations = new ListenRegistrations(served, publish);
-    this.#streams = new OpenCount(served.ledger.limits, "listensPerPrincipal", "listensTotal");
   }
 
   /**
@@ -66,38 +61,19 @@ export class HttpListens {
           .catch(() => undefined);
     const id = listenId(message);
     if (id === undefined) return next(request, options(read?.parsed));
-    const holder = holderOf(auth);
-    const full = this.#streams.full(holder);
-    if (full)
-      return refusal(id, limitReached(this.#served.ledger.limits, full, "opening another listen"));
-    const requested = requestedUris(message) ?? [];
-    const honored = this.#registrations.honor(
-      requested,
-      this.#served.ledger.limits.perConnection,
-      auth,
-    );
-    if (honored.uris.length === 0 && honored.limited) {
-      return refusal(
-        id,
-        limitReached(this.#served.ledger.limits, honored.limited, "listening to more URIs"),
-      );
-    }
-    const listen = {};
-    await this.#registrations.open(listen, honored.uris, auth);
-    this.#streams.open(holder);
-    let released = false;
+    const listen = await this.#room.openListen(requestedUris(message) ?? [], auth, this.#publish);
+    if ("refused" in listen) return refusal(id, listen.refused);
     const revoked = new AbortController();
     const unhold = this.#held.hold(auth, () => revoked.abort());
     const release = () => {
-      if (released) return;
-      released = true;
+      this.#open.delete(release);
       unhold();
-      this.#registrations.close(listen);
-      this.#streams.close(holder);
+      listen.close();
     };
+    this.#open.add(release);
     try {
       const parsedBody = requestedUris(message)
-        ? narrowedTo(message as JSONRPCRequest, honored.uris)
+        ? narrowedTo(message as JSONRPCRequest, listen.watched)
         : message;
       const response = await next(request, options(parsedBody));
       if (isEventStream(response)) return whenStreamEnds(response, release, revoked.signal);
@@ -110,7 +86,7 @@ export class HttpListens {
   }
 
   closeAll(): void {
-    this.#registrations.closeAll();
+    for (const release of [...this.#open]) release();
   }
 }
 

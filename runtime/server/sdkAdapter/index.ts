@@ -1,5 +1,7 @@
 /**
  * Where livecmd fills the SDK's gaps around 2026-07-28 listens and the two eras, in one place.
+ * These only tap the SDK: what a listen watches, within which limits, is the live room's
+ * (`runtime/live/liveRoom.ts`), which the taps hand each listen they see.
  * `@modelcontextprotocol/server` 2.4 answers `subscriptions/listen` itself, and livecmd relies
  * on exactly these behaviours of it (`test/unit/sdk-contract.test.ts` checks each against the
  * installed SDK and fails, naming the one that changed, after an upgrade):

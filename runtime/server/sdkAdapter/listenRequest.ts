@@ -1,5 +1,4 @@
 import type { JSONRPCRequest } from "@modelcontextprotocol/server";
-import type { ResolvedUri } from "../resolveUri.ts";
 
 /**
  * The `resourceSubscriptions` of a 2026-07-28 `subscriptions/listen` request, or undefined for
@@ -18,10 +17,7 @@ export function requestedUris(message: unknown): string[] | undefined {
  * `resourceSubscriptions` verbatim (and drops it when empty), so narrowing the request is what
  * makes the acknowledgement tell the client which URIs are watched.
  */
-export function narrowedTo(
-  message: JSONRPCRequest,
-  honored: readonly ResolvedUri[],
-): JSONRPCRequest {
+export function narrowedTo(message: JSONRPCRequest, honored: readonly string[]): JSONRPCRequest {
   const params = message.params as { notifications: Record<string, unknown> };
   return {
     ...message,
@@ -29,7 +25,7 @@ export function narrowedTo(
       ...params,
       notifications: {
         ...params.notifications,
-        resourceSubscriptions: honored.map((resolved) => resolved.uri),
+        resourceSubscriptions: [...honored],
       },
     },
   };

@@ -8,17 +8,16 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "@modelcontextprotocol/server";
-import type { ListenRegistrations } from "../listens.ts";
+import type { Watches } from "../../live/liveRoom.ts";
 import { narrowedTo, requestedUris } from "./listenRequest.ts";
-import { limitReached, type SubscriptionLimits } from "../subscriptionLimits.ts";
 
 /**
  * The stdio connection's wire as the SDK's `serveStdio` entry sees it, with the 2026-07-28
  * listens tracked on the way. The entry answers `subscriptions/listen` itself, acknowledges the
- * filter verbatim and tells nobody which filters are open; so each inbound listen has its
- * `resourceSubscriptions` narrowed to the URIs livecmd will watch (at most 64 across the
- * connection's open listens) and registered before the entry sees it, and a listen's
- * registrations end when the client cancels it (`notifications/cancelled`), when the entry
+ * filter verbatim and tells nobody which filters are open; so each inbound listen is handed to
+ * the connection's watches (`LiveRoom`: at most 64 URIs across its open listens) and has its
+ * `resourceSubscriptions` narrowed to the URIs watched before the entry sees it, and a listen's
+ * watches end when the client cancels it (`notifications/cancelled`), when the entry
  * answers it (an error, or the graceful end at shutdown) and when the wire closes.
  *
  * Inbound messages keep their order: while a listen waits for its URIs' first runs, later
@@ -31,22 +30,15 @@ export class StdioListenTap implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
 
   readonly #wire: Transport;
-  readonly #registrations: ListenRegistrations<RequestId>;
+  readonly #watches: Watches;
   readonly #servesListens: () => boolean;
-  readonly #limits: SubscriptionLimits;
   #queue: Promise<void> = Promise.resolve();
   #queued = 0;
 
   /** `servesListens` is false once the connection is pinned to the 2025 era, which has no listens. */
-  constructor(
-    wire: Transport,
-    registrations: ListenRegistrations<RequestId>,
-    limits: SubscriptionLimits,
-    servesListens: () => boolean,
-  ) {
+  constructor(wire: Transport, watches: Watches, servesListens: () => boolean) {
     this.#wire = wire;
-    this.#registrations = registrations;
-    this.#limits = limits;
+    this.#watches = watches;
     this.#servesListens = servesListens;
   }
 
@@ -54,7 +46,7 @@ export class StdioListenTap implements Transport {
     this.#wire.onmessage = (message, extra) => this.#receive(message, extra);
     this.#wire.onerror = (error) => this.onerror?.(error);
     this.#wire.onclose = () => {
-      this.#registrations.closeAll();
+      this.#watches.endAll();
       this.onclose?.();
     };
     return this.#wire.start();
@@ -62,8 +54,7 @@ export class StdioListenTap implements Transport {
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     // A response to a listen id is the end of that listen: refused, or ended by the server.
-    if (isJSONRPCResponse(message) && message.id !== undefined)
-      this.#registrations.close(message.id);
+    if (isJSONRPCResponse(message) && message.id !== undefined) this.#watches.end(message.id);
     return this.#wire.send(message, options);
   }
 
@@ -92,27 +83,21 @@ export class StdioListenTap implements Transport {
       .finally(() => void (this.#queued -= 1));
   }
 
-  /** The listen narrowed to what will be watched; undefined when a limit leaves no room, answered here. */
+  /** The listen narrowed to what is watched; undefined when a limit leaves no room, answered here. */
   async #narrow(listen: JSONRPCRequest): Promise<JSONRPCMessage | undefined> {
-    const room = this.#limits.perConnection - this.#registrations.size;
-    const honored = this.#registrations.honor(requestedUris(listen)!, room, undefined);
-    if (honored.uris.length === 0 && honored.limited) {
-      const error = limitReached(this.#limits, honored.limited, "listening to more URIs");
-      await this.#wire.send({
-        jsonrpc: "2.0",
-        id: listen.id,
-        error: { code: error.code, message: error.message, data: error.data },
-      });
+    const listened = await this.#watches.listen(listen.id, requestedUris(listen)!, undefined);
+    if ("refused" in listened) {
+      const { code, message, data } = listened.refused;
+      await this.#wire.send({ jsonrpc: "2.0", id: listen.id, error: { code, message, data } });
       return undefined;
     }
-    await this.#registrations.open(listen.id, honored.uris, undefined);
-    return narrowedTo(listen, honored.uris);
+    return narrowedTo(listen, listened.watched);
   }
 
   #deliver(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     if (isJSONRPCNotification(message) && message.method === "notifications/cancelled") {
       const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-      if (requestId !== undefined) this.#registrations.close(requestId);
+      if (requestId !== undefined) this.#watches.end(requestId);
     }
     this.onmessage?.(message, extra);
   }

@@ -1,13 +1,9 @@
-import { ProtocolError, ProtocolErrorCode, type AuthInfo } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import {
   DEFAULT_SUBSCRIPTION_LIMITS,
   fairShare,
   type SubscriptionLimits,
 } from "./limitDefaults.ts";
-import { currentRequest } from "./requestContext.ts";
-import { SDK_TRANSPORT_REFUSAL } from "./protocolErrors.ts";
-
-export { DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionLimits } from "./limitDefaults.ts";
 
 export type LimitName = keyof SubscriptionLimits;
 
@@ -31,23 +27,9 @@ export function subscriptionLimits(given: Partial<SubscriptionLimits> = {}): Sub
 }
 
 /**
- * Whom a subscription, listen or session counts against for the per-principal shares: `auth`'s
- * principal, or on an endpoint without auth the TCP connection of the request being served.
- * Unauthenticated loopback clients have nothing else to tell them apart by: every local process
- * comes from 127.0.0.1 (a share per address would be a second total), and a process is not
- * named over TCP. A connection is what a runaway client loops on (HTTP keep-alive), so its
- * share stops it short of the totals; a process that opens many connections is many holders,
- * as it is entitled to be where any local process may run every granted command. A bound that
- * holds against a hostile local process is a token per client (`--tokens`). Undefined (the
- * totals alone) outside an HTTP request: a stdio connection is one client, its own limit.
+ * The URIs watched, counted by holder (whom they count against: a principal, or a TCP
+ * connection without auth; undefined for the totals alone) and in all.
  */
-export function holderOf(auth: AuthInfo | undefined): string | undefined {
-  if (auth) return `principal ${auth.clientId}`;
-  const connection = currentRequest()?.connection;
-  return connection === undefined ? undefined : `connection ${connection}`;
-}
-
-/** The URIs watched, counted by holder (`holderOf`) and in all. */
 export class SubscriptionLedger {
   readonly limits: SubscriptionLimits;
   readonly #byHolder = new Map<string, number>();
@@ -85,12 +67,29 @@ export function limitReached(
   limit: LimitName,
   what: string,
 ): ProtocolError {
-  const value = limits[limit];
-  return new ProtocolError(
+  return overLimit(
     ProtocolErrorCode.InvalidParams,
-    `Subscription limit reached: ${LIMIT_WORDS[limit]} is ${value}; end a subscription before ${what}`,
-    { limit: value, scope: limit },
+    limits,
+    limit,
+    (bound) => `Subscription limit reached: ${bound}; end a subscription before ${what}`,
   );
+}
+
+/**
+ * A refusal for going over `limit`, worded by `message` around "<what the limit bounds> is
+ * <value>"; every limit error carries `data: { limit, scope }` alike.
+ */
+export function overLimit(
+  code: number,
+  limits: SubscriptionLimits,
+  limit: LimitName,
+  message: (bound: string) => string,
+): ProtocolError {
+  const value = limits[limit];
+  return new ProtocolError(code, message(`${LIMIT_WORDS[limit]} is ${value}`), {
+    limit: value,
+    scope: limit,
+  });
 }
 
 const LIMIT_WORDS: Record<LimitName, string> = {
@@ -104,20 +103,3 @@ const LIMIT_WORDS: Record<LimitName, string> = {
     "the number of 2025-era sessions one principal (or connection without auth) may hold open",
   sessionsTotal: "the number of 2025-era sessions this server holds open",
 };
-
-/**
- * The refusal of an `initialize` over a session limit: a session ends with a DELETE of its
- * `Mcp-Session-Id`, or when it has been idle for `idleMs`.
- */
-export function sessionLimitReached(
-  limits: SubscriptionLimits,
-  limit: LimitName,
-  idleMs: number,
-): ProtocolError {
-  const value = limits[limit];
-  return new ProtocolError(
-    SDK_TRANSPORT_REFUSAL,
-    `Session limit reached: ${LIMIT_WORDS[limit]} is ${value}; end a session (DELETE with its Mcp-Session-Id) or reuse one; an idle session is closed after ${Math.round(idleMs / 1000)} s`,
-    { limit: value, scope: limit },
-  );
-}

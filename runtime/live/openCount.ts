@@ -1,6 +1,7 @@
-import type { LimitName, SubscriptionLimits } from "./subscriptionLimits.ts";
+import type { SubscriptionLimits } from "./limitDefaults.ts";
+import type { LimitName } from "./subscriptionLimits.ts";
 
-/** Things open at once (listen streams, sessions), counted by holder (`holderOf`) and in all. */
+/** Things open at once (listen streams, sessions), counted by holder and in all. */
 export class OpenCount {
   readonly #limits: SubscriptionLimits;
   readonly #perPrincipal: LimitName;

@@ -1,0 +1,255 @@
+import type { AuthInfo, ProtocolError } from "@modelcontextprotocol/server";
+import type { App } from "../app.ts";
+import { shortened } from "../cutText.ts";
+import { LiveRegistry, type LiveRegistryOptions } from "./liveRegistry.ts";
+import { OpenCount } from "./openCount.ts";
+import type { SubscriptionLimits } from "./limitDefaults.ts";
+import {
+  limitReached,
+  SubscriptionLedger,
+  subscriptionLimits,
+  type LimitName,
+} from "./subscriptionLimits.ts";
+
+/** What watching a URI re-runs: the command and arguments a read of it runs. */
+export interface WatchedRun {
+  readonly command: string;
+  readonly args: readonly unknown[];
+}
+
+export interface LiveRoomOptions {
+  /** `DEFAULT_SUBSCRIPTION_LIMITS` for what is not given, a share by its `fairShare`. */
+  readonly limits?: Partial<SubscriptionLimits>;
+  /**
+   * What a read of `uri` by `auth` runs; throws what that read would throw (a URI the grant
+   * hides, invalid arguments), so reads and watches accept exactly the same URIs.
+   */
+  readonly resolve: (uri: string, auth: AuthInfo | undefined) => WatchedRun;
+  /** Whom `auth`'s watches count against for the per-principal shares; undefined: the totals alone. */
+  readonly holderOf: (auth: AuthInfo | undefined) => string | undefined;
+  /** Told of the re-runs that threw, once per command per burst. */
+  readonly onError: NonNullable<LiveRegistryOptions["onError"]>;
+}
+
+/** What a listen watches, or the limit error when the limits leave room for none of its URIs. */
+export type Listened = { readonly watched: string[] } | { readonly refused: ProtocolError };
+
+/** An open 2026-07-28 HTTP listen: what it watches, and what ends it (once, however often called). */
+export type OpenListen =
+  { readonly watched: string[]; readonly close: () => void } | { readonly refused: ProtocolError };
+
+/**
+ * Where every URI the server watches is admitted, registered and released, for the stdio and
+ * HTTP listens of 2026-07-28 and the 2025 era's `resources/subscribe` alike. A URI is watched
+ * when a read of it would be served and the limits leave room for it: its connection's
+ * (`perConnection`), its holder's share and the server's total. Its group, read set and change
+ * matching are the registry's.
+ */
+export class LiveRoom {
+  readonly limits: SubscriptionLimits;
+  /** Every watched URI's group, re-run on the app's writes. */
+  readonly registry: LiveRegistry;
+  /** The URIs watched, by holder and in all. */
+  readonly ledger: SubscriptionLedger;
+  readonly resolve: LiveRoomOptions["resolve"];
+  readonly holderOf: LiveRoomOptions["holderOf"];
+  /** The open 2026-07-28 HTTP listen streams. */
+  readonly #listens: OpenCount;
+
+  constructor(app: App, options: LiveRoomOptions) {
+    this.limits = subscriptionLimits(options.limits);
+    this.ledger = new SubscriptionLedger(this.limits);
+    this.#listens = new OpenCount(this.limits, "listensPerPrincipal", "listensTotal");
+    this.resolve = options.resolve;
+    this.holderOf = options.holderOf;
+    this.registry = new LiveRegistry(app, { onError: options.onError });
+  }
+
+  /** One connection's watches (a stdio connection, a 2025 session); `notify(uri)` on a change. */
+  watches(notify: (uri: string) => void): Watches {
+    return new Watches(this, notify);
+  }
+
+  /**
+   * Opens a 2026-07-28 HTTP listen of `requested` for `auth`. A stateless client holds nothing
+   * open but its listen streams, so each listen is its own connection for `perConnection`; and
+   * its stream counts against `listensPerPrincipal` and `listensTotal` until it closes, so that
+   * no holder takes every stream the SDK's handler keeps.
+   */
+  async openListen(
+    requested: readonly string[],
+    auth: AuthInfo | undefined,
+    notify: (uri: string) => void,
+  ): Promise<OpenListen> {
+    const holder = this.holderOf(auth);
+    const full = this.#listens.full(holder);
+    if (full) return { refused: limitReached(this.limits, full, "opening another listen") };
+    const watches = this.watches(notify);
+    const listened = await watches.listen(HTTP_LISTEN, requested, auth);
+    if ("refused" in listened) return listened;
+    this.#listens.open(holder);
+    let open = true;
+    const close = () => {
+      if (!open) return;
+      open = false;
+      watches.endAll();
+      this.#listens.close(holder);
+    };
+    return { watched: listened.watched, close };
+  }
+
+  /** Stops re-running on writes; the watches stay until their connections end them. */
+  close(): void {
+    this.registry.close();
+  }
+}
+
+/** The one key of an HTTP listen's watches: the listen is the connection. */
+const HTTP_LISTEN = 0;
+
+/** A key of a connection's watches: a listen's request id, or a subscribed URI. */
+export type WatchKey = string | number;
+
+interface Watch {
+  readonly size: number;
+  /** Whom its URIs count against. */
+  readonly holder: string | undefined;
+  /** Settles to the removers once the first runs taught the registry what each URI reads. */
+  readonly watching: Promise<(() => void)[]>;
+}
+
+/**
+ * One connection's watches, by key: its listens (by request id) or its 2025-era subscriptions
+ * (by URI as the client sent it). Their URIs count together against `perConnection`.
+ */
+export class Watches {
+  readonly #room: LiveRoom;
+  readonly #notify: (uri: string) => void;
+  readonly #open = new Map<WatchKey, Watch>();
+
+  constructor(room: LiveRoom, notify: (uri: string) => void) {
+    this.#room = room;
+    this.#notify = notify;
+  }
+
+  /** URIs watched. */
+  get size(): number {
+    let size = 0;
+    for (const watch of this.#open.values()) size += watch.size;
+    return size;
+  }
+
+  /**
+   * Watches under `key`, instead of what it watched before, each URI of `requested` a read
+   * would serve, once, in the client's order, as many as the limits leave room for; resolves
+   * once each has run once. Refused only when a limit leaves room for none of them.
+   */
+  async listen(
+    key: WatchKey,
+    requested: readonly string[],
+    auth: AuthInfo | undefined,
+  ): Promise<Listened> {
+    const holder = this.#room.holderOf(auth);
+    const { room, limit } = this.#roomFor(holder);
+    const admitted = new Map<string, WatchedRun>();
+    for (const uri of requested) {
+      if (admitted.has(uri)) continue;
+      const run = this.#resolved(uri, auth);
+      if (!run) continue;
+      if (admitted.size >= room) {
+        if (admitted.size > 0) break;
+        return { refused: limitReached(this.#room.limits, limit, "listening to more URIs") };
+      }
+      admitted.set(uri, run);
+    }
+    await this.#watch(key, admitted, auth, holder);
+    return { watched: [...admitted.keys()] };
+  }
+
+  /**
+   * Watches `uri` under itself; subscribing to it again is the same watch. Throws what a read
+   * of `uri` would throw, or the limit error when there is no room for it.
+   */
+  async subscribe(uri: string, auth: AuthInfo | undefined): Promise<void> {
+    const existing = this.#open.get(uri);
+    if (existing) {
+      await existing.watching;
+      return;
+    }
+    const run = this.#room.resolve(uri, auth);
+    const holder = this.#room.holderOf(auth);
+    const { room, limit } = this.#roomFor(holder);
+    if (room < 1) throw limitReached(this.#room.limits, limit, `subscribing to ${shortened(uri)}`);
+    await this.#watch(uri, new Map([[uri, run]]), auth, holder);
+  }
+
+  /** Ends what `key` watches, giving its room back; a key that watches nothing is a no-op. */
+  end(key: WatchKey): void {
+    const watch = this.#open.get(key);
+    if (!watch) return;
+    this.#open.delete(key);
+    this.#room.ledger.give(watch.holder, watch.size);
+    void watch.watching.then((removers) => removers.forEach((remove) => remove()));
+  }
+
+  endAll(): void {
+    for (const key of [...this.#open.keys()]) this.end(key);
+  }
+
+  /**
+   * How many more URIs this connection may watch for `holder`, and the limit that bounds it:
+   * the one place `perConnection` is checked, with the holder's share and the total.
+   */
+  #roomFor(holder: string | undefined): { room: number; limit: LimitName } {
+    const own = this.#room.limits.perConnection - this.size;
+    const shared = this.#room.ledger.room(holder);
+    return own <= shared.room ? { room: own, limit: "perConnection" } : shared;
+  }
+
+  /** What `uri` runs, or undefined where a read would refuse it: a listen drops those URIs. */
+  #resolved(uri: string, auth: AuthInfo | undefined): WatchedRun | undefined {
+    try {
+      return this.#room.resolve(uri, auth);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #watch(
+    key: WatchKey,
+    runs: ReadonlyMap<string, WatchedRun>,
+    auth: AuthInfo | undefined,
+    holder: string | undefined,
+  ): Promise<void> {
+    this.end(key);
+    if (runs.size === 0) return;
+    this.#room.ledger.take(holder, runs.size);
+    const watching = Promise.all(
+      [...runs].map(([uri, { command, args }]) =>
+        this.#room.registry.add(command, args, { uri, notify: this.#notify }, auth),
+      ),
+    );
+    this.#open.set(key, { size: runs.size, holder, watching });
+    await watching;
+  }
+}
+
+/**
+ * `publish(uri)` at most once per URI per turn of the event loop. Every subscriber of a URI sits
+ * in the same registry group and is notified in one synchronous loop, while the SDK fans one
+ * `resources/updated` out to every listen whose filter holds that URI: publishing once per
+ * subscriber would give each of those listens one copy per subscriber.
+ */
+export function oncePerTurn(publish: (uri: string) => void): (uri: string) => void {
+  const pending = new Set<string>();
+  return (uri) => {
+    if (pending.size === 0) {
+      queueMicrotask(() => {
+        const uris = [...pending];
+        pending.clear();
+        for (const each of uris) publish(each);
+      });
+    }
+    pending.add(uri);
+  };
+}
