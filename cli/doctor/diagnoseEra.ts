@@ -22,8 +22,12 @@ import { walkListing, type ListingPage } from "./walkListing.ts";
  * entries behind an undeclared capability are fault 1.
  */
 export async function diagnoseEra(session: Session, timeoutMs: number): Promise<Finding[]> {
-  const resourceWalk = await walkListing((cursor) => resourcesPage(session, cursor, timeoutMs));
-  const templateWalk = await walkListing((cursor) => templatesPage(session, cursor, timeoutMs));
+  const resourceWalk = await walkListing((cursor) =>
+    listingPage(session, "resources/list", cursor, timeoutMs),
+  );
+  const templateWalk = await walkListing((cursor) =>
+    listingPage(session, "resources/templates/list", cursor, timeoutMs),
+  );
   const resources = resourceWalk.items;
   const templates = templateWalk.items;
   const capabilities = session.client.getServerCapabilities();
@@ -62,43 +66,40 @@ export async function diagnoseEra(session: Session, timeoutMs: number): Promise<
  */
 async function toolFindings(session: Session, timeoutMs: number): Promise<Finding[]> {
   if (session.client.getServerCapabilities()?.tools === undefined) return [];
-  const tools = (await walkListing((cursor) => toolsPage(session, cursor, timeoutMs))).items;
+  const tools = (
+    await walkListing((cursor) => listingPage(session, "tools/list", cursor, timeoutMs))
+  ).items;
   if (tools.length === 0) return [];
   return [annotationsFinding(tools), confirmationsFinding(tools)];
 }
 
-async function toolsPage(
-  session: Session,
-  cursor: string | undefined,
-  timeoutMs: number,
-): Promise<ListingPage<Tool>> {
-  const result = await session.client.request(
-    { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-    { timeout: timeoutMs },
-  );
-  return { items: result.tools, nextCursor: result.nextCursor };
+/** What each listing a host walks holds, and under which key of its pages. */
+interface ListingEntries {
+  "resources/list": Resource;
+  "resources/templates/list": ResourceTemplate;
+  "tools/list": Tool;
 }
 
-async function resourcesPage(
-  session: Session,
-  cursor: string | undefined,
-  timeoutMs: number,
-): Promise<ListingPage<Resource>> {
-  const result = await session.client.request(
-    { method: "resources/list", params: cursor === undefined ? {} : { cursor } },
-    { timeout: timeoutMs },
-  );
-  return { items: result.resources, nextCursor: result.nextCursor };
-}
+const ENTRIES_KEY: { readonly [M in keyof ListingEntries]: string } = {
+  "resources/list": "resources",
+  "resources/templates/list": "resourceTemplates",
+  "tools/list": "tools",
+};
 
-async function templatesPage(
+/** One page of a listing, as a host asks for it: the cursor it was given, or none for the first. */
+async function listingPage<M extends keyof ListingEntries>(
   session: Session,
+  method: M,
   cursor: string | undefined,
   timeoutMs: number,
-): Promise<ListingPage<ResourceTemplate>> {
-  const result = await session.client.request(
-    { method: "resources/templates/list", params: cursor === undefined ? {} : { cursor } },
+): Promise<ListingPage<ListingEntries[M]>> {
+  const params = cursor === undefined ? {} : { cursor };
+  const result = (await session.client.request(
+    { method: method as keyof ListingEntries, params },
     { timeout: timeoutMs },
-  );
-  return { items: result.resourceTemplates, nextCursor: result.nextCursor };
+  )) as unknown as Record<string, unknown> & { nextCursor?: string };
+  return {
+    items: result[ENTRIES_KEY[method]] as ListingEntries[M][],
+    nextCursor: result.nextCursor,
+  };
 }
