@@ -12,6 +12,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { CommandEntry } from "../catalog.ts";
 import type { ArgumentsObject } from "../commandArguments.ts";
+import { cutText } from "../cutText.ts";
 
 /** The key of the one input request a confirmation makes. */
 const CONFIRM = "confirm";
@@ -114,9 +115,12 @@ function canAskForm(ctx: ServerContext, declared: ClientCapabilities | undefined
   return elicitation.form !== undefined || elicitation.url === undefined;
 }
 
+/** The longest argument value the person reads; a client's 1 MB string is cut, not shown whole. */
+const MAX_ARGUMENT_TEXT = 500;
+
 /**
- * What the person reads: the app's question (or "Run <command>?"), the arguments one a line,
- * then what the command does.
+ * What the person reads: the app's question (or "Run <command>?"), the arguments one a line
+ * (as JSON, each cut to 500 characters), then what the command does.
  */
 export function confirmationMessage(
   entry: CommandEntry,
@@ -124,7 +128,7 @@ export function confirmationMessage(
   question: string | undefined,
 ): string {
   const lines = Object.entries(values).map(
-    ([name, value]) => `  ${name}: ${JSON.stringify(value)}`,
+    ([name, value]) => `  ${name}: ${cutText(JSON.stringify(value), MAX_ARGUMENT_TEXT)}`,
   );
   return [
     question ?? `Run ${entry.title ?? entry.name}?`,

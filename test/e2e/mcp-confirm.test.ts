@@ -11,6 +11,8 @@ import {
   type ElicitResult,
 } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../example/app.ts";
+import type { CommandEntry } from "../../runtime/catalog.ts";
+import { confirmationMessage } from "../../runtime/server/confirmation.ts";
 import { serveHttp, staticTokens } from "../../runtime/server/index.ts";
 import { testApp } from "../../runtime/testing/index.ts";
 import { servedExample } from "../helpers/servedExample.ts";
@@ -204,5 +206,39 @@ describe("who may answer a confirmation (2026-07-28 over HTTP with auth)", () =>
     await alice.close();
     await bob.close();
     await serving.close();
+  });
+});
+
+describe("the question a person reads", () => {
+  const entry = {
+    name: "notes_purge",
+    title: "Purge notes",
+    description: "Deletes every note older than a date.",
+  } as CommandEntry;
+
+  it("without the app's wording asks to run the command by its title, arguments one a line", () => {
+    assert.equal(
+      confirmationMessage(entry, { before: "2025-01-01", dry_run: false }, undefined),
+      `Run Purge notes?
+
+notes_purge with
+  before: "2025-01-01"
+  dry_run: false
+
+Deletes every note older than a date.`,
+    );
+  });
+
+  it("cuts an argument a client made huge, and says a command without arguments has none", () => {
+    const message = confirmationMessage(entry, { before: "x".repeat(100_000) }, "Sure?");
+    assert.ok(message.length < 1000, `${message.length} characters`);
+    assert.match(
+      message,
+      /^Sure\?\n\nnotes_purge with\n {2}before: "x{499}… \(100002 characters\)\n/,
+    );
+    assert.equal(
+      confirmationMessage(entry, {}, undefined),
+      "Run Purge notes?\n\nnotes_purge with no arguments\n\nDeletes every note older than a date.",
+    );
   });
 });
