@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Progress } from "@modelcontextprotocol/client";
+import { Client, type Progress } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { testApp, type ProtocolVersion } from "../../runtime/testing/index.ts";
 import { emptyDatabase, postgresServer } from "../helpers/postgres.ts";
 import { createSlowApp, type SlowRun } from "./fixtures/slowApp.ts";
@@ -83,6 +84,42 @@ for (const protocol of PROTOCOLS) {
     });
   }
 }
+
+describe("progress and cancellation through `livecmd serve` as a child process (stdio)", () => {
+  for (const era of PROTOCOLS) {
+    it(`reports progress and stops the command on a cancel (${era})`, async () => {
+      const client = new Client(
+        { name: "e2e", version: "0" },
+        { versionNegotiation: { mode: era === "2026-07-28" ? { pin: era } : "legacy" } },
+      );
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: ["bin/livecmd.js", "serve", "--app", "test/e2e/fixtures/slowSqliteApp.ts"],
+          stderr: "ignore",
+        }),
+      );
+      const cancel = new AbortController();
+      let progressed!: (update: Progress) => void;
+      const firstProgress = new Promise<Progress>((resolve) => (progressed = resolve));
+      const call = client.callTool(
+        { name: "slow_work", arguments: {} },
+        { signal: cancel.signal, onprogress: (update) => progressed(update) },
+      );
+      assert.deepEqual(await firstProgress, { progress: 1, message: "row 1" });
+      cancel.abort(new Error("the person stopped it"));
+      await assert.rejects(call, /the person stopped it/);
+      const ended = (await client.callTool({ name: "slow_ended", arguments: {} })) as {
+        content: { text: string }[];
+      };
+      assert.match(
+        JSON.parse(ended.content[0]!.text) as string,
+        /^AbortError: the request was cancelled \(.+\); no statement runs$/,
+      );
+      await client.close();
+    });
+  }
+});
 
 /** Resolves once the slow statement is running on the server (it shows in pg_stat_activity). */
 async function sleeping(url: string): Promise<void> {
