@@ -136,6 +136,22 @@ describe("PostgreSQL: bad input is one line that says what to do", { skip: serve
     );
   });
 
+  for (const [way, args] of [
+    ["over stdio", ["serve"]],
+    ["over HTTP", ["serve", "--http", "0"]],
+  ] as const)
+    test(`livecmd serve ${way} opens the database before it says it serves: a database that does not exist is one line, exit 2`, async () => {
+      const missing = new URL(server.url!);
+      missing.pathname = "/livecmd_no_such_database";
+      const served = await livecmd([...args], { DATABASE_URL: missing.href });
+      assert.equal(served.code, 2, served.stdout);
+      assert.equal(served.stdout, "");
+      assert.match(
+        served.stderr,
+        /^livecmd: app "app" cannot open its database: PostgreSQL at .*: database "livecmd_no_such_database" does not exist; create it \(createdb\) or fix the database name in DATABASE_URL\n$/,
+      );
+    });
+
   test("a server that is not there, and a database that does not exist, fail the first statement", async () => {
     const nowhere = reader(postgres("postgres://me:secret@127.0.0.1:1/app"));
     await assert.rejects(
