@@ -145,6 +145,16 @@ describe("livecmd init", () => {
         init.stdout,
         /^to install what the app needs, run: npm install --save-dev ts-morph@\^28\.0\.0 .*tsx@\^4\.0\.0 typescript@/m,
       );
+      // As a shell reads the printed line: one word per package, `||` inside its range.
+      const line = /^to install what the app needs, run: (npm install --save-dev .*)$/m.exec(
+        init.stdout,
+      )![1]!;
+      const words = await run("bash", ["-c", `printf '%s\\n' ${line}`], { cwd: project.dir });
+      assert.ok(
+        words.stdout.split("\n").includes("diff@^8.0.0 || ^9.0.0"),
+        `${line}\nread by bash as:\n${words.stdout}`,
+      );
+      assert.ok(words.stdout.split("\n").includes("tsx@^4.0.0"), words.stdout);
     } finally {
       await project.remove();
     }
