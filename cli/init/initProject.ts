@@ -38,9 +38,11 @@ export async function initProject(options: InitOptions): Promise<{ scheme: strin
   const manifest: Manifest = existsSync(manifestFile)
     ? (JSON.parse(readFileSync(manifestFile, "utf8")) as Manifest)
     : { name: packageName(cwd), private: true, type: "module" };
-  // A fresh `npm install livecmd` writes a package.json without "type"; with no JavaScript of
-  // the project's to reinterpret, making it an ES module changes nothing else.
-  if (manifest.type === undefined && !hasJavaScript(cwd)) manifest.type = "module";
+  // A fresh `npm install livecmd` writes a package.json without "type", and npm 11's `npm init -y`
+  // one with "commonjs"; with no JavaScript of the project's to reinterpret, making it an ES
+  // module changes nothing else.
+  if ((manifest.type === undefined || manifest.type === "commonjs") && !hasJavaScript(cwd))
+    manifest.type = "module";
   if (manifest.type !== "module") {
     throw new InputError(
       `package.json is not "type": "module", and the starter app is an ES module: add "type": "module" to package.json, or write the app yourself (see the livecmd README)`,

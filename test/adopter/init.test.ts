@@ -97,8 +97,11 @@ describe("livecmd init", () => {
       says: /would overwrite the "serve" script \("node server\.js"\)/,
     },
     {
-      rule: "a CommonJS project",
-      files: { "package.json": JSON.stringify({ name: "desk", type: "commonjs" }) },
+      rule: "a CommonJS project with JavaScript of its own",
+      files: {
+        "package.json": JSON.stringify({ name: "desk", type: "commonjs" }),
+        "src/index.js": "module.exports = 1;\n",
+      },
       says: /package\.json is not "type": "module"/,
     },
     {
@@ -125,6 +128,20 @@ describe("livecmd init", () => {
       }
     });
   }
+
+  it('a package.json of npm init -y ("type": "commonjs", no JavaScript yet) becomes an ES module', async () => {
+    const project = await scratchProject({
+      "package.json": JSON.stringify({ name: "desk", version: "1.0.0", type: "commonjs" }),
+    });
+    try {
+      const init = await project.livecmd(["init", "--no-install"]);
+      assert.equal(init.code, 0, init.stderr);
+      const manifest = JSON.parse(await readFile(path.join(project.dir, "package.json"), "utf8"));
+      assert.equal(manifest.type, "module");
+    } finally {
+      await project.remove();
+    }
+  });
 
   it("--no-install writes the app and prints the installs it leaves to you", async () => {
     const project = await scratchProject({
