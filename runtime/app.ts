@@ -176,6 +176,15 @@ export class App {
     return this.#database;
   }
 
+  /**
+   * Opens the app's database, if it has one (on PostgreSQL: connected, set up, the change feed
+   * installed and listened to); rejects with why it cannot. `livecmd serve` waits for this
+   * before it says it is serving.
+   */
+  async ready(): Promise<void> {
+    if (this.#openDatabase) await this.db.get("SELECT 1 AS ready");
+  }
+
   /** Resolves once every write committed so far has been reported to `onChange` listeners. */
   async changesCaughtUp(): Promise<void> {
     await this.#database?.caughtUp();

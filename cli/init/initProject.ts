@@ -4,7 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { InputError } from "../inputError.ts";
 import { livecmdManifest } from "../livecmdPackage.ts";
-import { DEV_PACKAGES } from "../devPackages.ts";
+import { DEV_PACKAGES, shellLine } from "../devPackages.ts";
 import { STARTER_TSCONFIG, starterApp } from "./starterFiles.ts";
 
 export interface InitOptions {
@@ -38,9 +38,11 @@ export async function initProject(options: InitOptions): Promise<{ scheme: strin
   const manifest: Manifest = existsSync(manifestFile)
     ? (JSON.parse(readFileSync(manifestFile, "utf8")) as Manifest)
     : { name: packageName(cwd), private: true, type: "module" };
-  // A fresh `npm install livecmd` writes a package.json without "type"; with no JavaScript of
-  // the project's to reinterpret, making it an ES module changes nothing else.
-  if (manifest.type === undefined && !hasJavaScript(cwd)) manifest.type = "module";
+  // A fresh `npm install livecmd` writes a package.json without "type", and npm 11's `npm init -y`
+  // one with "commonjs"; with no JavaScript of the project's to reinterpret, making it an ES
+  // module changes nothing else.
+  if ((manifest.type === undefined || manifest.type === "commonjs") && !hasJavaScript(cwd))
+    manifest.type = "module";
   if (manifest.type !== "module") {
     throw new InputError(
       `package.json is not "type": "module", and the starter app is an ES module: add "type": "module" to package.json, or write the app yourself (see the livecmd README)`,
@@ -66,7 +68,8 @@ export async function initProject(options: InitOptions): Promise<{ scheme: strin
 
   const installs = missingInstalls(manifest);
   if (!options.install) {
-    for (const command of installs) log(`to install what the app needs, run: ${command.join(" ")}`);
+    for (const command of installs)
+      log(`to install what the app needs, run: ${shellLine(command)}`);
     log("then: npx livecmd codegen");
     return { scheme };
   }
@@ -126,21 +129,21 @@ function missingInstalls(manifest: Manifest): string[][] {
 }
 
 function run(command: string[], cwd: string, log: (text: string) => void): Promise<void> {
-  log(`running ${command.join(" ")}`);
+  log(`running ${shellLine(command)}`);
   return new Promise((resolve, reject) => {
     const child = spawn(command[0]!, command.slice(1), {
       cwd,
       stdio: ["ignore", "inherit", "inherit"],
     });
     child.on("error", (error) =>
-      reject(new InputError(`could not run ${command.join(" ")}: ${error.message}`)),
+      reject(new InputError(`could not run ${shellLine(command)}: ${error.message}`)),
     );
     child.on("exit", (code) =>
       code === 0
         ? resolve()
         : reject(
             new InputError(
-              `${command.join(" ")} failed (exit ${code}); run it yourself, then npx livecmd codegen`,
+              `${shellLine(command)} failed (exit ${code}); run it yourself, then npx livecmd codegen`,
             ),
           ),
     );

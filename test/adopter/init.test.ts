@@ -97,8 +97,11 @@ describe("livecmd init", () => {
       says: /would overwrite the "serve" script \("node server\.js"\)/,
     },
     {
-      rule: "a CommonJS project",
-      files: { "package.json": JSON.stringify({ name: "desk", type: "commonjs" }) },
+      rule: "a CommonJS project with JavaScript of its own",
+      files: {
+        "package.json": JSON.stringify({ name: "desk", type: "commonjs" }),
+        "src/index.js": "module.exports = 1;\n",
+      },
       says: /package\.json is not "type": "module"/,
     },
     {
@@ -126,6 +129,20 @@ describe("livecmd init", () => {
     });
   }
 
+  it('a package.json of npm init -y ("type": "commonjs", no JavaScript yet) becomes an ES module', async () => {
+    const project = await scratchProject({
+      "package.json": JSON.stringify({ name: "desk", version: "1.0.0", type: "commonjs" }),
+    });
+    try {
+      const init = await project.livecmd(["init", "--no-install"]);
+      assert.equal(init.code, 0, init.stderr);
+      const manifest = JSON.parse(await readFile(path.join(project.dir, "package.json"), "utf8"));
+      assert.equal(manifest.type, "module");
+    } finally {
+      await project.remove();
+    }
+  });
+
   it("--no-install writes the app and prints the installs it leaves to you", async () => {
     const project = await scratchProject({
       "package.json": JSON.stringify({ name: "@acme/Help Desk", version: "1.0.0" }),
@@ -145,6 +162,16 @@ describe("livecmd init", () => {
         init.stdout,
         /^to install what the app needs, run: npm install --save-dev ts-morph@\^28\.0\.0 .*tsx@\^4\.0\.0 typescript@/m,
       );
+      // As a shell reads the printed line: one word per package, `||` inside its range.
+      const line = /^to install what the app needs, run: (npm install --save-dev .*)$/m.exec(
+        init.stdout,
+      )![1]!;
+      const words = await run("bash", ["-c", `printf '%s\\n' ${line}`], { cwd: project.dir });
+      assert.ok(
+        words.stdout.split("\n").includes("diff@^8.0.0 || ^9.0.0"),
+        `${line}\nread by bash as:\n${words.stdout}`,
+      );
+      assert.ok(words.stdout.split("\n").includes("tsx@^4.0.0"), words.stdout);
     } finally {
       await project.remove();
     }
