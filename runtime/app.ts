@@ -167,6 +167,11 @@ export class App {
     return this.#database;
   }
 
+  /** Whether the app's database is PostgreSQL, which many serving processes may share. */
+  get sharesDatabase(): boolean {
+    return typeof this.#openDatabase === "object";
+  }
+
   /** Resolves once every write committed so far has been reported to `onChange` listeners. */
   async changesCaughtUp(): Promise<void> {
     await this.#database?.caughtUp();

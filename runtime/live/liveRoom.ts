@@ -112,6 +112,9 @@ export type WatchKey = string | number;
 
 interface Watch {
   readonly size: number;
+  readonly runs: ReadonlyMap<string, WatchedRun>;
+  /** Whom its runs are for. */
+  readonly auth: AuthInfo | undefined;
   /** Whom its URIs count against. */
   readonly holder: string | undefined;
   /** Settles to the removers once the first runs taught the registry what each URI reads. */
@@ -183,6 +186,18 @@ export class Watches {
     await this.#watch(uri, new Map([[uri, run]]), auth, holder);
   }
 
+  /** The keys watched: listen ids, or subscribed URIs. */
+  keys(): WatchKey[] {
+    return [...this.#open.keys()];
+  }
+
+  /** What `uri`, watched under `key`, last returned (JSON text); undefined when not watched. */
+  lastResultOf(key: WatchKey, uri: string): string | undefined {
+    const watch = this.#open.get(key);
+    const run = watch?.runs.get(uri);
+    return run && this.#room.registry.lastResultOf(run.command, run.args, watch!.auth);
+  }
+
   /** Ends what `key` watches, giving its room back; a key that watches nothing is a no-op. */
   end(key: WatchKey): void {
     const watch = this.#open.get(key);
@@ -229,7 +244,7 @@ export class Watches {
         this.#room.registry.add(command, args, { uri, notify: this.#notify }, auth),
       ),
     );
-    this.#open.set(key, { size: runs.size, holder, watching });
+    this.#open.set(key, { size: runs.size, runs, auth, holder, watching });
     await watching;
   }
 }

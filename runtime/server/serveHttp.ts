@@ -13,6 +13,8 @@ import { audienceProblem, type HttpAuth } from "./auth/httpAuth.ts";
 import { buildServer } from "./buildServer.ts";
 import { frontDoor, MCP_PATH } from "./httpFront.ts";
 import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
+import type { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
+import { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
 import { refusedOversized } from "./oversizedBody.ts";
 import { asNewRequest } from "./requestContext.ts";
 import { HttpListens, routeByEra } from "./sdkAdapter/index.ts";
@@ -132,7 +134,12 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   }
   const held = new HeldByToken(options.auth, resource ?? listening, onerror);
   const ownHosts = isWildcard(host) ? ownHostNames() : [];
-  const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs, held);
+  // On PostgreSQL the 2025-era sessions are shared by every process serving the database.
+  const shared = app.sharesDatabase
+    ? new PostgresSessionStore(app.db as PostgresDatabase)
+    : undefined;
+  const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs, held, shared);
+  await legacy.ready();
   // The bus delivers by exact URI to every listen holding it, which is every subscriber of it:
   // the listens publish each URI once.
   const listens = new HttpListens(

@@ -1,4 +1,5 @@
 import { isKeyColumn } from "./keyColumns.ts";
+import { installSessionTables } from "./sessionTables.ts";
 
 /**
  * The NOTIFY channel of the change feed: each notification's payload is one changed table's
@@ -213,5 +214,6 @@ BEGIN
 EXCEPTION WHEN insufficient_privilege THEN
   NULL; -- Not a superuser: see DDL_EVENT_TRIGGER.
 END $$;
+${installSessionTables(LIVECMD_SCHEMA)}
 SELECT ${LIVECMD_SCHEMA}.watch_tables() AS added;
 `;

@@ -79,6 +79,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
         ready: Promise.resolve(),
         caughtUp: async () => {},
         close: async () => {},
+        hear: async () => () => {},
       });
       const ready = (async () => {
         const found = typeof target === "function" ? await target() : target;
@@ -106,6 +107,8 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
           )
             await listener.caughtUp();
         },
+        hear: (channel: string, heard: (payload: string | undefined) => void) =>
+          listener.hear(channel, heard),
         async close() {
           await ready.catch(() => {});
           await listener.close();

@@ -19,6 +19,8 @@ export interface DatabaseLifecycle {
   readonly ready: Promise<void>;
   caughtUp(): Promise<void>;
   close(): Promise<void>;
+  /** Hears a channel on the change feed's connection (`ChangeListener.hear`). */
+  hear(channel: string, heard: (payload: string | undefined) => void): Promise<() => void>;
 }
 
 /** A transaction's connection, which every statement made from within its callback uses. */
@@ -173,6 +175,15 @@ export class PostgresDatabase implements AppDatabase {
   async pool(): Promise<PgPool> {
     await this.#ready;
     return this.shared.pool;
+  }
+
+  /**
+   * Hears NOTIFY `channel` on the change feed's connection, once the database is ready:
+   * `heard(undefined)` after a reconnect, when what was sent meanwhile is lost.
+   */
+  async hear(channel: string, heard: (payload: string | undefined) => void): Promise<() => void> {
+    await this.#ready;
+    return this.lifecycle.hear(channel, heard);
   }
 
   observedBy(observer: TableObserver): PostgresDatabase {
