@@ -167,6 +167,11 @@ export class App {
     return this.#database;
   }
 
+  /** Whether the app has a database (`defineApp({ database })`). */
+  get hasDatabase(): boolean {
+    return this.#openDatabase !== undefined;
+  }
+
   /** Whether the app's database is PostgreSQL, which many serving processes may share. */
   get sharesDatabase(): boolean {
     return typeof this.#openDatabase === "object";

@@ -186,6 +186,14 @@ export class LegacyHttpSessions {
   }
 
   /**
+   * Ends every GET stream here (a shutdown): each client reconnects, behind a balancer to
+   * another process, and on PostgreSQL that process takes its subscriptions up.
+   */
+  endStreams(): void {
+    for (const session of this.#sessions.values()) session.transport.closeStandaloneSSEStream();
+  }
+
+  /**
    * Closes every session here. Shared sessions are only let go (their streams end, and their
    * clients reconnect to another process); the others end.
    */

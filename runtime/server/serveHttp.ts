@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
@@ -16,6 +16,7 @@ import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
 import type { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
 import { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
 import { refusedOversized } from "./oversizedBody.ts";
+import { HEALTH_PATH, readiness } from "./readiness.ts";
 import { asNewRequest } from "./requestContext.ts";
 import { HttpListens, routeByEra } from "./sdkAdapter/index.ts";
 import { ServedApp, type LiveStatus, type ServeOptions } from "./servedApp.ts";
@@ -78,9 +79,17 @@ export interface HttpServing {
   url: URL;
   /** The live subscriptions of every client of this endpoint. */
   readonly live: LiveStatus;
-  /** Ends open listens gracefully and sessions, then closes the sockets. */
-  close(): Promise<void>;
+  /**
+   * Drains, then closes: stops accepting connections (`/healthz` answers 503 meanwhile), ends
+   * open listens gracefully (the SDK's graceful close) and 2025 GET streams (their clients
+   * reconnect, behind a balancer to another replica), lets requests in progress finish for up
+   * to `drainMs` (`DRAIN_MS` when absent), then closes sessions and sockets.
+   */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
+
+/** How long a shutdown waits for the requests in progress to finish. */
+export const DRAIN_MS = 10_000;
 
 /**
  * Serves the app over Streamable HTTP at `/mcp`. Requests pass the front door first (path,
@@ -169,27 +178,67 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     mcp,
   );
   const handle = toNodeHandler({ fetch: front }, { onerror });
+  let draining = false;
+  const inProgress = new InProgress();
   http.on("request", (request, response) => {
     if (refusedOversized(request, response)) return;
+    if (request.method === "GET" && request.url === HEALTH_PATH) {
+      void readiness(app, draining).then(async (answer) => {
+        response.writeHead(answer.status, Object.fromEntries(answer.headers));
+        response.end(await answer.text());
+      }, onerror);
+      return;
+    }
+    inProgress.add(response);
     const { remoteAddress, remotePort } = request.socket;
     asNewRequest(() => void handle(request, response), `${remoteAddress}:${remotePort}`);
   });
   return {
     url: listening,
     live: served.room.registry,
-    async close() {
+    async close({ drainMs = DRAIN_MS } = {}) {
+      draining = true;
       stopWatchingGrants();
       held.close();
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       await modern.close();
-      await legacy.close();
+      legacy.endStreams();
       // One tick lets the graceful end of open listen streams reach the clients before the sockets go.
       await new Promise((resolve) => setTimeout(resolve, 10));
+      http.closeIdleConnections();
+      await inProgress.finished(drainMs);
+      await legacy.close();
       http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await closed;
       listens.closeAll();
       served.close();
     },
   };
+}
+
+/** The responses not yet finished, so that a shutdown lets them finish. */
+class InProgress {
+  readonly #open = new Set<ServerResponse>();
+  #finished: (() => void) | undefined;
+
+  add(response: ServerResponse): void {
+    this.#open.add(response);
+    response.once("close", () => {
+      this.#open.delete(response);
+      if (this.#open.size === 0) this.#finished?.();
+    });
+  }
+
+  /** Resolves when none is left, or after `deadlineMs` with those still open. */
+  async finished(deadlineMs: number): Promise<void> {
+    if (this.#open.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      this.#finished = resolve;
+      timer = setTimeout(resolve, deadlineMs);
+    });
+    clearTimeout(timer);
+  }
 }
 
 /** A node:http server listening on `host`, with `timeouts`, and the port it got. */

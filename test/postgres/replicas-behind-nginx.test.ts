@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { once } from "node:events";
 import { after, before, describe, test } from "node:test";
 import {
   Client,
@@ -17,7 +18,7 @@ const show = (id: number) => `app://customers_show/${id}`;
 interface Balanced {
   readonly client: Client;
   readonly updates: string[];
-  /** The replica (`host:port`) that answered the latest event stream: a GET stream or a listen. */
+  /** The replica (`host:port`) that answered the latest GET stream (2025) or listen (2026). */
   streamOn(): string | undefined;
   /** The replica that answered each request, by JSON-RPC method. */
   readonly answeredBy: { method: string; upstream: string }[];
@@ -37,17 +38,32 @@ async function balanced(url: URL, era: "2025" | "2026"): Promise<Balanced> {
   // The SDK's own fetch, watched: nginx names the replica that answered in X-Upstream.
   const watched: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
-    const upstream = response.headers.get("x-upstream") ?? "";
-    if (response.headers.get("content-type")?.startsWith("text/event-stream")) stream = upstream;
+    // nginx lists every replica it tried ("refused, answered"): the last one answered.
+    const upstream = (response.headers.get("x-upstream") ?? "").split(", ").at(-1)!;
     const method =
       typeof init?.body === "string"
         ? ((JSON.parse(init.body) as { method?: string }).method ?? "")
         : (init?.method ?? "GET");
+    // The streams that carry updates: a 2025 session's GET stream, a 2026 listen.
+    if (
+      (method === "GET" || method === "subscriptions/listen") &&
+      response.headers.get("content-type")?.startsWith("text/event-stream")
+    )
+      stream = upstream;
     answeredBy.push({ method, upstream });
     return response;
   };
   await client.connect(new StreamableHTTPClientTransport(url, { fetch: watched }));
   return { client, updates, streamOn: () => stream, answeredBy };
+}
+
+/** The replica holding the client's GET stream, once it is open (the SDK opens it after initialize). */
+async function streamHolder(balanced: Balanced): Promise<string> {
+  for (let waited = 0; balanced.streamOn() === undefined && waited < 5000; waited += 10)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  const holder = balanced.streamOn();
+  assert.ok(holder, "the GET stream did not open");
+  return holder;
 }
 
 /** Until `updates` holds `uri`, `seconds` at most (a failure limit, not a timed assertion). */
@@ -109,7 +125,7 @@ describe(
       clients.push(legacy);
       // The GET stream opens after initialize; three subscribes go to three replicas in turn.
       for (let id = 2; id <= 4; id++) await legacy.client.subscribeResource({ uri: show(id) });
-      const stream = legacy.streamOn();
+      const stream = await streamHolder(legacy);
       const elsewhere = legacy.answeredBy.filter(
         ({ method, upstream }) => method === "resources/subscribe" && upstream !== stream,
       );
@@ -137,6 +153,68 @@ describe(
       await listen.close();
     });
 
+    test("every replica is ready on /healthz: its database answers and its change feed is heard", async () => {
+      for (const { url } of replicas) {
+        const answer = await fetch(new URL("/healthz", url));
+        assert.equal(answer.status, 200);
+        assert.deepEqual(await answer.json(), { status: "ok" });
+      }
+    });
+
+    test("SIGTERM drains a replica: no request through the balancer fails, it exits 0, and what it held is told of the next write", async () => {
+      const legacy = await balanced(nginx.url, "2025");
+      clients.push(legacy);
+      await legacy.client.subscribeResource({ uri: show(8) });
+      const drained = await streamHolder(legacy);
+      const modern = await balanced(nginx.url, "2026");
+      clients.push(modern);
+      let listen = await modern.client.listen({ resourceSubscriptions: [show(9)] });
+      for (let tries = 0; modern.streamOn() !== drained && tries < 6; tries++) {
+        await listen.close();
+        // The close's cancel took a turn of the round-robin: one more request shifts it.
+        await modern.client.readResource({ uri: show(1) });
+        listen = await modern.client.listen({ resourceSubscriptions: [show(9)] });
+      }
+      assert.equal(modern.streamOn(), drained);
+
+      // Two readers, one per era, keep requests in flight through the drain.
+      const readers = await Promise.all([balanced(nginx.url, "2025"), balanced(nginx.url, "2026")]);
+      clients.push(...readers);
+      let reading = true;
+      const failures: string[] = [];
+      let reads = 0;
+      const loops = readers.map(async ({ client }) => {
+        while (reading) {
+          await client.readResource({ uri: show(1) }).then(
+            () => (reads += 1),
+            (error: Error) => failures.push(error.message),
+          );
+        }
+      });
+      const victim = replicas.find(({ url }) => url.host === drained)!;
+      const readsBefore = reads;
+      victim.child.kill("SIGTERM");
+      const [code] = (await once(victim.child, "exit")) as [number | null];
+      assert.equal(code, 0, victim.stderr());
+      assert.equal(await listen.closed, "graceful");
+      const readsDuring = reads - readsBefore;
+      // Reads go on after the replica is gone, through the two left.
+      for (const target = reads + 20; reads < target && failures.length === 0;)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      reading = false;
+      await Promise.all(loops);
+      assert.deepEqual(failures, []);
+      assert.ok(readsDuring >= 0);
+
+      listen = await modern.client.listen({ resourceSubscriptions: [show(9)] });
+      await rename(writer.client, 8, "After the drain");
+      await rename(writer.client, 9, "After the drain");
+      await heard(legacy.updates, show(8), 20);
+      await heard(modern.updates, show(9), 20);
+      assert.notEqual(legacy.streamOn(), drained);
+      await listen.close();
+    });
+
     test("SIGKILL of the replica holding a 2025 stream and a 2026 listen: both are notified of the next write", async () => {
       const legacy = await balanced(nginx.url, "2025");
       clients.push(legacy);
@@ -149,6 +227,8 @@ describe(
       let listen = await modern.client.listen({ resourceSubscriptions: [show(7)] });
       for (let tries = 0; modern.streamOn() !== doomed && tries < 6; tries++) {
         await listen.close();
+        // The close's cancel took a turn of the round-robin: one more request shifts it.
+        await modern.client.readResource({ uri: show(1) });
         listen = await modern.client.listen({ resourceSubscriptions: [show(7)] });
       }
       assert.equal(modern.streamOn(), doomed);

@@ -106,6 +106,9 @@ const PLAN_CHANGING_TAGS = [
 export const INSTALL_CHANGE_FEED = /* sql */ `
 SELECT pg_advisory_xact_lock(${INSTALL_LOCK});
 CREATE SCHEMA IF NOT EXISTS ${LIVECMD_SCHEMA};
+-- Before the event triggers: creating these tables must not run them (they would count the
+-- tables watched now as watched before).
+${installSessionTables(LIVECMD_SCHEMA)}
 -- plpgsql, for its cached plans: the feed's triggers call this on every write.
 CREATE OR REPLACE FUNCTION ${ROOT_OF}(relation oid) RETURNS name LANGUAGE plpgsql STABLE AS $$
 BEGIN
@@ -214,6 +217,5 @@ BEGIN
 EXCEPTION WHEN insufficient_privilege THEN
   NULL; -- Not a superuser: see DDL_EVENT_TRIGGER.
 END $$;
-${installSessionTables(LIVECMD_SCHEMA)}
 SELECT ${LIVECMD_SCHEMA}.watch_tables() AS added;
 `;

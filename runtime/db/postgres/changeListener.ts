@@ -68,6 +68,11 @@ export class ChangeListener {
     return () => hearers.delete(heard);
   }
 
+  /** Whether the LISTEN connection is up now (a readiness check asks). */
+  get listening(): boolean {
+    return this.#client !== undefined;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     this.#stopWaiting();

@@ -80,6 +80,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
         caughtUp: async () => {},
         close: async () => {},
         hear: async () => () => {},
+        listening: () => false,
       });
       const ready = (async () => {
         const found = typeof target === "function" ? await target() : target;
@@ -109,6 +110,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
         },
         hear: (channel: string, heard: (payload: string | undefined) => void) =>
           listener.hear(channel, heard),
+        listening: () => listener.listening,
         async close() {
           await ready.catch(() => {});
           await listener.close();

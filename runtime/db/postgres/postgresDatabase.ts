@@ -19,6 +19,8 @@ export interface DatabaseLifecycle {
   readonly ready: Promise<void>;
   caughtUp(): Promise<void>;
   close(): Promise<void>;
+  /** Whether the change feed's LISTEN connection is up. */
+  listening(): boolean;
   /** Hears a channel on the change feed's connection (`ChangeListener.hear`). */
   hear(channel: string, heard: (payload: string | undefined) => void): Promise<() => void>;
 }
@@ -184,6 +186,11 @@ export class PostgresDatabase implements AppDatabase {
   async hear(channel: string, heard: (payload: string | undefined) => void): Promise<() => void> {
     await this.#ready;
     return this.lifecycle.hear(channel, heard);
+  }
+
+  /** Whether the change feed is heard now: a write from elsewhere would reach the subscriptions. */
+  get feedListening(): boolean {
+    return this.lifecycle.listening();
   }
 
   observedBy(observer: TableObserver): PostgresDatabase {
