@@ -221,7 +221,9 @@ export class LegacyHttpSessions {
     const { holder, resumed } = opening;
     let counted = resumed === undefined;
     if (counted) this.#count.open(holder);
-    const events = new SessionEventStore();
+    // A shared session's event ids rise across processes (they start at the time in µs), so a
+    // client resuming on this process with another's id is sent only what came after it.
+    const events = new SessionEventStore(store ? Date.now() * 1000 : 0);
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => resumed ?? randomUUID(),
@@ -315,7 +317,9 @@ export class LegacyHttpSessions {
     if ("closed" in message) void this.#letGo(session);
     else if ("subscriptions" in message) {
       if (session.shared?.streaming) session.shared.sync().catch(this.#onerror);
-    } else if (message.stream !== this.#self && session.shared?.streaming) {
+    } else if ("unsubscribed" in message)
+      session.connection.subscriptions?.end(message.unsubscribed);
+    else if (message.stream !== this.#self && session.shared?.streaming) {
       // The client's stream is now on another process: this one's, if any, is stale.
       clearTimeout(session.reconnectGrace);
       session.shared.streamGone();

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,9 +14,12 @@ export interface Nginx {
   close(): Promise<void>;
 }
 
+/** Debian's nginx is in /usr/sbin, which a user's PATH may lack. */
+const NGINX = existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx";
+
 /** Why there is no nginx here (the tests skip), or undefined when there is one. */
 export function nginxMissing(): string | undefined {
-  const found = spawnSync("nginx", ["-v"], { encoding: "utf8" });
+  const found = spawnSync(NGINX, ["-v"], { encoding: "utf8" });
   return found.error ? "no nginx here (apt-get install -y nginx)" : undefined;
 }
 
@@ -67,7 +70,7 @@ export async function startNginx(upstreams: readonly URL[]): Promise<Nginx> {
   const port = await freePort();
   const config = path.join(dir, "nginx.conf");
   writeFileSync(config, nginxConfig(dir, port, upstreams));
-  const child: ChildProcess = spawn("nginx", ["-c", config, "-p", dir, "-e", `${dir}/error.log`], {
+  const child: ChildProcess = spawn(NGINX, ["-c", config, "-p", dir, "-e", `${dir}/error.log`], {
     stdio: ["ignore", "inherit", "inherit"],
   });
   const exited = once(child, "exit");

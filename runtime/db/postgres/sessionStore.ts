@@ -99,7 +99,7 @@ export class PostgresSessionStore {
 
   async unsubscribe(id: string, uri: string): Promise<void> {
     await this.#query(`DELETE FROM ${SUBSCRIPTIONS} WHERE session_id = $1 AND uri = $2`, [id, uri]);
-    await this.tell({ session: id, subscriptions: true });
+    await this.tell({ session: id, unsubscribed: uri });
   }
 
   /** What the client of a subscription was last told of. */
