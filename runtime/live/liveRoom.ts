@@ -171,19 +171,21 @@ export class Watches {
 
   /**
    * Watches `uri` under itself; subscribing to it again is the same watch. Throws what a read
-   * of `uri` would throw, or the limit error when there is no room for it.
+   * of `uri` would throw, or the limit error when there is no room for it. Resolves with what
+   * it returned when watched (JSON text): a watch ended meanwhile no longer tells.
    */
-  async subscribe(uri: string, auth: AuthInfo | undefined): Promise<void> {
+  async subscribe(uri: string, auth: AuthInfo | undefined): Promise<string | undefined> {
     const existing = this.#open.get(uri);
-    if (existing) {
-      await existing.watching;
-      return;
+    const run = existing?.runs.get(uri) ?? this.#room.resolve(uri, auth);
+    if (existing) await existing.watching;
+    else {
+      const holder = this.#room.holderOf(auth);
+      const { room, limit } = this.#roomFor(holder);
+      if (room < 1)
+        throw limitReached(this.#room.limits, limit, `subscribing to ${shortened(uri)}`);
+      await this.#watch(uri, new Map([[uri, run]]), auth, holder);
     }
-    const run = this.#room.resolve(uri, auth);
-    const holder = this.#room.holderOf(auth);
-    const { room, limit } = this.#roomFor(holder);
-    if (room < 1) throw limitReached(this.#room.limits, limit, `subscribing to ${shortened(uri)}`);
-    await this.#watch(uri, new Map([[uri, run]]), auth, holder);
+    return this.#room.registry.lastResultOf(run.command, run.args, existing?.auth ?? auth);
   }
 
   /** The keys watched: listen ids, or subscribed URIs. */

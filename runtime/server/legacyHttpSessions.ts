@@ -317,9 +317,8 @@ export class LegacyHttpSessions {
     if ("closed" in message) void this.#letGo(session);
     else if ("subscriptions" in message) {
       if (session.shared?.streaming) session.shared.sync().catch(this.#onerror);
-    } else if ("unsubscribed" in message)
-      session.connection.subscriptions?.end(message.unsubscribed);
-    else if (message.stream !== this.#self && session.shared?.streaming) {
+    } else if ("unsubscribed" in message) session.shared?.unsubscribed(message.unsubscribed);
+    else if (message.stream !== this.#self && session.shared) {
       // The client's stream is now on another process: this one's, if any, is stale.
       clearTimeout(session.reconnectGrace);
       session.shared.streamGone();

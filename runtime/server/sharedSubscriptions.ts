@@ -27,6 +27,8 @@ export class SharedSubscriptions {
   /** URIs being subscribed here now: a sync meanwhile must not end them. */
   readonly #subscribing = new Set<string>();
   #syncing: Promise<void> = Promise.resolve();
+  /** URIs unsubscribed since the sync in progress began. */
+  readonly #endedDuringSync = new Set<string>();
 
   constructor(
     store: PostgresSessionStore,
@@ -55,23 +57,31 @@ export class SharedSubscriptions {
       try {
         // Checked and first run here, as an unshared subscription would be: the read's errors,
         // the limits, and the result the client is taken to know from now.
-        await watches.subscribe(uri, ctx.http?.authInfo);
-        const seen = digest(watches.lastResultOf(uri, uri));
+        const seen = digest(await watches.subscribe(uri, ctx.http?.authInfo));
         if (!(await this.#store.subscribe(this.#id, uri, seen, this.#limits.perConnection))) {
           watches.end(uri);
           throw limitReached(this.#limits, "perConnection", `subscribing to ${shortened(uri)}`);
         }
-        if (!this.#streaming) watches.end(uri);
+        // Watched here too until another process takes the stream (`streamGone`) or this one
+        // lets the session go: it counts against this process's caps as an unshared one would,
+        // and what it tells is kept in the session's events for a stream resumed here.
       } finally {
         this.#subscribing.delete(uri);
       }
       return {};
     });
     server.setRequestHandler("resources/unsubscribe", async (request) => {
-      watches.end(request.params.uri);
+      this.unsubscribed(request.params.uri);
       await this.#store.unsubscribe(this.#id, request.params.uri);
       return {};
     });
+  }
+
+  /** `uri` was unsubscribed (here, or told by another process): it is watched no longer. */
+  unsubscribed(uri: string): void {
+    this.#connection?.subscriptions?.end(uri);
+    // A sync in progress may have read the row before it went: it must not take it up again.
+    this.#endedDuringSync.add(uri);
   }
 
   /** This process took the session's GET stream: it watches the subscriptions from now. */
@@ -109,6 +119,7 @@ export class SharedSubscriptions {
     const connection = this.#connection;
     const watches = connection?.subscriptions;
     if (!this.#streaming || !connection || !watches) return;
+    this.#endedDuringSync.clear();
     const stored = await this.#store.subscriptions(this.#id);
     if (!this.#streaming) return;
     const wanted = new Map(stored.map(({ uri, seen }) => [uri, seen]));
@@ -120,8 +131,9 @@ export class SharedSubscriptions {
       [...wanted]
         .filter(([uri]) => !watched.has(uri))
         .map(async ([uri, seen]) => {
+          let result: string | undefined;
           try {
-            await watches.subscribe(uri, this.auth);
+            result = await watches.subscribe(uri, this.auth);
           } catch (error) {
             // No longer readable by its principal (the grant changed): nothing to deliver.
             this.#onerror(
@@ -131,8 +143,8 @@ export class SharedSubscriptions {
             );
             return;
           }
-          if (this.#streaming && digest(watches.lastResultOf(uri, uri)) !== seen)
-            connection.notify(uri);
+          if (this.#endedDuringSync.has(uri)) return watches.end(uri);
+          if (this.#streaming && digest(result) !== seen) connection.notify(uri);
         }),
     );
   }

@@ -19,7 +19,8 @@ export function sessionMessageOf(payload: string): SessionMessage | undefined {
     if (
       parsed.subscriptions === true ||
       parsed.closed === true ||
-      typeof parsed.stream === "string"
+      typeof parsed.stream === "string" ||
+      typeof parsed.unsubscribed === "string"
     )
       return parsed as unknown as SessionMessage;
   } catch {
