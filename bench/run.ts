@@ -22,6 +22,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["rows", async () => (await import("./rows.bench.ts")).rowsBench],
   ["postgres", async () => (await import("./postgres.bench.ts")).postgresBench],
   ["postgres-rows", async () => (await import("./postgresRows.bench.ts")).postgresRowsBench],
+  ["replicas", async () => (await import("./replicas.bench.ts")).replicasBench],
 ];
 
 const RESULTS_FILE = path.join(import.meta.dirname, "RESULTS.md");

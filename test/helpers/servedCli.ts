@@ -26,11 +26,15 @@ export const CLI = [
 
 /**
  * `database`: the example app's SQLite file (`LIVECMD_EXAMPLE_DB`), a fresh one in memory unless
- * given; `databaseUrl`: PostgreSQL's instead (`DATABASE_URL`).
+ * given; `databaseUrl`: PostgreSQL's instead (`DATABASE_URL`); `port`: 0 (a free one) unless given.
  */
 export async function servedCli(
   flags: readonly string[],
-  { database = ":memory:", databaseUrl }: { database?: string; databaseUrl?: string } = {},
+  {
+    database = ":memory:",
+    databaseUrl,
+    port = "0",
+  }: { database?: string; databaseUrl?: string; port?: string } = {},
 ): Promise<ServedCli> {
   const env: NodeJS.ProcessEnv = databaseUrl
     ? { ...process.env, DATABASE_URL: databaseUrl }
@@ -38,7 +42,7 @@ export async function servedCli(
   if (databaseUrl) delete env.LIVECMD_EXAMPLE_DB;
   const child = spawn(
     process.execPath,
-    [...CLI, "serve", "--app", "example/app.ts", "--http", "0", ...flags],
+    [...CLI, "serve", "--app", "example/app.ts", "--http", port, ...flags],
     { cwd: root, stdio: ["ignore", "pipe", "pipe"], env },
   );
   let stderr = "";
