@@ -176,16 +176,16 @@ export class Watches {
    */
   async subscribe(uri: string, auth: AuthInfo | undefined): Promise<string | undefined> {
     const existing = this.#open.get(uri);
-    const run = existing?.runs.get(uri) ?? this.#room.resolve(uri, auth);
-    if (existing) await existing.watching;
-    else {
-      const holder = this.#room.holderOf(auth);
-      const { room, limit } = this.#roomFor(holder);
-      if (room < 1)
-        throw limitReached(this.#room.limits, limit, `subscribing to ${shortened(uri)}`);
-      await this.#watch(uri, new Map([[uri, run]]), auth, holder);
+    if (existing) {
+      const run = existing.runs.get(uri)!;
+      await existing.watching;
+      return this.#room.registry.lastResultOf(run.command, run.args, existing.auth);
     }
-    return this.#room.registry.lastResultOf(run.command, run.args, existing?.auth ?? auth);
+    const run = this.#room.resolve(uri, auth);
+    const holder = this.#room.holderOf(auth);
+    const { room, limit } = this.#roomFor(holder);
+    if (room < 1) throw limitReached(this.#room.limits, limit, `subscribing to ${shortened(uri)}`);
+    return (await this.#watch(uri, new Map([[uri, run]]), auth, holder)).get(uri);
   }
 
   /** The keys watched: listen ids, or subscribed URIs. */
@@ -232,22 +232,31 @@ export class Watches {
     }
   }
 
+  /**
+   * Watches `runs` under `key`; resolves with what each URI returned when first watched, taken
+   * as each is registered: a watch ended meanwhile is released right after, and tells nothing.
+   */
   async #watch(
     key: WatchKey,
     runs: ReadonlyMap<string, WatchedRun>,
     auth: AuthInfo | undefined,
     holder: string | undefined,
-  ): Promise<void> {
+  ): Promise<Map<string, string | undefined>> {
     this.end(key);
-    if (runs.size === 0) return;
+    const results = new Map<string, string | undefined>();
+    if (runs.size === 0) return results;
     this.#room.ledger.take(holder, runs.size);
+    const registry = this.#room.registry;
     const watching = Promise.all(
-      [...runs].map(([uri, { command, args }]) =>
-        this.#room.registry.add(command, args, { uri, notify: this.#notify }, auth),
-      ),
+      [...runs].map(async ([uri, { command, args }]) => {
+        const remove = await registry.add(command, args, { uri, notify: this.#notify }, auth);
+        results.set(uri, registry.lastResultOf(command, args, auth));
+        return remove;
+      }),
     );
     this.#open.set(key, { size: runs.size, runs, auth, holder, watching });
     await watching;
+    return results;
   }
 }
 

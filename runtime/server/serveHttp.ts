@@ -17,7 +17,7 @@ import type { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
 import { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
 import { refusedOversized } from "./oversizedBody.ts";
 import { HEALTH_PATH, readiness } from "./readiness.ts";
-import { asNewRequest } from "./requestContext.ts";
+import { asNewRequest, currentRequest, type RequestContext } from "./requestContext.ts";
 import { HttpListens, routeByEra } from "./sdkAdapter/index.ts";
 import { ServedApp, type LiveStatus, type ServeOptions } from "./servedApp.ts";
 
@@ -156,8 +156,12 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     oncePerTurn((uri) => modern.notify.resourceUpdated(uri)),
     held,
   );
+  let draining = false;
+  const inProgress = new InProgress();
   const mcp = routeByEra({
     modern: async (request, read, auth) => {
+      if ((read?.parsed as { method?: unknown } | undefined)?.method === "subscriptions/listen")
+        inProgress.isStream(currentRequest());
       const response = await listens.fetch(request, modern.fetch, read, auth);
       return isEventStream(response) ? primed(response) : response;
     },
@@ -178,8 +182,6 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     mcp,
   );
   const handle = toNodeHandler({ fetch: front }, { onerror });
-  let draining = false;
-  const inProgress = new InProgress();
   http.on("request", (request, response) => {
     if (refusedOversized(request, response)) return;
     if (request.method === "GET" && request.url === HEALTH_PATH) {
@@ -189,9 +191,11 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
       }, onerror);
       return;
     }
-    inProgress.add(response);
     const { remoteAddress, remotePort } = request.socket;
-    asNewRequest(() => void handle(request, response), `${remoteAddress}:${remotePort}`);
+    asNewRequest((context) => {
+      inProgress.add(response, context, request.method === "GET");
+      void handle(request, response);
+    }, `${remoteAddress}:${remotePort}`);
   });
   return {
     url: listening,
@@ -201,12 +205,14 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
       stopWatchingGrants();
       held.close();
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-      await modern.close();
+      // 2025 GET streams end first: their clients reconnect (to another replica) meanwhile.
       legacy.endStreams();
+      // Requests in progress finish while the handler and sessions still serve them...
+      await inProgress.finished(drainMs);
+      // ...then listens end gracefully, and whatever instance is still serving is closed.
+      await modern.close();
       // One tick lets the graceful end of open listen streams reach the clients before the sockets go.
       await new Promise((resolve) => setTimeout(resolve, 10));
-      http.closeIdleConnections();
-      await inProgress.finished(drainMs);
       await legacy.close();
       http.closeAllConnections();
       await closed;
@@ -216,27 +222,42 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   };
 }
 
-/** The responses not yet finished, so that a shutdown lets them finish. */
+/**
+ * The requests in progress, so that a shutdown lets them finish: all but the streams (2025 GET
+ * streams, 2026-07-28 listens), which a shutdown ends itself.
+ */
 class InProgress {
-  readonly #open = new Set<ServerResponse>();
-  #finished: (() => void) | undefined;
+  /** Each response not yet finished, and the request it answers. */
+  readonly #open = new Map<ServerResponse, RequestContext>();
+  readonly #streams = new WeakSet<RequestContext>();
+  #changed: (() => void) | undefined;
 
-  add(response: ServerResponse): void {
-    this.#open.add(response);
+  add(response: ServerResponse, request: RequestContext, isGet: boolean): void {
+    if (isGet) this.#streams.add(request);
+    this.#open.set(response, request);
     response.once("close", () => {
       this.#open.delete(response);
-      if (this.#open.size === 0) this.#finished?.();
+      this.#changed?.();
     });
   }
 
-  /** Resolves when none is left, or after `deadlineMs` with those still open. */
+  /** Marks the request being served as a stream (a listen), which a drain does not wait for. */
+  isStream(request: RequestContext | undefined): void {
+    if (request) this.#streams.add(request);
+  }
+
+  /** Resolves when no request but streams is left, or after `deadlineMs`. */
   async finished(deadlineMs: number): Promise<void> {
-    if (this.#open.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
-      this.#finished = resolve;
+      const check = () => {
+        if ([...this.#open.values()].every((request) => this.#streams.has(request))) resolve();
+      };
+      this.#changed = check;
       timer = setTimeout(resolve, deadlineMs);
+      check();
     });
+    this.#changed = undefined;
     clearTimeout(timer);
   }
 }

@@ -5,6 +5,7 @@ import {
   Client,
   StreamableHTTPClientTransport,
   type CallToolResult,
+  type McpSubscription,
 } from "@modelcontextprotocol/client";
 import { nginxMissing, startNginx, type Nginx } from "../helpers/nginx.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
@@ -64,6 +65,19 @@ async function streamHolder(balanced: Balanced): Promise<string> {
   const holder = balanced.streamOn();
   assert.ok(holder, "the GET stream did not open");
   return holder;
+}
+
+/** A listen of `uri` that `replica` answered: round-robin reaches it within a few tries. */
+async function listenOn(modern: Balanced, uri: string, replica: string): Promise<McpSubscription> {
+  let listen = await modern.client.listen({ resourceSubscriptions: [uri] });
+  for (let tries = 0; modern.streamOn() !== replica && tries < 6; tries++) {
+    await listen.close();
+    // The close's cancel took a turn of the round-robin: one more request shifts it.
+    await modern.client.readResource({ uri: show(1) });
+    listen = await modern.client.listen({ resourceSubscriptions: [uri] });
+  }
+  assert.equal(modern.streamOn(), replica);
+  return listen;
 }
 
 /** Until `updates` holds `uri`, `seconds` at most (a failure limit, not a timed assertion). */
@@ -168,14 +182,7 @@ describe(
       const drained = await streamHolder(legacy);
       const modern = await balanced(nginx.url, "2026");
       clients.push(modern);
-      let listen = await modern.client.listen({ resourceSubscriptions: [show(9)] });
-      for (let tries = 0; modern.streamOn() !== drained && tries < 6; tries++) {
-        await listen.close();
-        // The close's cancel took a turn of the round-robin: one more request shifts it.
-        await modern.client.readResource({ uri: show(1) });
-        listen = await modern.client.listen({ resourceSubscriptions: [show(9)] });
-      }
-      assert.equal(modern.streamOn(), drained);
+      let listen = await listenOn(modern, show(9), drained);
 
       // Two readers, one per era, keep requests in flight through the drain.
       const readers = await Promise.all([balanced(nginx.url, "2025"), balanced(nginx.url, "2026")]);
@@ -219,19 +226,10 @@ describe(
       const legacy = await balanced(nginx.url, "2025");
       clients.push(legacy);
       await legacy.client.subscribeResource({ uri: show(6) });
-      const doomed = legacy.streamOn();
-      assert.ok(doomed);
-      // A listen on the same replica: round-robin reaches it within three tries.
+      const doomed = await streamHolder(legacy);
       const modern = await balanced(nginx.url, "2026");
       clients.push(modern);
-      let listen = await modern.client.listen({ resourceSubscriptions: [show(7)] });
-      for (let tries = 0; modern.streamOn() !== doomed && tries < 6; tries++) {
-        await listen.close();
-        // The close's cancel took a turn of the round-robin: one more request shifts it.
-        await modern.client.readResource({ uri: show(1) });
-        listen = await modern.client.listen({ resourceSubscriptions: [show(7)] });
-      }
-      assert.equal(modern.streamOn(), doomed);
+      let listen = await listenOn(modern, show(7), doomed);
 
       const victim = replicas.find(({ url }) => url.host === doomed)!;
       victim.child.kill("SIGKILL");
