@@ -81,9 +81,9 @@ export interface HttpServing {
   readonly live: LiveStatus;
   /**
    * Drains, then closes: stops accepting connections (`/healthz` answers 503 meanwhile), ends
-   * open listens gracefully (the SDK's graceful close) and 2025 GET streams (their clients
-   * reconnect, behind a balancer to another replica), lets requests in progress finish for up
-   * to `drainMs` (`DRAIN_MS` when absent), then closes sessions and sockets.
+   * 2025 GET streams (their clients reconnect, behind a balancer to another replica), lets
+   * requests in progress finish for up to `drainMs` (`DRAIN_MS` when absent), ends open listens
+   * gracefully (the SDK's graceful close), then closes sessions and sockets.
    */
   close(options?: { drainMs?: number }): Promise<void>;
 }
