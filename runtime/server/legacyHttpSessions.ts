@@ -86,9 +86,13 @@ export class LegacyHttpSessions {
     this.#hearing?.catch(onerror);
   }
 
-  /** Resolves once this process hears the others (shared sessions), at once otherwise. */
+  /**
+   * Resolves once this process hears the others (shared sessions), at once otherwise. A
+   * database that cannot be reached is logged, not thrown: the process serves, each statement
+   * answering with the database's error, and `/healthz` says it is not ready.
+   */
   async ready(): Promise<void> {
-    await this.#hearing;
+    await this.#hearing?.catch(() => undefined);
   }
 
   /**
