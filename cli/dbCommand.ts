@@ -26,7 +26,8 @@ const installCommand: CommandModule<object, InstallArguments> = {
     if (problem) throw new InputError(problem);
     const { loadPg } = await import("../runtime/db/postgres/loadPg.ts");
     const { firstConnection } = await import("../runtime/db/postgres/firstConnection.ts");
-    const { installChangeFeed } = await import("../runtime/db/postgres/installChangeFeed.ts");
+    const { installChangeFeed, hasEventTriggers, WITHOUT_EVENT_TRIGGERS } =
+      await import("../runtime/db/postgres/installChangeFeed.ts");
     let pg;
     try {
       pg = loadPg();
@@ -42,6 +43,7 @@ const installCommand: CommandModule<object, InstallArguments> = {
       process.stdout.write(
         `livecmd: the change feed is installed on ${redacted(url)}; ${added} ${added === 1 ? "table" : "tables"} newly watched\n`,
       );
+      if (!(await hasEventTriggers(pool))) process.stderr.write(`${WITHOUT_EVENT_TRIGGERS}\n`);
     } finally {
       await pool.end();
     }

@@ -36,7 +36,8 @@ export const GENERATOR_PACKAGES: readonly DevPackage[] = [
 
 /**
  * Runs `load` (an import of something that needs `packages`), and turns a missing one into the
- * command that installs them, at the ranges this livecmd works with.
+ * command that installs every one of them that is missing, at the ranges this livecmd works
+ * with, all named at once: one run of the command is enough.
  */
 export async function withDevPackages<T>(
   purpose: string,
@@ -49,8 +50,10 @@ export async function withDevPackages<T>(
   } catch (error) {
     const missing = missingPackage(error);
     if (missing === undefined || !(packages as readonly string[]).includes(missing)) throw error;
+    const absent = packages.filter((name) => name === missing || !resolvable(name));
+    const which = absent.length === 1 ? "which is" : "which are";
     throw new InputError(
-      `${purpose} needs ${missing}, which is not installed: npm install --save-dev ${installSpecs(packages)}${otherwise}`,
+      `${purpose} needs ${absent.join(", ")}, ${which} not installed: npm install --save-dev ${installSpecs(absent)}${otherwise}`,
     );
   }
 }
@@ -66,6 +69,16 @@ function rangeOf(name: OnDemandPackage): string {
   if (range === undefined)
     throw new Error(`livecmd's package.json has no peer dependency on ${name}`);
   return range;
+}
+
+/** Whether `name` would be found from here, as livecmd's own imports find it. */
+function resolvable(name: string): boolean {
+  try {
+    import.meta.resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The package a failed import could not find, if that is why it failed. */

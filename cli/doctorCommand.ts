@@ -1,5 +1,6 @@
 import type { CommandModule } from "yargs";
 import { withDevPackages } from "./devPackages.ts";
+import { requestHeaders } from "./doctor/credentials.ts";
 import { parseTarget } from "./doctor/target.ts";
 import { InputError } from "./inputError.ts";
 
@@ -8,6 +9,8 @@ interface DoctorArguments {
   "--"?: (string | number)[];
   json?: boolean;
   timeout: number;
+  header?: string[];
+  "token-file"?: string;
 }
 
 const DEFAULT_TIMEOUT_S = 10;
@@ -28,6 +31,15 @@ export const doctorCommand: CommandModule<object, DoctorArguments> = {
         type: "boolean",
         describe: "Print the report as JSON (for CI) instead of a table",
       })
+      .option("header", {
+        type: "string",
+        array: true,
+        describe: "A header sent with every request to the URL, 'Name: value' (repeatable)",
+      })
+      .option("token-file", {
+        type: "string",
+        describe: "A file whose first line is a bearer token, sent as Authorization: Bearer",
+      })
       .option("timeout", {
         type: "number",
         default: DEFAULT_TIMEOUT_S,
@@ -42,11 +54,19 @@ export const doctorCommand: CommandModule<object, DoctorArguments> = {
       })
       .example("$0 doctor http://127.0.0.1:3000/mcp", "a server on Streamable HTTP")
       .example(
+        "$0 doctor https://mcp.example.com/mcp --token-file token.txt",
+        "a server that needs a token",
+      )
+      .example(
         "$0 doctor -- node server.js",
         "a server on stdio, started by doctor (once per era)",
       ),
   handler: async (argv) => {
-    const target = parseTarget(argv.url, (argv["--"] ?? []).map(String));
+    const target = parseTarget(
+      argv.url,
+      (argv["--"] ?? []).map(String),
+      requestHeaders(argv.header ?? [], argv["token-file"]),
+    );
     const { runDoctor } = await withDevPackages(
       "livecmd doctor",
       ["@modelcontextprotocol/client"],

@@ -16,6 +16,11 @@ import { InputError } from "./inputError.ts";
  * watch (a whole table re-runs it on every write to the table).
  */
 export async function inspectReads(app: App, uris: readonly string[], log: (text: string) => void) {
+  await app.ready().catch((error: Error) => {
+    throw new InputError(
+      `app "${app.name}" cannot open its database: ${error.message.replace(/^livecmd: /, "")}`,
+    );
+  });
   const served = new ServedApp(app, { allowStale: true });
   const valueText =
     app.db instanceof SqliteDatabase ? keyText : (key: string) => JSON.stringify(key);
@@ -23,14 +28,23 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
     const resolved = resolveOrRefuse(served, uri);
     const reads: TableRead[] = [];
     let readsPrincipal = false;
-    await app.run(resolved.entry.name, resolved.args, {
-      origin: Origin.Agent,
-      observer: {
-        read: (each) => reads.push(...each),
-        sawPrincipal: () => (readsPrincipal = true),
-      },
-    });
+    // A read that throws (a row not there yet) still read what it read: a watch of it depends
+    // on that, to hear when the row comes.
+    const failure = await app
+      .run(resolved.entry.name, resolved.args, {
+        origin: Origin.Agent,
+        observer: {
+          read: (each) => reads.push(...each),
+          sawPrincipal: () => (readsPrincipal = true),
+        },
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
     log(`${uri}: ${resolved.entry.name}(${argumentsText(resolved.args)})`);
+    if (failure !== undefined)
+      log(`  the read failed (${failure}); until it succeeds, a watch of it depends on:`);
     for (const line of readLines(reads, valueText)) log(`  ${line}`);
     log(
       readsPrincipal

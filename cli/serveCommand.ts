@@ -176,6 +176,11 @@ async function serve(
   http: { port: number; flags: HttpFlags } | undefined,
   options: { log: ServerLog; pageSize: number; allowStale: boolean; version: string | undefined },
 ): Promise<void> {
+  await app.ready().catch((error: Error) => {
+    throw new InputError(
+      `app "${app.name}" cannot open its database: ${error.message.replace(/^livecmd: /, "")}`,
+    );
+  });
   if (http === undefined) {
     const { serveStdio } = await import("../runtime/server/serveStdio.ts");
     serveStdio(app, options);

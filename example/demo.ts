@@ -3,8 +3,8 @@
  * as a real child process on stdio and talks to it with the official SDK client, as Claude
  * Desktop or any MCP host would: discovery, reads, an error, completion, then live updates.
  *
- * The database persists in `.tmp/example.sqlite`, so the demo renames customers back to what
- * they were called before it ran.
+ * The database persists (`.tmp/example.sqlite`, or the PostgreSQL database `DATABASE_URL` names),
+ * so the demo renames customers back to what they were called before it ran.
  */
 import path from "node:path";
 import { Client, ProtocolError, type CallToolResult } from "@modelcontextprotocol/client";
@@ -25,8 +25,20 @@ await client.connect(
     command: process.execPath,
     args: [path.join(root, "bin/livecmd.js"), "serve"],
     cwd: root,
+    // The server gets this process's whole environment (`DATABASE_URL` above all); the SDK
+    // passes only HOME, PATH and a few more by default.
+    env: Object.fromEntries(
+      Object.entries(process.env).filter(
+        (entry): entry is [string, string] => entry[1] !== undefined,
+      ),
+    ),
     stderr: "inherit",
   }),
+);
+say(
+  process.env.DATABASE_URL
+    ? "database: PostgreSQL, at DATABASE_URL"
+    : `database: SQLite, ${process.env.LIVECMD_EXAMPLE_DB ?? ".tmp/example.sqlite"}`,
 );
 say(
   `connected: protocol ${client.getNegotiatedProtocolVersion()}, server capabilities ${show(client.getServerCapabilities())}\n`,

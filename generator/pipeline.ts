@@ -1,13 +1,16 @@
+import path from "node:path";
 import type { Project } from "ts-morph";
-import { analyzeApp } from "./analyze/analyzeApp.ts";
+import { analyzeApp, sortDiagnostics } from "./analyze/analyzeApp.ts";
+import { discoverApp } from "./discover/discoverApp.ts";
+import { rootedAt } from "./discover/locate.ts";
 import type { AppDecl, Diagnostic, OutputSet } from "./model.ts";
+import { GENERATED_MARK } from "./output/outputFolder.ts";
 import { buildCatalog, type CatalogPlan } from "./plan/buildCatalog.ts";
 import { renderCatalog } from "./render/renderCatalog.ts";
 import { renderTemplatesModule } from "./render/renderTemplatesModule.ts";
-import { renderUrisModule } from "./render/renderUrisModule.ts";
 import { renderVariableTypes } from "./render/renderTypes.ts";
+import { renderUrisModule } from "./render/renderUrisModule.ts";
 import { renderResultTypes } from "./render/resultTypes.ts";
-import { GENERATED_MARK } from "./output/outputFolder.ts";
 
 /** How to regenerate, when nothing more particular is known: the config or the defaults find the app. */
 export const DEFAULT_RERUN = "npx livecmd codegen";
@@ -15,6 +18,7 @@ export const DEFAULT_RERUN = "npx livecmd codegen";
 export interface CodegenInput {
   /** The app module, relative to `cwd` (e.g. example/app.ts). */
   appFile: string;
+  /** The project's root: every path codegen reports or writes into its output is relative to it. */
   cwd: string;
   /** The command that regenerates, as the generated files' notice tells it; `npx livecmd codegen` when absent. */
   rerun?: string;
@@ -25,17 +29,37 @@ export type Generation =
   | { ok: false; diagnostics: Diagnostic[] };
 
 /**
- * discover -> analyze -> plan -> render. The render stage prints the final layout itself (the
- * layout prettier would give it; the tests hold it to that). Pure: returns the files, writes nothing.
+ * The whole of codegen but writing: discover -> analyze -> plan -> render. Each stage hands the
+ * next plain data (ts-morph stays in discover and analyze); the last, output/, writes or checks
+ * what this returns (`runCodegen.ts`). Pure: returns the files, writes nothing.
  */
 export function generate(project: Project, input: CodegenInput): Generation {
-  const analysis = analyzeApp(project, input.appFile, input.cwd);
+  const analysis = discoverAndAnalyze(project, input);
   if (!analysis.ok) return analysis;
   const { app } = analysis;
   const plan = buildCatalog(app);
-  const notice = `${GENERATED_MARK} from ${app.file}. Do not edit: change the commands and run \`${input.rerun ?? DEFAULT_RERUN}\`.`;
+  return { ok: true, app, plan, outputs: render(app, plan, input.rerun ?? DEFAULT_RERUN) };
+}
+
+/** discover -> analyze: the app's commands as plain data, or every problem found on the way. */
+export function discoverAndAnalyze(
+  project: Project,
+  input: Pick<CodegenInput, "appFile" | "cwd">,
+): { ok: true; app: AppDecl } | { ok: false; diagnostics: Diagnostic[] } {
+  rootedAt(project, input.cwd);
+  const discovered = discoverApp(project, path.resolve(input.cwd, input.appFile));
+  if (!discovered.app) return { ok: false, diagnostics: discovered.diagnostics };
+  const analysis = analyzeApp(discovered.app);
+  const diagnostics = [...discovered.diagnostics, ...analysis.diagnostics];
+  if (diagnostics.length > 0) return { ok: false, diagnostics: sortDiagnostics(diagnostics) };
+  return { ok: true, app: analysis.app };
+}
+
+/** render: the plan as the exact bytes of each generated file, in their final layout. */
+function render(app: AppDecl, plan: CatalogPlan, rerun: string): OutputSet {
+  const notice = `${GENERATED_MARK} from ${app.file}. Do not edit: change the commands and run \`${rerun}\`.`;
   const context = { app: app.name, header: `// ${notice}`, templates: plan.templates };
-  const outputs = new Map([
+  return new Map([
     ["catalog.json", renderCatalog(plan.catalog, notice)],
     ["templates.ts", renderTemplatesModule(context)],
     [
@@ -46,5 +70,4 @@ export function generate(project: Project, input: CodegenInput): Generation {
       ),
     ],
   ]);
-  return { ok: true, app, plan, outputs };
 }

@@ -167,14 +167,18 @@ export class App {
     return this.#database;
   }
 
-  /** Whether the app has a database (`defineApp({ database })`). */
-  get hasDatabase(): boolean {
-    return this.#openDatabase !== undefined;
-  }
-
   /** Whether the app's database is PostgreSQL, which many serving processes may share. */
   get sharesDatabase(): boolean {
     return typeof this.#openDatabase === "object";
+  }
+
+  /**
+   * Opens the app's database, if it has one (on PostgreSQL: connected, set up, the change feed
+   * installed and listened to); rejects with why it cannot. `livecmd serve` waits for this
+   * before it says it is serving.
+   */
+  async ready(): Promise<void> {
+    if (this.#openDatabase) await this.db.get("SELECT 1 AS ready");
   }
 
   /** Resolves once every write committed so far has been reported to `onChange` listeners. */

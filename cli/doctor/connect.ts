@@ -46,7 +46,12 @@ export async function connect(target: Target, era: Era, timeoutMs: number): Prom
 
 function openTransport(target: Target): { transport: Transport; stderr: () => string } {
   if (target.kind === "http")
-    return { transport: new StreamableHTTPClientTransport(target.url), stderr: () => "" };
+    return {
+      transport: new StreamableHTTPClientTransport(target.url, {
+        requestInit: { headers: target.headers },
+      }),
+      stderr: () => "",
+    };
   // The server gets the user's whole environment, as when they run the command themselves
   // (the SDK passes only HOME, PATH and a few more by default).
   const transport = new StdioClientTransport({

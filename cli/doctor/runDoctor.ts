@@ -13,6 +13,7 @@ import {
   type Step,
 } from "./report.ts";
 import { describeTarget, type Target } from "./target.ts";
+import { refusal } from "./unauthorized.ts";
 
 export interface DoctorOptions {
   target: Target;
@@ -54,6 +55,8 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     }
   }
   if (eras.every((era) => !era.served)) {
+    const refused = target.kind === "http" ? await refusal(target, timeoutMs) : undefined;
+    if (refused) throw new InputError(`${describeTarget(target)}: ${refused}`);
     throw new InputError(
       `no MCP server answered at ${describeTarget(target)}: ${eras.map((era) => `${era.era}: ${era.reason}`).join("; ")}`,
     );

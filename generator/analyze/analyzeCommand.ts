@@ -7,12 +7,11 @@ import { resultSchema } from "./resultSchema.ts";
 import { typeToSchema } from "./typeToSchema.ts";
 
 /** A command's parameters and result as JSON Schemas, with the docs that describe them. */
-export function analyzeCommand(command: CommandSyntax, granted: boolean, cwd: string): CommandDecl {
+export function analyzeCommand(command: CommandSyntax, granted: boolean): CommandDecl {
   if (!command.description) {
     throw new DiagnosticError(
       diagnosticAt(
         command.declaration,
-        cwd,
         "CG008",
         `command "${command.name}" has no JSDoc summary; hosts show it to people choosing what to read. Add /** One sentence saying what it returns. */ above it`,
       ),
@@ -26,19 +25,18 @@ export function analyzeCommand(command: CommandSyntax, granted: boolean, cwd: st
     ...(command.title !== undefined && { title: command.title }),
     description: command.description,
     mimeType: command.mimeType,
-    params: command.params.map((param) => analyzeParam(command, param, cwd)),
-    result: resultSchema(command, cwd),
+    params: command.params.map((param) => analyzeParam(command, param)),
+    result: resultSchema(command),
     location: command.location,
   };
 }
 
-function analyzeParam(command: CommandSyntax, param: ParameterDeclaration, cwd: string): ParamDecl {
+function analyzeParam(command: CommandSyntax, param: ParameterDeclaration): ParamDecl {
   const nameNode = param.getNameNode();
   if (!Node.isIdentifier(nameNode)) {
     throw new DiagnosticError(
       diagnosticAt(
         param,
-        cwd,
         "CG003",
         `a parameter of command "${command.name}" is destructured; name it (e.g. query: CustomerQuery), since its name is the tool argument's name`,
       ),
@@ -50,7 +48,6 @@ function analyzeParam(command: CommandSyntax, param: ParameterDeclaration, cwd: 
     throw new DiagnosticError(
       diagnosticAt(
         param,
-        cwd,
         "CG003",
         `parameter "${name}" of command "${command.name}" has no type annotation; write its type (e.g. ${name}: string), since the published schema comes from it`,
       ),
@@ -59,12 +56,10 @@ function analyzeParam(command: CommandSyntax, param: ParameterDeclaration, cwd: 
   const schema = typeToSchema(param.getType(), {
     node: param,
     typeNode,
-    cwd,
     describe: `parameter "${name}" of command "${command.name}"`,
   });
   const doc = command.paramDocs.get(name);
   const constrained = withConstraintTags(schema, command.paramTags.get(name) ?? [], {
-    cwd,
     describe: `parameter "${name}" of command "${command.name}"`,
   });
   return {
@@ -72,6 +67,6 @@ function analyzeParam(command: CommandSyntax, param: ParameterDeclaration, cwd: 
     optional: param.hasQuestionToken() || param.hasInitializer(),
     typeText: typeNode.getText(),
     schema: doc ? { ...constrained, description: doc } : constrained,
-    location: locationOf(param, cwd),
+    location: locationOf(param),
   };
 }

@@ -26,7 +26,6 @@ function isConstraintTag(name: string): name is ConstraintTag {
 
 /** Where the tags sit and what they constrain, for messages: `parameter "id" of command "x"`. */
 export interface TagSite {
-  cwd: string;
   describe: string;
 }
 
@@ -197,5 +196,5 @@ function misplaced(tag: JSDocTag, site: TagSite, name: string, applies: string):
 }
 
 function tagError(tag: JSDocTag, site: TagSite, message: string): DiagnosticError {
-  return new DiagnosticError(diagnosticAt(tag, site.cwd, "CG013", message));
+  return new DiagnosticError(diagnosticAt(tag, "CG013", message));
 }

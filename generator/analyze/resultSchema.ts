@@ -9,7 +9,7 @@ import { typeToSchema, withNull } from "./typeToSchema.ts";
  * The runtime sends an `undefined` result as `null` (`JSON.stringify(result ?? null)`), so
  * `void` is `null` and a result that may be `undefined` is nullable.
  */
-export function resultSchema(command: CommandSyntax, cwd: string): JsonSchema {
+export function resultSchema(command: CommandSyntax): JsonSchema {
   const returned = command.handler.getReturnType();
   const type = returned.getAwaitedType() ?? returned;
   if (isNothing(type)) return { type: "null" };
@@ -18,7 +18,6 @@ export function resultSchema(command: CommandSyntax, cwd: string): JsonSchema {
     node: typeNode ?? command.handler,
     // Literal order comes from the written type; a `Promise<...>` wrapper is not that type.
     typeNode: typeNode && returned === type ? typeNode : undefined,
-    cwd,
     describe: `the result of command "${command.name}"`,
     role: "result",
   });

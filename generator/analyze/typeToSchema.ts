@@ -10,7 +10,6 @@ export interface TypeSite {
   node: Node;
   /** The type as written, when there is one: enum and literal order come from it, never from the checker. */
   typeNode: TypeNode | undefined;
-  cwd: string;
   /** What is being converted, for messages: `parameter "id" of command "customers_show"`. */
   describe: string;
   /** Whether this is what a command takes (the default) or what it returns, for messages. */
@@ -194,7 +193,6 @@ function propertiesToSchema(type: Type, site: TypeSite, visiting: Type[]): JsonS
     const description = documented ? docText(documented) : "";
     const tags = documented?.getJsDocs().flatMap((doc) => doc.getTags()) ?? [];
     const constrained = withConstraintTags(schema, tags, {
-      cwd: site.cwd,
       describe: propertySite.describe,
     });
     properties[name] = description ? { ...constrained, description } : constrained;
@@ -272,5 +270,5 @@ function isIntBrand(type: Type): boolean {
 }
 
 function unsupported(site: TypeSite, message: string): DiagnosticError {
-  return new DiagnosticError(diagnosticAt(site.node, site.cwd, "CG004", message));
+  return new DiagnosticError(diagnosticAt(site.node, "CG004", message));
 }

@@ -25,24 +25,23 @@ export interface AppSyntax {
   grant: { node: Node; declaration: VariableDeclaration | undefined }[];
 }
 
-export function findApp(appFile: SourceFile, cwd: string): AppSyntax {
-  const call = findDefineAppCall(appFile, cwd);
+export function findApp(appFile: SourceFile): AppSyntax {
+  const call = findDefineAppCall(appFile);
   const definition = call.getArguments()[0];
   if (!Node.isObjectLiteralExpression(definition)) {
     throw fail(
       call,
-      cwd,
       "defineApp(...) must be given an object literal: defineApp({ name, commands, agent })",
     );
   }
   return {
-    name: readAppName(definition, cwd),
-    commands: readCommands(definition, cwd),
-    grant: readGrant(definition, cwd),
+    name: readAppName(definition),
+    commands: readCommands(definition),
+    grant: readGrant(definition),
   };
 }
 
-function findDefineAppCall(appFile: SourceFile, cwd: string): CallExpression {
+function findDefineAppCall(appFile: SourceFile): CallExpression {
   const calls = appFile
     .getDescendantsOfKind(SyntaxKind.CallExpression)
     .filter((call) => isLivecmdFunction(call.getExpression(), "defineApp", "app"));
@@ -50,7 +49,6 @@ function findDefineAppCall(appFile: SourceFile, cwd: string): CallExpression {
   const where = calls[1] ?? appFile;
   throw fail(
     where,
-    cwd,
     calls.length === 0
       ? `no defineApp(...) call from "livecmd" in this file; the app module must call defineApp once`
       : `defineApp(...) is called ${calls.length} times; an app module defines exactly one app`,
@@ -58,15 +56,14 @@ function findDefineAppCall(appFile: SourceFile, cwd: string): CallExpression {
   );
 }
 
-function readAppName(definition: ObjectLiteralExpression, cwd: string): string {
-  const initializer = propertyInitializer(definition, "name", cwd);
+function readAppName(definition: ObjectLiteralExpression): string {
+  const initializer = propertyInitializer(definition, "name");
   if (
     !Node.isStringLiteral(initializer) ||
     !/^[a-z][a-z0-9+.-]*$/.test(initializer.getLiteralValue())
   ) {
     throw fail(
       initializer,
-      cwd,
       `the app's name is its URI scheme and must be a string literal of lowercase letters, digits, "+", "." or "-", starting with a letter (e.g. "app")`,
       "CG012",
     );
@@ -74,14 +71,10 @@ function readAppName(definition: ObjectLiteralExpression, cwd: string): string {
   return initializer.getLiteralValue();
 }
 
-function readCommands(definition: ObjectLiteralExpression, cwd: string): AppSyntax["commands"] {
-  const initializer = propertyInitializer(definition, "commands", cwd);
+function readCommands(definition: ObjectLiteralExpression): AppSyntax["commands"] {
+  const initializer = propertyInitializer(definition, "commands");
   if (!Node.isObjectLiteralExpression(initializer)) {
-    throw fail(
-      initializer,
-      cwd,
-      "commands must be an object literal, e.g. { ...customers, ...orders }",
-    );
+    throw fail(initializer, "commands must be an object literal, e.g. { ...customers, ...orders }");
   }
   return initializer.getProperties().flatMap((element) => {
     if (Node.isSpreadAssignment(element)) {
@@ -91,7 +84,6 @@ function readCommands(definition: ObjectLiteralExpression, cwd: string): AppSynt
         throw unresolvedImportError(
           element,
           unresolved,
-          cwd,
           `commands spreads ${spread.getText()}, which`,
         );
       // A namespace import's exports are read from the module, without type-checking it.
@@ -109,48 +101,38 @@ function readCommands(definition: ObjectLiteralExpression, cwd: string): AppSynt
         throw unresolvedImportError(
           element,
           unresolved,
-          cwd,
           `commands names ${element.getName()}, which`,
         );
       return [{ key: element.getName(), declaration: variableOfExpression(expression) }].filter(
         hasDeclaration,
       );
     }
-    throw fail(
-      element,
-      cwd,
-      "commands may only hold spreads of command modules and command references",
-    );
+    throw fail(element, "commands may only hold spreads of command modules and command references");
   });
 }
 
-function readGrant(definition: ObjectLiteralExpression, cwd: string): AppSyntax["grant"] {
-  const agent = propertyInitializer(definition, "agent", cwd);
+function readGrant(definition: ObjectLiteralExpression): AppSyntax["grant"] {
+  const agent = propertyInitializer(definition, "agent");
   if (!Node.isObjectLiteralExpression(agent))
-    throw fail(agent, cwd, "agent must be an object literal: { grant: [...] }");
-  const grant = propertyInitializer(agent, "grant", cwd);
+    throw fail(agent, "agent must be an object literal: { grant: [...] }");
+  const grant = propertyInitializer(agent, "grant");
   if (!Node.isArrayLiteralExpression(grant)) {
     throw fail(
       grant,
-      cwd,
       "agent.grant must be an array literal of command references, e.g. [customers_show]",
     );
   }
   return grant.getElements().map((node) => ({ node, declaration: variableOfExpression(node) }));
 }
 
-function propertyInitializer(object: ObjectLiteralExpression, name: string, cwd: string): Node {
+function propertyInitializer(object: ObjectLiteralExpression, name: string): Node {
   const property = object.getProperty(name);
   if (Node.isPropertyAssignment(property)) return property.getInitializerOrThrow();
   if (Node.isShorthandPropertyAssignment(property)) {
     const declaration = variableOfExpression(property)?.getInitializer();
     if (declaration) return declaration;
   }
-  throw fail(
-    property ?? object,
-    cwd,
-    `defineApp needs "${name}" written out here as "${name}: ..."`,
-  );
+  throw fail(property ?? object, `defineApp needs "${name}" written out here as "${name}: ..."`);
 }
 
 function hasDeclaration<T extends { declaration: VariableDeclaration | undefined }>(
@@ -160,11 +142,6 @@ function hasDeclaration<T extends { declaration: VariableDeclaration | undefined
 }
 
 /** `defineApp(...)` is not written the way codegen reads it (CG011 unless `code` says otherwise). */
-function fail(
-  node: Node,
-  cwd: string,
-  message: string,
-  code: DiagnosticCode = "CG011",
-): DiagnosticError {
-  return new DiagnosticError(diagnosticAt(node, cwd, code, message));
+function fail(node: Node, message: string, code: DiagnosticCode = "CG011"): DiagnosticError {
+  return new DiagnosticError(diagnosticAt(node, code, message));
 }

@@ -39,7 +39,6 @@ type LiteralOptions = { [key: string]: string | boolean | number | LiteralOption
 export function readCommand(
   key: string,
   declaration: VariableDeclaration,
-  cwd: string,
 ): CommandSyntax | undefined {
   const call = declaration.getInitializer();
   if (
@@ -55,19 +54,17 @@ export function readCommand(
     throw new DiagnosticError(
       diagnosticAt(
         call,
-        cwd,
         "CG001",
         `command "${key}" must be written command({ ...options }, async (ctx, ...args) => ...)`,
       ),
     );
   }
-  const options = readLiteralOptions(optionsNode, cwd);
+  const options = readLiteralOptions(optionsNode);
   const name = typeof options.name === "string" ? options.name : key;
   if (!COMMAND_NAME.test(name)) {
     throw new DiagnosticError(
       diagnosticAt(
         optionsNode,
-        cwd,
         "CG010",
         `command name "${name}" must be letters, digits and "_", starting with a letter or "_" (it becomes a URI and a tool name)`,
       ),
@@ -86,21 +83,20 @@ export function readCommand(
     params: handler.getParameters().slice(1),
     handler,
     declaration,
-    location: locationOf(declaration, cwd),
+    location: locationOf(declaration),
   };
 }
 
 /** Options must be literals: the catalog is decided at build time, not by running code. */
-function readLiteralOptions(object: ObjectLiteralExpression, cwd: string): LiteralOptions {
+function readLiteralOptions(object: ObjectLiteralExpression): LiteralOptions {
   const options: LiteralOptions = {};
   for (const property of object.getProperties()) {
     const initializer = Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
-    const value = initializer && literalValue(initializer, cwd);
+    const value = initializer && literalValue(initializer);
     if (value === undefined) {
       throw new DiagnosticError(
         diagnosticAt(
           property,
-          cwd,
           "CG002",
           `command options must be literals (true, "text", 10, { ... }); write this option's value out`,
         ),
@@ -111,13 +107,13 @@ function readLiteralOptions(object: ObjectLiteralExpression, cwd: string): Liter
   return options;
 }
 
-function literalValue(node: Node, cwd: string): LiteralOptions[string] | undefined {
+function literalValue(node: Node): LiteralOptions[string] | undefined {
   if (Node.isTrueLiteral(node)) return true;
   if (Node.isFalseLiteral(node)) return false;
   if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node))
     return node.getLiteralValue();
   if (Node.isNumericLiteral(node)) return node.getLiteralValue();
-  if (Node.isObjectLiteralExpression(node)) return readLiteralOptions(node, cwd);
+  if (Node.isObjectLiteralExpression(node)) return readLiteralOptions(node);
   return undefined;
 }
 

@@ -1,8 +1,8 @@
-import { analyzeApp } from "../analyze/analyzeApp.ts";
 import { openAppProject } from "../discover/createProject.ts";
 import { formatDiagnostics } from "../output/formatDiagnostics.ts";
 import { listings } from "../../runtime/catalog.ts";
 import { buildCatalog } from "../plan/buildCatalog.ts";
+import { discoverAndAnalyze } from "../pipeline.ts";
 import { EXIT } from "../runCodegen.ts";
 import { renderInspectTable } from "./renderInspectTable.ts";
 
@@ -19,7 +19,7 @@ export async function runInspect(options: InspectOptions): Promise<number> {
     options.log(`livecmd inspect: ${opened.problem}`);
     return EXIT.inputError;
   }
-  const analysis = analyzeApp(opened.project, options.app, options.cwd);
+  const analysis = discoverAndAnalyze(opened.project, { appFile: options.app, cwd: options.cwd });
   if (!analysis.ok) {
     options.log(formatDiagnostics(analysis.diagnostics));
     return EXIT.inputError;

@@ -387,7 +387,11 @@ const debugLive = /(^|,)live(,|$)/.test(process.env.LIVECMD_DEBUG ?? "");
 
 function logCauses(changes: readonly TableChange[], reruns: number): void {
   const causes = changes.map(({ table, rows }) =>
-    rows ? `${table} (${rows.length} row images)` : `${table} (any rows)`,
+    table === ANY_TABLE
+      ? "every table"
+      : rows
+        ? `${table} (${rows.length} row images)`
+        : `${table} (any rows)`,
   );
   process.stderr.write(
     `livecmd: live: ${reruns} re-runs for a change to ${cutText(causes.join(", "), 300)}\n`,

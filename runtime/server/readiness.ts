@@ -19,13 +19,12 @@ export async function readiness(app: App, draining: boolean): Promise<Response> 
 }
 
 async function databaseProblem(app: App): Promise<string | undefined> {
-  if (!app.hasDatabase) return undefined;
   try {
-    await app.db.get("SELECT 1 AS up");
+    await app.ready();
   } catch (error) {
     return `the database does not answer: ${(error as Error).message}`;
   }
-  if (app.db instanceof PostgresDatabase && !app.db.feedListening)
+  if (app.sharesDatabase && app.db instanceof PostgresDatabase && !app.db.feedListening)
     return "the PostgreSQL change feed is not listened to (reconnecting)";
   return undefined;
 }

@@ -48,12 +48,12 @@ describe("livecmd init", () => {
         // The printed commands, run as printed (the Inspector from this repository rather than a download).
         const printed = init.stdout
           .split("\n")
-          .filter((line) => line.startsWith("  npx @modelcontextprotocol/inspector "));
+          .filter((line) => line.startsWith("  npx -y @modelcontextprotocol/inspector@2.12.0 "));
         assert.equal(printed.length, 2, init.stdout);
         const inspector = path.join(root, "node_modules/.bin/mcp-inspector");
         const [listing, reading] = await Promise.all(
           printed.map((line) =>
-            run(inspector, line.trim().split(/\s+/).slice(2), {
+            run(inspector, line.trim().split(/\s+/).slice(3), {
               cwd: project,
               env: projectEnv(),
               timeoutMs: 120_000,

@@ -137,6 +137,26 @@ describe(
         "typescript",
       ])
         assert.ok(!present(generatorOnly), `${generatorOnly} is not installed`);
+
+      // codegen there names every generator package it misses, in one command that installs them.
+      await cp(path.join(project, "src"), path.join(production, "src"), { recursive: true });
+      const codegen = await run(
+        process.execPath,
+        [
+          "node_modules/livecmd/bin/livecmd.js",
+          "codegen",
+          "--app",
+          "src/app.ts",
+          "--out",
+          "src/generated",
+        ],
+        { cwd: production, env: projectEnv() },
+      );
+      assert.equal(codegen.code, 2, codegen.stdout);
+      assert.equal(
+        codegen.stderr,
+        'livecmd: livecmd codegen needs ts-morph, prettier, handlebars, diff, which are not installed: npm install --save-dev ts-morph@^28.0.0 prettier@^3.0.0 handlebars@^4.7.0 diff@"^8.0.0 || ^9.0.0"\n',
+      );
     });
 
     it("livecmd doctor, without the optional SDK client, says how to install it", async () => {

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Report, Step } from "../../cli/doctor/report.ts";
@@ -14,6 +16,29 @@ import { livecmd, root, type CliRun } from "../helpers/cli.ts";
 
 const FRESH_DATABASE = { LIVECMD_EXAMPLE_DB: ":memory:" };
 const ERAS = ["2026-07-28", "2025"];
+
+/** `livecmd serve --http 0` of the example app, with `flags`, and the URL it prints. */
+async function servedOverHttp(
+  flags: string[] = [],
+): Promise<{ server: ReturnType<typeof spawn>; url: string }> {
+  const server = spawn(process.execPath, ["bin/livecmd.js", "serve", "--http", "0", ...flags], {
+    cwd: root,
+    env: { ...process.env, ...FRESH_DATABASE },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let printed = "";
+    server.stdout!.on("data", (chunk: Buffer) => {
+      printed += chunk.toString();
+      const found = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(printed);
+      if (found) resolve(found[0]);
+    });
+    server.once("exit", (code) =>
+      reject(new Error(`livecmd serve --http 0 exited (${code}): ${printed}`)),
+    );
+  });
+  return { server, url };
+}
 
 function fixtureCommand(fixture: string): string[] {
   return [
@@ -203,22 +228,7 @@ describe("livecmd doctor", () => {
     let url: string;
 
     before(async () => {
-      server = spawn(process.execPath, ["bin/livecmd.js", "serve", "--http", "0"], {
-        cwd: root,
-        env: { ...process.env, ...FRESH_DATABASE },
-        stdio: ["ignore", "pipe", "inherit"],
-      });
-      url = await new Promise((resolve, reject) => {
-        let printed = "";
-        server.stdout!.on("data", (chunk: Buffer) => {
-          printed += chunk.toString();
-          const found = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(printed);
-          if (found) resolve(found[0]);
-        });
-        server.once("exit", (code) =>
-          reject(new Error(`livecmd serve --http 0 exited (${code}): ${printed}`)),
-        );
-      });
+      ({ server, url } = await servedOverHttp());
     });
 
     after(() => {
@@ -235,6 +245,61 @@ describe("livecmd doctor", () => {
         ERAS.map((era) => [era, true]),
       );
     });
+  });
+
+  describe("a server that needs a token", () => {
+    const TOKEN = "doctor-secret-0123456";
+    let server: ReturnType<typeof spawn>;
+    let url: string;
+    let tokenFile: string;
+
+    before(async () => {
+      const folder = mkdtempSync(path.join(tmpdir(), "livecmd-doctor-"));
+      const tokens = path.join(folder, "tokens.txt");
+      writeFileSync(tokens, `${TOKEN} # doctor\n`);
+      tokenFile = path.join(folder, "token.txt");
+      writeFileSync(tokenFile, `${TOKEN}\n`);
+      ({ server, url } = await servedOverHttp(["--tokens", tokens]));
+    });
+
+    after(() => {
+      server.kill("SIGTERM");
+    });
+
+    it("without a token: one line naming the 401 and its challenge, and how to pass one (exit 2)", async () => {
+      const run = await livecmd(["doctor", url]);
+      assert.equal(run.code, 2, run.stdout);
+      assert.match(
+        run.stderr,
+        /^livecmd: http:\/\/127\.0\.0\.1:\d+\/mcp: the server answered 401 Unauthorized: it needs a token \(WWW-Authenticate: Bearer[^)]*\); pass one: --header 'Authorization: Bearer <token>' or --token-file FILE\n$/,
+      );
+    });
+
+    it("with a token it does not know: the token given was refused (exit 2)", async () => {
+      const run = await livecmd([
+        "doctor",
+        url,
+        "--header",
+        "Authorization: Bearer not-the-token-0000000",
+      ]);
+      assert.equal(run.code, 2, run.stdout);
+      assert.match(run.stderr, /the server answered 401 Unauthorized: the token given was refused/);
+      assert.doesNotMatch(run.stderr, /pass one/);
+    });
+
+    for (const [way, args] of [
+      ["--header", () => ["--header", `Authorization: Bearer ${TOKEN}`]],
+      ["--token-file", () => ["--token-file", tokenFile]],
+    ] as const)
+      it(`with the token by ${way}: every step of both eras passes (exit 0)`, async () => {
+        const { run, report } = await doctorJson([url, ...args()]);
+        assert.equal(run.code, 0, run.stdout);
+        assert.deepEqual(failed(report.steps), []);
+        assert.deepEqual(
+          report.eras.map(({ era, served }) => [era, served]),
+          ERAS.map((era) => [era, true]),
+        );
+      });
   });
 
   describe("bad input is one line on stderr and exit 2", () => {
@@ -284,6 +349,21 @@ describe("livecmd doctor", () => {
         ],
         message:
           /^livecmd: no MCP server answered at .*: 2026-07-28: .*; 2025: .*the server's stderr says: Error: no config file$/,
+      },
+      {
+        rule: "a header that is not 'Name: value'",
+        args: () => ["http://127.0.0.1:3000/mcp", "--header", "Bearer abc"],
+        message: /^livecmd: --header "Bearer abc" is not a header; write it as 'Name: value'/,
+      },
+      {
+        rule: "a token file that is not there",
+        args: () => ["http://127.0.0.1:3000/mcp", "--token-file", "no-such-token.txt"],
+        message: /^livecmd: --token-file no-such-token.txt: ENOENT/,
+      },
+      {
+        rule: "a header for a stdio server",
+        args: () => ["--header", "X-A: b", "--", "node", "server.js"],
+        message: /^livecmd: --header and --token-file are for a server's URL/,
       },
       {
         rule: "a timeout that is not positive",

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
+import { refusal } from "../../cli/doctor/unauthorized.ts";
 import { createExampleApp } from "../../example/app.ts";
 import { jwtBearer, serveHttp, type HttpServing } from "../../runtime/server/index.ts";
 import { root, run } from "../helpers/cli.ts";
@@ -159,6 +160,42 @@ describe("JWT access tokens of an external authorization server (jose, JWKS)", (
     assert.equal(metadata.resource, PUBLIC_URL);
   });
 });
+
+describe("livecmd doctor against a JWT-protected server", () => {
+  it("names the 401, the challenge, and the authorization server its resource metadata names", async () => {
+    const pair = await generateKeyPair("RS256");
+    const { issuer, server: keys } = await authorizationServer(await exportJWK(pair.publicKey));
+    const port = await freePort();
+    const url = new URL(`http://127.0.0.1:${port}/mcp`);
+    const serving = await serveHttp(createExampleApp(":memory:"), {
+      port,
+      auth: jwtBearer({ issuer, audience: url.href }),
+    });
+    try {
+      assert.equal(
+        await refusal({ kind: "http", url, headers: {} }, 5_000),
+        `the server answered 401 Unauthorized: it needs a token (WWW-Authenticate: Bearer error="invalid_token", error_description="Missing Authorization header", resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"); its resource metadata names the authorization server ${issuer}; pass one: --header 'Authorization: Bearer <token>' or --token-file FILE`,
+      );
+      const bearer = await token({ issuer, audience: url.href, key: pair.privateKey });
+      assert.equal(
+        await refusal({ kind: "http", url, headers: { authorization: `Bearer ${bearer}` } }, 5_000),
+        undefined,
+        "a server that lets doctor in has no refusal to explain",
+      );
+    } finally {
+      await serving.close();
+      await new Promise((resolve) => keys.close(resolve));
+    }
+  });
+});
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 /** An issuer that is down: every request to it is answered 503, and counted. */
 async function failingIssuer(): Promise<{

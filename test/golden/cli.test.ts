@@ -59,7 +59,7 @@ test("cli: inspect prints every command with its template or why it has none", a
   for (const row of rows) assert.match(run.stdout, row);
 });
 
-test("cli: inspect --reads prints, per URI, the rows by key or whole tables a watch of it depends on", async () => {
+test("cli: inspect --reads prints, per URI, the rows by key or whole tables a watch of it depends on, also of a read that fails", async () => {
   const run = await livecmd(
     [
       "inspect",
@@ -83,6 +83,21 @@ test("cli: inspect --reads prints, per URI, the rows by key or whole tables a wa
       'app://orders_between/2026-01-01/2026-01-31: orders_between("2026-01-01", "2026-01-31")',
       "  customers  whole table: every write to it re-runs this",
       "  orders     whole table: every write to it re-runs this",
+      "  never reads ctx.auth: one run serves every principal",
+      "",
+    ].join("\n"),
+  );
+  const missing = await livecmd(["inspect", "--reads", "app://customers_show/99999"], {
+    LIVECMD_EXAMPLE_DB: ":memory:",
+  });
+  assert.equal(missing.code, 0, missing.stderr);
+  assert.equal(
+    missing.stdout,
+    [
+      "app://customers_show/99999: customers_show(99999)",
+      "  the read failed (no customer with id 99999); until it succeeds, a watch of it depends on:",
+      "  customers  by rowid = 99999",
+      "  orders     by customer_id = 99999",
       "  never reads ctx.auth: one run serves every principal",
       "",
     ].join("\n"),

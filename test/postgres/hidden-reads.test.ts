@@ -6,6 +6,7 @@ import { Origin } from "../../runtime/context.ts";
 import type { SqlParam } from "../../runtime/db/database.ts";
 import type { TableRead } from "../../runtime/db/keyedAccess.ts";
 import { command } from "../../runtime/command.ts";
+import { WITHOUT_EVENT_TRIGGERS } from "../../runtime/db/postgres/installChangeFeed.ts";
 import { postgres, type PostgresOptions } from "../../runtime/db/postgres/postgres.ts";
 import { LiveRegistry } from "../../runtime/live/liveRegistry.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
@@ -134,7 +135,7 @@ const CASES: Case[] = [
     args: [2],
     changes: "UPDATE accounts SET owner = 'bo' WHERE id = 2",
     leavesAlone: "INSERT INTO other VALUES (2)",
-    options: { pureFunctions: ["shout"] },
+    options: { pureFunctions: ["shout", "public.shout"] },
   },
   {
     rule: "a materialized view's REFRESH notifies its readers",
@@ -200,9 +201,10 @@ describe("PostgreSQL: no read hides a change", { skip: server.skip }, () => {
           ["hidden://read"],
           `not notified of: ${each.changes}\n${log.join("\n")}`,
         );
+        // Only a superuser installs the event triggers; the role reader is told what that costs.
         assert.deepEqual(
           log.filter((line) => !line.includes("cannot tell which tables")),
-          [],
+          each.asReader ? [WITHOUT_EVENT_TRIGGERS] : [],
         );
       } finally {
         await app.close();
@@ -237,7 +239,7 @@ describe("PostgreSQL: no read hides a change", { skip: server.skip }, () => {
 const FOREIGN_READ = "SELECT 1 AS one WHERE ?::boolean AND EXISTS (SELECT 1 FROM remote_things)";
 
 describe("PostgreSQL: LIVECMD_CHECK_READS=1", { skip: server.skip }, () => {
-  test("logs a statement whose read set lacks a table PostgreSQL says it scanned (a function wrongly named pure), and serves it all the same", async () => {
+  test("logs a statement whose read set lacks a table PostgreSQL says it scanned (a function wrongly named pure), once, and serves it all the same", async () => {
     const url = await emptyDatabase(server.url!);
     psql(url, SCHEMA + "INSERT INTO ledger VALUES (1, 5);");
     const log: string[] = [];
@@ -259,8 +261,8 @@ describe("PostgreSQL: LIVECMD_CHECK_READS=1", { skip: server.skip }, () => {
     try {
       assert.deepEqual(await app.db.get(sql, 1), { balance: 5 });
       assert.deepEqual(await app.db.transaction(() => app.db.get(sql, 2)), { balance: 0 });
-      const line = `livecmd: LIVECMD_CHECK_READS: ${JSON.stringify(sql.replace("?", "$1"))} scanned ledger, which its read set lacks: a write there would not re-run its subscriptions (please report it)`;
-      assert.deepEqual(log, [line, line]);
+      const line = `livecmd: LIVECMD_CHECK_READS: ${JSON.stringify(sql.replace("?", "$1"))} scanned ledger, which its read set lacks: a write there would not re-run its subscriptions (if it calls a function named in pureFunctions that reads tables, take that name out; otherwise please report it)`;
+      assert.deepEqual(log, [line], "said once, though the statement ran twice");
       log.length = 0;
       await app.db.get("SELECT owner FROM accounts WHERE id = ?", 1);
       assert.deepEqual(log, [], "a complete read set is not logged");

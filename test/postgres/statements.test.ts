@@ -118,6 +118,39 @@ describe("PostgreSQL: bad input is one line that says what to do", { skip: serve
     );
   });
 
+  test("no URL at all (DATABASE_URL unset) is refused when the app is defined, and so is a function that finds none", async () => {
+    const message =
+      "livecmd: postgres() was given no database: pass a postgres:// URL (is DATABASE_URL set?), a pg.Pool, or a function that returns either";
+    assert.throws(() => postgres(undefined as never), { message });
+    const app = reader(postgres(async () => undefined as never));
+    await assert.rejects(app.ready(), { message });
+    await app.close();
+  });
+
+  test("pureFunctions names that are no function of the database are logged once the database is open", async () => {
+    const url = await emptyDatabase(server.url!);
+    psql(
+      url,
+      "CREATE FUNCTION shout(t text) RETURNS text LANGUAGE sql IMMUTABLE AS 'SELECT upper(t)'",
+    );
+    const log: string[] = [];
+    const app = reader(
+      postgres(url, {
+        pureFunctions: ["shout", "public.shout", "shout()", "nope"],
+        log: (line) => log.push(line),
+      }),
+    );
+    try {
+      await app.ready();
+      assert.deepEqual(log, [
+        'livecmd: postgres(url, { pureFunctions }) names "shout()", which is no function of this database ("name" or "schema.name", no parentheses)',
+        'livecmd: postgres(url, { pureFunctions }) names "nope", which is no function of this database ("name" or "schema.name", no parentheses)',
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+
   test("pureFunctions that is not a list of names is refused when the app is defined", () => {
     assert.throws(
       () => postgres("postgres://localhost/app", { pureFunctions: "shout" as never }),
@@ -135,6 +168,22 @@ describe("PostgreSQL: bad input is one line that says what to do", { skip: serve
       'livecmd: the PostgreSQL URL "postgress://localhost/app" must look like postgres://user:password@host:5432/database\n',
     );
   });
+
+  for (const [way, args] of [
+    ["over stdio", ["serve"]],
+    ["over HTTP", ["serve", "--http", "0"]],
+  ] as const)
+    test(`livecmd serve ${way} opens the database before it says it serves: a database that does not exist is one line, exit 2`, async () => {
+      const missing = new URL(server.url!);
+      missing.pathname = "/livecmd_no_such_database";
+      const served = await livecmd([...args], { DATABASE_URL: missing.href });
+      assert.equal(served.code, 2, served.stdout);
+      assert.equal(served.stdout, "");
+      assert.match(
+        served.stderr,
+        /^livecmd: app "app" cannot open its database: PostgreSQL at .*: database "livecmd_no_such_database" does not exist; create it \(createdb\) or fix the database name in DATABASE_URL\n$/,
+      );
+    });
 
   test("a server that is not there, and a database that does not exist, fail the first statement", async () => {
     const nowhere = reader(postgres("postgres://me:secret@127.0.0.1:1/app"));

@@ -68,6 +68,9 @@ const KEY_COLUMNS = /* sql */ `
  */
 export const DDL_EVENT_TRIGGER = "livecmd_notify_ddl";
 
+/** The event trigger that gives tables created later their triggers (a superuser's too). */
+export const NEW_TABLES_EVENT_TRIGGER = "livecmd_watch_new_tables";
+
 /** The DDL after which cached plans may be wrong; DROPs are not among them (see `docs/mcp.md`). */
 const PLAN_CHANGING_TAGS = [
   "ALTER FOREIGN TABLE",
@@ -183,8 +186,8 @@ BEGIN
 END $$;
 DO $$
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_event_trigger WHERE evtname = 'livecmd_watch_new_tables') THEN
-    CREATE EVENT TRIGGER livecmd_watch_new_tables ON ddl_command_end
+  IF NOT EXISTS (SELECT 1 FROM pg_event_trigger WHERE evtname = '${NEW_TABLES_EVENT_TRIGGER}') THEN
+    CREATE EVENT TRIGGER ${NEW_TABLES_EVENT_TRIGGER} ON ddl_command_end
       WHEN TAG IN ('CREATE TABLE', 'CREATE TABLE AS', 'SELECT INTO')
       EXECUTE FUNCTION ${LIVECMD_SCHEMA}.watch_new_tables();
   END IF;

@@ -160,3 +160,24 @@ function renamed(text: string, fn: string, name: string, index: number): string 
 function escaped(identifier: string): string {
   return identifier.replace(/[$]/g, "\\$");
 }
+
+/** The names of `pure` (`name` or `schema.name`) that are no function of the database. */
+export async function unknownFunctions(
+  client: Pick<PgClient, "query">,
+  pure: ReadonlySet<string>,
+): Promise<string[]> {
+  if (pure.size === 0) return [];
+  const { rows } = await client.query({
+    text: /* sql */ `SELECT n.nspname AS schema, p.proname AS name
+                       FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                      WHERE p.proname = ANY ($1::text[])`,
+    values: [[...pure].map((name) => name.slice(name.lastIndexOf(".") + 1))],
+  });
+  const known = new Set(
+    (rows as { schema: string; name: string }[]).flatMap(({ schema, name }) => [
+      name,
+      `${schema}.${name}`,
+    ]),
+  );
+  return [...pure].filter((name) => !known.has(name));
+}

@@ -5,7 +5,12 @@ import type { Database } from "../database.ts";
 import { ChangeListener } from "./changeListener.ts";
 import { redacted, urlProblem } from "./connectionProblem.ts";
 import { firstConnection } from "./firstConnection.ts";
-import { installChangeFeed } from "./installChangeFeed.ts";
+import { unknownFunctions } from "./functionReads.ts";
+import {
+  hasEventTriggers,
+  installChangeFeed,
+  WITHOUT_EVENT_TRIGGERS,
+} from "./installChangeFeed.ts";
 import { loadPg } from "./loadPg.ts";
 import type { PgModule, PgPool } from "./pgShapes.ts";
 import { PostgresConnection, PostgresDatabase } from "./postgresDatabase.ts";
@@ -52,6 +57,7 @@ export interface PostgresSource {
  * so writes from any process are seen.
  */
 export function postgres(target: PostgresTarget, options: PostgresOptions = {}): PostgresSource {
+  if (!target) throw new SetupError(NO_DATABASE);
   if (typeof target === "string") checkUrl(target);
   checkPureFunctions(options.pureFunctions);
   const checkReads = options.checkReads ?? process.env.LIVECMD_CHECK_READS === "1";
@@ -60,10 +66,11 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
     kind: "postgres",
     open(changed) {
       const pg = loadPg();
+      const pure = new Set(options.pureFunctions);
       const shared = new PostgresConnection(
         typeParsers(pg.types),
         log,
-        { pureFunctions: new Set(options.pureFunctions) },
+        { pureFunctions: pure },
         checkReads,
       );
       // Every table changed is also what DDL and a lost feed are: plans may have changed too.
@@ -84,6 +91,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
       });
       const ready = (async () => {
         const found = typeof target === "function" ? await target() : target;
+        if (!found) throw new SetupError(NO_DATABASE);
         if (typeof found === "string") checkUrl(found);
         ownsPool = typeof found === "string";
         shared.pool = typeof found === "string" ? ownPool(pg, found, log) : found;
@@ -93,6 +101,11 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
         );
         await options.setUp?.(setUpView);
         await installChangeFeed(shared.pool);
+        if (!(await hasEventTriggers(shared.pool))) log(WITHOUT_EVENT_TRIGGERS);
+        for (const name of await unknownFunctions(shared.pool, pure))
+          log(
+            `livecmd: postgres(url, { pureFunctions }) names ${JSON.stringify(name)}, which is no function of this database ("name" or "schema.name", no parentheses)`,
+          );
         await listener.start();
       })();
       // Every statement awaits `ready` and fails with its error; unawaited, it is no crash.
@@ -121,6 +134,9 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
     },
   };
 }
+
+const NO_DATABASE =
+  "livecmd: postgres() was given no database: pass a postgres:// URL (is DATABASE_URL set?), a pg.Pool, or a function that returns either";
 
 function checkPureFunctions(names: unknown): void {
   if (names === undefined) return;

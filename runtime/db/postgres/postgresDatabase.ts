@@ -36,6 +36,8 @@ export class PostgresConnection {
   readonly scope = new AsyncLocalStorage<OpenTransaction>();
   readonly #texts = new Map<string, string>();
   readonly #reads = new Map<string, Promise<readonly PlannedRead[]>>();
+  /** Lines logged already: each is said once per process, though plans are read again after DDL. */
+  readonly #said = new Set<string>();
 
   /** Set once connected: the first statement of every view awaits that. */
   pool!: PgPool;
@@ -70,9 +72,12 @@ export class PostgresConnection {
         this.explaining.pureFunctions,
       );
       if (!transaction) await client.query({ text: "COMMIT" });
+      const hint = this.explaining.pureFunctions?.size
+        ? "if it calls a function named in pureFunctions that reads tables, take that name out; otherwise please report it"
+        : "please report it";
       if (missed.length > 0)
-        this.log(
-          `livecmd: LIVECMD_CHECK_READS: ${JSON.stringify(config.text)} ${missed.join(", ")}, which its read set lacks: a write there would not re-run its subscriptions (please report it)`,
+        this.#sayOnce(
+          `livecmd: LIVECMD_CHECK_READS: ${JSON.stringify(config.text)} ${missed.join(", ")}, which its read set lacks: a write there would not re-run its subscriptions (${hint})`,
         );
       return result;
     } catch (error) {
@@ -115,17 +120,23 @@ export class PostgresConnection {
       if ("reads" in access) {
         for (const read of access.reads)
           if (read.column === undefined && read.because)
-            this.log(`livecmd: ${JSON.stringify(text)} reads ${read.table}, ${read.because}`);
+            this.#sayOnce(`livecmd: ${JSON.stringify(text)} reads ${read.table}, ${read.because}`);
         return access.reads;
       }
       reason = access.unknown;
     } catch (error) {
       reason = `EXPLAIN failed: ${(error as Error).message}`;
     }
-    this.log(
+    this.#sayOnce(
       `livecmd: cannot tell which tables ${JSON.stringify(text)} reads (${reason}); subscriptions that run it re-run on any write`,
     );
     return [{ table: ANY_TABLE, because: reason }];
+  }
+
+  #sayOnce(line: string): void {
+    if (this.#said.has(line)) return;
+    this.#said.add(line);
+    this.log(line);
   }
 
   async #explainOnOwnConnection(text: string): Promise<PlannedAccess> {

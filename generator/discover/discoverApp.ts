@@ -1,0 +1,96 @@
+import type { Project } from "ts-morph";
+import { variablesTypeName } from "../plan/naming.ts";
+import type { Diagnostic } from "../model.ts";
+import { findApp, type AppSyntax } from "./findApp.ts";
+import { loadApp } from "./createProject.ts";
+import {
+  diagnosticAt,
+  DiagnosticError,
+  DiagnosticsCollector,
+  relativeFile,
+  unresolvedImportError,
+} from "./locate.ts";
+import { unresolvedImport } from "./resolveDeclaration.ts";
+import { readCommand, type CommandSyntax } from "./readCommand.ts";
+
+/** What discover finds of an app: its name and module, its commands' syntax, the granted ones. */
+export interface DiscoveredApp {
+  name: string;
+  /** The app module, relative to the project's root. */
+  file: string;
+  commands: CommandSyntax[];
+  granted: ReadonlySet<CommandSyntax>;
+}
+
+/**
+ * The app module `appFile` (absolute) and every command it registers, as syntax; `app` is
+ * undefined when there is no app to read at all. Problems are collected, not thrown: the
+ * commands that could be read go on to analysis, so one run reports every problem.
+ */
+export function discoverApp(
+  project: Project,
+  appFile: string,
+): { app: DiscoveredApp | undefined; diagnostics: Diagnostic[] } {
+  const collector = new DiagnosticsCollector();
+  const source = loadApp(project, appFile);
+  const syntax = collector.collect(() => findApp(source));
+  if (!syntax) return { app: undefined, diagnostics: collector.diagnostics };
+  const commands = syntax.commands.flatMap(({ key, declaration }) => {
+    const command = collector.collect(() => readCommand(key, declaration));
+    return command ? [command] : [];
+  });
+  const granted = new Set(
+    syntax.grant.flatMap(
+      (element) => collector.collect(() => [grantedCommand(element, commands)]) ?? [],
+    ),
+  );
+  collector.diagnostics.push(...duplicateNames(commands));
+  return {
+    app: { name: syntax.name, file: relativeFile(source), commands, granted },
+    diagnostics: collector.diagnostics,
+  };
+}
+
+function grantedCommand(
+  { node, declaration }: AppSyntax["grant"][number],
+  commands: CommandSyntax[],
+): CommandSyntax {
+  const command = commands.find((candidate) => candidate.declaration === declaration);
+  if (command) return command;
+  const unresolved = unresolvedImport(node);
+  if (unresolved)
+    throw unresolvedImportError(node, unresolved, `agent.grant lists "${node.getText()}", which`);
+  throw new DiagnosticError(
+    diagnosticAt(
+      node,
+      "CG006",
+      `agent.grant lists "${node.getText()}", which is not one of this app's commands; grant only commands registered in defineApp({ commands })`,
+    ),
+  );
+}
+
+/** Names must be unique, and so must the type names generated from them (`Orders` and `orders`). */
+function duplicateNames(commands: CommandSyntax[]): Diagnostic[] {
+  const seen = new Map<string, CommandSyntax>();
+  const found: Diagnostic[] = [];
+  for (const command of commands) {
+    const typeName = variablesTypeName(command.name);
+    const first = seen.get(command.name) ?? seen.get(typeName);
+    if (first && first.declaration !== command.declaration) {
+      const where = `${first.location.file}:${first.location.line}:${first.location.column}`;
+      const clash =
+        first.name === command.name
+          ? `two commands are named "${command.name}"`
+          : `commands "${first.name}" and "${command.name}" would both generate the type ${typeName}`;
+      found.push(
+        diagnosticAt(
+          command.declaration,
+          "CG005",
+          `${clash} (the other is at ${where}); rename one, or set options.name`,
+        ),
+      );
+    }
+    seen.set(command.name, command).set(typeName, command);
+  }
+  return found;
+}
