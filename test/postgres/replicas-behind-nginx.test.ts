@@ -119,6 +119,17 @@ describe(
       await Promise.all(replicas.map((replica) => replica.close()));
     });
 
+    /** A 2025 subscription to `subscribed` and a 2026 listen of `listened`, held by one replica. */
+    async function bothOnOneReplica(subscribed: string, listened: string) {
+      const legacy = await balanced(nginx.url, "2025");
+      clients.push(legacy);
+      await legacy.client.subscribeResource({ uri: subscribed });
+      const replica = await streamHolder(legacy);
+      const modern = await balanced(nginx.url, "2026");
+      clients.push(modern);
+      return { legacy, modern, replica, listen: await listenOn(modern, listened, replica) };
+    }
+
     test("a 2025 session is answered by every replica in turn, never 404", async () => {
       const legacy = await balanced(nginx.url, "2025");
       clients.push(legacy);
@@ -176,13 +187,9 @@ describe(
     });
 
     test("SIGTERM drains a replica: no request through the balancer fails, it exits 0, and what it held is told of the next write", async () => {
-      const legacy = await balanced(nginx.url, "2025");
-      clients.push(legacy);
-      await legacy.client.subscribeResource({ uri: show(8) });
-      const drained = await streamHolder(legacy);
-      const modern = await balanced(nginx.url, "2026");
-      clients.push(modern);
-      let listen = await listenOn(modern, show(9), drained);
+      const held = await bothOnOneReplica(show(8), show(9));
+      const { legacy, modern, replica: drained } = held;
+      let listen = held.listen;
 
       // Two readers, one per era, keep requests in flight through the drain.
       const readers = await Promise.all([balanced(nginx.url, "2025"), balanced(nginx.url, "2026")]);
@@ -223,13 +230,9 @@ describe(
     });
 
     test("SIGKILL of the replica holding a 2025 stream and a 2026 listen: both are notified of the next write", async () => {
-      const legacy = await balanced(nginx.url, "2025");
-      clients.push(legacy);
-      await legacy.client.subscribeResource({ uri: show(6) });
-      const doomed = await streamHolder(legacy);
-      const modern = await balanced(nginx.url, "2026");
-      clients.push(modern);
-      let listen = await listenOn(modern, show(7), doomed);
+      const held = await bothOnOneReplica(show(6), show(7));
+      const { legacy, modern, replica: doomed } = held;
+      let listen = held.listen;
 
       const victim = replicas.find(({ url }) => url.host === doomed)!;
       victim.child.kill("SIGKILL");
