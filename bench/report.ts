@@ -43,6 +43,34 @@ export function renderReport(environment: Environment, sections: readonly Sectio
   ].join("\n");
 }
 
+/**
+ * `results` (a RESULTS.md) with `sections` measured by a partial run (`--merge`) in place of
+ * theirs, or added at the end: their rows of the targets table and their detail, each saying
+ * it was measured apart from the full run that heads the file, and on what load.
+ */
+export function mergeIntoReport(
+  results: string,
+  environment: Environment,
+  sections: readonly Section[],
+): string {
+  const apart = `measured apart from the full run above (\`npm run bench -- --merge\`; load average ${environment.loadBefore.toFixed(2)} / ${environment.loadAfter.toFixed(2)}, ${Math.round(environment.seconds)} s)`;
+  const merged = sections.map((section) => ({
+    ...section,
+    notes: [...(section.notes ?? []), `This row was ${apart}.`],
+  }));
+  const titles = new Set(merged.map(({ title }) => title));
+  const [head, ...blocks] = results.split("\n## ");
+  const kept = blocks.filter((block) => !titles.has(block.slice(0, block.indexOf("\n"))));
+  const targets = kept.findIndex((block) => block.startsWith("Targets\n"));
+  if (targets < 0) throw new Error("bench: RESULTS.md has no targets table to merge into");
+  const rows = kept[targets]!.trimEnd()
+    .split("\n")
+    .filter((line) => !titles.has(line.slice(2, line.indexOf(" | ", 2))));
+  const added = renderSummary(merged).trimEnd().split("\n").slice(2);
+  kept[targets] = [...rows, ...added].join("\n") + "\n";
+  return [head, ...kept, ...merged.map((section) => renderSection(section).slice(3))].join("\n## ");
+}
+
 function renderEnvironment(environment: Environment): string {
   const rows = [
     ["CPU", `${environment.cpu}, ${environment.cores} cores`],

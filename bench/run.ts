@@ -1,12 +1,15 @@
 /**
  * `npm run bench`: runs every benchmark module in order and writes bench/RESULTS.md.
  * `npm run bench -- parse expand` runs only the named modules and prints, writing nothing, so a
- * partial run never replaces the committed results.
+ * partial run never replaces the committed results. `npm run bench -- --merge replicas` writes
+ * the named modules' rows into RESULTS.md in place of theirs (or at the end), each marked as
+ * measured apart from the full run, and leaves every other row as it was.
  */
 import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { renderReport, environmentNow } from "./report.ts";
+import { readFile } from "node:fs/promises";
+import { mergeIntoReport, renderReport, environmentNow } from "./report.ts";
 import { createContext } from "./lib/context.ts";
 import type { BenchModule, Section } from "./lib/section.ts";
 
@@ -22,11 +25,16 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["rows", async () => (await import("./rows.bench.ts")).rowsBench],
   ["postgres", async () => (await import("./postgres.bench.ts")).postgresBench],
   ["postgres-rows", async () => (await import("./postgresRows.bench.ts")).postgresRowsBench],
+  ["replicas", async () => (await import("./replicas.bench.ts")).replicasBench],
 ];
 
 const RESULTS_FILE = path.join(import.meta.dirname, "RESULTS.md");
 
-async function main(selected: string[]): Promise<void> {
+async function main(args: string[]): Promise<void> {
+  const merge = args.includes("--merge");
+  const selected = args.filter((arg) => arg !== "--merge");
+  if (merge && selected.length === 0)
+    throw new Error("bench: --merge needs the names of the benchmarks to merge");
   const unknown = selected.filter((name) => !MODULES.some(([known]) => known === name));
   if (unknown.length > 0)
     throw new Error(
@@ -41,10 +49,19 @@ async function main(selected: string[]): Promise<void> {
     context.log(`== ${name}`);
     sections.push(await (await load()).run(context));
   }
-  const report = renderReport(
-    { ...environment, loadAfter: os.loadavg()[0]!, seconds: (performance.now() - started) / 1000 },
-    sections,
-  );
+  const finished = {
+    ...environment,
+    loadAfter: os.loadavg()[0]!,
+    seconds: (performance.now() - started) / 1000,
+  };
+  if (merge) {
+    await writeFile(
+      RESULTS_FILE,
+      mergeIntoReport(await readFile(RESULTS_FILE, "utf8"), finished, sections),
+    );
+    return void context.log(`merged ${selected.join(", ")} into ${RESULTS_FILE}`);
+  }
+  const report = renderReport(finished, sections);
   if (selected.length > 0) return void process.stdout.write(report);
   await writeFile(RESULTS_FILE, report);
   context.log(`wrote ${path.relative(process.cwd(), RESULTS_FILE)}`);

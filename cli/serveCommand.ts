@@ -197,7 +197,11 @@ async function serve(
     throw new InputError((error as Error).message.replace(/^livecmd: /, ""));
   }
   process.stdout.write(`livecmd: serving app "${app.name}" at ${serving.url.href}\n`);
-  const stop = () => void serving.close().then(() => process.exit(0));
+  // A balancer's SIGTERM: drain (requests in progress finish, streams end gracefully), exit 0.
+  const stop = () => {
+    options.log.info("draining: no new connections; ending streams, finishing requests");
+    void serving.close().then(() => process.exit(0));
+  };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }

@@ -176,6 +176,11 @@ export class App {
     return this.#database;
   }
 
+  /** Whether the app's database is PostgreSQL, which many serving processes may share. */
+  get sharesDatabase(): boolean {
+    return typeof this.#openDatabase === "object";
+  }
+
   /**
    * Opens the app's database, if it has one (on PostgreSQL: connected, set up, the change feed
    * installed and listened to); rejects with why it cannot. `livecmd serve` waits for this

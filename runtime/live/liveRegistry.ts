@@ -131,6 +131,18 @@ export class LiveRegistry {
     return () => this.#remove(subscriber, [groupKey(command, args, COHORT), own]);
   }
 
+  /**
+   * What `command(...args)` last returned for `auth`'s group (its JSON text), undefined when
+   * nobody watches it: a process taking over a 2025 session's subscriptions compares it with
+   * what the client was last told of.
+   */
+  lastResultOf(command: string, args: readonly unknown[], auth?: AuthInfo): string | undefined {
+    return (
+      this.#groups.get(groupKey(command, args, COHORT)) ??
+      this.#groups.get(groupKey(command, args, principalKey(auth)))
+    )?.lastResult;
+  }
+
   stats(): LiveStats {
     let subscriptions = 0;
     for (const group of this.#groups.values()) subscriptions += group.subscribers.size;

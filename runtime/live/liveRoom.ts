@@ -112,6 +112,9 @@ export type WatchKey = string | number;
 
 interface Watch {
   readonly size: number;
+  readonly runs: ReadonlyMap<string, WatchedRun>;
+  /** Whom its runs are for. */
+  readonly auth: AuthInfo | undefined;
   /** Whom its URIs count against. */
   readonly holder: string | undefined;
   /** Settles to the removers once the first runs taught the registry what each URI reads. */
@@ -168,19 +171,33 @@ export class Watches {
 
   /**
    * Watches `uri` under itself; subscribing to it again is the same watch. Throws what a read
-   * of `uri` would throw, or the limit error when there is no room for it.
+   * of `uri` would throw, or the limit error when there is no room for it. Resolves with what
+   * it returned when watched (JSON text): a watch ended meanwhile no longer tells.
    */
-  async subscribe(uri: string, auth: AuthInfo | undefined): Promise<void> {
+  async subscribe(uri: string, auth: AuthInfo | undefined): Promise<string | undefined> {
     const existing = this.#open.get(uri);
     if (existing) {
+      const run = existing.runs.get(uri)!;
       await existing.watching;
-      return;
+      return this.#room.registry.lastResultOf(run.command, run.args, existing.auth);
     }
     const run = this.#room.resolve(uri, auth);
     const holder = this.#room.holderOf(auth);
     const { room, limit } = this.#roomFor(holder);
     if (room < 1) throw limitReached(this.#room.limits, limit, `subscribing to ${shortened(uri)}`);
-    await this.#watch(uri, new Map([[uri, run]]), auth, holder);
+    return (await this.#watch(uri, new Map([[uri, run]]), auth, holder)).get(uri);
+  }
+
+  /** The keys watched: listen ids, or subscribed URIs. */
+  keys(): WatchKey[] {
+    return [...this.#open.keys()];
+  }
+
+  /** What `uri`, watched under `key`, last returned (JSON text); undefined when not watched. */
+  lastResultOf(key: WatchKey, uri: string): string | undefined {
+    const watch = this.#open.get(key);
+    const run = watch?.runs.get(uri);
+    return run && this.#room.registry.lastResultOf(run.command, run.args, watch!.auth);
   }
 
   /** Ends what `key` watches, giving its room back; a key that watches nothing is a no-op. */
@@ -215,22 +232,31 @@ export class Watches {
     }
   }
 
+  /**
+   * Watches `runs` under `key`; resolves with what each URI returned when first watched, taken
+   * as each is registered: a watch ended meanwhile is released right after, and tells nothing.
+   */
   async #watch(
     key: WatchKey,
     runs: ReadonlyMap<string, WatchedRun>,
     auth: AuthInfo | undefined,
     holder: string | undefined,
-  ): Promise<void> {
+  ): Promise<Map<string, string | undefined>> {
     this.end(key);
-    if (runs.size === 0) return;
+    const results = new Map<string, string | undefined>();
+    if (runs.size === 0) return results;
     this.#room.ledger.take(holder, runs.size);
+    const registry = this.#room.registry;
     const watching = Promise.all(
-      [...runs].map(([uri, { command, args }]) =>
-        this.#room.registry.add(command, args, { uri, notify: this.#notify }, auth),
-      ),
+      [...runs].map(async ([uri, { command, args }]) => {
+        const remove = await registry.add(command, args, { uri, notify: this.#notify }, auth);
+        results.set(uri, registry.lastResultOf(command, args, auth));
+        return remove;
+      }),
     );
-    this.#open.set(key, { size: runs.size, holder, watching });
+    this.#open.set(key, { size: runs.size, runs, auth, holder, watching });
     await watching;
+    return results;
   }
 }
 

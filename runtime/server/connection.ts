@@ -17,17 +17,25 @@ export class Connection {
   readonly #served: ServedApp;
   readonly #onError: (error: Error) => void;
   /** Its `resources/subscribe` subscriptions, by URI as the client sent it. */
-  readonly #subscriptions: Watches | undefined;
+  readonly subscriptions: Watches | undefined;
+  readonly #notified: ((uri: string) => void) | undefined;
   readonly #stopWatchingGrants: () => void;
 
-  constructor(served: ServedApp, server: Server, onError: (error: Error) => void) {
+  /** `notified(uri)` after each `resources/updated` sent (a shared session records what its client heard). */
+  constructor(
+    served: ServedApp,
+    server: Server,
+    onError: (error: Error) => void,
+    notified?: (uri: string) => void,
+  ) {
     this.#served = served;
+    this.#notified = notified;
     this.#server = server;
     this.#onError = onError;
     this.#stopWatchingGrants = served.app.onGrantsChanged(() =>
       this.#announceListChanges().catch(onError),
     );
-    if (served.catalog.hasReadableCommands) this.#subscriptions = this.#acceptSubscriptions();
+    if (served.catalog.hasReadableCommands) this.subscriptions = this.#acceptSubscriptions();
     const previous = server.onclose;
     server.onclose = () => {
       this.close();
@@ -37,7 +45,7 @@ export class Connection {
 
   close(): void {
     this.#stopWatchingGrants();
-    this.#subscriptions?.endAll();
+    this.subscriptions?.endAll();
   }
 
   /**
@@ -45,13 +53,11 @@ export class Connection {
    * stream closed); the connection itself may go on answering requests.
    */
   endSubscriptions(): void {
-    this.#subscriptions?.endAll();
+    this.subscriptions?.endAll();
   }
 
   #acceptSubscriptions(): Watches {
-    const subscriptions = this.#served.room.watches(
-      (uri) => void this.#server.sendResourceUpdated({ uri }).catch(this.#onError),
-    );
+    const subscriptions = this.#served.room.watches((uri) => this.notify(uri));
     this.#server.setRequestHandler("resources/subscribe", async (request, ctx) => {
       await subscriptions.subscribe(request.params.uri, ctx.http?.authInfo);
       return {};
@@ -61,6 +67,12 @@ export class Connection {
       return {};
     });
     return subscriptions;
+  }
+
+  /** Tells the client that `uri` changed. */
+  notify(uri: string): void {
+    void this.#server.sendResourceUpdated({ uri }).catch(this.#onError);
+    this.#notified?.(uri);
   }
 
   async #announceListChanges(): Promise<void> {

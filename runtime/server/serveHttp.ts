@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
@@ -14,8 +14,11 @@ import { buildServer } from "./buildServer.ts";
 import { corsPolicy } from "./corsPolicy.ts";
 import { allowedOriginsOf, frontDoor, MCP_PATH } from "./httpFront.ts";
 import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
+import type { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
+import { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
 import { refusedOversized } from "./oversizedBody.ts";
-import { asNewRequest } from "./requestContext.ts";
+import { HEALTH_PATH, readiness } from "./readiness.ts";
+import { asNewRequest, currentRequest, type RequestContext } from "./requestContext.ts";
 import { HttpListens, routeByEra } from "./sdkAdapter/index.ts";
 import { ServedApp, type LiveStatus, type ServeOptions } from "./servedApp.ts";
 
@@ -77,9 +80,17 @@ export interface HttpServing {
   url: URL;
   /** The live subscriptions of every client of this endpoint. */
   readonly live: LiveStatus;
-  /** Ends open listens gracefully and sessions, then closes the sockets. */
-  close(): Promise<void>;
+  /**
+   * Drains, then closes: stops accepting connections (`/healthz` answers 503 meanwhile), ends
+   * 2025 GET streams (their clients reconnect, behind a balancer to another replica), lets
+   * requests in progress finish for up to `drainMs` (`DRAIN_MS` when absent), ends open listens
+   * gracefully (the SDK's graceful close), then closes sessions and sockets.
+   */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
+
+/** How long a shutdown waits for the requests in progress to finish. */
+export const DRAIN_MS = 10_000;
 
 /**
  * Serves the app over Streamable HTTP at `/mcp`. Requests pass the front door first (path,
@@ -133,7 +144,12 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   }
   const held = new HeldByToken(options.auth, resource ?? listening, onerror);
   const ownHosts = isWildcard(host) ? ownHostNames() : [];
-  const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs, held);
+  // On PostgreSQL the 2025-era sessions are shared by every process serving the database.
+  const shared = app.sharesDatabase
+    ? new PostgresSessionStore(app.db as PostgresDatabase)
+    : undefined;
+  const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs, held, shared);
+  await legacy.ready();
   // The bus delivers by exact URI to every listen holding it, which is every subscriber of it:
   // the listens publish each URI once.
   const listens = new HttpListens(
@@ -141,8 +157,12 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     oncePerTurn((uri) => modern.notify.resourceUpdated(uri)),
     held,
   );
+  let draining = false;
+  const inProgress = new InProgress();
   const mcp = routeByEra({
     modern: async (request, read, auth) => {
+      if ((read?.parsed as { method?: unknown } | undefined)?.method === "subscriptions/listen")
+        inProgress.isStream(currentRequest());
       const response = await listens.fetch(request, modern.fetch, read, auth);
       return isEventStream(response) ? primed(response) : response;
     },
@@ -164,27 +184,84 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   const crossOrigin = corsPolicy(allowedOriginsOf(frontOptions));
   http.on("request", (request, response) => {
     if (refusedOversized(request, response)) return;
+    if (request.method === "GET" && request.url === HEALTH_PATH) {
+      void readiness(app, draining).then(async (answer) => {
+        response.writeHead(answer.status, Object.fromEntries(answer.headers));
+        response.end(await answer.text());
+      }, onerror);
+      return;
+    }
     const { remoteAddress, remotePort } = request.socket;
     crossOrigin(request, response, () =>
-      asNewRequest(() => void handle(request, response), `${remoteAddress}:${remotePort}`),
+      asNewRequest((context) => {
+        inProgress.add(response, context, request.method === "GET");
+        void handle(request, response);
+      }, `${remoteAddress}:${remotePort}`),
     );
   });
   return {
     url: listening,
     live: served.room.registry,
-    async close() {
+    async close({ drainMs = DRAIN_MS } = {}) {
+      draining = true;
       stopWatchingGrants();
       held.close();
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      // 2025 GET streams end first: their clients reconnect (to another replica) meanwhile.
+      legacy.endStreams();
+      // Requests in progress finish while the handler and sessions still serve them...
+      await inProgress.finished(drainMs);
+      // ...then listens end gracefully, and whatever instance is still serving is closed.
       await modern.close();
-      await legacy.close();
       // One tick lets the graceful end of open listen streams reach the clients before the sockets go.
       await new Promise((resolve) => setTimeout(resolve, 10));
+      await legacy.close();
       http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await closed;
       listens.closeAll();
       served.close();
     },
   };
+}
+
+/**
+ * The requests in progress, so that a shutdown lets them finish: all but the streams (2025 GET
+ * streams, 2026-07-28 listens), which a shutdown ends itself.
+ */
+class InProgress {
+  /** Each response not yet finished, and the request it answers. */
+  readonly #open = new Map<ServerResponse, RequestContext>();
+  readonly #streams = new WeakSet<RequestContext>();
+  #changed: (() => void) | undefined;
+
+  add(response: ServerResponse, request: RequestContext, isGet: boolean): void {
+    if (isGet) this.#streams.add(request);
+    this.#open.set(response, request);
+    response.once("close", () => {
+      this.#open.delete(response);
+      this.#changed?.();
+    });
+  }
+
+  /** Marks the request being served as a stream (a listen), which a drain does not wait for. */
+  isStream(request: RequestContext | undefined): void {
+    if (request) this.#streams.add(request);
+  }
+
+  /** Resolves when no request but streams is left, or after `deadlineMs`. */
+  async finished(deadlineMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      const check = () => {
+        if ([...this.#open.values()].every((request) => this.#streams.has(request))) resolve();
+      };
+      this.#changed = check;
+      timer = setTimeout(resolve, deadlineMs);
+      check();
+    });
+    this.#changed = undefined;
+    clearTimeout(timer);
+  }
 }
 
 /** A node:http server listening on `host`, with `timeouts`, and the port it got. */

@@ -19,8 +19,13 @@ interface StoredEvent {
  */
 export class SessionEventStore implements EventStore {
   readonly #events: StoredEvent[] = [];
-  #seq = 0;
+  #seq: number;
   #bytes = 0;
+
+  /** `firstSeq`: where its ids start (a shared session's rise across processes). */
+  constructor(firstSeq = 0) {
+    this.#seq = firstSeq;
+  }
 
   storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
     const seq = ++this.#seq;

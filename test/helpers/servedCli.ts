@@ -24,19 +24,26 @@ export const CLI = [
   path.join(root, "cli/main.ts"),
 ];
 
-/** `database`: the example app's SQLite file (`LIVECMD_EXAMPLE_DB`), a fresh one in memory unless given. */
+/**
+ * `database`: the example app's SQLite file (`LIVECMD_EXAMPLE_DB`), a fresh one in memory unless
+ * given; `databaseUrl`: PostgreSQL's instead (`DATABASE_URL`); `port`: 0 (a free one) unless given.
+ */
 export async function servedCli(
   flags: readonly string[],
-  { database = ":memory:" }: { database?: string } = {},
+  {
+    database = ":memory:",
+    databaseUrl,
+    port = "0",
+  }: { database?: string; databaseUrl?: string; port?: string } = {},
 ): Promise<ServedCli> {
+  const env: NodeJS.ProcessEnv = databaseUrl
+    ? { ...process.env, DATABASE_URL: databaseUrl }
+    : { ...process.env, LIVECMD_EXAMPLE_DB: database };
+  if (databaseUrl) delete env.LIVECMD_EXAMPLE_DB;
   const child = spawn(
     process.execPath,
-    [...CLI, "serve", "--app", "example/app.ts", "--http", "0", ...flags],
-    {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, LIVECMD_EXAMPLE_DB: database },
-    },
+    [...CLI, "serve", "--app", "example/app.ts", "--http", port, ...flags],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"], env },
   );
   let stderr = "";
   const waiting = new Set<() => void>();

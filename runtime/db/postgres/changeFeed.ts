@@ -1,4 +1,5 @@
 import { isKeyColumn } from "./keyColumns.ts";
+import { installSessionTables } from "./sessionTables.ts";
 
 /**
  * The NOTIFY channel of the change feed: each notification's payload is one changed table's
@@ -108,6 +109,9 @@ const PLAN_CHANGING_TAGS = [
 export const INSTALL_CHANGE_FEED = /* sql */ `
 SELECT pg_advisory_xact_lock(${INSTALL_LOCK});
 CREATE SCHEMA IF NOT EXISTS ${LIVECMD_SCHEMA};
+-- Before the event triggers: creating these tables must not run them (they would count the
+-- tables watched now as watched before).
+${installSessionTables(LIVECMD_SCHEMA)}
 -- plpgsql, for its cached plans: the feed's triggers call this on every write.
 CREATE OR REPLACE FUNCTION ${ROOT_OF}(relation oid) RETURNS name LANGUAGE plpgsql STABLE AS $$
 BEGIN

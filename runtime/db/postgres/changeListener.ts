@@ -22,6 +22,8 @@ export class ChangeListener {
   #closed = false;
   #markers = 0;
   readonly #waiting = new Map<string, () => void>();
+  /** Other channels heard on this connection, and who hears each. */
+  readonly #heard = new Map<string, Set<(payload: string | undefined) => void>>();
 
   constructor(
     /** The pool to take the listening connection from (known once the database is found). */
@@ -51,6 +53,26 @@ export class ChangeListener {
     await arrived;
   }
 
+  /**
+   * Hears `channel` on the same connection as the change feed (one LISTEN connection a
+   * process): `heard(payload)` for each notification, and `heard(undefined)` after a reconnect,
+   * since what was sent meanwhile is lost. Returns what stops hearing.
+   */
+  async hear(channel: string, heard: (payload: string | undefined) => void): Promise<() => void> {
+    const hearers = this.#heard.get(channel) ?? new Set();
+    if (!this.#heard.has(channel)) {
+      this.#heard.set(channel, hearers);
+      await this.#client?.query({ text: `LISTEN ${channel}` });
+    }
+    hearers.add(heard);
+    return () => hearers.delete(heard);
+  }
+
+  /** Whether the LISTEN connection is up now (a readiness check asks). */
+  get listening(): boolean {
+    return this.#client !== undefined;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     this.#stopWaiting();
@@ -75,7 +97,11 @@ export class ChangeListener {
     client.on("error", drop);
     client.on("end", () => drop());
     client.on("notification", ({ channel, payload }) => {
-      if (channel !== CHANGES_CHANNEL || !payload) return;
+      if (channel !== CHANGES_CHANNEL) {
+        for (const heard of this.#heard.get(channel) ?? []) heard(payload);
+        return;
+      }
+      if (!payload) return;
       if (!payload.startsWith(CAUGHT_UP)) return this.changed([changeOfPayload(payload)]);
       this.#waiting.get(payload)?.();
       this.#waiting.delete(payload);
@@ -83,6 +109,7 @@ export class ChangeListener {
     });
     try {
       await client.query({ text: `LISTEN ${CHANGES_CHANNEL}` });
+      for (const channel of this.#heard.keys()) await client.query({ text: `LISTEN ${channel}` });
     } catch (error) {
       drop(error as Error);
       throw error;
@@ -123,6 +150,7 @@ export class ChangeListener {
             "livecmd: the PostgreSQL change feed is back; re-running every subscription once",
           );
           this.changed([anyRowsOf(ANY_TABLE)]);
+          for (const hearers of this.#heard.values()) for (const heard of hearers) heard(undefined);
         },
         (failure: Error) => {
           if (!this.#closed) this.#reconnectLater(failure);

@@ -86,6 +86,8 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
         ready: Promise.resolve(),
         caughtUp: async () => {},
         close: async () => {},
+        hear: async () => () => {},
+        listening: () => false,
       });
       const ready = (async () => {
         const found = typeof target === "function" ? await target() : target;
@@ -119,6 +121,9 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
           )
             await listener.caughtUp();
         },
+        hear: (channel: string, heard: (payload: string | undefined) => void) =>
+          listener.hear(channel, heard),
+        listening: () => listener.listening,
         async close() {
           await ready.catch(() => {});
           await listener.close();

@@ -20,6 +20,10 @@ export interface DatabaseLifecycle {
   readonly ready: Promise<void>;
   caughtUp(): Promise<void>;
   close(): Promise<void>;
+  /** Whether the change feed's LISTEN connection is up. */
+  listening(): boolean;
+  /** Hears a channel on the change feed's connection (`ChangeListener.hear`). */
+  hear(channel: string, heard: (payload: string | undefined) => void): Promise<() => void>;
 }
 
 /** A transaction's connection, which every statement made from within its callback uses. */
@@ -185,6 +189,20 @@ export class PostgresDatabase implements AppDatabase {
   async pool(): Promise<PgPool> {
     await this.#ready;
     return this.shared.pool;
+  }
+
+  /**
+   * Hears NOTIFY `channel` on the change feed's connection, once the database is ready:
+   * `heard(undefined)` after a reconnect, when what was sent meanwhile is lost.
+   */
+  async hear(channel: string, heard: (payload: string | undefined) => void): Promise<() => void> {
+    await this.#ready;
+    return this.lifecycle.hear(channel, heard);
+  }
+
+  /** Whether the change feed is heard now: a write from elsewhere would reach the subscriptions. */
+  get feedListening(): boolean {
+    return this.lifecycle.listening();
   }
 
   observedBy(observer: TableObserver): PostgresDatabase {

@@ -1,0 +1,38 @@
+/**
+ * The NOTIFY channel the serving processes tell each other about 2025-era sessions on: a
+ * session's subscriptions changed, its GET stream was taken by a process, it was closed
+ * (`sessionMessage.ts` reads the payloads).
+ */
+export const SESSIONS_CHANNEL = "livecmd_sessions";
+
+/** The tables of shared sessions in livecmd's schema (`LIVECMD_SCHEMA`, given: it imports this). */
+export function sessionTables(schema: string): { sessions: string; subscriptions: string } {
+  return { sessions: `${schema}.sessions`, subscriptions: `${schema}.session_subscriptions` };
+}
+
+/**
+ * The 2025-era sessions that any serving process can answer: what the client sent in its
+ * `initialize` (replayed to a process that has not seen the session), whom it belongs to, when
+ * it was last active, and its `resources/subscribe` subscriptions, each with a digest of the
+ * result its client was last told of (a process that takes the session over re-runs each and
+ * notifies those whose digest differs). In livecmd's schema, which the change feed leaves out:
+ * writing here notifies no subscription. Installed with the change feed, under its lock.
+ */
+export function installSessionTables(schema: string): string {
+  const { sessions, subscriptions } = sessionTables(schema);
+  return /* sql */ `
+CREATE TABLE IF NOT EXISTS ${sessions} (
+  id text PRIMARY KEY,
+  principal text,
+  initialize jsonb NOT NULL,
+  last_active timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX IF NOT EXISTS sessions_last_active ON ${sessions} (last_active);
+CREATE TABLE IF NOT EXISTS ${subscriptions} (
+  session_id text NOT NULL REFERENCES ${sessions} (id) ON DELETE CASCADE,
+  uri text NOT NULL,
+  seen text NOT NULL,
+  PRIMARY KEY (session_id, uri)
+);
+`;
+}

@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { createExampleApp } from "../../example/app.ts";
+import type { App } from "../../runtime/app.ts";
+import { serveHttp, type HttpServing } from "../../runtime/server/index.ts";
+import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
+import { initialize, sessionRequest } from "../helpers/rawStreams.ts";
+
+const server = postgresServer();
+/** Short, so that the sweeps (every third of it) come often; no assertion is timed by it. */
+const IDLE_MS = 900;
+
+/** Until `check` holds, 10 s at most (a failure limit: the sweeps and NOTIFYs are not timed). */
+async function eventually(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  for (let waited = 0; !(await check()); waited += 20) {
+    if (waited > 10_000) assert.fail(`${what} within 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function read(url: URL, session: string): Promise<Response> {
+  return sessionRequest(url, session, {
+    id: 2,
+    method: "resources/read",
+    params: { uri: "app://customers_show/1" },
+  });
+}
+
+describe(
+  "2025 sessions shared by two serving processes on one PostgreSQL",
+  { skip: server.skip },
+  () => {
+    let databaseUrl: string;
+    const apps: App[] = [];
+    const serving: HttpServing[] = [];
+    const stored = (id: string) =>
+      psql(databaseUrl, `SELECT count(*) FROM livecmd.sessions WHERE id = '${id}'`);
+
+    before(async () => {
+      databaseUrl = await emptyDatabase(server.url!);
+      const previous = process.env.DATABASE_URL;
+      process.env.DATABASE_URL = databaseUrl;
+      apps.push(createExampleApp(), createExampleApp());
+      if (previous === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = previous;
+      for (const app of apps)
+        serving.push(await serveHttp(app, { port: 0, sessionIdleMs: IDLE_MS }));
+    });
+
+    after(async () => {
+      for (const each of serving) await each.close({ drainMs: 0 });
+      for (const app of apps) await app.close();
+    });
+
+    test("a session opened on one is answered by the other; a DELETE on either ends it on both", async () => {
+      const [a, b] = serving.map(({ url }) => url) as [URL, URL];
+      const { session } = await initialize(a);
+      assert.ok(session);
+      assert.equal(stored(session), "1");
+      const fromB = await read(b, session);
+      assert.equal(fromB.status, 200);
+      assert.match(await fromB.text(), /"result"/);
+      const deleted = await fetch(b, {
+        method: "DELETE",
+        headers: { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+      });
+      assert.equal(deleted.status, 200);
+      assert.equal(stored(session), "0");
+      // The other process drops its copy when it hears of the end.
+      await eventually(async () => (await read(a, session)).status === 404, "404 on the other");
+    });
+
+    test("a session idle on both is reclaimed by whichever sweeps first, then unknown to both", async () => {
+      const [a, b] = serving.map(({ url }) => url) as [URL, URL];
+      const { session } = await initialize(a);
+      assert.ok(session);
+      assert.equal((await read(b, session)).status, 200);
+      await eventually(() => stored(session) === "0", "the row deleted");
+      for (const url of [a, b]) {
+        const answer = await read(url, session);
+        assert.equal(answer.status, 404);
+        assert.match(await answer.text(), /not found; initialize again/);
+      }
+    });
+
+    test("an id no session has is 404 on a process that looks it up", async () => {
+      const answer = await read(serving[1]!.url, "0b8e4e0e-0000-4000-8000-000000000000");
+      assert.equal(answer.status, 404);
+    });
+  },
+);
