@@ -172,7 +172,10 @@ export default defineApp({ name: "desk", commands: { ...tickets }, agent: { gran
     try {
       const run = await project.livecmd(["inspect"]);
       assert.equal(run.code, 0, run.stdout + run.stderr);
-      assert.match(run.stdout, /^tickets_show\s+live\s+yes\s+-\s+desk:\/\/tickets_show\/\{id\}$/m);
+      assert.match(
+        run.stdout,
+        /^tickets_show\s+live\s+yes\s+readOnly\s+-\s+desk:\/\/tickets_show\/\{id\}$/m,
+      );
     } finally {
       await project.remove();
     }

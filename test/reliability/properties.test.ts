@@ -51,10 +51,15 @@ async function readOutcome(mcp: McpTestClient, uri: string, ran: () => boolean):
   }
 }
 
+/**
+ * `ran`: whether the command ran. Arguments the schema refuses are a tool error naming the
+ * fields (SEP-1303), in `structuredContent.errors` as a read's `data.errors`; before the run.
+ */
 async function callOutcome(
   mcp: McpTestClient,
   tool: string,
   args: Record<string, unknown>,
+  ran: () => boolean,
 ): Promise<Outcome> {
   let result;
   try {
@@ -69,6 +74,10 @@ async function callOutcome(
   const [content] = result.content as { type: string; text: string }[];
   assert.equal(content?.type, "text");
   if (!result.isError) return { ok: true, json: content.text };
+  if (!ran()) {
+    const { errors } = result.structuredContent as { errors: { field: string }[] };
+    return { ok: false, refused: errors.map((fieldError) => fieldError.field).sort() };
+  }
   // The command's own refusal names the same fields as a read's data.errors, in a sentence.
   const refusal = new RegExp(
     `^Invalid arguments for ${tool}: (.*); change them and call ${tool} again$`,
@@ -92,7 +101,8 @@ for (const protocol of PROTOCOLS) {
           fc.asyncProperty(variablesOf(name), async (vars) => {
             counted.runs.length = 0;
             const read = await readOutcome(mcp, expand(name, vars), () => counted.runs.length > 0);
-            const call = await callOutcome(mcp, name, vars);
+            const runsBefore = counted.runs.length;
+            const call = await callOutcome(mcp, name, vars, () => counted.runs.length > runsBefore);
             assert.deepStrictEqual(read, call);
             if ("refused" in read)
               assert.equal(counted.runs.length, 0, "a refused request runs nothing");
