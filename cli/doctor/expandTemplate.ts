@@ -1,3 +1,4 @@
+import { percentEncode } from "../../runtime/uri/percentEncode.ts";
 import type { Operator, TemplatePart, VarSpec } from "./templateGrammar.ts";
 
 /** RFC 6570 appendix A: how each operator joins and encodes what its variables expand to. */
@@ -57,17 +58,21 @@ function expandExpression(
   return expanded.length === 0 ? "" : behaviour.first + expanded.join(behaviour.separator);
 }
 
-/** Percent-encodes, as UTF-8, every character but the unreserved (and reserved, when allowed). */
+/**
+ * Percent-encodes, as UTF-8, every character but the unreserved: the runtime's own encoder,
+ * which its generated builders use; and, for `+` and `#`, the reserved and `%XX` triplets too.
+ */
 function encode(text: string, allowReserved: boolean): string {
+  if (!allowReserved) return percentEncode(text);
   let out = "";
   for (let index = 0; index < text.length;) {
-    if (allowReserved && PCT_TRIPLET.test(text.slice(index, index + 3))) {
+    if (PCT_TRIPLET.test(text.slice(index, index + 3))) {
       out += text.slice(index, index + 3);
       index += 3;
       continue;
     }
     const char = String.fromCodePoint(text.codePointAt(index)!);
-    if (UNRESERVED.test(char) || (allowReserved && RESERVED.test(char))) out += char;
+    if (UNRESERVED.test(char) || RESERVED.test(char)) out += char;
     else for (const byte of Buffer.from(char, "utf8")) out += `%${hex(byte)}`;
     index += char.length;
   }
