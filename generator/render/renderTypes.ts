@@ -1,3 +1,4 @@
+import { commentSafe } from "./commentSafe.ts";
 import { builders } from "prettier/doc";
 import { CONSTRAINT_KEYWORDS, type JsonSchema } from "../model.ts";
 import type { PlannedVariable } from "../plan/planVariables.ts";
@@ -64,7 +65,7 @@ function interfaceText(name: string, description: string, members: string[]): st
 
 /** json-schema-to-typescript's block comment; it writes a `*\/` in the text as `* /`. */
 export function docComment(text: string, indentation: string): string {
-  const lines = text.replaceAll("*/", "* /").split("\n");
+  const lines = commentSafe(text).split("\n");
   return `${indentation}/**\n${lines.map((line) => `${indentation} * ${line}`.trimEnd() + "\n").join("")}${indentation} */\n`;
 }
 

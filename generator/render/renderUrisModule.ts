@@ -1,3 +1,4 @@
+import { commentSafe } from "./commentSafe.ts";
 import { builders } from "prettier/doc";
 import type { TemplatePlan } from "../plan/planCommand.ts";
 import { resultTypeName, variablesTypeName } from "../plan/naming.ts";
@@ -119,8 +120,4 @@ function queryBody(template: TemplatePlan, bodyIndent: number): string {
 
 function expandHead(template: TemplatePlan): string {
   return `\`${template.base}${template.path.map((variable) => `/\${pathSegment(vars.${variable.name})}`).join("")}`;
-}
-
-function commentSafe(text: string): string {
-  return text.replaceAll("*/", "*\\/");
 }

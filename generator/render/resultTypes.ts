@@ -1,3 +1,4 @@
+import { commentSafe } from "./commentSafe.ts";
 import { builders } from "prettier/doc";
 import type { JsonSchema } from "../model.ts";
 import type { TemplatePlan } from "../plan/planCommand.ts";
@@ -160,7 +161,7 @@ function recordDoc(schema: JsonSchema): Doc {
 function memberDoc(schema: JsonSchema): Doc {
   const text = variableDoc(schema);
   if (text === undefined) return "";
-  const lines = text.replaceAll("*/", "* /").split("\n");
+  const lines = commentSafe(text).split("\n");
   return [
     "/**",
     hardline,
