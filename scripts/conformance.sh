@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json) against
+# The MCP conformance suite (@modelcontextprotocol/conformance, pinned in test/peers/package.json) against
 # `livecmd serve --http` of the example app, on Node 22 (the suite needs it; the server runs on
 # this machine's Node, which built better-sqlite3 for itself). Passes when the failures are
 # exactly the baseline's (test/conformance/mcp-server-baseline.yml, the suite's own
 # --expected-failures check) and no check warned. Run it after `npm ci` (the CLI's dist/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-suite_node="$(bash scripts/node-line.sh 22)/node"
+suite_node="$(bash scripts/peer-tools.sh)/node"
 work=$(mktemp -d)
 server_pid=
 cleanup() {
@@ -30,7 +30,7 @@ if [ -z "$url" ]; then
   exit 1
 fi
 status=0
-"$suite_node" node_modules/@modelcontextprotocol/conformance/dist/index.js server --url "$url" \
+"$suite_node" test/peers/node_modules/@modelcontextprotocol/conformance/dist/index.js server --url "$url" \
   --expected-failures test/conformance/mcp-server-baseline.yml --output-dir "$work/results" \
   >"$work/suite.out" 2>&1 || status=$?
 sed -n '/=== SUMMARY ===/,$p' "$work/suite.out"

@@ -4,9 +4,10 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { root, run } from "../helpers/cli.ts";
+import { run } from "../helpers/cli.ts";
 import { packLivecmd, projectEnv } from "../helpers/packed.ts";
 import { scratchProject } from "../helpers/scratchProject.ts";
+import { inspectorCommand } from "../helpers/peerTools.ts";
 
 describe("livecmd init", () => {
   it(
@@ -50,10 +51,10 @@ describe("livecmd init", () => {
           .split("\n")
           .filter((line) => line.startsWith("  npx -y @modelcontextprotocol/inspector@2.12.0 "));
         assert.equal(printed.length, 2, init.stdout);
-        const inspector = path.join(root, "node_modules/.bin/mcp-inspector");
+        const [node22, inspectorCli] = inspectorCommand();
         const [listing, reading] = await Promise.all(
           printed.map((line) =>
-            run(inspector, line.trim().split(/\s+/).slice(3), {
+            run(node22, [inspectorCli, ...line.trim().split(/\s+/).slice(3)], {
               cwd: project,
               env: projectEnv(),
               timeoutMs: 120_000,

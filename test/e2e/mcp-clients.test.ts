@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioClientTransportV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { inspectorCommand } from "../helpers/peerTools.ts";
 
 // The example app, served by real processes started the way a user starts them, to clients this
 // project did not write. Each server gets a fresh in-memory database.
@@ -161,10 +162,19 @@ describe("the v1 @modelcontextprotocol/sdk Client against `livecmd serve` on std
 });
 
 describe("the MCP Inspector CLI against `livecmd serve` on stdio", () => {
+  const [node22, inspectorCli] = inspectorCommand();
   const inspector = (...method: string[]) =>
     promisify(execFile)(
-      "node_modules/.bin/mcp-inspector",
-      ["--cli", "-e", "LIVECMD_EXAMPLE_DB=:memory:", process.execPath, ...SERVE, ...method],
+      node22,
+      [
+        inspectorCli,
+        "--cli",
+        "-e",
+        "LIVECMD_EXAMPLE_DB=:memory:",
+        process.execPath,
+        ...SERVE,
+        ...method,
+      ],
       { timeout: 30_000 },
     );
 
