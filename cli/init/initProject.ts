@@ -5,7 +5,7 @@ import path from "node:path";
 import { InputError } from "../inputError.ts";
 import { livecmdManifest } from "../livecmdPackage.ts";
 import { DEV_PACKAGES, shellLine } from "../devPackages.ts";
-import { STARTER_TSCONFIG, starterApp } from "./starterFiles.ts";
+import { STARTER_TSCONFIG, starterApp, starterDriver, type StarterDriver } from "./starterFiles.ts";
 
 export interface InitOptions {
   cwd: string;
@@ -55,10 +55,11 @@ export async function initProject(options: InitOptions): Promise<{ scheme: strin
     );
 
   const scheme = schemeOf(manifest.name ?? packageName(cwd));
+  const driver = starterDriver();
   manifest.scripts = { ...manifest.scripts, ...SCRIPTS };
   await mkdir(path.join(cwd, "src"), { recursive: true });
-  await writeFile(path.join(cwd, APP), starterApp(scheme));
-  log(`wrote ${APP}`);
+  await writeFile(path.join(cwd, APP), starterApp(scheme, driver));
+  log(`wrote ${APP} (SQLite through ${driver})`);
   if (!existsSync(path.join(cwd, "tsconfig.json"))) {
     await writeFile(path.join(cwd, "tsconfig.json"), STARTER_TSCONFIG);
     log("wrote tsconfig.json");
@@ -66,7 +67,7 @@ export async function initProject(options: InitOptions): Promise<{ scheme: strin
   await writeFile(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
   log(`wrote package.json (scripts: ${Object.keys(SCRIPTS).join(", ")})`);
 
-  const installs = missingInstalls(manifest);
+  const installs = missingInstalls(manifest, driver);
   if (!options.install) {
     for (const command of installs)
       log(`to install what the app needs, run: ${shellLine(command)}`);
@@ -104,19 +105,22 @@ function conflictsIn(cwd: string, manifest: Manifest): string[] {
 }
 
 /** `npm install` commands for what the starter app needs and package.json does not declare yet. */
-function missingInstalls(manifest: Manifest): string[][] {
+function missingInstalls(manifest: Manifest, driver: StarterDriver): string[][] {
   const declared = new Set([
     ...Object.keys(manifest.dependencies ?? {}),
     ...Object.keys(manifest.devDependencies ?? {}),
   ]);
   const peers = livecmdManifest().peerDependencies;
   const nodeMajor = process.versions.node.split(".")[0];
-  const runtime = { "better-sqlite3": peers["better-sqlite3"] ?? "^12.0.0" };
+  const native = driver === "better-sqlite3";
+  const runtime: Record<string, string> = native
+    ? { "better-sqlite3": peers["better-sqlite3"] ?? "^12.0.0" }
+    : {};
   const development: Record<string, string> = {
     ...DEV_PACKAGES,
     typescript: "^5.9.0",
     "@types/node": `^${nodeMajor}.0.0`,
-    "@types/better-sqlite3": "^7.6.0",
+    ...(native ? { "@types/better-sqlite3": "^7.6.0" } : {}),
   };
   const specs = (wanted: Record<string, string>) =>
     Object.entries(wanted)

@@ -1,8 +1,36 @@
 /** What `livecmd init` writes: a one-table SQLite app, and a tsconfig that compiles it for plain Node. */
 
+/**
+ * The SQLite driver the starter app opens its file with: Node's own `node:sqlite` where this Node
+ * has it unflagged (22.13+, 23.4+, 24), so nothing native is installed or compiled; better-sqlite3
+ * (v12) elsewhere. livecmd reads both the same way.
+ */
+export type StarterDriver = "node:sqlite" | "better-sqlite3";
+
+export function starterDriver(version = process.versions.node): StarterDriver {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  const unflagged = major >= 24 || (major === 23 && minor >= 4) || (major === 22 && minor >= 13);
+  return unflagged ? "node:sqlite" : "better-sqlite3";
+}
+
+/** What each driver's starter writes: its import, and how it opens and seeds the file. */
+const OPEN_WITH: Record<StarterDriver, { import: string; type: string; open: string }> = {
+  "node:sqlite": {
+    import: 'import { DatabaseSync } from "node:sqlite";',
+    type: "DatabaseSync",
+    open: "new DatabaseSync(path)",
+  },
+  "better-sqlite3": {
+    import: 'import BetterSqlite3 from "better-sqlite3";',
+    type: "BetterSqlite3.Database",
+    open: "new BetterSqlite3(path)",
+  },
+};
+
 /** `src/app.ts`: one live command an agent can read and watch, and one write that changes it. */
-export function starterApp(scheme: string): string {
-  return `import BetterSqlite3 from "better-sqlite3";
+export function starterApp(scheme: string, driver: StarterDriver): string {
+  const sqlite = OPEN_WITH[driver];
+  return `${sqlite.import}
 import { command, defineApp, type Int } from "livecmd";
 import catalog from "./generated/catalog.json" with { type: "json" };
 import { templates } from "./generated/templates.js";
@@ -38,8 +66,8 @@ export default defineApp({
   generated: { catalog, templates },
 });
 
-function openDatabase(path: string): BetterSqlite3.Database {
-  const db = new BetterSqlite3(path);
+function openDatabase(path: string): ${sqlite.type} {
+  const db = ${sqlite.open};
   db.exec("CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT NOT NULL)");
   db.prepare("INSERT OR IGNORE INTO notes (id, title, body) VALUES (1, 'Welcome', 'Ask your agent to keep an eye on this note.')").run();
   return db;

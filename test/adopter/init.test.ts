@@ -7,7 +7,8 @@ import { describe, it } from "node:test";
 import { run } from "../helpers/cli.ts";
 import { packLivecmd, projectEnv } from "../helpers/packed.ts";
 import { scratchProject } from "../helpers/scratchProject.ts";
-import { inspectorCommand } from "../helpers/peerTools.ts";
+import { inspectorCommand, nodeLine } from "../helpers/peerTools.ts";
+import { starterDriver } from "../../cli/init/starterFiles.ts";
 
 describe("livecmd init", () => {
   it(
@@ -32,7 +33,7 @@ describe("livecmd init", () => {
           timeoutMs: 400_000,
         });
         assert.equal(init.code, 0, init.stdout + init.stderr);
-        assert.match(init.stdout, /^wrote src\/app\.ts$/m);
+        assert.match(init.stdout, /^wrote src\/app\.ts \(SQLite through better-sqlite3\)$/m);
         assert.match(init.stdout, /^src\/generated\/: 3 written/m);
         const manifest = JSON.parse(await readFile(path.join(project, "package.json"), "utf8"));
         assert.equal(manifest.type, "module");
@@ -143,6 +144,44 @@ describe("livecmd init", () => {
       await project.remove();
     }
   });
+
+  it("on a Node with node:sqlite (22, as users run it), the starter app opens SQLite through it and nothing native is installed", async () => {
+    const project = await scratchProject({});
+    try {
+      const node22 = path.join(await nodeLine(22), "node");
+      const init = await run(
+        node22,
+        [path.join(project.dir, "node_modules/livecmd/bin/livecmd.js"), "init", "--no-install"],
+        {
+          cwd: project.dir,
+          env: projectEnv(),
+        },
+      );
+      assert.equal(init.code, 0, init.stderr);
+      assert.match(init.stdout, /^wrote src\/app\.ts \(SQLite through node:sqlite\)$/m);
+      assert.match(
+        await readFile(path.join(project.dir, "src/app.ts"), "utf8"),
+        /^import \{ DatabaseSync \} from "node:sqlite";$/m,
+      );
+      assert.doesNotMatch(init.stdout, /better-sqlite3|npm install --save /);
+    } finally {
+      await project.remove();
+    }
+  });
+
+  const driverByNode = [
+    { node: "20.20.2", driver: "better-sqlite3" },
+    { node: "22.12.0", driver: "better-sqlite3" },
+    { node: "22.13.0", driver: "node:sqlite" },
+    { node: "23.3.0", driver: "better-sqlite3" },
+    { node: "23.4.0", driver: "node:sqlite" },
+    { node: "24.0.0", driver: "node:sqlite" },
+  ];
+  for (const { node, driver } of driverByNode) {
+    it(`the starter's driver on Node ${node} is ${driver} (node:sqlite once it is unflagged)`, () => {
+      assert.equal(starterDriver(node), driver);
+    });
+  }
 
   it("--no-install writes the app and prints the installs it leaves to you", async () => {
     const project = await scratchProject({

@@ -1,6 +1,15 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import { root } from "./cli.ts";
+import { root, run } from "./cli.ts";
+
+/** The folder of a Node `major` binary (scripts/node-line.sh installs it once from the registry). */
+export async function nodeLine(major: number): Promise<string> {
+  const line = await run("bash", [path.join(root, "scripts/node-line.sh"), String(major)], {
+    cwd: root,
+  });
+  if (line.code !== 0) throw new Error(`scripts/node-line.sh ${major} failed:\n${line.stderr}`);
+  return line.stdout.trim();
+}
 
 /**
  * The MCP Inspector CLI as the tests run it: `[command, ...args before its own]`. It needs Node
