@@ -3,7 +3,6 @@ import { readFileSync } from "node:fs";
 export interface LivecmdManifest {
   version: string;
   peerDependencies: Record<string, string>;
-  devDependencies: Record<string, string>;
 }
 
 let manifest: LivecmdManifest | undefined;
@@ -33,13 +32,11 @@ function findManifest(): LivecmdManifest {
       name?: string;
       version?: string;
       peerDependencies?: Record<string, string>;
-      devDependencies?: Record<string, string>;
     };
     if (parsed.name === "livecmd" && parsed.version)
       return {
         version: parsed.version,
         peerDependencies: parsed.peerDependencies ?? {},
-        devDependencies: parsed.devDependencies ?? {},
       };
   }
   throw new Error("livecmd: cannot find livecmd's own package.json above its modules");

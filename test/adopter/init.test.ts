@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -9,6 +9,11 @@ import { packLivecmd, projectEnv } from "../helpers/packed.ts";
 import { scratchProject } from "../helpers/scratchProject.ts";
 import { inspectorCommand, nodeLine } from "../helpers/peerTools.ts";
 import { starterDriver } from "../../cli/init/starterFiles.ts";
+
+/** The MCP peers the tests run: init prints the Inspector at the version they pin. */
+const PEERS = JSON.parse(
+  readFileSync(path.join(import.meta.dirname, "../peers/package.json"), "utf8"),
+) as { dependencies: Record<string, string> };
 
 describe("livecmd init", () => {
   it(
@@ -50,7 +55,11 @@ describe("livecmd init", () => {
         // The printed commands, run as printed (the Inspector from this repository rather than a download).
         const printed = init.stdout
           .split("\n")
-          .filter((line) => line.startsWith("  npx -y @modelcontextprotocol/inspector@2.12.0 "));
+          .filter((line) =>
+            line.startsWith(
+              `  npx -y @modelcontextprotocol/inspector@${PEERS.dependencies["@modelcontextprotocol/inspector"]} `,
+            ),
+          );
         assert.equal(printed.length, 2, init.stdout);
         const [node22, inspectorCli] = inspectorCommand();
         const [listing, reading] = await Promise.all(
