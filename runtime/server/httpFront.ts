@@ -6,7 +6,7 @@ import {
   type HttpAuth,
 } from "./auth/httpAuth.ts";
 import { isEventStream } from "./eventStream.ts";
-import { boundedErrorText } from "./protocolErrors.ts";
+import { boundedErrorText, errorResponse, hostRefused, originRefused } from "./protocolErrors.ts";
 import { currentRequest } from "./requestContext.ts";
 
 export const MCP_PATH = "/mcp";
@@ -123,16 +123,14 @@ function hostRefusal(request: Request, hosts: ReadonlySet<string>): Response | u
   const host = request.headers.get("host");
   const hostname = host === null ? undefined : hostnameOf(host);
   if (hostname !== undefined && hosts.has(hostname)) return undefined;
-  return forbidden(
-    `Forbidden: the Host ${JSON.stringify(host ?? "")} is not one this server answers to`,
-  );
+  return errorResponse(403, hostRefused(host));
 }
 
 /** A browser's `Origin` must be this server's own, port included; clients that are no browser send none. */
 function originRefusal(request: Request, origins: ReadonlySet<string>): Response | undefined {
   const origin = request.headers.get("origin");
   if (origin === null || origins.has(origin)) return undefined;
-  return forbidden(`Forbidden: requests from the origin ${JSON.stringify(origin)} are not allowed`);
+  return errorResponse(403, originRefused(origin));
 }
 
 /**
@@ -166,13 +164,6 @@ function hostnameOf(host: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function forbidden(message: string): Response {
-  return Response.json(
-    { jsonrpc: "2.0", id: null, error: { code: -32000, message } },
-    { status: 403 },
-  );
 }
 
 /** The metadata of an endpoint that listens on every interface and was told no public URL. */
