@@ -3,6 +3,7 @@ import {
   authenticate,
   metadataUrlOf,
   protectedResourceMetadata,
+  tokenInQuery,
   type HttpAuth,
 } from "./auth/httpAuth.ts";
 import { isEventStream } from "./eventStream.ts";
@@ -145,17 +146,8 @@ function methodRefusal(request: Request): Response | undefined {
   return methodNotAllowed("GET, POST, DELETE");
 }
 
-/** OAuth 2.1: a bearer token never travels in the URI, where logs and proxies keep it. */
 function queryTokenRefusal(url: URL): Response | undefined {
-  if (!url.searchParams.has("access_token")) return undefined;
-  return Response.json(
-    {
-      error: "invalid_request",
-      error_description:
-        "an access token goes in the Authorization header, never in the query string",
-    },
-    { status: 400 },
-  );
+  return url.searchParams.has("access_token") ? tokenInQuery() : undefined;
 }
 
 function hostnameOf(host: string): string | undefined {

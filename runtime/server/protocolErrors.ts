@@ -12,8 +12,8 @@ import type { LimitName } from "../live/subscriptionLimits.ts";
 import type { FieldError } from "../uri/template.ts";
 
 // Every JSON-RPC error livecmd answers is built here, and every error answer it writes itself
-// (an HTTP body, a message on a wire) is written by `errorMessage`: test/unit/one-error-module
-// fails on any other.
+// (an HTTP body, a message on a wire) is written by `errorMessage`; a build anywhere else fails
+// test/unit/one-error-module.test.ts.
 
 /**
  * JSON-RPC code of "over the command's rate limit": among JSON-RPC's implementation-defined
