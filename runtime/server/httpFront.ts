@@ -6,6 +6,7 @@ import {
   tokenInQuery,
   type HttpAuth,
 } from "./auth/httpAuth.ts";
+import { principalOf } from "./auth/principal.ts";
 import { isEventStream } from "./eventStream.ts";
 import { boundedErrorText, errorResponse, hostRefused, originRefused } from "./protocolErrors.ts";
 import { currentRequest } from "./requestContext.ts";
@@ -89,7 +90,7 @@ export function frontDoor(
       if (checked instanceof Response) return checked;
       principal = checked;
       const context = currentRequest();
-      if (context) context.principal = checked.clientId;
+      if (context) context.principal = principalOf(checked);
     }
     const response = await serve(request, principal);
     if (isEventStream(response)) return response;

@@ -17,6 +17,7 @@ import {
   sessionRequired,
 } from "./protocolErrors.ts";
 import { holderOf } from "./requestContext.ts";
+import { principalOf } from "./auth/principal.ts";
 import { invalidParams } from "./sdkAdapter/requestParams.ts";
 import { replayInitialize } from "./resumedSession.ts";
 import type { ServedApp } from "./servedApp.ts";
@@ -405,8 +406,4 @@ function isRequestOf(
 ): message is { method: string; id: string | number; params?: unknown } {
   const { method: named, id } = (message ?? {}) as { method?: unknown; id?: unknown };
   return named === method && (typeof id === "string" || typeof id === "number");
-}
-
-function principalOf(auth: AuthInfo | undefined): string | undefined {
-  return auth?.clientId;
 }
