@@ -4,6 +4,7 @@ import type { App } from "../app.ts";
 import { cutText } from "../cutText.ts";
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { TableChange } from "../db/keyedAccess.ts";
+import { principalOf } from "../server/auth/principal.ts";
 import { ReadIndex } from "./readIndex.ts";
 import { ReadSet, type Matching } from "./readSet.ts";
 
@@ -398,9 +399,16 @@ function logCauses(changes: readonly TableChange[], reruns: number): void {
   );
 }
 
-/** Who a principal is, for grouping: its client and scopes (the token itself may be renewed). */
+/**
+ * The group of a run that looks at `ctx.auth`: its principal (`principalOf`) and the scopes the
+ * run sees, since what it returns may differ by scope for one principal (a client that stepped
+ * up); not the token, which is renewed.
+ */
 function principalKey(auth: AuthInfo | undefined): string | null {
-  return auth === undefined ? null : `${auth.clientId}\u0000${[...auth.scopes].sort().join(" ")}`;
+  const principal = principalOf(auth);
+  return principal === undefined
+    ? null
+    : `${principal}\u0000${[...(auth?.scopes ?? [])].sort().join(" ")}`;
 }
 
 function logRerunError(failure: RerunFailure): void {

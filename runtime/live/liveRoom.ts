@@ -4,12 +4,8 @@ import { shortened } from "../cutText.ts";
 import { LiveRegistry, type LiveRegistryOptions } from "./liveRegistry.ts";
 import { OpenCount } from "./openCount.ts";
 import type { SubscriptionLimits } from "./limitDefaults.ts";
-import {
-  limitReached,
-  SubscriptionLedger,
-  subscriptionLimits,
-  type LimitName,
-} from "./subscriptionLimits.ts";
+import { limitReached } from "../server/protocolErrors.ts";
+import { SubscriptionLedger, subscriptionLimits, type LimitName } from "./subscriptionLimits.ts";
 
 /** What watching a URI re-runs: the command and arguments a read of it runs. */
 export interface WatchedRun {

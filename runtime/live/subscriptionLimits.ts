@@ -1,4 +1,3 @@
-import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import {
   DEFAULT_SUBSCRIPTION_LIMITS,
   fairShare,
@@ -60,46 +59,3 @@ export class SubscriptionLedger {
     else this.#byHolder.delete(holder);
   }
 }
-
-/** -32602 for a subscription over a limit: `data.limit` is its value, `data.scope` which limit it is. */
-export function limitReached(
-  limits: SubscriptionLimits,
-  limit: LimitName,
-  what: string,
-): ProtocolError {
-  return overLimit(
-    ProtocolErrorCode.InvalidParams,
-    limits,
-    limit,
-    (bound) => `Subscription limit reached: ${bound}; end a subscription before ${what}`,
-  );
-}
-
-/**
- * A refusal for going over `limit`, worded by `message` around "<what the limit bounds> is
- * <value>"; every limit error carries `data: { limit, scope }` alike.
- */
-export function overLimit(
-  code: number,
-  limits: SubscriptionLimits,
-  limit: LimitName,
-  message: (bound: string) => string,
-): ProtocolError {
-  const value = limits[limit];
-  return new ProtocolError(code, message(`${LIMIT_WORDS[limit]} is ${value}`), {
-    limit: value,
-    scope: limit,
-  });
-}
-
-const LIMIT_WORDS: Record<LimitName, string> = {
-  perConnection: "the number of URIs one connection may watch",
-  perPrincipal: "the number of URIs one principal (or connection without auth) may watch",
-  total: "the number of URIs this server watches in all",
-  listensPerPrincipal:
-    "the number of listens one principal (or connection without auth) may hold open",
-  listensTotal: "the number of listens this server holds open",
-  sessionsPerPrincipal:
-    "the number of 2025-era sessions one principal (or connection without auth) may hold open",
-  sessionsTotal: "the number of 2025-era sessions this server holds open",
-};

@@ -50,12 +50,7 @@ export function buildServer(served: ServedApp): Server {
     requestState: { verify: served.confirmations.verify },
   });
   server.setRequestHandler("tools/list", (request, ctx) => {
-    const { tools, nextCursor } = listingPage(
-      served,
-      "tools",
-      request.params?.cursor,
-      principalOf(ctx),
-    );
+    const { tools, nextCursor } = listingPage(served, "tools", request.params?.cursor, authOf(ctx));
     return { tools: tools as Tool[], ...(nextCursor !== undefined && { nextCursor }) };
   });
   server.setRequestHandler("tools/call", async (request, ctx) => {
@@ -63,7 +58,7 @@ export function buildServer(served: ServedApp): Server {
     const result = await callTool(served, {
       name,
       values: request.params.arguments,
-      auth: principalOf(ctx),
+      auth: authOf(ctx),
       ctx,
       declared: server.getClientCapabilities(),
     });
@@ -72,23 +67,23 @@ export function buildServer(served: ServedApp): Server {
     return server.projectCallToolResult(result, served.catalog.outputSchema(name));
   });
   server.setRequestHandler("completion/complete", (request, ctx) =>
-    complete(served, request.params, principalOf(ctx)),
+    complete(served, request.params, authOf(ctx)),
   );
   if (!capabilities.resources) return server;
   server.setRequestHandler("resources/list", (request, ctx) =>
-    listingPage(served, "resources", request.params?.cursor, principalOf(ctx)),
+    listingPage(served, "resources", request.params?.cursor, authOf(ctx)),
   );
   server.setRequestHandler("resources/templates/list", (request, ctx) =>
-    listingPage(served, "resourceTemplates", request.params?.cursor, principalOf(ctx)),
+    listingPage(served, "resourceTemplates", request.params?.cursor, authOf(ctx)),
   );
   server.setRequestHandler("resources/read", (request, ctx) =>
-    readResource(served, request.params.uri, principalOf(ctx), ctx.mcpReq.signal),
+    readResource(served, request.params.uri, authOf(ctx), ctx.mcpReq.signal),
   );
   return server;
 }
 
 /** The verified principal of a request, when the HTTP endpoint authenticates (else undefined). */
-function principalOf(ctx: ServerContext): AuthInfo | undefined {
+function authOf(ctx: ServerContext): AuthInfo | undefined {
   return ctx.http?.authInfo;
 }
 

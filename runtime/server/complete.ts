@@ -1,12 +1,7 @@
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  type AuthInfo,
-  type CompleteRequest,
-  type CompleteResult,
-} from "@modelcontextprotocol/server";
+import type { AuthInfo, CompleteRequest, CompleteResult } from "@modelcontextprotocol/server";
 import type { CommandEntry } from "../catalog.ts";
 import type { JsonSchema } from "../uri/template.ts";
+import { unknownPrompt, unknownTemplate, unknownVariable } from "./protocolErrors.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /** The most values one completion returns (the spec's cap); `total` and `hasMore` tell the rest. */
@@ -24,31 +19,17 @@ export async function complete(
   auth?: AuthInfo,
 ): Promise<CompleteResult> {
   const { ref, argument } = params;
-  if (ref.type !== "ref/resource") {
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `Unknown prompt ${JSON.stringify(ref.name)}: this server has no prompts`,
-      { ref },
-    );
-  }
+  if (ref.type !== "ref/resource") throw unknownPrompt(ref);
   const entry = served.catalog.readableByTemplate(ref.uri, auth);
   const template = entry && served.catalog.template(entry);
-  if (!entry || !template) {
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `Unknown resource template ${JSON.stringify(ref.uri)}: pass a uriTemplate exactly as resources/templates/list gives it`,
-      { ref },
-    );
-  }
+  if (!entry || !template) throw unknownTemplate(ref);
   const variable = template.variables.find((candidate) => candidate.name === argument.name);
-  if (!variable) {
-    const known = template.variables.map((candidate) => candidate.name).join(", ");
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `Template ${ref.uri} has no variable ${JSON.stringify(argument.name)}; its variables are: ${known}`,
-      { ref, argument: argument.name },
+  if (!variable)
+    throw unknownVariable(
+      ref,
+      argument.name,
+      template.variables.map((candidate) => candidate.name),
     );
-  }
   const fromSchema = candidatesOf(variable.schema).filter((value) =>
     value.startsWith(argument.value),
   );

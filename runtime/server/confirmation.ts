@@ -13,6 +13,7 @@ import {
 import type { CommandEntry } from "../catalog.ts";
 import type { ArgumentsObject } from "../commandArguments.ts";
 import { cutText } from "../cutText.ts";
+import { principalOf } from "./auth/principal.ts";
 
 /** The key of the one input request a confirmation makes. */
 const CONFIRM = "confirm";
@@ -52,7 +53,7 @@ export class Confirmations {
       key,
       ttlSeconds: 600,
       // Only the principal who called may answer (over HTTP with auth; elsewhere there is none).
-      bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ""}`,
+      bind: (ctx) => `${ctx.mcpReq.method}\0${principalOf(ctx.http?.authInfo) ?? ""}`,
     });
   }
 

@@ -3,10 +3,12 @@ import {
   authenticate,
   metadataUrlOf,
   protectedResourceMetadata,
+  tokenInQuery,
   type HttpAuth,
 } from "./auth/httpAuth.ts";
+import { principalOf } from "./auth/principal.ts";
 import { isEventStream } from "./eventStream.ts";
-import { boundedErrorText } from "./protocolErrors.ts";
+import { boundedErrorText, errorResponse, hostRefused, originRefused } from "./protocolErrors.ts";
 import { currentRequest } from "./requestContext.ts";
 
 export const MCP_PATH = "/mcp";
@@ -88,7 +90,7 @@ export function frontDoor(
       if (checked instanceof Response) return checked;
       principal = checked;
       const context = currentRequest();
-      if (context) context.principal = checked.clientId;
+      if (context) context.principal = principalOf(checked);
     }
     const response = await serve(request, principal);
     if (isEventStream(response)) return response;
@@ -123,16 +125,14 @@ function hostRefusal(request: Request, hosts: ReadonlySet<string>): Response | u
   const host = request.headers.get("host");
   const hostname = host === null ? undefined : hostnameOf(host);
   if (hostname !== undefined && hosts.has(hostname)) return undefined;
-  return forbidden(
-    `Forbidden: the Host ${JSON.stringify(host ?? "")} is not one this server answers to`,
-  );
+  return errorResponse(403, hostRefused(host));
 }
 
 /** A browser's `Origin` must be this server's own, port included; clients that are no browser send none. */
 function originRefusal(request: Request, origins: ReadonlySet<string>): Response | undefined {
   const origin = request.headers.get("origin");
   if (origin === null || origins.has(origin)) return undefined;
-  return forbidden(`Forbidden: requests from the origin ${JSON.stringify(origin)} are not allowed`);
+  return errorResponse(403, originRefused(origin));
 }
 
 /**
@@ -147,17 +147,8 @@ function methodRefusal(request: Request): Response | undefined {
   return methodNotAllowed("GET, POST, DELETE");
 }
 
-/** OAuth 2.1: a bearer token never travels in the URI, where logs and proxies keep it. */
 function queryTokenRefusal(url: URL): Response | undefined {
-  if (!url.searchParams.has("access_token")) return undefined;
-  return Response.json(
-    {
-      error: "invalid_request",
-      error_description:
-        "an access token goes in the Authorization header, never in the query string",
-    },
-    { status: 400 },
-  );
+  return url.searchParams.has("access_token") ? tokenInQuery() : undefined;
 }
 
 function hostnameOf(host: string): string | undefined {
@@ -166,13 +157,6 @@ function hostnameOf(host: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function forbidden(message: string): Response {
-  return Response.json(
-    { jsonrpc: "2.0", id: null, error: { code: -32000, message } },
-    { status: 403 },
-  );
 }
 
 /** The metadata of an endpoint that listens on every interface and was told no public URL. */

@@ -10,8 +10,14 @@ import { Connection } from "./connection.ts";
 import { isEventStream, primed, SSE_RETRY_MS, whenStreamEnds } from "./eventStream.ts";
 import { OpenCount } from "../live/openCount.ts";
 import { SessionEventStore } from "./sessionEventStore.ts";
-import { errorResponse, sessionLimitReached } from "./protocolErrors.ts";
+import {
+  errorResponse,
+  sessionLimitReached,
+  sessionNotFound,
+  sessionRequired,
+} from "./protocolErrors.ts";
 import { holderOf } from "./requestContext.ts";
+import { principalOf } from "./auth/principal.ts";
 import { invalidParams } from "./sdkAdapter/requestParams.ts";
 import { replayInitialize } from "./resumedSession.ts";
 import type { ServedApp } from "./servedApp.ts";
@@ -104,11 +110,7 @@ export class LegacyHttpSessions {
     if (sessionId !== null) {
       const session = this.#sessions.get(sessionId) ?? (await this.#resume(sessionId, auth));
       if (!session || session.principal !== principalOf(auth))
-        return jsonRpcError(
-          404,
-          -32001,
-          `Session ${sessionId.slice(0, 100)} not found; initialize again`,
-        );
+        return errorResponse(404, sessionNotFound(sessionId));
       if (session.shared && auth) session.shared.auth = auth;
       const done = session.activity.begin();
       const handled = session.transport.handleRequest(
@@ -139,11 +141,7 @@ export class LegacyHttpSessions {
         ? invalidParams("initialize", body.params, "method")
         : undefined;
       if (invalid) return errorResponse(400, invalid, (body as { id: string | number }).id);
-      return jsonRpcError(
-        400,
-        -32000,
-        "Bad Request: a 2025-era request needs the Mcp-Session-Id header that initialize returned",
-      );
+      return errorResponse(400, sessionRequired());
     }
     const holder = holderOf(auth);
     const full = this.#count.full(holder);
@@ -408,12 +406,4 @@ function isRequestOf(
 ): message is { method: string; id: string | number; params?: unknown } {
   const { method: named, id } = (message ?? {}) as { method?: unknown; id?: unknown };
   return named === method && (typeof id === "string" || typeof id === "number");
-}
-
-function principalOf(auth: AuthInfo | undefined): string | undefined {
-  return auth?.clientId;
-}
-
-function jsonRpcError(status: number, code: number, message: string): Response {
-  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { invalidCursor, staleCursor } from "./protocolErrors.ts";
 
 export { DEFAULT_PAGE_SIZE } from "./defaultPageSize.ts";
 
@@ -45,18 +45,10 @@ function encodeCursor(offset: number, fingerprint: string): string {
 function offsetOf(cursor: string, fingerprint: string, length: number): number {
   const decoded = decodeCursor(cursor);
   if (decoded !== undefined && decoded.f !== fingerprint) {
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `Stale cursor ${JSON.stringify(cursor)}: the list changed since it was issued; list again without a cursor`,
-      { cursor },
-    );
+    throw staleCursor(cursor);
   }
   if (decoded === undefined || decoded.o >= length) {
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `Invalid cursor ${JSON.stringify(cursor)}: this server never issued it; list again without a cursor`,
-      { cursor },
-    );
+    throw invalidCursor(cursor);
   }
   return decoded.o;
 }

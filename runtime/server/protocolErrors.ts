@@ -1,14 +1,19 @@
 import {
   type CallToolResult,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
+  type JSONRPCErrorResponse,
   ProtocolError,
   ProtocolErrorCode,
   ResourceNotFoundError,
 } from "@modelcontextprotocol/server";
 import { cutText, shortened } from "../cutText.ts";
 import type { SubscriptionLimits } from "../live/limitDefaults.ts";
-import { overLimit, type LimitName } from "../live/subscriptionLimits.ts";
+import type { LimitName } from "../live/subscriptionLimits.ts";
 import type { FieldError } from "../uri/template.ts";
+
+// Every JSON-RPC error livecmd answers is built here, and every error answer it writes itself
+// (an HTTP body, a message on a wire) is written by `errorMessage`; a build anywhere else fails
+// test/unit/one-error-module.test.ts.
 
 /**
  * JSON-RPC code of "over the command's rate limit": among JSON-RPC's implementation-defined
@@ -38,6 +43,65 @@ const MAX_DATA_URI = 2048;
 
 export function unknownTool(name: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
+}
+
+/** A listing cursor this server issued for a list that has changed since. */
+export function staleCursor(cursor: string): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Stale cursor ${JSON.stringify(cursor)}: the list changed since it was issued; list again without a cursor`,
+    { cursor },
+  );
+}
+
+/** A listing cursor this server never issued (or one past the list's end). */
+export function invalidCursor(cursor: string): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Invalid cursor ${JSON.stringify(cursor)}: this server never issued it; list again without a cursor`,
+    { cursor },
+  );
+}
+
+/** `completion/complete` of a prompt's argument: livecmd serves no prompts. */
+export function unknownPrompt(ref: { name: string }): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Unknown prompt ${JSON.stringify(ref.name)}: this server has no prompts`,
+    { ref },
+  );
+}
+
+/** `completion/complete` of a template the agent may not read, or that does not exist. */
+export function unknownTemplate(ref: { uri: string }): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Unknown resource template ${JSON.stringify(ref.uri)}: pass a uriTemplate exactly as resources/templates/list gives it`,
+    { ref },
+  );
+}
+
+/** `completion/complete` of a variable the template lacks; `known`: the ones it has. */
+export function unknownVariable(
+  ref: { uri: string },
+  variable: string,
+  known: readonly string[],
+): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Template ${ref.uri} has no variable ${JSON.stringify(variable)}; its variables are: ${known.join(", ")}`,
+    { ref, argument: variable },
+  );
+}
+
+/** A `method` request whose params have the wrong shape: one line naming each wrong param. */
+export function invalidRequestParams(method: string, errors: readonly FieldError[]): ProtocolError {
+  const described = errors.map((error) => `${error.field} ${error.message}`).join("; ");
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Invalid params for ${method}: ${described}`,
+    { errors },
+  );
 }
 
 /**
@@ -147,15 +211,70 @@ export function errorResponse(
 
 /** The JSON-RPC error answer's text: one line. */
 export function errorAnswerText(error: ProtocolError, id: string | number | null = null): string {
-  return JSON.stringify({
+  return JSON.stringify(errorMessage(error, id));
+}
+
+/** The JSON-RPC error answer to request `id` (null when there is no request to answer). */
+export function errorMessage(
+  error: ProtocolError,
+  id: string | number | null = null,
+): JSONRPCErrorResponse {
+  return {
     jsonrpc: "2.0",
-    id,
+    // JSON-RPC answers an unreadable request with a null id; the SDK's type leaves it out.
+    id: id as string | number,
     error: {
       code: error.code,
       message: error.message,
       ...(error.data !== undefined && { data: error.data }),
     },
-  });
+  };
+}
+
+/** JSON-RPC's answer to a body that is not JSON: there is no request to give an id to. */
+export function parseError(): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.ParseError,
+    "Parse error: the request body is not JSON",
+  );
+}
+
+/** The front door's refusal of a `Host` this server does not answer to (DNS rebinding). */
+export function hostRefused(host: string | null): ProtocolError {
+  return new ProtocolError(
+    SDK_TRANSPORT_REFUSAL,
+    `Forbidden: the Host ${JSON.stringify(host ?? "")} is not one this server answers to`,
+  );
+}
+
+/** The front door's refusal of a browser's `Origin` that is not this server's own. */
+export function originRefused(origin: string): ProtocolError {
+  return new ProtocolError(
+    SDK_TRANSPORT_REFUSAL,
+    `Forbidden: requests from the origin ${JSON.stringify(origin)} are not allowed`,
+  );
+}
+
+/**
+ * A 2025-era `Mcp-Session-Id` this server does not know, or that another principal opened: the
+ * SDK's -32001 for a session it does not have, the id cut.
+ */
+export function sessionNotFound(sessionId: string): ProtocolError {
+  return new ProtocolError(
+    SESSION_NOT_FOUND,
+    `Session ${sessionId.slice(0, 100)} not found; initialize again`,
+  );
+}
+
+/** -32001, the SDK's 2025 transport's code for a session it does not have. */
+const SESSION_NOT_FOUND = -32001;
+
+/** A 2025-era request other than `initialize` without the `Mcp-Session-Id` header. */
+export function sessionRequired(): ProtocolError {
+  return new ProtocolError(
+    SDK_TRANSPORT_REFUSAL,
+    "Bad Request: a 2025-era request needs the Mcp-Session-Id header that initialize returned",
+  );
 }
 
 /** The SDK's refusal of a body over its limit (answered 413), word for word. */
@@ -187,6 +306,49 @@ export function sessionLimitReached(
   );
 }
 
+/** -32602 for a subscription over a limit: `data.limit` is its value, `data.scope` which limit it is. */
+export function limitReached(
+  limits: SubscriptionLimits,
+  limit: LimitName,
+  what: string,
+): ProtocolError {
+  return overLimit(
+    ProtocolErrorCode.InvalidParams,
+    limits,
+    limit,
+    (bound) => `Subscription limit reached: ${bound}; end a subscription before ${what}`,
+  );
+}
+
+/**
+ * A refusal for going over `limit`, worded by `message` around "<what the limit bounds> is
+ * <value>"; every limit error carries `data: { limit, scope }` alike.
+ */
+function overLimit(
+  code: number,
+  limits: SubscriptionLimits,
+  limit: LimitName,
+  message: (bound: string) => string,
+): ProtocolError {
+  const value = limits[limit];
+  return new ProtocolError(code, message(`${LIMIT_WORDS[limit]} is ${value}`), {
+    limit: value,
+    scope: limit,
+  });
+}
+
+const LIMIT_WORDS: Record<LimitName, string> = {
+  perConnection: "the number of URIs one connection may watch",
+  perPrincipal: "the number of URIs one principal (or connection without auth) may watch",
+  total: "the number of URIs this server watches in all",
+  listensPerPrincipal:
+    "the number of listens one principal (or connection without auth) may hold open",
+  listensTotal: "the number of listens this server holds open",
+  sessionsPerPrincipal:
+    "the number of 2025-era sessions one principal (or connection without auth) may hold open",
+  sessionsTotal: "the number of 2025-era sessions this server holds open",
+};
+
 /**
  * An error answer over `MAX_ERROR_ANSWER` characters, as one that says the same in fewer: the
  * message cut, `data` dropped (the SDK's answers echo request fields whole in both).
@@ -199,17 +361,14 @@ export function boundedErrorText(text: string): string {
   } catch {
     return cutText(text, MAX_ERROR_LINE_IN_ANSWER);
   }
-  return JSON.stringify({
-    jsonrpc: "2.0",
-    id: parsed.id ?? null,
-    error: {
-      code:
-        typeof parsed.error?.code === "number"
-          ? parsed.error.code
-          : ProtocolErrorCode.InternalError,
-      message: cutText(String(parsed.error?.message ?? ""), MAX_ERROR_LINE_IN_ANSWER),
-    },
-  });
+  const { id, error } = parsed;
+  return errorAnswerText(
+    new ProtocolError(
+      typeof error?.code === "number" ? error.code : ProtocolErrorCode.InternalError,
+      cutText(String(error?.message ?? ""), MAX_ERROR_LINE_IN_ANSWER),
+    ),
+    typeof id === "string" || typeof id === "number" ? id : null,
+  );
 }
 
 const MAX_ERROR_LINE_IN_ANSWER = 1000;

@@ -1,10 +1,11 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AuthInfo } from "@modelcontextprotocol/server";
+import { principalOf } from "./auth/principal.ts";
 
 /** The HTTP request a log line is written for: its id, and who sent it once that is known. */
 export interface RequestContext {
   readonly id: string;
-  /** The verified principal's client id; set by the front door once the token is checked. */
+  /** The verified principal (`principalOf`); set by the front door once the token is checked. */
   principal?: string;
   /** The TCP connection it came on (`address:port`): what counts an unauthenticated client. */
   readonly connection?: string;
@@ -39,7 +40,8 @@ export function currentRequest(): RequestContext | undefined {
  * totals alone) outside an HTTP request: a stdio connection is one client, its own limit.
  */
 export function holderOf(auth: AuthInfo | undefined): string | undefined {
-  if (auth) return `principal ${auth.clientId}`;
+  const principal = principalOf(auth);
+  if (principal !== undefined) return `principal ${principal}`;
   const connection = currentRequest()?.connection;
   return connection === undefined ? undefined : `connection ${connection}`;
 }

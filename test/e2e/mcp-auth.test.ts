@@ -217,6 +217,33 @@ describe("bearer tokens on the HTTP endpoint", () => {
     }
   });
 
+  it("2025 era: a principal is its client, not its token: a session stays its client's when it steps up to a token with more scopes", async () => {
+    const file = tokensFile();
+    writeFileSync(
+      file,
+      `${TOKENS}stepped-up-secret-0123 customers:read customers:write # reader\n`,
+    );
+    const stepping = await serveHttp(createExampleApp(":memory:"), {
+      port: 0,
+      auth: staticTokens(file),
+    });
+    let token = "reader-secret-0123";
+    const client = new Client({ name: "auth-test", version: "0" });
+    const transport = new StreamableHTTPClientTransport(stepping.url, {
+      authProvider: { token: async () => token },
+    });
+    try {
+      await client.connect(transport);
+      token = "stepped-up-secret-0123";
+      assert.equal(textOf(await client.readResource({ uri: "app://customers_show/2" })).id, 2);
+      token = "writer-secret-0123";
+      await assert.rejects(client.readResource({ uri: "app://customers_show/2" }), /not found/);
+    } finally {
+      await client.close();
+      await stepping.close();
+    }
+  });
+
   it("marks listings private, since what a principal may list depends on its scopes", async () => {
     const reader = await connectAs(serving.url, "2026-07-28", "reader-secret-0123");
     try {

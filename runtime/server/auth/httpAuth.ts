@@ -91,12 +91,36 @@ export async function authenticate(
 
 /** 503 with `Retry-After`: the token may be good, but cannot be checked now. */
 function authUnavailable(error: AuthUnavailable): Response {
+  return oauthErrorResponse(
+    503,
+    OAuthErrorCode.TemporarilyUnavailable,
+    `the token cannot be checked now: its issuer does not answer; retry in ${error.retryAfterS} s`,
+    { "retry-after": String(error.retryAfterS) },
+  );
+}
+
+/** OAuth 2.1: a bearer token never travels in the URI, where logs and proxies keep it (400). */
+export function tokenInQuery(): Response {
+  return oauthErrorResponse(
+    400,
+    OAuthErrorCode.InvalidRequest,
+    "an access token goes in the Authorization header, never in the query string",
+  );
+}
+
+/**
+ * An OAuth error answer livecmd writes itself (RFC 6750 §3.1); the 401s and 403s with their
+ * `WWW-Authenticate` challenges are the SDK's (`bearerAuthChallengeResponse`).
+ */
+function oauthErrorResponse(
+  status: number,
+  error: OAuthErrorCode,
+  description: string,
+  headers?: Record<string, string>,
+): Response {
   return Response.json(
-    {
-      error: OAuthErrorCode.TemporarilyUnavailable,
-      error_description: `the token cannot be checked now: its issuer does not answer; retry in ${error.retryAfterS} s`,
-    },
-    { status: 503, headers: { "retry-after": String(error.retryAfterS) } },
+    { error, error_description: description },
+    { status, ...(headers && { headers }) },
   );
 }
 

@@ -40,7 +40,7 @@ export function jwtBearer(options: JwtBearerOptions): HttpAuth {
         return undefined;
       }
       keys.succeeded();
-      return principalOf(token, payload, options.audience);
+      return authInfoOf(token, payload, options.audience);
     },
   };
 }
@@ -73,7 +73,7 @@ function isKeyFetchFailure(error: unknown): boolean {
   return !TOKEN_ERRORS.some((kind) => error instanceof kind);
 }
 
-function principalOf(token: string, payload: JWTPayload, audience: string): AuthInfo | undefined {
+function authInfoOf(token: string, payload: JWTPayload, audience: string): AuthInfo | undefined {
   const clientId = [payload.client_id, payload.azp, payload.sub].find(
     (value): value is string => typeof value === "string",
   );

@@ -6,7 +6,7 @@ import {
   type AuthInfo,
   type ProtocolError,
 } from "@modelcontextprotocol/server";
-import { errorResponse, payloadTooLarge } from "../protocolErrors.ts";
+import { errorResponse, parseError, payloadTooLarge } from "../protocolErrors.ts";
 import { mcpNameMismatch } from "./mcpNameHeader.ts";
 import { invalidParams } from "./requestParams.ts";
 
@@ -36,7 +36,7 @@ export function routeByEra(
     if (request.method !== "POST") return handlers.legacy(request, auth);
     const read = await readOnce(request);
     if (read === "too large") return errorResponse(413, payloadTooLarge());
-    if (read === "not json") return parseError();
+    if (read === "not json") return errorResponse(400, parseError());
     if (!read)
       return (await isLegacyRequest(request))
         ? handlers.legacy(request, auth)
@@ -108,16 +108,4 @@ function replay(request: Request, text: string): Request {
     body: text,
     signal: request.signal,
   });
-}
-
-/** JSON-RPC's answer to a body that is not JSON: there is no request to give an id to. */
-function parseError(): Response {
-  return Response.json(
-    {
-      jsonrpc: "2.0",
-      id: null,
-      error: { code: -32700, message: "Parse error: the request body is not JSON" },
-    },
-    { status: 400 },
-  );
 }

@@ -2,10 +2,10 @@ import type {
   AuthInfo,
   JSONRPCRequest,
   McpHandlerRequestOptions,
-  ProtocolError,
 } from "@modelcontextprotocol/server";
 import type { LiveRoom } from "../../live/liveRoom.ts";
 import { isEventStream, whenStreamEnds } from "../eventStream.ts";
+import { errorResponse } from "../protocolErrors.ts";
 import { listenId, narrowedTo, requestedUris } from "./listenRequest.ts";
 import type { HeldByToken } from "../auth/heldByToken.ts";
 
@@ -62,7 +62,8 @@ export class HttpListens {
     const id = listenId(message);
     if (id === undefined) return next(request, options(read?.parsed));
     const listen = await this.#room.openListen(requestedUris(message) ?? [], auth, this.#publish);
-    if ("refused" in listen) return refusal(id, listen.refused);
+    // Refused as the handler would refuse it: a JSON-RPC error answer to the listen, 200.
+    if ("refused" in listen) return errorResponse(200, listen.refused, id);
     const revoked = new AbortController();
     const unhold = this.#held.hold(auth, () => revoked.abort());
     const release = () => {
@@ -88,13 +89,4 @@ export class HttpListens {
   closeAll(): void {
     for (const release of [...this.#open]) release();
   }
-}
-
-/** A JSON-RPC error answer to the listen `id`, as the handler would send one. */
-function refusal(id: string | number, error: ProtocolError): Response {
-  return Response.json({
-    jsonrpc: "2.0",
-    id,
-    error: { code: error.code, message: error.message, data: error.data },
-  });
 }

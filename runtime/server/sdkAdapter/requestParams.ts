@@ -1,4 +1,5 @@
-import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
+import { type ProtocolError, Server } from "@modelcontextprotocol/server";
+import { invalidRequestParams } from "../protocolErrors.ts";
 import type { JsonSchema } from "../../uri/template.ts";
 import { argumentValidator } from "../../validation/argumentValidator.ts";
 
@@ -101,12 +102,7 @@ export function invalidParams(
   if (!schema) return undefined;
   const errors = argumentValidator().validate(schema, params ?? {}, "params", "params.");
   if (errors.length === 0) return undefined;
-  const described = errors.map((error) => `${error.field} ${error.message}`).join("; ");
-  return new ProtocolError(
-    ProtocolErrorCode.InvalidParams,
-    `Invalid params for ${method}: ${described}`,
-    { errors },
-  );
+  return invalidRequestParams(method, errors);
 }
 
 type Handler = Parameters<Server["_wrapHandler"]>[1];

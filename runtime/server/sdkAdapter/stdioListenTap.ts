@@ -9,6 +9,7 @@ import {
   type TransportSendOptions,
 } from "@modelcontextprotocol/server";
 import type { Watches } from "../../live/liveRoom.ts";
+import { errorMessage } from "../protocolErrors.ts";
 import { narrowedTo, requestedUris } from "./listenRequest.ts";
 
 /**
@@ -87,8 +88,7 @@ export class StdioListenTap implements Transport {
   async #narrow(listen: JSONRPCRequest): Promise<JSONRPCMessage | undefined> {
     const listened = await this.#watches.listen(listen.id, requestedUris(listen)!, undefined);
     if ("refused" in listened) {
-      const { code, message, data } = listened.refused;
-      await this.#wire.send({ jsonrpc: "2.0", id: listen.id, error: { code, message, data } });
+      await this.#wire.send(errorMessage(listened.refused, listen.id));
       return undefined;
     }
     return narrowedTo(listen, listened.watched);

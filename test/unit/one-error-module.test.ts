@@ -1,0 +1,171 @@
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { ProtocolError } from "@modelcontextprotocol/server";
+import ts from "typescript";
+import { DEFAULT_SUBSCRIPTION_LIMITS } from "../../runtime/live/limitDefaults.ts";
+import * as protocolErrors from "../../runtime/server/protocolErrors.ts";
+import { root } from "../helpers/cli.ts";
+
+/** The one module that builds JSON-RPC errors and writes error answers. */
+const ERROR_MODULE = "runtime/server/protocolErrors.ts";
+
+/**
+ * What building a JSON-RPC error looks like in source, each found by reading the syntax tree
+ * (comments and strings that mention a code are not code).
+ */
+const BUILDS: readonly { readonly what: string; readonly finds: (node: ts.Node) => boolean }[] = [
+  {
+    what: "an SDK error class constructed (new ProtocolError, ResourceNotFoundError...)",
+    finds: (node) =>
+      ts.isNewExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      SDK_ERROR_CLASSES.has(node.expression.text),
+  },
+  {
+    what: "a JSON-RPC error object written out ({ jsonrpc, error })",
+    finds: (node) =>
+      ts.isObjectLiteralExpression(node) &&
+      ["jsonrpc", "error"].every((name) =>
+        node.properties.some(
+          (property) =>
+            property.name !== undefined &&
+            ts.isIdentifier(property.name) &&
+            property.name.text === name,
+        ),
+      ),
+  },
+  {
+    what: "a JSON-RPC error code written as a number (-32768..-32000)",
+    finds: (node) =>
+      ts.isPrefixUnaryExpression(node) &&
+      node.operator === ts.SyntaxKind.MinusToken &&
+      ts.isNumericLiteral(node.operand) &&
+      Number(node.operand.text) >= 32000 &&
+      Number(node.operand.text) <= 32768,
+  },
+];
+
+/** The SDK's classes whose instances it sends as JSON-RPC errors. */
+const SDK_ERROR_CLASSES = new Set([
+  "ProtocolError",
+  "McpError",
+  "ResourceNotFoundError",
+  "InvalidParamsError",
+  "InvalidRequestError",
+  "MethodNotFoundError",
+  "InternalError",
+  "ParseError",
+  "UrlElicitationRequiredError",
+  "MissingRequiredClientCapabilityError",
+  "UnsupportedProtocolVersionError",
+]);
+
+function typescriptFiles(folder: string): string[] {
+  return readdirSync(path.join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+    const relative = path.posix.join(folder, entry.name);
+    if (entry.isDirectory()) return typescriptFiles(relative);
+    return entry.name.endsWith(".ts") ? [relative] : [];
+  });
+}
+
+/** Each place in `text` that builds a JSON-RPC error, as `file:line: what`. */
+function buildsIn(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    for (const build of BUILDS) {
+      if (!build.finds(node)) continue;
+      const { line } = source.getLineAndCharacterOfPosition(node.getStart());
+      found.push(`${file}:${line + 1}: ${build.what}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe("every JSON-RPC error livecmd sends is built in protocolErrors.ts", () => {
+  it("no other runtime file builds one", () => {
+    const elsewhere = typescriptFiles("runtime")
+      .filter((file) => file !== ERROR_MODULE)
+      .flatMap((file) => buildsIn(file, readFileSync(path.join(root, file), "utf8")));
+    assert.deepEqual(elsewhere, []);
+  });
+
+  for (const [sample, what] of [
+    ['throw new ProtocolError(ProtocolErrorCode.InvalidParams, "no")', BUILDS[0]!.what],
+    ['send({ jsonrpc: "2.0", id: 1, error: { code, message } })', BUILDS[1]!.what],
+    ["const code = -32001;", BUILDS[2]!.what],
+  ] as const) {
+    it(`the scan finds ${what}`, () => {
+      assert.deepEqual(buildsIn("sample.ts", sample), [`sample.ts:1: ${what}`]);
+    });
+  }
+
+  it("the scan passes a request written out and a code named in a comment", () => {
+    const sample = `// answers -32602\npost({ jsonrpc: "2.0", id: 1, method: "initialize" });`;
+    assert.deepEqual(buildsIn("sample.ts", sample), []);
+  });
+});
+
+/** Each refusal of the module, with the code it answers: a change of code is a change on the wire. */
+const CODES: readonly (readonly [name: string, error: ProtocolError, code: number])[] = [
+  ["resourceNotFound", protocolErrors.resourceNotFound("app://x"), -32602],
+  ["invalidUri", protocolErrors.invalidUri("app://x", []), -32602],
+  ["unknownTool", protocolErrors.unknownTool("t"), -32602],
+  ["staleCursor", protocolErrors.staleCursor("c"), -32602],
+  ["invalidCursor", protocolErrors.invalidCursor("c"), -32602],
+  ["unknownPrompt", protocolErrors.unknownPrompt({ name: "p" }), -32602],
+  ["unknownTemplate", protocolErrors.unknownTemplate({ uri: "app://t/{id}" }), -32602],
+  ["unknownVariable", protocolErrors.unknownVariable({ uri: "app://t/{id}" }, "v", ["id"]), -32602],
+  ["invalidRequestParams", protocolErrors.invalidRequestParams("resources/read", []), -32602],
+  [
+    "limitReached",
+    protocolErrors.limitReached(DEFAULT_SUBSCRIPTION_LIMITS, "total", "subscribing"),
+    -32602,
+  ],
+  ["rateLimited", protocolErrors.rateLimited("c", 1000), protocolErrors.RATE_LIMITED],
+  ["commandFailed", protocolErrors.commandFailed(new Error("no")), -32603],
+  ["headerMismatch", protocolErrors.headerMismatch("uri", "app://x", undefined), -32020],
+  ["payloadTooLarge", protocolErrors.payloadTooLarge(), -32000],
+  [
+    "sessionLimitReached",
+    protocolErrors.sessionLimitReached(DEFAULT_SUBSCRIPTION_LIMITS, "sessionsTotal", 60_000),
+    -32000,
+  ],
+  ["parseError", protocolErrors.parseError(), -32700],
+  ["hostRefused", protocolErrors.hostRefused("evil.example"), -32000],
+  ["originRefused", protocolErrors.originRefused("https://evil.example"), -32000],
+  ["sessionNotFound", protocolErrors.sessionNotFound("s1"), -32001],
+  ["sessionRequired", protocolErrors.sessionRequired(), -32000],
+];
+
+describe("each JSON-RPC error's wire shape", () => {
+  for (const [name, error, code] of CODES) {
+    it(`${name}: code ${code}, one line {jsonrpc, id, error: {code, message[, data]}}`, () => {
+      assert.ok(error instanceof ProtocolError);
+      const text = protocolErrors.errorAnswerText(error, 7);
+      assert.ok(!text.includes("\n"));
+      const answer: unknown = JSON.parse(text);
+      assert.deepEqual(Object.keys(answer as object), ["jsonrpc", "id", "error"]);
+      assert.deepEqual(answer, {
+        jsonrpc: "2.0",
+        id: 7,
+        error: {
+          code,
+          message: error.message,
+          ...(error.data !== undefined && { data: error.data }),
+        },
+      });
+    });
+  }
+
+  it("an answer with no request to answer has a null id", () => {
+    assert.equal(
+      protocolErrors.errorAnswerText(protocolErrors.parseError()),
+      '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the request body is not JSON"}}',
+    );
+  });
+});
