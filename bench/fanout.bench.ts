@@ -9,8 +9,8 @@
 import { deepStrictEqual } from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import { createExampleApp } from "../example/app.ts";
-import type { App } from "../runtime/app.ts";
-import { Origin } from "../runtime/context.ts";
+import type { App } from "../runtime/model/app.ts";
+import { Origin } from "../runtime/model/context.ts";
 import { LiveRegistry } from "../runtime/live/liveRegistry.ts";
 import { runAlone } from "./read.bench.ts";
 import {

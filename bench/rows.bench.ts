@@ -19,7 +19,7 @@ import { runInNewContext } from "node:vm";
 import BetterSqlite3 from "better-sqlite3";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { command, defineApp, type App } from "../runtime/index.ts";
-import { Origin } from "../runtime/context.ts";
+import { Origin } from "../runtime/model/context.ts";
 import { OTHER_WRITERS_POLL_MS } from "../runtime/db/sqlite/sqliteDatabase.ts";
 import { LiveRegistry } from "../runtime/live/liveRegistry.ts";
 import type { Matching } from "../runtime/live/readSet.ts";

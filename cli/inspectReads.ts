@@ -1,5 +1,5 @@
-import type { App } from "../runtime/app.ts";
-import { Origin } from "../runtime/context.ts";
+import type { App } from "../runtime/model/app.ts";
+import { Origin } from "../runtime/model/context.ts";
 import { ANY_TABLE } from "../runtime/db/anyTable.ts";
 import type { TableRead } from "../runtime/db/keyedAccess.ts";
 import { SqliteDatabase } from "../runtime/db/sqlite/sqliteDatabase.ts";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { App } from "../runtime/app.ts";
+import type { App } from "../runtime/model/app.ts";
 import { sqliteDriverProblem } from "../runtime/db/sqlite/sqliteDriver.ts";
 import { importModule } from "./importModule.ts";
 import { InputError } from "./inputError.ts";

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import type { App } from "../runtime/app.ts";
+import type { App } from "../runtime/model/app.ts";
 // Light imports only: the CLI registers this command on every run, `codegen` included; the
 // MCP server runtime loads when `serve` actually runs.
 import { DEFAULT_PAGE_SIZE } from "../runtime/server/defaultPageSize.ts";

@@ -85,7 +85,7 @@ export interface AppDecl {
 /** Relative POSIX path inside the output folder -> exact bytes to write. */
 export type OutputSet = ReadonlyMap<string, string>;
 
-export { byCodeUnit } from "../runtime/byCodeUnit.ts";
+export { byCodeUnit } from "../runtime/text/byCodeUnit.ts";
 
 /**
  * The constraint keywords the JSDoc tags of the same names put in a schema, in the order they

@@ -1,4 +1,8 @@
-import { annotationsOf, type ArgumentShape, type CommandEntry } from "../../runtime/catalog.ts";
+import {
+  annotationsOf,
+  type ArgumentShape,
+  type CommandEntry,
+} from "../../runtime/model/catalog.ts";
 import type { CommandDecl, JsonSchema } from "../model.ts";
 import { planInputSchema } from "./inputSchema.ts";
 import { planVariables, type PlannedVariable } from "./planVariables.ts";

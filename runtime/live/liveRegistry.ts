@@ -1,7 +1,7 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { Origin } from "../context.ts";
-import type { App } from "../app.ts";
-import { cutText } from "../cutText.ts";
+import { Origin } from "../model/context.ts";
+import type { App } from "../model/app.ts";
+import { cutText } from "../text/cutText.ts";
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { TableChange } from "../db/keyedAccess.ts";
 import { ReadIndex } from "./readIndex.ts";

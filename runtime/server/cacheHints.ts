@@ -1,6 +1,6 @@
 import type { CacheHint } from "@modelcontextprotocol/server";
 
-import type { App } from "../app.ts";
+import type { App } from "../model/app.ts";
 
 /**
  * Listings and capabilities depend on the app's grant, the same for every caller unless

@@ -1,6 +1,6 @@
-import type { App } from "../app.ts";
-import { annotationsOf, type Catalog, type CommandEntry } from "../catalog.ts";
-import { needsConfirmation, type CommandOptions } from "../command.ts";
+import type { App } from "../model/app.ts";
+import { annotationsOf, type Catalog, type CommandEntry } from "../model/catalog.ts";
+import { needsConfirmation, type CommandOptions } from "../model/command.ts";
 
 /** The app's commands no longer match its catalog.json: codegen was not re-run. */
 export class StaleCatalogError extends Error {}

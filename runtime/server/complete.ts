@@ -5,7 +5,7 @@ import {
   type CompleteRequest,
   type CompleteResult,
 } from "@modelcontextprotocol/server";
-import type { CommandEntry } from "../catalog.ts";
+import type { CommandEntry } from "../model/catalog.ts";
 import type { JsonSchema } from "../uri/template.ts";
 import type { ServedApp } from "./servedApp.ts";
 

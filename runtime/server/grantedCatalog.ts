@@ -1,6 +1,6 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import type { App } from "../app.ts";
-import { byCodeUnit } from "../byCodeUnit.ts";
+import type { App } from "../model/app.ts";
+import { byCodeUnit } from "../text/byCodeUnit.ts";
 import {
   isReadable,
   listings,
@@ -8,7 +8,7 @@ import {
   type CommandEntry,
   type Generated,
   type Listings,
-} from "../catalog.ts";
+} from "../model/catalog.ts";
 import type { CommandTemplate, JsonSchema } from "../uri/template.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { App } from "../app.ts";
+import type { App } from "../model/app.ts";
 import { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
 
 /** Where a load balancer asks whether this process should be sent requests. */

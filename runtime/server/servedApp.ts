@@ -1,7 +1,7 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import type { App, RunOptions } from "../app.ts";
-import type { CommandEntry } from "../catalog.ts";
-import { Origin } from "../context.ts";
+import type { App, RunOptions } from "../model/app.ts";
+import type { CommandEntry } from "../model/catalog.ts";
+import { Origin } from "../model/context.ts";
 import { describeRerunFailure, type LiveStats } from "../live/liveRegistry.ts";
 import { LiveRoom } from "../live/liveRoom.ts";
 import type { SubscriptionLimits } from "../live/limitDefaults.ts";

@@ -3,7 +3,7 @@ import type { AuthInfo, Server } from "@modelcontextprotocol/server";
 import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
 import { limitReached } from "../live/subscriptionLimits.ts";
 import type { SubscriptionLimits } from "../live/limitDefaults.ts";
-import { shortened } from "../cutText.ts";
+import { shortened } from "../text/cutText.ts";
 import type { Connection } from "./connection.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { App } from "../app.ts";
+import type { App } from "../model/app.ts";
 import { checkResult as checkAgainstEntry } from "../validation/resultMismatch.ts";
 
 /**

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
-import { defineApp } from "../../runtime/app.ts";
-import type { Catalog } from "../../runtime/catalog.ts";
+import { defineApp } from "../../runtime/model/app.ts";
+import type { Catalog } from "../../runtime/model/catalog.ts";
 import { catalogDrift } from "../../runtime/server/catalogDrift.ts";
 import { testApp } from "../../runtime/testing/index.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";

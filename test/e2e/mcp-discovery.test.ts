@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { defineApp } from "../../runtime/app.ts";
-import { command } from "../../runtime/command.ts";
+import { defineApp } from "../../runtime/model/app.ts";
+import { command } from "../../runtime/model/command.ts";
 import { testApp } from "../../runtime/testing/index.ts";
 import { withFixtureGenerated } from "./fixtures/fixtureCatalog.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";

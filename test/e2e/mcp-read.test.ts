@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ResourceNotFoundError } from "@modelcontextprotocol/client";
 import fc from "fast-check";
-import { Origin } from "../../runtime/context.ts";
+import { Origin } from "../../runtime/model/context.ts";
 import { testApp } from "../../runtime/testing/index.ts";
 import { expand } from "./fixtures/fixtureTemplate.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";

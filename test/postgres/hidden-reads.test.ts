@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { defineApp } from "../../runtime/app.ts";
+import { defineApp } from "../../runtime/model/app.ts";
 import { readLines } from "../../cli/inspectReads.ts";
-import { Origin } from "../../runtime/context.ts";
+import { Origin } from "../../runtime/model/context.ts";
 import type { SqlParam } from "../../runtime/db/database.ts";
 import type { TableRead } from "../../runtime/db/keyedAccess.ts";
-import { command } from "../../runtime/command.ts";
+import { command } from "../../runtime/model/command.ts";
 import { WITHOUT_EVENT_TRIGGERS } from "../../runtime/db/postgres/installChangeFeed.ts";
 import { postgres, type PostgresOptions } from "../../runtime/db/postgres/postgres.ts";
 import { LiveRegistry } from "../../runtime/live/liveRegistry.ts";

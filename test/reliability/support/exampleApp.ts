@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { ProtocolError } from "@modelcontextprotocol/client";
-import type { App, Invocation } from "../../../runtime/app.ts";
-import { defineApp } from "../../../runtime/app.ts";
-import type { Command } from "../../../runtime/command.ts";
+import type { App, Invocation } from "../../../runtime/model/app.ts";
+import { defineApp } from "../../../runtime/model/app.ts";
+import type { Command } from "../../../runtime/model/command.ts";
 import * as customers from "../../../example/commands/customers.ts";
 import * as orders from "../../../example/commands/orders.ts";
 import { openExampleDatabase } from "../../../example/db.ts";

@@ -1,15 +1,15 @@
 import { CATALOG_VERSION, type Catalog, type Generated } from "./catalog.ts";
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { byCodeUnit } from "./byCodeUnit.ts";
+import { byCodeUnit } from "../text/byCodeUnit.ts";
 import { argumentsObject } from "./commandArguments.ts";
-import type { FieldError } from "./uri/template.ts";
-import { argumentValidator } from "./validation/argumentValidator.ts";
-import { InvalidArguments } from "./validation/invalidArguments.ts";
+import type { FieldError } from "../uri/template.ts";
+import { argumentValidator } from "../validation/argumentValidator.ts";
+import { InvalidArguments } from "../validation/invalidArguments.ts";
 import { isCommand, type Command } from "./command.ts";
 import { Origin, type Context } from "./context.ts";
-import type { AppDatabase, Database } from "./db/database.ts";
-import { anyRowsOf, type TableChange, type TableRead } from "./db/keyedAccess.ts";
-import { openDatabase, type DatabaseSource } from "./db/openDatabase.ts";
+import type { AppDatabase, Database } from "../db/database.ts";
+import { anyRowsOf, type TableChange, type TableRead } from "../db/keyedAccess.ts";
+import { openDatabase, type DatabaseSource } from "../db/openDatabase.ts";
 
 export interface AppDefinition {
   /** The URI scheme of the app's resources: `app` gives `app://customers_show/12`; also the MCP server's name. */
