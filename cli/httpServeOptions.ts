@@ -1,4 +1,4 @@
-import type { ServeHttpOptions, ServerLog, StaticTokens } from "../runtime/server/index.ts";
+import type { ServeHttpOptions, ServerLog, StaticTokens } from "livecmd/server";
 import { InputError } from "./inputError.ts";
 
 /** The `livecmd serve` flags that only Streamable HTTP reads. */
@@ -103,7 +103,7 @@ export async function httpServeOptions(
 
 async function authOf(flags: HttpFlags, log: ServerLog): Promise<ServeHttpOptions["auth"]> {
   const requiredScopes = flags["require-scope"];
-  const { staticTokens, jwtBearer } = await import("../runtime/server/index.ts");
+  const { staticTokens, jwtBearer } = await import("livecmd/server");
   if (flags.tokens !== undefined) {
     let tokens: StaticTokens;
     try {

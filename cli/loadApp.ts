@@ -1,6 +1,6 @@
 import path from "node:path";
-import type { App } from "../runtime/model/app.ts";
-import { sqliteDriverProblem } from "../runtime/db/sqlite/sqliteDriver.ts";
+import type { App } from "livecmd";
+import { engineOf, sqliteDriverProblem } from "livecmd/internal";
 import { importModule } from "./importModule.ts";
 import { InputError } from "./inputError.ts";
 
@@ -14,7 +14,7 @@ export async function loadApp(file: string, cwd: string): Promise<App> {
       `${file} must export the app as its default export (export default defineApp({ ... }))`,
     );
   }
-  if (!app.generated) {
+  if (!engineOf(app).generated) {
     throw new InputError(
       `the app in ${file} has no generated catalog; run \`npx livecmd codegen\` and pass defineApp({ generated: { catalog, templates } })`,
     );

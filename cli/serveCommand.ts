@@ -1,13 +1,18 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import type { App } from "../runtime/model/app.ts";
+import type { App } from "livecmd";
 // Light imports only: the CLI registers this command on every run, `codegen` included; the
-// MCP server runtime loads when `serve` actually runs.
-import { DEFAULT_PAGE_SIZE } from "../runtime/server/defaultPageSize.ts";
-import { DEFAULT_SUBSCRIPTION_LIMITS, FAIR_SHARES } from "../runtime/live/limitDefaults.ts";
-import { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from "../runtime/server/logFormat.ts";
-import type { ServerLog } from "../runtime/server/serverLog.ts";
+// MCP server runtime (livecmd/server) loads when `serve` actually runs.
+import {
+  DEFAULT_LOG_FORMAT,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_SUBSCRIPTION_LIMITS,
+  FAIR_SHARES,
+  LOG_FORMATS,
+  type LogFormat,
+} from "livecmd/internal";
+import type { ServerLog } from "livecmd/server";
 import { httpFlagsProblem, type HttpFlags } from "./httpServeOptions.ts";
 import { loadApp } from "./loadApp.ts";
 import { InputError } from "./inputError.ts";
@@ -150,14 +155,13 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
       cwd,
     );
     const app = await loadApp(appModule, cwd);
-    const { serverLog } = await import("../runtime/server/serverLog.ts");
+    const { serverLog, StaleCatalogError } = await import("livecmd/server");
     const options = {
       log: serverLog(argv["log-format"]),
       pageSize: argv["page-size"],
       allowStale: argv["allow-stale"] === true,
       version: packageVersionNear(path.resolve(cwd, appModule)),
     };
-    const { StaleCatalogError } = await import("../runtime/server/catalogDrift.ts");
     try {
       await serve(
         app,
@@ -182,12 +186,12 @@ async function serve(
     );
   });
   if (http === undefined) {
-    const { serveStdio } = await import("../runtime/server/serveStdio.ts");
+    const { serveStdio } = await import("livecmd/server");
     serveStdio(app, options);
     options.log.info(`serving app "${app.name}" over stdio`);
     return;
   }
-  const { serveHttp } = await import("../runtime/server/serveHttp.ts");
+  const { serveHttp } = await import("livecmd/server");
   const { httpServeOptions } = await import("./httpServeOptions.ts");
   const httpOptions = await httpServeOptions(http.flags, options.log);
   let serving;

@@ -1,6 +1,7 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { Origin } from "../model/context.ts";
 import type { App } from "../model/app.ts";
+import { engineOf, type AppEngine } from "../model/appEngine.ts";
 import { cutText } from "../text/cutText.ts";
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { TableChange } from "../db/keyedAccess.ts";
@@ -83,7 +84,7 @@ interface Group {
  * middleware) and subscribers are notified only if the result changed.
  */
 export class LiveRegistry {
-  readonly #app: App;
+  readonly #app: AppEngine;
   readonly #coalesce: boolean;
   readonly #matching: Matching;
   readonly #onError: NonNullable<LiveRegistryOptions["onError"]>;
@@ -103,11 +104,11 @@ export class LiveRegistry {
   readonly #stopListening: () => void;
 
   constructor(app: App, options: LiveRegistryOptions = {}) {
-    this.#app = app;
+    this.#app = engineOf(app);
     this.#coalesce = options.coalesce ?? true;
     this.#matching = options.matching ?? "rows";
     this.#onError = options.onError ?? logRerunError;
-    this.#stopListening = app.onChange((changes) => this.#changed(changes));
+    this.#stopListening = this.#app.onChange((changes) => this.#changed(changes));
   }
 
   /**

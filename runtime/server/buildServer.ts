@@ -36,7 +36,7 @@ export function capabilitiesOf(served: ServedApp): ServerCapabilities {
  */
 export function buildServer(served: ServedApp): Server {
   const capabilities = capabilitiesOf(served);
-  const listing = listingHint(served.app);
+  const listing = listingHint(served.engine);
   const server = new CheckedParamsServer(served.serverInfo, {
     capabilities,
     cacheHints: {

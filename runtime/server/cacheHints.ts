@@ -1,6 +1,6 @@
 import type { CacheHint } from "@modelcontextprotocol/server";
 
-import type { App } from "../model/app.ts";
+import type { AppEngine } from "../model/appEngine.ts";
 
 /**
  * Listings and capabilities depend on the app's grant, the same for every caller unless
@@ -10,7 +10,7 @@ import type { App } from "../model/app.ts";
  * listen sees a revoked entry for at most a minute, which costs nothing because every read,
  * call and completion checks the grant itself.
  */
-export function listingHint(app: App): CacheHint {
+export function listingHint(app: AppEngine): CacheHint {
   return { ttlMs: 60_000, cacheScope: app.hasScopedGrants ? "private" : "public" };
 }
 

@@ -1,4 +1,4 @@
-import type { App } from "../model/app.ts";
+import type { AppEngine } from "../model/appEngine.ts";
 import { annotationsOf, type Catalog, type CommandEntry } from "../model/catalog.ts";
 import { needsConfirmation, type CommandOptions } from "../model/command.ts";
 
@@ -11,7 +11,7 @@ export class StaleCatalogError extends Error {}
  * means a listing or a read would serve yesterday's app: a newly granted command missing, a
  * revoked one still listed.
  */
-export function catalogDrift(app: App, catalog: Catalog): string[] {
+export function catalogDrift(app: AppEngine, catalog: Catalog): string[] {
   const recorded = new Map(catalog.commands.map((entry) => [entry.name, entry]));
   const drift: string[] = [];
   for (const name of recorded.keys())

@@ -78,10 +78,10 @@ async function appCompletions(
   filled: Readonly<Record<string, string>>,
   auth: AuthInfo | undefined,
 ): Promise<string[]> {
-  if (!served.app.hasCompleter(entry.name, variable)) return [];
+  if (!served.engine.hasCompleter(entry.name, variable)) return [];
   served.admit(entry);
   try {
-    const values = await served.app.completions(entry.name, variable, prefix, filled, auth);
+    const values = await served.engine.completions(entry.name, variable, prefix, filled, auth);
     return values.filter((value): value is string => typeof value === "string");
   } catch (error) {
     served.onerror(

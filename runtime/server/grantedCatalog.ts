@@ -1,5 +1,5 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import type { App } from "../model/app.ts";
+import type { AppEngine } from "../model/appEngine.ts";
 import { byCodeUnit } from "../text/byCodeUnit.ts";
 import {
   isReadable,
@@ -17,12 +17,12 @@ import type { CommandTemplate, JsonSchema } from "../uri/template.ts";
  * revoke included) rather than the grant the catalog was built with.
  */
 export class GrantedCatalog {
-  readonly #app: App;
+  readonly #app: AppEngine;
   readonly #generated: Generated;
   /** In name order; a stale catalog may list a command the app lost (see `catalogDrift`): not served. */
   readonly #commands: ReadonlyMap<string, CommandEntry>;
 
-  constructor(app: App, generated: Generated) {
+  constructor(app: AppEngine, generated: Generated) {
     this.#app = app;
     this.#generated = generated;
     const served = generated.catalog.commands.filter((entry) => app.commands.has(entry.name));

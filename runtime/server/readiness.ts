@@ -1,4 +1,4 @@
-import type { App } from "../model/app.ts";
+import type { AppEngine } from "../model/appEngine.ts";
 import { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
 
 /** Where a load balancer asks whether this process should be sent requests. */
@@ -10,7 +10,7 @@ export const HEALTH_PATH = "/healthz";
  * other processes would not reach its subscriptions. A `GET` with no token: it tells nothing of
  * the app but whether it is up.
  */
-export async function readiness(app: App, draining: boolean): Promise<Response> {
+export async function readiness(app: AppEngine, draining: boolean): Promise<Response> {
   const problem = draining ? "draining: shutting down" : await databaseProblem(app);
   return Response.json(problem ? { status: "unavailable", problem } : { status: "ok" }, {
     status: problem ? 503 : 200,
@@ -18,7 +18,7 @@ export async function readiness(app: App, draining: boolean): Promise<Response> 
   });
 }
 
-async function databaseProblem(app: App): Promise<string | undefined> {
+async function databaseProblem(app: AppEngine): Promise<string | undefined> {
   try {
     await app.ready();
   } catch (error) {

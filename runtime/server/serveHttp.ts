@@ -124,7 +124,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     // Above livecmd's own limits, which answer first with -32602 and data.limit.
     maxSubscriptions: served.room.limits.listensTotal + 1,
   });
-  const stopWatchingGrants = app.onGrantsChanged(() => {
+  const stopWatchingGrants = served.engine.onGrantsChanged(() => {
     if (served.catalog.hasReadableCommands) modern.notify.resourcesChanged();
     modern.notify.toolsChanged();
   });
@@ -145,8 +145,8 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   const held = new HeldByToken(options.auth, resource ?? listening, onerror);
   const ownHosts = isWildcard(host) ? ownHostNames() : [];
   // On PostgreSQL the 2025-era sessions are shared by every process serving the database.
-  const shared = app.sharesDatabase
-    ? new PostgresSessionStore(app.db as PostgresDatabase)
+  const shared = served.engine.sharesDatabase
+    ? new PostgresSessionStore(served.engine.db as PostgresDatabase)
     : undefined;
   const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs, held, shared);
   await legacy.ready();
@@ -185,7 +185,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   http.on("request", (request, response) => {
     if (refusedOversized(request, response)) return;
     if (request.method === "GET" && request.url === HEALTH_PATH) {
-      void readiness(app, draining).then(async (answer) => {
+      void readiness(served.engine, draining).then(async (answer) => {
         response.writeHead(answer.status, Object.fromEntries(answer.headers));
         response.end(await answer.text());
       }, onerror);

@@ -10,6 +10,7 @@ import { WITHOUT_EVENT_TRIGGERS } from "../../runtime/db/postgres/installChangeF
 import { postgres, type PostgresOptions } from "../../runtime/db/postgres/postgres.ts";
 import { LiveRegistry } from "../../runtime/live/liveRegistry.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
+import { engineOf } from "../../runtime/model/appEngine.ts";
 
 const server = postgresServer();
 
@@ -292,7 +293,7 @@ describe(
       });
       const linesOf = async (name: string, args: unknown[]) => {
         const reads: TableRead[] = [];
-        await app.run(name, args, {
+        await engineOf(app).run(name, args, {
           origin: Origin.Agent,
           observer: { read: (each) => reads.push(...each), sawPrincipal: () => {} },
         });

@@ -11,6 +11,7 @@ import { createExampleApp } from "../../../example/app.ts";
 import catalog from "../../../generated/catalog.json" with { type: "json" };
 import { templates } from "../../../generated/templates.ts";
 import { sqliteHandle } from "../../helpers/sqliteHandle.ts";
+import { engineOf } from "../../../runtime/model/appEngine.ts";
 
 export const PROTOCOLS = ["2026-07-28", "2025-11-25"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -58,7 +59,7 @@ function exampleGrant(overrides: Record<string, Command>): Command[] {
   const example = createExampleApp(":memory:"); // opens no database: that happens on first use
   const all: Record<string, Command> = { ...customers, ...orders };
   return [...example.commands.keys()]
-    .filter((name) => example.isGranted(name))
+    .filter((name) => engineOf(example).isGranted(name))
     .map((name) => overrides[name] ?? all[name]!);
 }
 
