@@ -14,7 +14,10 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
       `app "${app.name}" cannot open its database: ${error.message.replace(/^livecmd: /, "")}`,
     );
   });
-  const inspector = await readInspector(app);
+  // A refusal to serve the app (no generated catalog) is the app's to fix, in the runtime's words.
+  const inspector = await readInspector(app).catch((error: Error) => {
+    throw new InputError(error.message);
+  });
   const valueText =
     app.db instanceof SqliteDatabase ? keyText : (key: string) => JSON.stringify(key);
   for (const uri of uris) {

@@ -13,6 +13,7 @@ import { audienceProblem, type HttpAuth } from "./auth/httpAuth.ts";
 import { buildServer } from "./buildServer.ts";
 import { corsPolicy } from "./corsPolicy.ts";
 import { allowedOriginsOf, frontDoor, MCP_PATH } from "./httpFront.ts";
+import { DEFAULT_HOST, DEFAULT_SESSION_IDLE_MS } from "./httpDefaults.ts";
 import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
 import type { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
 import { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
@@ -55,8 +56,6 @@ export interface ServeHttpOptions extends ServeOptions {
   /** Node's server timeouts; `HTTP_TIMEOUTS` when absent. */
   timeouts?: Partial<HttpTimeouts>;
 }
-
-const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 /**
  * Node's server timeouts, set so that no client can hold a socket by sending slowly: the
@@ -105,7 +104,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     throw new Error(
       `livecmd: sessionIdleMs must be a positive number of milliseconds, got ${sessionIdleMs}`,
     );
-  const host = options.host ?? "127.0.0.1";
+  const host = options.host ?? DEFAULT_HOST;
   if (!isLoopback(host) && !options.auth) {
     throw new Error(
       `livecmd: serving on ${host} without auth would open every granted command to the network; pass auth (livecmd serve --tokens FILE, or --issuer URL --audience AUD), or serve on 127.0.0.1`,
