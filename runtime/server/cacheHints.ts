@@ -10,8 +10,8 @@ import type { AppEngine } from "../model/appEngine.ts";
  * listen sees a revoked entry for at most a minute, which costs nothing because every read,
  * call and completion checks the grant itself.
  */
-export function listingHint(app: AppEngine): CacheHint {
-  return { ttlMs: 60_000, cacheScope: app.hasScopedGrants ? "private" : "public" };
+export function listingHint(engine: AppEngine): CacheHint {
+  return { ttlMs: 60_000, cacheScope: engine.hasScopedGrants ? "private" : "public" };
 }
 
 /** A live command's result can change with any write: never cached, never shared. */
