@@ -1,5 +1,4 @@
 import type { App } from "../model/app.ts";
-import { engineOf } from "../model/appEngine.ts";
 import { Origin } from "../model/context.ts";
 import type { TableRead } from "../db/keyedAccess.ts";
 import { resolveUri } from "./resolveUri.ts";
