@@ -9,8 +9,8 @@
 import { deepStrictEqual } from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import { createExampleApp } from "../example/app.ts";
-import type { App } from "../runtime/app.ts";
-import { Origin } from "../runtime/context.ts";
+import type { App } from "../runtime/model/app.ts";
+import { Origin } from "../runtime/model/context.ts";
 import { LiveRegistry } from "../runtime/live/liveRegistry.ts";
 import { runAlone } from "./read.bench.ts";
 import {
@@ -21,6 +21,7 @@ import {
   type Figure,
   type Section,
 } from "./lib/section.ts";
+import { engineOf } from "../runtime/model/appEngine.ts";
 
 const URIS = 1000;
 const SUBSCRIBERS_PER_URI = 10;
@@ -74,7 +75,7 @@ async function burst(app: App, mode: Mode, round: number, writes: number): Promi
   let writing: string | undefined;
   const committedAt = new Map<string, number>();
   // Listening before the registry does, so the commit is stamped before any re-run starts.
-  const stopStamping = app.onChange(() => {
+  const stopStamping = engineOf(app).onChange(() => {
     if (writing !== undefined && !committedAt.has(writing))
       committedAt.set(writing, performance.now());
   });

@@ -13,8 +13,8 @@ import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { createExampleApp } from "../example/app.ts";
-import type { App } from "../runtime/app.ts";
-import { Origin } from "../runtime/context.ts";
+import type { App } from "../runtime/model/app.ts";
+import { Origin } from "../runtime/model/context.ts";
 import type { Matching } from "../runtime/live/readSet.ts";
 import { emptyDatabase, postgresServer } from "../test/helpers/postgres.ts";
 import { wallClock, watchCustomers } from "./lib/pgWatchers.ts";
@@ -29,6 +29,7 @@ import {
   type Figure,
   type Section,
 } from "./lib/section.ts";
+import { engineOf } from "../runtime/model/appEngine.ts";
 
 /**
  * Subscriptions per process, customers_show/1..n, every one reading customers: one shows the
@@ -208,7 +209,7 @@ interface Reads {
 async function measureReads(app: App, databaseUrl: string): Promise<Reads> {
   const pool = new pg.Pool({ connectionString: databaseUrl });
   const viaLivecmd = (id: number) =>
-    app.run("customers_show", [id], {
+    engineOf(app).run("customers_show", [id], {
       origin: Origin.Agent,
       observer: { read: () => {}, sawPrincipal: () => {} },
     });
@@ -320,7 +321,7 @@ function section(
       `${WRITES} writes per configuration, one at a time, \`app.run("customers_rename", [id, name])\` from this process on the watched ids in turn; each waits until every watching process has told the subscriber of the renamed URI. Commit → notify: from the write's return (its UPDATE ran in autocommit, so it has committed) to the notify call in the watching process, both on the wall clock (\`performance.timeOrigin + now()\`), one sample per write per process.`,
       "In one process: the writing app's own registry, its change feed round trip included (on PostgreSQL a process hears of its own writes through NOTIFY too). Across processes: 2 or 4 children (`bench/peers/pgWatcher.ts`), the writer watching nothing.",
       "Re-runs per write: the registries' `stats().reruns` over the block, summed over processes, / writes.",
-      `Reads: ${READ_ROUNDS} rounds of ${READS_PER_ROUND} reads, ${READERS} in flight at once, alternating which goes first: \`app.run("customers_show", [id])\` as the agent with read tracking on, against its three statements sent with \`pool.query\` on a plain \`pg.Pool\` (the same SQL with \`$1\` placeholders, awaited one after the other as the command does).`,
+      `Reads: ${READ_ROUNDS} rounds of ${READS_PER_ROUND} reads, ${READERS} in flight at once, alternating which goes first: \`engineOf(app).run("customers_show", [id])\` as the agent with read tracking on, against its three statements sent with \`pool.query\` on a plain \`pg.Pool\` (the same SQL with \`$1\` placeholders, awaited one after the other as the command does).`,
     ],
     figures,
     comparisons,

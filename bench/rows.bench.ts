@@ -19,7 +19,7 @@ import { runInNewContext } from "node:vm";
 import BetterSqlite3 from "better-sqlite3";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { command, defineApp, type App } from "../runtime/index.ts";
-import { Origin } from "../runtime/context.ts";
+import { Origin } from "../runtime/model/context.ts";
 import { OTHER_WRITERS_POLL_MS } from "../runtime/db/sqlite/sqliteDatabase.ts";
 import { LiveRegistry } from "../runtime/live/liveRegistry.ts";
 import type { Matching } from "../runtime/live/readSet.ts";
@@ -35,6 +35,7 @@ import {
   type Section,
   type Target,
 } from "./lib/section.ts";
+import { engineOf } from "../runtime/model/appEngine.ts";
 
 const TICKETS = 100_000;
 /** Writes timed per mode: table-level matching re-runs every watched ticket on each. */
@@ -109,7 +110,7 @@ async function watchEveryTicket(app: App, matching: Matching): Promise<Watched> 
   const live = new LiveRegistry(app, { matching, onError: () => {} });
   let committedAt = 0;
   const commitToNotify: number[] = [];
-  const stamp = app.onChange(() => (committedAt ||= performance.now()));
+  const stamp = engineOf(app).onChange(() => (committedAt ||= performance.now()));
   const notify = () => commitToNotify.push(performance.now() - committedAt);
   for (let id = 1; id <= TICKETS; id++)
     await live.add("ticketsShow", [id], { uri: `app://tickets_show/${id}`, notify });

@@ -1,6 +1,7 @@
 import type { CommandModule } from "yargs";
 import { appPaths } from "./appPaths.ts";
 import { GENERATOR_PACKAGES, withDevPackages } from "./devPackages.ts";
+import { DEFAULT_APP_MODULES } from "./projectConfig.ts";
 
 interface CodegenArguments {
   app?: string;
@@ -13,8 +14,7 @@ interface CodegenArguments {
 
 export const appFlag = {
   type: "string",
-  describe:
-    "The app module, the TypeScript file that calls defineApp(...) (default: src/app.ts, then app.ts)",
+  describe: `The app module, the TypeScript file that calls defineApp(...) (default: ${DEFAULT_APP_MODULES.join(", then ")})`,
 } as const;
 export const tsconfigFlag = {
   type: "string",

@@ -21,13 +21,17 @@ const installCommand: CommandModule<object, InstallArguments> = {
       throw new InputError(
         "db install needs a PostgreSQL database: pass --url or set DATABASE_URL",
       );
-    const { redacted, urlProblem } = await import("../runtime/db/postgres/connectionProblem.ts");
+    const {
+      redacted,
+      urlProblem,
+      loadPg,
+      firstConnection,
+      installChangeFeed,
+      hasEventTriggers,
+      WITHOUT_EVENT_TRIGGERS,
+    } = await import("livecmd/internal");
     const problem = urlProblem(url);
     if (problem) throw new InputError(problem);
-    const { loadPg } = await import("../runtime/db/postgres/loadPg.ts");
-    const { firstConnection } = await import("../runtime/db/postgres/firstConnection.ts");
-    const { installChangeFeed, hasEventTriggers, WITHOUT_EVENT_TRIGGERS } =
-      await import("../runtime/db/postgres/installChangeFeed.ts");
     let pg;
     try {
       pg = loadPg();

@@ -1,4 +1,4 @@
-import type { ServeHttpOptions, ServerLog, StaticTokens } from "../runtime/server/index.ts";
+import type { ServeHttpOptions, ServerLog, StaticTokens } from "livecmd/server";
 import { InputError } from "./inputError.ts";
 
 /** The `livecmd serve` flags that only Streamable HTTP reads. */
@@ -58,17 +58,6 @@ export function httpFlagsProblem(flags: HttpFlags, http: boolean): string | unde
     const value = flags[name];
     if (value !== undefined && !URL.canParse(value)) return `--${name} must be a URL, got ${value}`;
   }
-  for (const name of [
-    "session-idle",
-    "max-subscriptions",
-    "max-subscriptions-per-principal",
-    "max-sessions",
-    "max-sessions-per-principal",
-  ] as const) {
-    const value = flags[name];
-    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
-      return `--${name} must be a positive integer, got ${value}`;
-  }
   return undefined;
 }
 
@@ -103,7 +92,7 @@ export async function httpServeOptions(
 
 async function authOf(flags: HttpFlags, log: ServerLog): Promise<ServeHttpOptions["auth"]> {
   const requiredScopes = flags["require-scope"];
-  const { staticTokens, jwtBearer } = await import("../runtime/server/index.ts");
+  const { staticTokens, jwtBearer } = await import("livecmd/server");
   if (flags.tokens !== undefined) {
     let tokens: StaticTokens;
     try {

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { isSetupError } from "../runtime/setupError.ts";
+import { isSetupError } from "livecmd/internal";
 import { InputError } from "./inputError.ts";
 import { withDevPackages } from "./devPackages.ts";
 

@@ -1,12 +1,5 @@
-import type { App } from "../runtime/app.ts";
-import { Origin } from "../runtime/context.ts";
-import { ANY_TABLE } from "../runtime/db/anyTable.ts";
-import type { TableRead } from "../runtime/db/keyedAccess.ts";
-import { SqliteDatabase } from "../runtime/db/sqlite/sqliteDatabase.ts";
-import { keyText } from "../runtime/db/sqlite/sqliteKeys.ts";
-import { ReadSet } from "../runtime/live/readSet.ts";
-import { resolveUri } from "../runtime/server/resolveUri.ts";
-import { ServedApp } from "../runtime/server/servedApp.ts";
+import { SqliteDatabase, type App } from "livecmd";
+import { ANY_TABLE, keyText, ReadSet, readInspector, type TableRead } from "livecmd/internal";
 import { InputError } from "./inputError.ts";
 
 /**
@@ -21,28 +14,19 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
       `app "${app.name}" cannot open its database: ${error.message.replace(/^livecmd: /, "")}`,
     );
   });
-  const served = new ServedApp(app, { allowStale: true });
+  // A refusal to serve the app (no generated catalog) is the app's to fix, in the runtime's words.
+  const inspector = await readInspector(app).catch((error: Error) => {
+    throw new InputError(error.message);
+  });
   const valueText =
     app.db instanceof SqliteDatabase ? keyText : (key: string) => JSON.stringify(key);
   for (const uri of uris) {
-    const resolved = resolveOrRefuse(served, uri);
-    const reads: TableRead[] = [];
-    let readsPrincipal = false;
-    // A read that throws (a row not there yet) still read what it read: a watch of it depends
-    // on that, to hear when the row comes.
-    const failure = await app
-      .run(resolved.entry.name, resolved.args, {
-        origin: Origin.Agent,
-        observer: {
-          read: (each) => reads.push(...each),
-          sawPrincipal: () => (readsPrincipal = true),
-        },
-      })
-      .then(
-        () => undefined,
-        (error: unknown) => (error instanceof Error ? error.message : String(error)),
-      );
-    log(`${uri}: ${resolved.entry.name}(${argumentsText(resolved.args)})`);
+    const { command, args, reads, readsPrincipal, failure } = await inspector
+      .read(uri)
+      .catch((error: Error) => {
+        throw new InputError(`--reads ${uri}: ${error.message}`);
+      });
+    log(`${uri}: ${command}(${argumentsText(args)})`);
     if (failure !== undefined)
       log(`  the read failed (${failure}); until it succeeds, a watch of it depends on:`);
     for (const line of readLines(reads, valueText)) log(`  ${line}`);
@@ -52,7 +36,7 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
         : "  never reads ctx.auth: one run serves every principal",
     );
   }
-  served.close();
+  inspector.close();
 }
 
 /** The handler's arguments as a call would pass them, optional ones left out at the end. */
@@ -60,14 +44,6 @@ function argumentsText(args: readonly unknown[]): string {
   const given = [...args];
   while (given.length > 0 && given.at(-1) === undefined) given.pop();
   return given.map((arg) => JSON.stringify(arg) ?? "undefined").join(", ");
-}
-
-function resolveOrRefuse(served: ServedApp, uri: string): ReturnType<typeof resolveUri> {
-  try {
-    return resolveUri(served, uri, undefined);
-  } catch (error) {
-    throw new InputError(`--reads ${uri}: ${(error as Error).message}`);
-  }
 }
 
 /**

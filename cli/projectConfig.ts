@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { LivecmdConfig } from "../runtime/config.ts";
+import type { LivecmdConfig } from "livecmd";
 import { importModule } from "./importModule.ts";
 import { InputError } from "./inputError.ts";
 

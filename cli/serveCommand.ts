@@ -1,17 +1,24 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { CommandModule } from "yargs";
-import type { App } from "../runtime/app.ts";
+import type { App } from "livecmd";
 // Light imports only: the CLI registers this command on every run, `codegen` included; the
-// MCP server runtime loads when `serve` actually runs.
-import { DEFAULT_PAGE_SIZE } from "../runtime/server/defaultPageSize.ts";
-import { DEFAULT_SUBSCRIPTION_LIMITS, FAIR_SHARES } from "../runtime/live/limitDefaults.ts";
-import { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from "../runtime/server/logFormat.ts";
-import type { ServerLog } from "../runtime/server/serverLog.ts";
+// MCP server runtime (livecmd/server) loads when `serve` actually runs.
+import {
+  DEFAULT_HOST,
+  DEFAULT_LOG_FORMAT,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_SESSION_IDLE_MS,
+  DEFAULT_SUBSCRIPTION_LIMITS,
+  FAIR_SHARES,
+  LOG_FORMATS,
+  type LogFormat,
+} from "livecmd/internal";
+import type { ServerLog } from "livecmd/server";
 import { httpFlagsProblem, type HttpFlags } from "./httpServeOptions.ts";
 import { loadApp } from "./loadApp.ts";
 import { InputError } from "./inputError.ts";
-import { loadProjectConfig, resolveAppModule } from "./projectConfig.ts";
+import { DEFAULT_APP_MODULES, loadProjectConfig, resolveAppModule } from "./projectConfig.ts";
 
 interface ServeArguments extends HttpFlags {
   app?: string;
@@ -30,8 +37,7 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
     argv
       .option("app", {
         type: "string",
-        describe:
-          "The app module, compiled (dist/app.js, plain Node) or TypeScript (through tsx); its default export is the app (default: src/app.ts, then app.ts)",
+        describe: `The app module, compiled (dist/app.js, plain Node) or TypeScript (through tsx); its default export is the app (default: ${DEFAULT_APP_MODULES.join(", then ")})`,
       })
       .option("http", {
         type: "number",
@@ -57,8 +63,7 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
       .options({
         host: {
           type: "string",
-          describe:
-            "HTTP: the address to listen on (default 127.0.0.1); anything but loopback needs --tokens or --issuer",
+          describe: `HTTP: the address to listen on (default ${DEFAULT_HOST}); anything but loopback needs --tokens or --issuer`,
         },
         tokens: {
           type: "string",
@@ -101,8 +106,7 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
         },
         "session-idle": {
           type: "number",
-          describe:
-            "HTTP: seconds a 2025-era session may stay idle before it is closed (default 1800)",
+          describe: `HTTP: seconds a 2025-era session may stay idle before it is closed (default ${DEFAULT_SESSION_IDLE_MS / 1000})`,
         },
         "max-subscriptions": {
           type: "number",
@@ -126,8 +130,6 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
           throw new InputError(`--http must be a port from 0 to 65535, got ${args.http}`);
         const httpProblem = httpFlagsProblem(args, args.http !== undefined);
         if (httpProblem) throw new InputError(httpProblem);
-        if (!Number.isSafeInteger(args["page-size"]) || args["page-size"] < 1)
-          throw new InputError(`--page-size must be a positive integer, got ${args["page-size"]}`);
         return true;
       })
       .example(
@@ -150,24 +152,18 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
       cwd,
     );
     const app = await loadApp(appModule, cwd);
-    const { serverLog } = await import("../runtime/server/serverLog.ts");
+    const { serverLog } = await import("livecmd/server");
     const options = {
       log: serverLog(argv["log-format"]),
       pageSize: argv["page-size"],
       allowStale: argv["allow-stale"] === true,
       version: packageVersionNear(path.resolve(cwd, appModule)),
     };
-    const { StaleCatalogError } = await import("../runtime/server/catalogDrift.ts");
-    try {
-      await serve(
-        app,
-        argv.http === undefined ? undefined : { port: argv.http, flags: argv },
-        options,
-      );
-    } catch (error) {
-      if (error instanceof StaleCatalogError) throw new InputError(error.message);
-      throw error;
-    }
+    await serve(
+      app,
+      argv.http === undefined ? undefined : { port: argv.http, flags: argv },
+      options,
+    );
   },
 };
 
@@ -182,12 +178,18 @@ async function serve(
     );
   });
   if (http === undefined) {
-    const { serveStdio } = await import("../runtime/server/serveStdio.ts");
-    serveStdio(app, options);
+    const { serveStdio } = await import("livecmd/server");
+    // What serveStdio refuses (a stale catalog, a page size or limit out of range) is the
+    // app's or the flags' to fix, in the runtime's words.
+    try {
+      serveStdio(app, options);
+    } catch (error) {
+      throw new InputError((error as Error).message);
+    }
     options.log.info(`serving app "${app.name}" over stdio`);
     return;
   }
-  const { serveHttp } = await import("../runtime/server/serveHttp.ts");
+  const { serveHttp } = await import("livecmd/server");
   const { httpServeOptions } = await import("./httpServeOptions.ts");
   const httpOptions = await httpServeOptions(http.flags, options.log);
   let serving;

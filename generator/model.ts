@@ -2,7 +2,7 @@
  * The plain data that flows between the generator's stages. Only discover/ and analyze/ see
  * ts-morph; from plan/ on everything is JSON-able and testable without a TypeScript program.
  */
-import type { JsonSchema } from "../runtime/uri/template.ts";
+import type { JsonSchema } from "livecmd/internal";
 
 export type { JsonSchema };
 
@@ -85,7 +85,7 @@ export interface AppDecl {
 /** Relative POSIX path inside the output folder -> exact bytes to write. */
 export type OutputSet = ReadonlyMap<string, string>;
 
-export { byCodeUnit } from "../runtime/byCodeUnit.ts";
+export { byCodeUnit } from "livecmd/internal";
 
 /**
  * The constraint keywords the JSDoc tags of the same names put in a schema, in the order they

@@ -6,11 +6,11 @@ export {
   type CommandOptions,
   type Handler,
   type RateLimit,
-} from "./command.ts";
+} from "./model/command.ts";
 export { int, type Int } from "./uri/int.ts";
 export { InvalidArguments } from "./validation/invalidArguments.ts";
 export { ResultMismatch } from "./validation/resultMismatch.ts";
-export { Origin, type Context } from "./context.ts";
+export { Origin, type Context } from "./model/context.ts";
 export {
   App,
   defineApp,
@@ -20,7 +20,7 @@ export {
   type Invocation,
   type Middleware,
   type RunOptions,
-} from "./app.ts";
+} from "./model/app.ts";
 export type { AppDatabase, Database, RunResult, SqlParam, TableObserver } from "./db/database.ts";
 export { SqliteDatabase } from "./db/sqlite/sqliteDatabase.ts";
 export type { DatabaseSource } from "./db/openDatabase.ts";
@@ -28,7 +28,7 @@ export { postgres, type PostgresOptions, type PostgresSource } from "./db/postgr
 export type { PostgresDatabase } from "./db/postgres/postgresDatabase.ts";
 export type { PgPool } from "./db/postgres/pgShapes.ts";
 export type { SqliteConnection, SqliteStatement } from "./db/sqlite/sqliteConnection.ts";
-export { defineConfig, type LivecmdConfig } from "./config.ts";
+export { defineConfig, type LivecmdConfig } from "./model/config.ts";
 export type {
   ArgumentShape,
   Catalog,
@@ -38,7 +38,7 @@ export type {
   ToolAnnotations,
   ResourceTemplateEntry,
   ToolEntry,
-} from "./catalog.ts";
+} from "./model/catalog.ts";
 export type {
   CommandTemplate,
   FieldError,

@@ -1,4 +1,4 @@
-import type { App } from "../../runtime/app.ts";
+import type { App } from "../../runtime/model/app.ts";
 import { LiveRegistry } from "../../runtime/live/liveRegistry.ts";
 import type { Matching } from "../../runtime/live/readSet.ts";
 

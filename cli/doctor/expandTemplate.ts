@@ -1,4 +1,4 @@
-import { percentEncode } from "../../runtime/uri/percentEncode.ts";
+import { percentEncode } from "livecmd/internal";
 import type { Operator, TemplatePart, VarSpec } from "./templateGrammar.ts";
 
 /** RFC 6570 appendix A: how each operator joins and encodes what its variables expand to. */

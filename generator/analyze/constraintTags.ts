@@ -1,7 +1,7 @@
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import type { JSDocTag } from "ts-morph";
-import { isJsonNumberSyntax } from "../../runtime/uri/scalarSyntax.ts";
-import { argumentValidator } from "../../runtime/validation/argumentValidator.ts";
+import { isJsonNumberSyntax } from "livecmd/internal";
+import { argumentValidator } from "livecmd/internal";
 import { diagnosticAt, DiagnosticError } from "../discover/locate.ts";
 import { CONSTRAINT_KEYWORDS, type ConstraintKeyword, type JsonSchema } from "../model.ts";
 

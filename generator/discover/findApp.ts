@@ -44,7 +44,7 @@ export function findApp(appFile: SourceFile): AppSyntax {
 function findDefineAppCall(appFile: SourceFile): CallExpression {
   const calls = appFile
     .getDescendantsOfKind(SyntaxKind.CallExpression)
-    .filter((call) => isLivecmdFunction(call.getExpression(), "defineApp", "app"));
+    .filter((call) => isLivecmdFunction(call.getExpression(), "defineApp", "model/app"));
   if (calls.length === 1) return calls[0]!;
   const where = calls[1] ?? appFile;
   throw fail(

@@ -44,7 +44,7 @@ export function readCommand(
   const call = declaration.getInitializer();
   if (
     !Node.isCallExpression(call) ||
-    !isLivecmdFunction(call.getExpression(), "command", "command")
+    !isLivecmdFunction(call.getExpression(), "command", "model/command")
   )
     return undefined;
   const [optionsNode, handler] = call.getArguments();

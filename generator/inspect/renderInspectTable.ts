@@ -1,4 +1,4 @@
-import type { CommandEntry } from "../../runtime/catalog.ts";
+import type { CommandEntry } from "livecmd/internal";
 
 const COLUMNS = [
   "command",

@@ -1,6 +1,6 @@
 import { openAppProject } from "../discover/createProject.ts";
 import { formatDiagnostics } from "../output/formatDiagnostics.ts";
-import { listings } from "../../runtime/catalog.ts";
+import { listings } from "livecmd/internal";
 import { buildCatalog } from "../plan/buildCatalog.ts";
 import { discoverAndAnalyze } from "../pipeline.ts";
 import { EXIT } from "../runCodegen.ts";

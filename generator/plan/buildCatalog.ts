@@ -1,4 +1,4 @@
-import { CATALOG_VERSION, type Catalog } from "../../runtime/catalog.ts";
+import { CATALOG_VERSION, type Catalog } from "livecmd/internal";
 import type { AppDecl } from "../model.ts";
 import { planCommand, type TemplatePlan } from "./planCommand.ts";
 

@@ -1,4 +1,4 @@
-import type { ArgumentShape } from "../../runtime/catalog.ts";
+import type { ArgumentShape } from "livecmd/internal";
 import type { JsonSchema, ParamDecl } from "../model.ts";
 import { isStruct } from "./scalar.ts";
 

@@ -1,4 +1,4 @@
-import { annotationsOf, type ArgumentShape, type CommandEntry } from "../../runtime/catalog.ts";
+import { annotationsOf, type ArgumentShape, type CommandEntry } from "livecmd/internal";
 import type { CommandDecl, JsonSchema } from "../model.ts";
 import { planInputSchema } from "./inputSchema.ts";
 import { planVariables, type PlannedVariable } from "./planVariables.ts";

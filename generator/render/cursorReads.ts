@@ -1,4 +1,4 @@
-import { isPlainConstant } from "../../runtime/uri/uriCursor.ts";
+import { isPlainConstant } from "livecmd/internal";
 import { literal } from "../plan/naming.ts";
 import type { TemplatePlan } from "../plan/planCommand.ts";
 import type { PlannedVariable } from "../plan/planVariables.ts";

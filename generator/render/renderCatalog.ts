@@ -1,4 +1,4 @@
-import type { Catalog } from "../../runtime/catalog.ts";
+import type { Catalog } from "livecmd/internal";
 import { printJson } from "./printJson.ts";
 
 /** catalog.json: JSON cannot hold a comment, so the generated-file notice is its first key. */

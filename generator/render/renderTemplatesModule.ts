@@ -1,5 +1,5 @@
 import { builders } from "prettier/doc";
-import type { TemplateVariable } from "../../runtime/uri/template.ts";
+import type { TemplateVariable } from "livecmd/internal";
 import type { PlannedVariable } from "../plan/planVariables.ts";
 import type { ArgumentPlan, TemplatePlan } from "../plan/planCommand.ts";
 import { variablesTypeName } from "../plan/naming.ts";

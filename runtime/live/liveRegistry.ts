@@ -1,7 +1,8 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { Origin } from "../context.ts";
-import type { App } from "../app.ts";
-import { cutText } from "../cutText.ts";
+import { Origin } from "../model/context.ts";
+import type { App } from "../model/app.ts";
+import { engineOf, type AppEngine } from "../model/appEngine.ts";
+import { cutText } from "../text/cutText.ts";
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { TableChange } from "../db/keyedAccess.ts";
 import { principalOf } from "../server/auth/principal.ts";
@@ -84,7 +85,7 @@ interface Group {
  * middleware) and subscribers are notified only if the result changed.
  */
 export class LiveRegistry {
-  readonly #app: App;
+  readonly #engine: AppEngine;
   readonly #coalesce: boolean;
   readonly #matching: Matching;
   readonly #onError: NonNullable<LiveRegistryOptions["onError"]>;
@@ -104,11 +105,11 @@ export class LiveRegistry {
   readonly #stopListening: () => void;
 
   constructor(app: App, options: LiveRegistryOptions = {}) {
-    this.#app = app;
+    this.#engine = engineOf(app);
     this.#coalesce = options.coalesce ?? true;
     this.#matching = options.matching ?? "rows";
     this.#onError = options.onError ?? logRerunError;
-    this.#stopListening = app.onChange((changes) => this.#changed(changes));
+    this.#stopListening = this.#engine.onChange((changes) => this.#changed(changes));
   }
 
   /**
@@ -157,7 +158,7 @@ export class LiveRegistry {
 
   /** Resolves once every change so far has been re-run and notified (tests and shutdown use it). */
   async settled(): Promise<void> {
-    await this.#app.changesCaughtUp();
+    await this.#engine.changesCaughtUp();
     // Counters, not a walk of the groups: this runs every turn while 65,536 re-runs drain.
     while (
       this.#flushScheduled ||
@@ -294,7 +295,7 @@ export class LiveRegistry {
     try {
       result =
         JSON.stringify(
-          await this.#app.run(group.command, group.args, {
+          await this.#engine.run(group.command, group.args, {
             origin: Origin.Agent,
             observer: {
               read: (tableReads) => reads.add(tableReads),

@@ -1,6 +1,6 @@
 import type { AuthInfo, ProtocolError } from "@modelcontextprotocol/server";
-import type { App } from "../app.ts";
-import { shortened } from "../cutText.ts";
+import type { App } from "../model/app.ts";
+import { shortened } from "../text/cutText.ts";
 import { LiveRegistry, type LiveRegistryOptions } from "./liveRegistry.ts";
 import { OpenCount } from "./openCount.ts";
 import type { SubscriptionLimits } from "./limitDefaults.ts";

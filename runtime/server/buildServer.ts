@@ -11,7 +11,7 @@ import { callTool } from "./callTool.ts";
 import { complete } from "./complete.ts";
 import { paginate } from "./pagination.ts";
 import { readResource } from "./readResource.ts";
-import type { Listings } from "../catalog.ts";
+import type { Listings } from "../model/catalog.ts";
 import { CheckedParamsServer } from "./sdkAdapter/index.ts";
 import type { ServedApp } from "./servedApp.ts";
 
@@ -36,7 +36,7 @@ export function capabilitiesOf(served: ServedApp): ServerCapabilities {
  */
 export function buildServer(served: ServedApp): Server {
   const capabilities = capabilitiesOf(served);
-  const listing = listingHint(served.app);
+  const listing = listingHint(served.engine);
   const server = new CheckedParamsServer(served.serverInfo, {
     capabilities,
     cacheHints: {

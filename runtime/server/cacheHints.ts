@@ -1,6 +1,6 @@
 import type { CacheHint } from "@modelcontextprotocol/server";
 
-import type { App } from "../app.ts";
+import type { AppEngine } from "../model/appEngine.ts";
 
 /**
  * Listings and capabilities depend on the app's grant, the same for every caller unless
@@ -10,8 +10,8 @@ import type { App } from "../app.ts";
  * listen sees a revoked entry for at most a minute, which costs nothing because every read,
  * call and completion checks the grant itself.
  */
-export function listingHint(app: App): CacheHint {
-  return { ttlMs: 60_000, cacheScope: app.hasScopedGrants ? "private" : "public" };
+export function listingHint(engine: AppEngine): CacheHint {
+  return { ttlMs: 60_000, cacheScope: engine.hasScopedGrants ? "private" : "public" };
 }
 
 /** A live command's result can change with any write: never cached, never shared. */

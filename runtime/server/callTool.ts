@@ -5,8 +5,8 @@ import type {
   InputRequiredResult,
   ServerContext,
 } from "@modelcontextprotocol/server";
-import { outputSchemaOf, type CommandEntry } from "../catalog.ts";
-import { handlerArgs, type ArgumentsObject } from "../commandArguments.ts";
+import { outputSchemaOf, type CommandEntry } from "../model/catalog.ts";
+import { handlerArgs, type ArgumentsObject } from "../model/commandArguments.ts";
 import { InvalidArguments } from "../validation/invalidArguments.ts";
 import {
   cannotConfirm,

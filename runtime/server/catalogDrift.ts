@@ -1,6 +1,6 @@
-import type { App } from "../app.ts";
-import { annotationsOf, type Catalog, type CommandEntry } from "../catalog.ts";
-import { needsConfirmation, type CommandOptions } from "../command.ts";
+import type { AppEngine } from "../model/appEngine.ts";
+import { annotationsOf, type Catalog, type CommandEntry } from "../model/catalog.ts";
+import { needsConfirmation, type CommandOptions } from "../model/command.ts";
 
 /** The app's commands no longer match its catalog.json: codegen was not re-run. */
 export class StaleCatalogError extends Error {}
@@ -11,13 +11,13 @@ export class StaleCatalogError extends Error {}
  * means a listing or a read would serve yesterday's app: a newly granted command missing, a
  * revoked one still listed.
  */
-export function catalogDrift(app: App, catalog: Catalog): string[] {
+export function catalogDrift(engine: AppEngine, catalog: Catalog): string[] {
   const recorded = new Map(catalog.commands.map((entry) => [entry.name, entry]));
   const drift: string[] = [];
   for (const name of recorded.keys())
-    if (!app.commands.has(name))
+    if (!engine.commands.has(name))
       drift.push(`catalog.json lists ${name}, which the app no longer has`);
-  for (const [name, command] of app.commands) {
+  for (const [name, command] of engine.commands) {
     const entry = recorded.get(name);
     if (!entry) {
       drift.push(`${name} is not in catalog.json`);
@@ -26,7 +26,7 @@ export function catalogDrift(app: App, catalog: Catalog): string[] {
     const now = {
       live: command.options.live === true,
       confirm: needsConfirmation(command.options),
-      granted: app.definedGrant.has(name),
+      granted: engine.definedGrant.has(name),
     };
     for (const flag of ["live", "confirm", "granted"] as const) {
       if (now[flag] !== entry[flag])

@@ -1,5 +1,5 @@
 import type { AuthInfo, CompleteRequest, CompleteResult } from "@modelcontextprotocol/server";
-import type { CommandEntry } from "../catalog.ts";
+import type { CommandEntry } from "../model/catalog.ts";
 import type { JsonSchema } from "../uri/template.ts";
 import { unknownPrompt, unknownTemplate, unknownVariable } from "./protocolErrors.ts";
 import type { ServedApp } from "./servedApp.ts";
@@ -59,10 +59,10 @@ async function appCompletions(
   filled: Readonly<Record<string, string>>,
   auth: AuthInfo | undefined,
 ): Promise<string[]> {
-  if (!served.app.hasCompleter(entry.name, variable)) return [];
+  if (!served.engine.hasCompleter(entry.name, variable)) return [];
   served.admit(entry);
   try {
-    const values = await served.app.completions(entry.name, variable, prefix, filled, auth);
+    const values = await served.engine.completions(entry.name, variable, prefix, filled, auth);
     return values.filter((value): value is string => typeof value === "string");
   } catch (error) {
     served.onerror(

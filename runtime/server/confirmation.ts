@@ -10,9 +10,9 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { CommandEntry } from "../catalog.ts";
-import type { ArgumentsObject } from "../commandArguments.ts";
-import { cutText } from "../cutText.ts";
+import type { CommandEntry } from "../model/catalog.ts";
+import type { ArgumentsObject } from "../model/commandArguments.ts";
+import { cutText } from "../text/cutText.ts";
 import { principalOf } from "./auth/principal.ts";
 
 /** The key of the one input request a confirmation makes. */

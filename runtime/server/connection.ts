@@ -32,7 +32,7 @@ export class Connection {
     this.#notified = notified;
     this.#server = server;
     this.#onError = onError;
-    this.#stopWatchingGrants = served.app.onGrantsChanged(() =>
+    this.#stopWatchingGrants = served.engine.onGrantsChanged(() =>
       this.#announceListChanges().catch(onError),
     );
     if (served.catalog.hasReadableCommands) this.subscriptions = this.#acceptSubscriptions();

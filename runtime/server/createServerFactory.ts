@@ -1,5 +1,5 @@
 import type { McpServerFactory } from "@modelcontextprotocol/server";
-import type { App } from "../app.ts";
+import type { App } from "../model/app.ts";
 import { buildServer } from "./buildServer.ts";
 import { ServedApp, type ServeOptions } from "./servedApp.ts";
 

@@ -1,6 +1,6 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import type { App } from "../app.ts";
-import { byCodeUnit } from "../byCodeUnit.ts";
+import type { AppEngine } from "../model/appEngine.ts";
+import { byCodeUnit } from "../text/byCodeUnit.ts";
 import {
   isReadable,
   listings,
@@ -8,31 +8,31 @@ import {
   type CommandEntry,
   type Generated,
   type Listings,
-} from "../catalog.ts";
+} from "../model/catalog.ts";
 import type { CommandTemplate, JsonSchema } from "../uri/template.ts";
 
 /**
  * The catalog as the agent may see it right now: catalog.json's commands through the app's
- * current grant, so every listing and every check follows `app.isGranted` (a runtime grant or
+ * current grant, so every listing and every check follows `AppEngine.mayUse` (a runtime grant or
  * revoke included) rather than the grant the catalog was built with.
  */
 export class GrantedCatalog {
-  readonly #app: App;
+  readonly #engine: AppEngine;
   readonly #generated: Generated;
   /** In name order; a stale catalog may list a command the app lost (see `catalogDrift`): not served. */
   readonly #commands: ReadonlyMap<string, CommandEntry>;
 
-  constructor(app: App, generated: Generated) {
-    this.#app = app;
+  constructor(engine: AppEngine, generated: Generated) {
+    this.#engine = engine;
     this.#generated = generated;
-    const served = generated.catalog.commands.filter((entry) => app.commands.has(entry.name));
+    const served = generated.catalog.commands.filter((entry) => engine.commands.has(entry.name));
     this.#commands = new Map(
       served.sort((a, b) => byCodeUnit(a.name, b.name)).map((entry) => [entry.name, entry]),
     );
   }
 
   get scheme(): string {
-    return this.#app.name;
+    return this.#engine.name;
   }
 
   /**
@@ -49,7 +49,7 @@ export class GrantedCatalog {
    */
   tool(name: string, auth: AuthInfo | undefined): CommandEntry | undefined {
     const entry = this.#commands.get(name);
-    return entry && this.#app.mayUse(name, auth) ? entry : undefined;
+    return entry && this.#engine.mayUse(name, auth) ? entry : undefined;
   }
 
   /** A command `auth` may use that is live, unconfirmed, with a resource or template; undefined otherwise. */
@@ -79,6 +79,6 @@ export class GrantedCatalog {
 
   /** The three listings as `auth` may see them, under the grant as it is now. */
   listings(auth: AuthInfo | undefined): Listings {
-    return listings([...this.#commands.values()], (entry) => this.#app.mayUse(entry.name, auth));
+    return listings([...this.#commands.values()], (entry) => this.#engine.mayUse(entry.name, auth));
   }
 }

@@ -6,7 +6,7 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError,
 } from "@modelcontextprotocol/server";
-import { cutText, shortened } from "../cutText.ts";
+import { cutText, shortened } from "../text/cutText.ts";
 import type { SubscriptionLimits } from "../live/limitDefaults.ts";
 import type { LimitName } from "../live/subscriptionLimits.ts";
 import type { FieldError } from "../uri/template.ts";

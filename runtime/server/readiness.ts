@@ -1,4 +1,4 @@
-import type { App } from "../app.ts";
+import type { AppEngine } from "../model/appEngine.ts";
 import { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
 
 /** Where a load balancer asks whether this process should be sent requests. */
@@ -10,21 +10,21 @@ export const HEALTH_PATH = "/healthz";
  * other processes would not reach its subscriptions. A `GET` with no token: it tells nothing of
  * the app but whether it is up.
  */
-export async function readiness(app: App, draining: boolean): Promise<Response> {
-  const problem = draining ? "draining: shutting down" : await databaseProblem(app);
+export async function readiness(engine: AppEngine, draining: boolean): Promise<Response> {
+  const problem = draining ? "draining: shutting down" : await databaseProblem(engine);
   return Response.json(problem ? { status: "unavailable", problem } : { status: "ok" }, {
     status: problem ? 503 : 200,
     headers: { "cache-control": "no-store" },
   });
 }
 
-async function databaseProblem(app: App): Promise<string | undefined> {
+async function databaseProblem(engine: AppEngine): Promise<string | undefined> {
   try {
-    await app.ready();
+    await engine.ready();
   } catch (error) {
     return `the database does not answer: ${(error as Error).message}`;
   }
-  if (app.sharesDatabase && app.db instanceof PostgresDatabase && !app.db.feedListening)
+  if (engine.sharesDatabase && engine.db instanceof PostgresDatabase && !engine.db.feedListening)
     return "the PostgreSQL change feed is not listened to (reconnecting)";
   return undefined;
 }

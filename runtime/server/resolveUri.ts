@@ -1,8 +1,8 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import type { CommandEntry } from "../catalog.ts";
+import type { CommandEntry } from "../model/catalog.ts";
 import { commandOf } from "../uri/index.ts";
 import type { FieldError } from "../uri/template.ts";
-import { argumentsObject, handlerArgs } from "../commandArguments.ts";
+import { argumentsObject, handlerArgs } from "../model/commandArguments.ts";
 import { invalidUri, resourceNotFound } from "./protocolErrors.ts";
 import type { ServedApp } from "./servedApp.ts";
 

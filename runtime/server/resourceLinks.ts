@@ -1,5 +1,5 @@
 import type { AuthInfo, ResourceLink } from "@modelcontextprotocol/server";
-import { shortened } from "../cutText.ts";
+import { shortened } from "../text/cutText.ts";
 import { resolveUri, type ResolvedUri } from "./resolveUri.ts";
 import type { ServedApp } from "./servedApp.ts";
 

@@ -2,8 +2,8 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
-import type { App } from "../app.ts";
-import { cutText } from "../cutText.ts";
+import type { App } from "../model/app.ts";
+import { cutText } from "../text/cutText.ts";
 import { oncePerTurn } from "../live/liveRoom.ts";
 import { isEventStream, primed } from "./eventStream.ts";
 import { isWildcard, ownHostNames } from "./ownHostNames.ts";
@@ -13,6 +13,7 @@ import { audienceProblem, type HttpAuth } from "./auth/httpAuth.ts";
 import { buildServer } from "./buildServer.ts";
 import { corsPolicy } from "./corsPolicy.ts";
 import { allowedOriginsOf, frontDoor, MCP_PATH } from "./httpFront.ts";
+import { DEFAULT_HOST, DEFAULT_SESSION_IDLE_MS } from "./httpDefaults.ts";
 import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
 import type { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
 import { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
@@ -55,8 +56,6 @@ export interface ServeHttpOptions extends ServeOptions {
   /** Node's server timeouts; `HTTP_TIMEOUTS` when absent. */
   timeouts?: Partial<HttpTimeouts>;
 }
-
-const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 /**
  * Node's server timeouts, set so that no client can hold a socket by sending slowly: the
@@ -105,7 +104,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     throw new Error(
       `livecmd: sessionIdleMs must be a positive number of milliseconds, got ${sessionIdleMs}`,
     );
-  const host = options.host ?? "127.0.0.1";
+  const host = options.host ?? DEFAULT_HOST;
   if (!isLoopback(host) && !options.auth) {
     throw new Error(
       `livecmd: serving on ${host} without auth would open every granted command to the network; pass auth (livecmd serve --tokens FILE, or --issuer URL --audience AUD), or serve on 127.0.0.1`,
@@ -124,7 +123,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     // Above livecmd's own limits, which answer first with -32602 and data.limit.
     maxSubscriptions: served.room.limits.listensTotal + 1,
   });
-  const stopWatchingGrants = app.onGrantsChanged(() => {
+  const stopWatchingGrants = served.engine.onGrantsChanged(() => {
     if (served.catalog.hasReadableCommands) modern.notify.resourcesChanged();
     modern.notify.toolsChanged();
   });
@@ -145,8 +144,8 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   const held = new HeldByToken(options.auth, resource ?? listening, onerror);
   const ownHosts = isWildcard(host) ? ownHostNames() : [];
   // On PostgreSQL the 2025-era sessions are shared by every process serving the database.
-  const shared = app.sharesDatabase
-    ? new PostgresSessionStore(app.db as PostgresDatabase)
+  const shared = served.engine.sharesDatabase
+    ? new PostgresSessionStore(served.engine.db as PostgresDatabase)
     : undefined;
   const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs, held, shared);
   await legacy.ready();
@@ -185,7 +184,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   http.on("request", (request, response) => {
     if (refusedOversized(request, response)) return;
     if (request.method === "GET" && request.url === HEALTH_PATH) {
-      void readiness(app, draining).then(async (answer) => {
+      void readiness(served.engine, draining).then(async (answer) => {
         response.writeHead(answer.status, Object.fromEntries(answer.headers));
         response.end(await answer.text());
       }, onerror);

@@ -4,7 +4,7 @@ import {
   StdioServerTransport,
   type StdioServerHandle,
 } from "@modelcontextprotocol/server/stdio";
-import type { App } from "../app.ts";
+import type { App } from "../model/app.ts";
 import { buildServer } from "./buildServer.ts";
 import { Connection } from "./connection.ts";
 import { oncePerTurn } from "../live/liveRoom.ts";

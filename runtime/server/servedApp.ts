@@ -1,7 +1,8 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import type { App, RunOptions } from "../app.ts";
-import type { CommandEntry } from "../catalog.ts";
-import { Origin } from "../context.ts";
+import type { App, RunOptions } from "../model/app.ts";
+import { engineOf, type AppEngine } from "../model/appEngine.ts";
+import type { CommandEntry } from "../model/catalog.ts";
+import { Origin } from "../model/context.ts";
 import { describeRerunFailure, type LiveStats } from "../live/liveRegistry.ts";
 import { LiveRoom } from "../live/liveRoom.ts";
 import type { SubscriptionLimits } from "../live/limitDefaults.ts";
@@ -64,7 +65,8 @@ export interface LiveStatus {
 
 /** Everything the MCP handlers share across connections and requests for one app. */
 export class ServedApp {
-  readonly app: App;
+  /** The app as the server drives it. */
+  readonly engine: AppEngine;
   readonly catalog: GrantedCatalog;
   readonly validator = argumentValidator();
   readonly pageSize: number;
@@ -80,12 +82,13 @@ export class ServedApp {
   readonly #checkResults: boolean;
 
   constructor(app: App, options: ServeOptions = {}) {
-    if (!app.generated) {
+    const engine = engineOf(app);
+    if (!engine.generated) {
       throw new Error(
         `livecmd: app "${app.name}" has no generated catalog; run \`npx livecmd codegen\` and pass defineApp({ generated: { catalog, templates } })`,
       );
     }
-    const drift = catalogDrift(app, app.generated.catalog);
+    const drift = catalogDrift(engine, engine.generated.catalog);
     if (drift.length > 0 && !options.allowStale) {
       throw new StaleCatalogError(
         `livecmd: catalog.json no longer matches app "${app.name}": ${drift.join("; ")}. Run \`npx livecmd codegen\` and restart (or serve with --allow-stale to serve the catalog as it is)`,
@@ -94,8 +97,8 @@ export class ServedApp {
     const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     if (!Number.isSafeInteger(pageSize) || pageSize < 1)
       throw new Error(`livecmd: page size must be a positive integer, got ${pageSize}`);
-    this.app = app;
-    this.catalog = new GrantedCatalog(app, app.generated);
+    this.engine = engine;
+    this.catalog = new GrantedCatalog(engine, engine.generated);
     this.pageSize = pageSize;
     this.#limiter = rateLimiterOf(app);
     const log = (this.log = options.log ?? serverLog());
@@ -124,14 +127,14 @@ export class ServedApp {
   admit(entry: CommandEntry): void {
     const retryAfterMs = this.#limiter.take(
       entry.name,
-      this.app.commands.get(entry.name)?.options.rateLimit,
+      this.engine.commands.get(entry.name)?.options.rateLimit,
     );
     if (retryAfterMs > 0) throw rateLimited(entry.name, retryAfterMs);
   }
 
   /** The app's own question for confirm command `name` (`confirm: { message }`), if it has one. */
   confirmQuestion(name: string): string | undefined {
-    const confirm = this.app.commands.get(name)?.options.confirm;
+    const confirm = this.engine.commands.get(name)?.options.confirm;
     return typeof confirm === "object" ? confirm.message : undefined;
   }
 
@@ -142,7 +145,7 @@ export class ServedApp {
     auth: AuthInfo | undefined,
     request: Pick<RunOptions, "onLink" | "signal" | "onProgress"> = {},
   ): Promise<unknown> {
-    const running = this.app.run(entry.name, args, { ...request, origin: Origin.Agent, auth });
+    const running = this.engine.run(entry.name, args, { ...request, origin: Origin.Agent, auth });
     return this.#checkResults ? running.then((result) => this.#checked(entry, result)) : running;
   }
 

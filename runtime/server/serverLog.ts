@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Logger } from "pino";
-import { cutText } from "../cutText.ts";
+import { cutText } from "../text/cutText.ts";
 import { DEFAULT_LOG_FORMAT, type LogFormat } from "./logFormat.ts";
 import { currentRequest } from "./requestContext.ts";
 import { terminalSafe } from "./terminalSafe.ts";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { AuthInfo, Server } from "@modelcontextprotocol/server";
 import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
 import type { SubscriptionLimits } from "../live/limitDefaults.ts";
-import { shortened } from "../cutText.ts";
+import { shortened } from "../text/cutText.ts";
 import type { Connection } from "./connection.ts";
 import { limitReached } from "./protocolErrors.ts";
 

@@ -1,4 +1,5 @@
-import type { App } from "../app.ts";
+import type { App } from "../model/app.ts";
+import { engineOf } from "../model/appEngine.ts";
 import { checkResult as checkAgainstEntry } from "../validation/resultMismatch.ts";
 
 /**
@@ -7,10 +8,11 @@ import { checkResult as checkAgainstEntry } from "../validation/resultMismatch.t
  * a command (`app.run(...)`) or reads one over MCP and wants its result held to its return type.
  */
 export function checkResult(app: App, name: string, value: unknown): void {
-  const entry = app.generated?.catalog.commands.find((candidate) => candidate.name === name);
+  const { generated } = engineOf(app);
+  const entry = generated?.catalog.commands.find((candidate) => candidate.name === name);
   if (!entry) {
     throw new Error(
-      app.generated
+      generated
         ? `livecmd: app "${app.name}" has no command "${name}" in its catalog.json`
         : `livecmd: app "${app.name}" has no generated catalog; run \`npx livecmd codegen\` and pass defineApp({ generated: { catalog, templates } })`,
     );

@@ -13,7 +13,7 @@ import {
   type ResourceTemplateType as ResourceTemplate,
   type Tool,
 } from "@modelcontextprotocol/client";
-import type { App } from "../app.ts";
+import type { App } from "../model/app.ts";
 import {
   ListChangeRecorder,
   UpdateRouter,

@@ -1,4 +1,4 @@
-import type { CommandEntry } from "../catalog.ts";
+import type { CommandEntry } from "../model/catalog.ts";
 import type { FieldError } from "../uri/template.ts";
 import { argumentValidator } from "./argumentValidator.ts";
 

@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { build } from "esbuild";
 import { chromium, type Browser } from "playwright-core";
 import { createExampleApp } from "../../example/app.ts";
-import { Origin } from "../../runtime/app.ts";
+import { Origin } from "../../runtime/model/context.ts";
 import { serveHttp, type HttpServing } from "../../runtime/server/index.ts";
 import { root } from "../helpers/cli.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";

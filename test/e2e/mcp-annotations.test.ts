@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
-import { defineApp } from "../../runtime/app.ts";
-import type { Catalog } from "../../runtime/catalog.ts";
+import { defineApp } from "../../runtime/model/app.ts";
+import type { Catalog } from "../../runtime/model/catalog.ts";
+import { engineOf } from "../../runtime/model/appEngine.ts";
 import { catalogDrift } from "../../runtime/server/catalogDrift.ts";
 import { testApp } from "../../runtime/testing/index.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
@@ -48,7 +49,7 @@ describe("annotations and the catalog", () => {
       agent: { grant: [] },
     });
     assert.ok(
-      catalogDrift(app, catalog as Catalog).includes(
+      catalogDrift(engineOf(app), catalog as Catalog).includes(
         `customers_rename's annotations are {"readOnlyHint":false,"destructiveHint":false} in the app, {"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true} in catalog.json`,
       ),
     );

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { command, type Command } from "../../runtime/command.ts";
-import type { Completer } from "../../runtime/app.ts";
+import { command, type Command } from "../../runtime/model/command.ts";
+import type { Completer } from "../../runtime/model/app.ts";
 import { RATE_LIMITED } from "../../runtime/server/index.ts";
 import { testApp } from "../../runtime/testing/index.ts";
 import { withFixtureGenerated } from "./fixtures/fixtureCatalog.ts";

@@ -11,7 +11,7 @@ import {
   type ElicitResult,
 } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../example/app.ts";
-import type { CommandEntry } from "../../runtime/catalog.ts";
+import type { CommandEntry } from "../../runtime/model/catalog.ts";
 import { confirmationMessage } from "../../runtime/server/confirmation.ts";
 import { serveHttp, staticTokens } from "../../runtime/server/index.ts";
 import { testApp } from "../../runtime/testing/index.ts";

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { defineApp } from "../../runtime/app.ts";
-import { command } from "../../runtime/command.ts";
+import { defineApp } from "../../runtime/model/app.ts";
+import { command } from "../../runtime/model/command.ts";
 import { testApp } from "../../runtime/testing/index.ts";
 import { withFixtureGenerated } from "./fixtures/fixtureCatalog.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
 import { createShopApp } from "./fixtures/shopApp.ts";
+import { engineOf } from "../../runtime/model/appEngine.ts";
 
 function toolsOnlyApp() {
   const rename = command({}, (_ctx, id: number) => ({ id }));
@@ -82,7 +83,7 @@ for (const protocol of PROTOCOLS) {
           "server_time",
         ],
       );
-      const show = app.generated!.catalog.commands.find(
+      const show = engineOf(app).generated!.catalog.commands.find(
         (entry) => entry.name === "customers_show",
       )!;
       assert.deepEqual(

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createExampleApp } from "../../example/app.ts";
-import { Origin } from "../../runtime/app.ts";
+import { Origin } from "../../runtime/model/context.ts";
 import { RATE_LIMITED, serveHttp } from "../../runtime/server/index.ts";
 import { testApp, type McpTestClient } from "../../runtime/testing/index.ts";
 import { createCounterApp } from "./fixtures/counterApp.ts";

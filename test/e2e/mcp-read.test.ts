@@ -2,11 +2,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ResourceNotFoundError } from "@modelcontextprotocol/client";
 import fc from "fast-check";
-import { Origin } from "../../runtime/context.ts";
+import { Origin } from "../../runtime/model/context.ts";
 import { testApp } from "../../runtime/testing/index.ts";
 import { expand } from "./fixtures/fixtureTemplate.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
 import { createShopApp } from "./fixtures/shopApp.ts";
+import { engineOf } from "../../runtime/model/appEngine.ts";
 
 const reads = [
   ["a path variable", "app://customers_show/2", { id: 2, name: "Grace Hopper" }],
@@ -165,7 +166,7 @@ describe("read and call are one path", () => {
       it(`gives the ${tool} handler the same arguments and the agent the same result for random values (${protocol})`, async () => {
         const { app, invocations } = createShopApp();
         app.grant(app.commands.get("orders_between")!);
-        const template = app.generated!.templates[tool]!;
+        const template = engineOf(app).generated!.templates[tool]!;
         const mcp = await testApp(app).mcp({ protocol });
         await fc.assert(
           fc.asyncProperty(vars, async (values) => {

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from "better-sqlite3";
-import type { App } from "../../runtime/app.ts";
+import type { App } from "../../runtime/model/app.ts";
 import { SqliteDatabase } from "../../runtime/db/sqlite/sqliteDatabase.ts";
 
 /**

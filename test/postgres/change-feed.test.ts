@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { defineApp, type App } from "../../runtime/app.ts";
-import { command } from "../../runtime/command.ts";
+import { defineApp, type App } from "../../runtime/model/app.ts";
+import { command } from "../../runtime/model/command.ts";
 import { postgres } from "../../runtime/db/postgres/postgres.ts";
 import { LiveRegistry, type Subscriber } from "../../runtime/live/liveRegistry.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";

@@ -1,15 +1,16 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { defineApp } from "../../runtime/app.ts";
+import { defineApp } from "../../runtime/model/app.ts";
 import { readLines } from "../../cli/inspectReads.ts";
-import { Origin } from "../../runtime/context.ts";
+import { Origin } from "../../runtime/model/context.ts";
 import type { SqlParam } from "../../runtime/db/database.ts";
 import type { TableRead } from "../../runtime/db/keyedAccess.ts";
-import { command } from "../../runtime/command.ts";
+import { command } from "../../runtime/model/command.ts";
 import { WITHOUT_EVENT_TRIGGERS } from "../../runtime/db/postgres/installChangeFeed.ts";
 import { postgres, type PostgresOptions } from "../../runtime/db/postgres/postgres.ts";
 import { LiveRegistry } from "../../runtime/live/liveRegistry.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
+import { engineOf } from "../../runtime/model/appEngine.ts";
 
 const server = postgresServer();
 
@@ -292,7 +293,7 @@ describe(
       });
       const linesOf = async (name: string, args: unknown[]) => {
         const reads: TableRead[] = [];
-        await app.run(name, args, {
+        await engineOf(app).run(name, args, {
           origin: Origin.Agent,
           observer: { read: (each) => reads.push(...each), sawPrincipal: () => {} },
         });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
-import { defineApp } from "../../runtime/app.ts";
-import { command } from "../../runtime/command.ts";
+import { defineApp } from "../../runtime/model/app.ts";
+import { command } from "../../runtime/model/command.ts";
 import type { TableRead } from "../../runtime/db/keyedAccess.ts";
 import { boundReads } from "../../runtime/db/postgres/boundReads.ts";
 import { postgres } from "../../runtime/db/postgres/postgres.ts";

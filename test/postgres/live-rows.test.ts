@@ -5,6 +5,7 @@ import { defineApp, type App } from "../../runtime/index.ts";
 import { postgres } from "../../runtime/db/postgres/postgres.ts";
 import { queryCommand, watch, writeAndCompare, writeBatches } from "../helpers/differentialLive.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
+import { engineOf } from "../../runtime/model/appEngine.ts";
 
 const server = postgresServer();
 
@@ -152,7 +153,7 @@ describe("PostgreSQL: row-level live matching", { skip: server.skip }, () => {
         fc.array(write, { minLength: 1, maxLength: 6 }),
         async (reads, writes) => {
           await app.db.run(SEED);
-          await app.changesCaughtUp();
+          await engineOf(app).changesCaughtUp();
           const rows = await watch(app, "rows", reads);
           const tables = await watch(app, "tables", reads);
           try {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
-import { defineApp } from "../../runtime/app.ts";
-import { command } from "../../runtime/command.ts";
+import { defineApp } from "../../runtime/model/app.ts";
+import { command } from "../../runtime/model/command.ts";
 import { postgres } from "../../runtime/db/postgres/postgres.ts";
 import { numberedPlaceholders } from "../../runtime/db/postgres/placeholders.ts";
 import { INSTALL_CHANGE_FEED } from "../../runtime/db/postgres/changeFeed.ts";

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { after, afterEach, before, describe, it } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import * as customers from "../../example/commands/customers.ts";
-import { command } from "../../runtime/command.ts";
+import { command } from "../../runtime/model/command.ts";
 import type { Int } from "../../runtime/uri/int.ts";
-import type { Context } from "../../runtime/context.ts";
+import type { Context } from "../../runtime/model/context.ts";
 import { serveHttp } from "../../runtime/server/index.ts";
 import { testApp, type Listening, type McpTestClient } from "../../runtime/testing/index.ts";
 import {

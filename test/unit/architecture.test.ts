@@ -116,3 +116,39 @@ test("ARCHITECTURE.md: the check finds a path that is not there, and a name its 
     "NoSuchThing is not in runtime/live/liveRoom.ts",
   ]);
 });
+
+/** The specifiers in `source` (the text of `file`) that lead into runtime/ by a relative path. */
+function runtimeReaches(file: string, source: string): string[] {
+  const specifiers = source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)["'](\.[^"']*)["']/g);
+  return [...specifiers]
+    .map(([, specifier]) => specifier!)
+    .filter((specifier) =>
+      path.posix.join(path.posix.dirname(file), specifier).startsWith("runtime/"),
+    );
+}
+
+// cli/ and generator/ ship apart from the runtime, so they reach it as any package's user would:
+// through livecmd, livecmd/server, livecmd/client, livecmd/uri, livecmd/testing or livecmd/internal.
+test("cli/ and generator/ import runtime/ only through the package's entry points", () => {
+  const reaches = repositoryFiles()
+    .filter((file) => /^(cli|generator)\/.*\.ts$/.test(file))
+    .flatMap((file) =>
+      runtimeReaches(file, readFileSync(path.join(root, file), "utf8")).map(
+        (specifier) => `${file}: ${specifier}`,
+      ),
+    );
+  assert.deepEqual(reaches, []);
+});
+
+test("the entry point check finds a relative import into runtime/, static or dynamic", () => {
+  const source = [
+    'import type { App } from "../../runtime/model/app.ts";',
+    'const { serveHttp } = await import("../../runtime/server/serveHttp.ts");',
+    'import { engineOf } from "livecmd/internal";',
+    'import { appPaths } from "../appPaths.ts";',
+  ].join("\n");
+  assert.deepEqual(runtimeReaches("cli/doctor/check.ts", source), [
+    "../../runtime/model/app.ts",
+    "../../runtime/server/serveHttp.ts",
+  ]);
+});

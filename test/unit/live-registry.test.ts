@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
 import { sqliteHandle } from "../helpers/sqliteHandle.ts";
-import type { App } from "../../runtime/app.ts";
+import type { App } from "../../runtime/model/app.ts";
 import {
   describeRerunFailure,
   LiveRegistry,

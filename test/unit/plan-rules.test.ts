@@ -3,7 +3,7 @@ import { test } from "node:test";
 import type { CommandDecl, JsonSchema, ParamDecl } from "../../generator/model.ts";
 import { buildCatalog } from "../../generator/plan/buildCatalog.ts";
 import { planCommand } from "../../generator/plan/planCommand.ts";
-import { listings } from "../../runtime/catalog.ts";
+import { listings } from "../../runtime/model/catalog.ts";
 
 const at = { file: "app.ts", line: 1, column: 1 };
 const int: JsonSchema = { type: "integer" };

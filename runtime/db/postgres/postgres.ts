@@ -1,6 +1,6 @@
 import { ANY_TABLE } from "../anyTable.ts";
 import type { TableChange } from "../keyedAccess.ts";
-import { SetupError } from "../../setupError.ts";
+import { SetupError } from "../../model/setupError.ts";
 import type { Database } from "../database.ts";
 import { ChangeListener } from "./changeListener.ts";
 import { redacted, urlProblem } from "./connectionProblem.ts";

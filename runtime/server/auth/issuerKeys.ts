@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, type JWTVerifyGetKey } from "jose";
-import { cutText } from "../../cutText.ts";
+import { cutText } from "../../text/cutText.ts";
 import { AuthUnavailable } from "./authUnavailable.ts";
 
 /** The first wait after the issuer fails, doubled on each failure up to `MAX_BACKOFF_MS`. */

@@ -1,4 +1,4 @@
-import { cutText } from "../../cutText.ts";
+import { cutText } from "../../text/cutText.ts";
 
 /** One line of a tokens file, parsed: `token [scope ...] [# client name]`. */
 export interface TokenLine {

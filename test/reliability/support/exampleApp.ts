@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { ProtocolError } from "@modelcontextprotocol/client";
-import type { App, Invocation } from "../../../runtime/app.ts";
-import { defineApp } from "../../../runtime/app.ts";
-import type { Command } from "../../../runtime/command.ts";
+import type { App, Invocation } from "../../../runtime/model/app.ts";
+import { defineApp } from "../../../runtime/model/app.ts";
+import type { Command } from "../../../runtime/model/command.ts";
 import * as customers from "../../../example/commands/customers.ts";
 import * as orders from "../../../example/commands/orders.ts";
 import { openExampleDatabase } from "../../../example/db.ts";
@@ -11,6 +11,7 @@ import { createExampleApp } from "../../../example/app.ts";
 import catalog from "../../../generated/catalog.json" with { type: "json" };
 import { templates } from "../../../generated/templates.ts";
 import { sqliteHandle } from "../../helpers/sqliteHandle.ts";
+import { engineOf } from "../../../runtime/model/appEngine.ts";
 
 export const PROTOCOLS = ["2026-07-28", "2025-11-25"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -58,7 +59,7 @@ function exampleGrant(overrides: Record<string, Command>): Command[] {
   const example = createExampleApp(":memory:"); // opens no database: that happens on first use
   const all: Record<string, Command> = { ...customers, ...orders };
   return [...example.commands.keys()]
-    .filter((name) => example.isGranted(name))
+    .filter((name) => engineOf(example).isGranted(name))
     .map((name) => overrides[name] ?? all[name]!);
 }
 

@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../../example/app.ts";
-import type { Invocation } from "../../../runtime/app.ts";
+import type { Invocation } from "../../../runtime/model/app.ts";
 import { serveHttp } from "../../../runtime/server/index.ts";
 import { mulberry32 } from "../../helpers/mulberry32.ts";
 

@@ -1,65 +1,21 @@
-import { CATALOG_VERSION, type Catalog, type Generated } from "./catalog.ts";
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { byCodeUnit } from "./byCodeUnit.ts";
+import type { App, ChangeListener, Completer, Invocation, Middleware, RunOptions } from "./app.ts";
+import {
+  checkedScopes,
+  checkGenerated,
+  nameCommands,
+  type AppDefinition,
+} from "./appDefinition.ts";
+import type { Generated } from "./catalog.ts";
+import type { Command } from "./command.ts";
 import { argumentsObject } from "./commandArguments.ts";
-import type { FieldError } from "./uri/template.ts";
-import { argumentValidator } from "./validation/argumentValidator.ts";
-import { InvalidArguments } from "./validation/invalidArguments.ts";
-import { isCommand, type Command } from "./command.ts";
-import { Origin, type Context } from "./context.ts";
-import type { AppDatabase, Database } from "./db/database.ts";
-import { anyRowsOf, type TableChange, type TableRead } from "./db/keyedAccess.ts";
-import { openDatabase, type DatabaseSource } from "./db/openDatabase.ts";
-
-export interface AppDefinition {
-  /** The URI scheme of the app's resources: `app` gives `app://customers_show/12`; also the MCP server's name. */
-  name: string;
-  /** The MCP server's version (`serverInfo.version`); `livecmd serve` takes the app's package.json version when absent. */
-  version?: string;
-  /** Every command, keyed by export name (spread the command modules: `{ ...customers }`). */
-  commands: Record<string, Command>;
-  /**
-   * What an AI agent may use. A command not granted is invisible and unreachable over MCP.
-   * `scopes`: the OAuth scopes a principal needs for a granted command, by command name, when
-   * the server authenticates its clients; to a principal without them the command is as
-   * invisible as an ungranted one.
-   */
-  agent: { grant: Command[]; scopes?: Readonly<Record<string, readonly string[]>> };
-  /**
-   * The app's database, opened once, on first use: a function that opens SQLite (a
-   * better-sqlite3 `Database`), or `postgres(url | pg.Pool)`.
-   */
-  database?: DatabaseSource;
-  /**
-   * The app's `generated/` output, which the MCP server serves: the parsed catalog.json and the
-   * `templates` of templates.ts. Checked when the app is defined.
-   */
-  generated?: { catalog: unknown; templates: Generated["templates"] };
-}
-
-/** What middleware sees: the handler's context plus the arguments it will get. */
-export interface Invocation extends Context {
-  readonly args: readonly unknown[];
-}
-
-export type Middleware = (invocation: Invocation, next: () => Promise<unknown>) => Promise<unknown>;
-
-export interface RunOptions {
-  origin: Origin;
-  /** The principal an agent's run is for, when the server authenticates (see `Context.auth`). */
-  auth?: AuthInfo | undefined;
-  /** Told what the run reads and whether it looks at its principal: what a live subscription of it depends on. */
-  observer?: RunObserver;
-  /** Told each URI the run links to (`ctx.link`); links go nowhere when absent. */
-  onLink?: (uri: string) => void;
-  /** The run's cancellation (`ctx.signal`); one that never fires when absent. */
-  signal?: AbortSignal;
-  /** Told `ctx.progress(...)`; progress goes nowhere when absent. */
-  onProgress?: (done: number, total?: number, message?: string) => void;
-}
-
-/** The signal of a run nobody can cancel. */
-const NEVER_CANCELLED = new AbortController().signal;
+import { Origin } from "./context.ts";
+import type { AppDatabase, Database } from "../db/database.ts";
+import { anyRowsOf, type TableChange, type TableRead } from "../db/keyedAccess.ts";
+import { openDatabase, type DatabaseSource } from "../db/openDatabase.ts";
+import type { FieldError } from "../uri/template.ts";
+import { argumentValidator } from "../validation/argumentValidator.ts";
+import { InvalidArguments } from "../validation/invalidArguments.ts";
 
 /** What a live subscription learns from each run of its command. */
 export interface RunObserver {
@@ -69,22 +25,38 @@ export interface RunObserver {
   sawPrincipal(): void;
 }
 
+/** A run the server watches: an app's run options, and who is told what it reads. */
+export interface ObservedRunOptions extends RunOptions {
+  /** Told what the run reads and whether it looks at its principal: what a live subscription of it depends on. */
+  observer?: RunObserver;
+}
+
+/** The signal of a run nobody can cancel. */
+const NEVER_CANCELLED = new AbortController().signal;
+
 /**
- * Completes a template variable for an agent: the values to offer for `prefix`, given the
- * variables already filled in (`arguments`, by name, as typed). Runs as the agent, through the
- * middleware, counted against the command's rate limit; what it returns is merged with what the
- * variable's schema offers (enum constants, `true`/`false`) and capped at 100.
+ * Where an App keeps its engine: a registered symbol rather than a module's WeakMap, because the
+ * app's module and the CLI may load two copies of livecmd, and either must reach the other's.
  */
-export type Completer = (
-  ctx: Context,
-  prefix: string,
-  context: { arguments: Readonly<Record<string, string>> },
-) => readonly string[] | Promise<readonly string[]>;
+const ENGINE = Symbol.for("livecmd.appEngine");
 
-/** What a committed write changed; listeners re-run what read it. */
-export type ChangeListener = (changes: readonly TableChange[]) => void;
+/** Gives `app` its engine, as a property its type does not declare. */
+export function attachEngine(app: App, engine: AppEngine): void {
+  Object.defineProperty(app, ENGINE, { value: engine });
+}
 
-export class App {
+/** The engine of an app made by `defineApp`, which the server, the CLI and tests drive. */
+export function engineOf(app: App): AppEngine {
+  const engine = (app as unknown as Partial<Record<symbol, AppEngine>>)[ENGINE];
+  if (!engine) throw new Error("livecmd: not an app; make it with defineApp({ ... })");
+  return engine;
+}
+
+/**
+ * An app as the server drives it: the grant and its scopes, the middleware chain, completers,
+ * the database and its changes, runs as the agent or the app. `App` is its face to the adopter.
+ */
+export class AppEngine {
   readonly name: string;
   readonly version: string | undefined;
   /** Commands by name, in code-unit order of name. */
@@ -280,7 +252,7 @@ export class App {
    * and refused with `InvalidArguments`; an agent's were validated by the server before its
    * rate limit counted them.
    */
-  async run(name: string, args: readonly unknown[], options: RunOptions): Promise<unknown> {
+  async run(name: string, args: readonly unknown[], options: ObservedRunOptions): Promise<unknown> {
     const command = this.commands.get(name);
     if (!command) throw new Error(`livecmd: app "${this.name}" has no command "${name}"`);
     if (options.origin === Origin.App) {
@@ -302,7 +274,7 @@ export class App {
   #invocation(
     name: string,
     args: readonly unknown[],
-    { origin, observer, auth, onLink, signal, onProgress }: RunOptions,
+    { origin, observer, auth, onLink, signal, onProgress }: ObservedRunOptions,
   ): Invocation {
     const app = this;
     let db: Database | undefined;
@@ -338,69 +310,3 @@ export class App {
       for (const listener of this.#grantListeners) listener();
   }
 }
-
-/** `agent.scopes`, checked: every key names one of the app's commands, every scope is a non-empty string. */
-function checkedScopes(
-  app: string,
-  commands: ReadonlyMap<string, Command>,
-  scopes: Readonly<Record<string, readonly string[]>>,
-): Readonly<Record<string, readonly string[]>> {
-  for (const [name, required] of Object.entries(scopes)) {
-    if (!commands.has(name)) {
-      throw new Error(
-        `livecmd: agent.scopes names "${name}", which is not one of app "${app}"'s commands`,
-      );
-    }
-    if (
-      !Array.isArray(required) ||
-      !required.every((scope) => typeof scope === "string" && scope !== "")
-    ) {
-      throw new Error(
-        `livecmd: agent.scopes.${name} must be a list of scope names, e.g. ["customers:write"]`,
-      );
-    }
-  }
-  return scopes;
-}
-
-export function defineApp(definition: AppDefinition): App {
-  return new App(definition);
-}
-
-function nameCommands(commands: Record<string, Command>): Map<string, Command> {
-  const named = new Map<string, Command>();
-  for (const key of Object.keys(commands).sort(byCodeUnit)) {
-    const command = commands[key];
-    if (!isCommand(command)) continue;
-    const name = command.options.name ?? key;
-    if (named.has(name))
-      throw new Error(`livecmd: two commands are named "${name}"; rename one or set options.name`);
-    named.set(name, command);
-  }
-  return new Map([...named].sort(([a], [b]) => byCodeUnit(a, b)));
-}
-
-function checkGenerated(
-  app: string,
-  { catalog, templates }: NonNullable<AppDefinition["generated"]>,
-): Generated {
-  const shaped = catalog as Partial<Catalog> | null;
-  if (typeof shaped !== "object" || shaped === null || !Array.isArray(shaped.commands)) {
-    throw new Error(
-      `livecmd: app "${app}" was given a catalog that is not a livecmd catalog.json; pass the file \`livecmd codegen\` wrote`,
-    );
-  }
-  if (shaped.catalogVersion !== CATALOG_VERSION) {
-    throw new Error(
-      `livecmd: app "${app}" was given a catalog.json of format ${String(shaped.catalogVersion ?? 1)}, and this livecmd reads format ${CATALOG_VERSION}; run \`npx livecmd codegen\` to write it again`,
-    );
-  }
-  if (shaped.app !== app) {
-    throw new Error(
-      `livecmd: the catalog was generated for app "${String(shaped.app)}", not "${app}"; run \`npx livecmd codegen --app <this app's module>\``,
-    );
-  }
-  return { catalog: shaped as Catalog, templates };
-}
-
-export { Origin };

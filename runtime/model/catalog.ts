@@ -1,4 +1,4 @@
-import type { CommandTemplate, JsonSchema } from "./uri/template.ts";
+import type { CommandTemplate, JsonSchema } from "../uri/template.ts";
 
 /**
  * The format of catalog.json. 2: every command once, with its schema once; the listings are

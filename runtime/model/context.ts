@@ -1,6 +1,6 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import type { Database } from "./db/database.ts";
-import type { ResourceUri } from "./uri/resourceUri.ts";
+import type { Database } from "../db/database.ts";
+import type { ResourceUri } from "../uri/resourceUri.ts";
 
 /** Who asked for a command to run. */
 export const Origin = {

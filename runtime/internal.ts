@@ -1,0 +1,51 @@
+/**
+ * livecmd/internal: what the CLI and the generator use of the runtime beyond its public entry
+ * points. They reach the runtime only through package entries, so they can ship in a package of
+ * their own; an app has no use for anything here, and it may change in any release.
+ */
+import type { App } from "./model/app.ts";
+import type { ReadInspector } from "./server/readInspector.ts";
+
+export { engineOf, type AppEngine } from "./model/appEngine.ts";
+export {
+  annotationsOf,
+  CATALOG_VERSION,
+  listings,
+  type ArgumentShape,
+  type Catalog,
+  type CommandEntry,
+} from "./model/catalog.ts";
+export { isSetupError } from "./model/setupError.ts";
+export { byCodeUnit } from "./text/byCodeUnit.ts";
+export type { JsonSchema, TemplateVariable } from "./uri/template.ts";
+export { isJsonNumberSyntax } from "./uri/scalarSyntax.ts";
+export { isPlainConstant } from "./uri/uriCursor.ts";
+export { percentEncode } from "./uri/percentEncode.ts";
+export { argumentValidator } from "./validation/argumentValidator.ts";
+export { ANY_TABLE } from "./db/anyTable.ts";
+export type { TableRead } from "./db/keyedAccess.ts";
+export { sqliteDriverProblem } from "./db/sqlite/sqliteDriver.ts";
+export { keyText } from "./db/sqlite/sqliteKeys.ts";
+export { redacted, urlProblem } from "./db/postgres/connectionProblem.ts";
+export { loadPg } from "./db/postgres/loadPg.ts";
+export { firstConnection } from "./db/postgres/firstConnection.ts";
+export {
+  hasEventTriggers,
+  installChangeFeed,
+  WITHOUT_EVENT_TRIGGERS,
+} from "./db/postgres/installChangeFeed.ts";
+export { ReadSet } from "./live/readSet.ts";
+export { DEFAULT_SUBSCRIPTION_LIMITS, FAIR_SHARES } from "./live/limitDefaults.ts";
+export { DEFAULT_PAGE_SIZE } from "./server/defaultPageSize.ts";
+export { DEFAULT_HOST, DEFAULT_SESSION_IDLE_MS } from "./server/httpDefaults.ts";
+export { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from "./server/logFormat.ts";
+export type { InspectedRead, ReadInspector } from "./server/readInspector.ts";
+
+/**
+ * A `ReadInspector` of `app`, for `livecmd inspect --reads`. Loaded on the call: the server's
+ * modules load the MCP SDK, and every CLI command imports this entry, `codegen` included.
+ */
+export async function readInspector(app: App): Promise<ReadInspector> {
+  const { ReadInspector } = await import("./server/readInspector.ts");
+  return new ReadInspector(app);
+}

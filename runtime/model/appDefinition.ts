@@ -1,0 +1,91 @@
+import type { Command } from "./command.ts";
+import { isCommand } from "./command.ts";
+import { CATALOG_VERSION, type Catalog, type Generated } from "./catalog.ts";
+import type { DatabaseSource } from "../db/openDatabase.ts";
+import { byCodeUnit } from "../text/byCodeUnit.ts";
+
+export interface AppDefinition {
+  /** The URI scheme of the app's resources: `app` gives `app://customers_show/12`; also the MCP server's name. */
+  name: string;
+  /** The MCP server's version (`serverInfo.version`); `livecmd serve` takes the app's package.json version when absent. */
+  version?: string;
+  /** Every command, keyed by export name (spread the command modules: `{ ...customers }`). */
+  commands: Record<string, Command>;
+  /**
+   * What an AI agent may use. A command not granted is invisible and unreachable over MCP.
+   * `scopes`: the OAuth scopes a principal needs for a granted command, by command name, when
+   * the server authenticates its clients; to a principal without them the command is as
+   * invisible as an ungranted one.
+   */
+  agent: { grant: Command[]; scopes?: Readonly<Record<string, readonly string[]>> };
+  /**
+   * The app's database, opened once, on first use: a function that opens SQLite (a
+   * better-sqlite3 `Database`), or `postgres(url | pg.Pool)`.
+   */
+  database?: DatabaseSource;
+  /**
+   * The app's `generated/` output, which the MCP server serves: the parsed catalog.json and the
+   * `templates` of templates.ts. Checked when the app is defined.
+   */
+  generated?: { catalog: unknown; templates: Generated["templates"] };
+}
+
+/** `agent.scopes`, checked: every key names one of the app's commands, every scope is a non-empty string. */
+export function checkedScopes(
+  app: string,
+  commands: ReadonlyMap<string, Command>,
+  scopes: Readonly<Record<string, readonly string[]>>,
+): Readonly<Record<string, readonly string[]>> {
+  for (const [name, required] of Object.entries(scopes)) {
+    if (!commands.has(name)) {
+      throw new Error(
+        `livecmd: agent.scopes names "${name}", which is not one of app "${app}"'s commands`,
+      );
+    }
+    if (
+      !Array.isArray(required) ||
+      !required.every((scope) => typeof scope === "string" && scope !== "")
+    ) {
+      throw new Error(
+        `livecmd: agent.scopes.${name} must be a list of scope names, e.g. ["customers:write"]`,
+      );
+    }
+  }
+  return scopes;
+}
+
+export function nameCommands(commands: Record<string, Command>): Map<string, Command> {
+  const named = new Map<string, Command>();
+  for (const key of Object.keys(commands).sort(byCodeUnit)) {
+    const command = commands[key];
+    if (!isCommand(command)) continue;
+    const name = command.options.name ?? key;
+    if (named.has(name))
+      throw new Error(`livecmd: two commands are named "${name}"; rename one or set options.name`);
+    named.set(name, command);
+  }
+  return new Map([...named].sort(([a], [b]) => byCodeUnit(a, b)));
+}
+
+export function checkGenerated(
+  app: string,
+  { catalog, templates }: NonNullable<AppDefinition["generated"]>,
+): Generated {
+  const shaped = catalog as Partial<Catalog> | null;
+  if (typeof shaped !== "object" || shaped === null || !Array.isArray(shaped.commands)) {
+    throw new Error(
+      `livecmd: app "${app}" was given a catalog that is not a livecmd catalog.json; pass the file \`livecmd codegen\` wrote`,
+    );
+  }
+  if (shaped.catalogVersion !== CATALOG_VERSION) {
+    throw new Error(
+      `livecmd: app "${app}" was given a catalog.json of format ${String(shaped.catalogVersion ?? 1)}, and this livecmd reads format ${CATALOG_VERSION}; run \`npx livecmd codegen\` to write it again`,
+    );
+  }
+  if (shaped.app !== app) {
+    throw new Error(
+      `livecmd: the catalog was generated for app "${String(shaped.app)}", not "${app}"; run \`npx livecmd codegen --app <this app's module>\``,
+    );
+  }
+  return { catalog: shaped as Catalog, templates };
+}

@@ -1,0 +1,54 @@
+import type { App } from "../model/app.ts";
+import { Origin } from "../model/context.ts";
+import type { TableRead } from "../db/keyedAccess.ts";
+import { resolveUri } from "./resolveUri.ts";
+import { ServedApp } from "./servedApp.ts";
+
+/** What one read of a URI depended on: what a subscription to it would re-run on. */
+export interface InspectedRead {
+  command: string;
+  args: readonly unknown[];
+  reads: TableRead[];
+  /** The run looked at `ctx.auth`: one run per principal. */
+  readsPrincipal: boolean;
+  /** Why the read failed, when it did. */
+  failure: string | undefined;
+}
+
+/**
+ * Runs the read of a URI once, as an agent would, and tells what it read (`livecmd inspect
+ * --reads`). The catalog is taken as it is, stale or not: inspecting is how an author finds out.
+ */
+export class ReadInspector {
+  readonly #served: ServedApp;
+
+  constructor(app: App) {
+    this.#served = new ServedApp(app, { allowStale: true });
+  }
+
+  /** Throws, before anything runs, for a URI no read accepts. */
+  async read(uri: string): Promise<InspectedRead> {
+    const { entry, args } = resolveUri(this.#served, uri, undefined);
+    const reads: TableRead[] = [];
+    let readsPrincipal = false;
+    // A read that throws (a row not there yet) still read what it read: a watch of it depends
+    // on that, to hear when the row comes.
+    const failure = await this.#served.engine
+      .run(entry.name, args, {
+        origin: Origin.Agent,
+        observer: {
+          read: (each) => reads.push(...each),
+          sawPrincipal: () => (readsPrincipal = true),
+        },
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+    return { command: entry.name, args, reads, readsPrincipal, failure };
+  }
+
+  close(): void {
+    this.#served.close();
+  }
+}
