@@ -11,10 +11,10 @@ import { pathToFileURL } from "node:url";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../example/app.ts";
-import type { App } from "../runtime/model/app.ts";
-import { Origin } from "../runtime/model/context.ts";
-import { LiveRegistry } from "../runtime/live/liveRegistry.ts";
-import { serveHttp } from "../runtime/server/index.ts";
+import type { App } from "../packages/livecmd/runtime/model/app.ts";
+import { Origin } from "../packages/livecmd/runtime/model/context.ts";
+import { LiveRegistry } from "../packages/livecmd/runtime/live/liveRegistry.ts";
+import { serveHttp } from "../packages/livecmd/runtime/server/index.ts";
 import { runAlone } from "./read.bench.ts";
 import {
   figureOf,

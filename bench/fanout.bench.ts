@@ -9,9 +9,9 @@
 import { deepStrictEqual } from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import { createExampleApp } from "../example/app.ts";
-import type { App } from "../runtime/model/app.ts";
-import { Origin } from "../runtime/model/context.ts";
-import { LiveRegistry } from "../runtime/live/liveRegistry.ts";
+import type { App } from "../packages/livecmd/runtime/model/app.ts";
+import { Origin } from "../packages/livecmd/runtime/model/context.ts";
+import { LiveRegistry } from "../packages/livecmd/runtime/live/liveRegistry.ts";
 import { runAlone } from "./read.bench.ts";
 import {
   figureOf,
@@ -21,7 +21,7 @@ import {
   type Figure,
   type Section,
 } from "./lib/section.ts";
-import { engineOf } from "../runtime/model/appEngine.ts";
+import { engineOf } from "../packages/livecmd/runtime/model/appEngine.ts";
 
 const URIS = 1000;
 const SUBSCRIBERS_PER_URI = 10;

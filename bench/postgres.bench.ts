@@ -13,9 +13,9 @@ import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { createExampleApp } from "../example/app.ts";
-import type { App } from "../runtime/model/app.ts";
-import { Origin } from "../runtime/model/context.ts";
-import type { Matching } from "../runtime/live/readSet.ts";
+import type { App } from "../packages/livecmd/runtime/model/app.ts";
+import { Origin } from "../packages/livecmd/runtime/model/context.ts";
+import type { Matching } from "../packages/livecmd/runtime/live/readSet.ts";
 import { emptyDatabase, postgresServer } from "../test/helpers/postgres.ts";
 import { wallClock, watchCustomers } from "./lib/pgWatchers.ts";
 import { REPO_ROOT } from "./lib/processes.ts";
@@ -29,7 +29,7 @@ import {
   type Figure,
   type Section,
 } from "./lib/section.ts";
-import { engineOf } from "../runtime/model/appEngine.ts";
+import { engineOf } from "../packages/livecmd/runtime/model/appEngine.ts";
 
 /**
  * Subscriptions per process, customers_show/1..n, every one reading customers: one shows the

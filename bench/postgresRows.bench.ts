@@ -10,7 +10,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { createExampleApp } from "../example/app.ts";
-import type { Matching } from "../runtime/live/readSet.ts";
+import type { Matching } from "../packages/livecmd/runtime/live/readSet.ts";
 import { emptyDatabase, postgresServer } from "../test/helpers/postgres.ts";
 import { childWatcher, measureWrites, type WriteBlock } from "./postgres.bench.ts";
 import { runAlone } from "./read.bench.ts";

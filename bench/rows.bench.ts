@@ -18,11 +18,11 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import BetterSqlite3 from "better-sqlite3";
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { command, defineApp, type App } from "../runtime/index.ts";
-import { Origin } from "../runtime/model/context.ts";
-import { OTHER_WRITERS_POLL_MS } from "../runtime/db/sqlite/sqliteDatabase.ts";
-import { LiveRegistry } from "../runtime/live/liveRegistry.ts";
-import type { Matching } from "../runtime/live/readSet.ts";
+import { command, defineApp, type App } from "../packages/livecmd/runtime/index.ts";
+import { Origin } from "../packages/livecmd/runtime/model/context.ts";
+import { OTHER_WRITERS_POLL_MS } from "../packages/livecmd/runtime/db/sqlite/sqliteDatabase.ts";
+import { LiveRegistry } from "../packages/livecmd/runtime/live/liveRegistry.ts";
+import type { Matching } from "../packages/livecmd/runtime/live/readSet.ts";
 import { runAlone } from "./read.bench.ts";
 import {
   figureOf,
@@ -35,7 +35,7 @@ import {
   type Section,
   type Target,
 } from "./lib/section.ts";
-import { engineOf } from "../runtime/model/appEngine.ts";
+import { engineOf } from "../packages/livecmd/runtime/model/appEngine.ts";
 
 const TICKETS = 100_000;
 /** Writes timed per mode: table-level matching re-runs every watched ticket on each. */

@@ -68,7 +68,7 @@ export const watchBench: BenchModule = {
     return {
       title: "Codegen in watch mode after a one-file edit",
       method: [
-        `\`node bin/livecmd.js codegen --watch\` on a fresh ${COMMANDS}-command synthetic app (see the cold row); after its first generation, ${EDITS} edits, each rewriting one command module with a new description.`,
+        `\`node packages/livecmd/bin/livecmd.js codegen --watch\` on a fresh ${COMMANDS}-command synthetic app (see the cold row); after its first generation, ${EDITS} edits, each rewriting one command module with a new description.`,
         `Timed from just before the write to the arrival of the watcher's next "N written" line, so it includes file-system notification and the watcher's 50 ms debounce; the watcher is left quiet for ${QUIET_MS} ms between edits.`,
         "The cold figure is the cold row's `livecmd codegen` on an app of the same size.",
       ],

@@ -23,7 +23,7 @@ const client = new Client(
 await client.connect(
   new StdioClientTransport({
     command: process.execPath,
-    args: [path.join(root, "bin/livecmd.js"), "serve"],
+    args: [path.join(root, "packages/livecmd/bin/livecmd.js"), "serve"],
     cwd: root,
     // The server gets this process's whole environment (`DATABASE_URL` above all); the SDK
     // passes only HOME, PATH and a few more by default.

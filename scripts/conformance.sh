@@ -14,7 +14,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-LIVECMD_EXAMPLE_DB=:memory: node bin/livecmd.js serve --app example/app.ts --http 0 \
+LIVECMD_EXAMPLE_DB=:memory: node packages/livecmd/bin/livecmd.js serve --app example/app.ts --http 0 \
   >"$work/serve.out" 2>"$work/serve.err" &
 server_pid=$!
 url=

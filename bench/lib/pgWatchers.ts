@@ -1,6 +1,6 @@
-import type { App } from "../../runtime/model/app.ts";
-import { LiveRegistry } from "../../runtime/live/liveRegistry.ts";
-import type { Matching } from "../../runtime/live/readSet.ts";
+import type { App } from "../../packages/livecmd/runtime/model/app.ts";
+import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
+import type { Matching } from "../../packages/livecmd/runtime/live/readSet.ts";
 
 /** Wall-clock milliseconds with sub-millisecond resolution, comparable across processes on one machine. */
 export function wallClock(): number {

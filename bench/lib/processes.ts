@@ -3,8 +3,8 @@ import path from "node:path";
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 
-/** The CLI as users run it, minus npx's own start-up: node, then bin/livecmd.js (which registers tsx). */
-export const LIVECMD = [path.join(REPO_ROOT, "bin/livecmd.js")];
+/** The CLI as users run it, minus npx's own start-up: node, then packages/livecmd/bin/livecmd.js (which registers tsx). */
+export const LIVECMD = [path.join(REPO_ROOT, "packages/livecmd/bin/livecmd.js")];
 
 export interface Finished {
   /** From spawn to exit, as a shell's `time` would report it. */

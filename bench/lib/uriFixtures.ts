@@ -1,4 +1,4 @@
-import { int } from "../../runtime/uri/int.ts";
+import { int } from "../../packages/livecmd/runtime/uri/int.ts";
 import { mulberry32 } from "../../test/helpers/mulberry32.ts";
 import {
   uris,

@@ -5,7 +5,7 @@
  * `node --import tsx bench/peers/bareLoad.ts <app file>`.
  */
 import path from "node:path";
-import { createAppProject } from "../../generator/discover/createProject.ts";
+import { createAppProject } from "../../packages/livecmd-kit/generator/discover/createProject.ts";
 
 const appFile = process.argv[2];
 if (!appFile) throw new Error("usage: bareLoad.ts <app file>");

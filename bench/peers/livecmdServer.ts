@@ -4,7 +4,7 @@
  * serves until stdin closes or SIGTERM; answers `cpu` lines (see `childControl.ts`).
  */
 import { createExampleApp } from "../../example/app.ts";
-import { serveHttp } from "../../runtime/server/index.ts";
+import { serveHttp } from "../../packages/livecmd/runtime/server/index.ts";
 import { controlledByStdin } from "./childControl.ts";
 
 const serving = await serveHttp(createExampleApp(":memory:"), { port: 0 });

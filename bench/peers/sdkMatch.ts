@@ -1,5 +1,5 @@
 import { UriTemplate } from "@modelcontextprotocol/server";
-import type { JsonSchema, TemplateVariable } from "../../runtime/uri/index.ts";
+import type { JsonSchema, TemplateVariable } from "../../packages/livecmd/runtime/uri/index.ts";
 
 type Convert = (raw: string) => unknown;
 

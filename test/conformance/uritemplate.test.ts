@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { formQuery, pathSegment } from "../../runtime/uri/index.ts";
+import { formQuery, pathSegment } from "../../packages/livecmd/runtime/uri/index.ts";
 
 /*
  * The RFC 6570 test suite (uritemplate-test/, see SOURCE and LICENSE), run on the subset that

@@ -93,7 +93,7 @@ describe(
       const listed = await run("tar", ["-tzf", tarball], { cwd: scratch });
       const files = listed.stdout.split("\n").filter(Boolean);
       for (const file of [
-        "package/bin/livecmd.js",
+        "package/packages/livecmd/bin/livecmd.js",
         "package/dist/cli/main.js",
         "package/dist/runtime/index.d.ts",
         "package/dist/runtime/index.d.ts.map",

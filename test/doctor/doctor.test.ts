@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Report, Step } from "../../cli/doctor/report.ts";
+import type { Report, Step } from "../../packages/livecmd/cli/doctor/report.ts";
 import { livecmd, root, type CliRun } from "../helpers/cli.ts";
 
 /*
@@ -21,7 +21,7 @@ const ERAS = ["2026-07-28", "2025"];
 async function servedOverHttp(
   flags: string[] = [],
 ): Promise<{ server: ReturnType<typeof spawn>; url: string }> {
-  const server = spawn(process.execPath, ["bin/livecmd.js", "serve", "--http", "0", ...flags], {
+  const server = spawn(process.execPath, ["packages/livecmd/bin/livecmd.js", "serve", "--http", "0", ...flags], {
     cwd: root,
     env: { ...process.env, ...FRESH_DATABASE },
     stdio: ["ignore", "pipe", "inherit"],
@@ -213,7 +213,7 @@ describe("livecmd doctor", () => {
 
   it("finds no fault in livecmd's own example app on stdio (exit 0)", async () => {
     const { run, report } = await doctorJson(
-      ["--", process.execPath, "bin/livecmd.js", "serve"],
+      ["--", process.execPath, "packages/livecmd/bin/livecmd.js", "serve"],
       FRESH_DATABASE,
     );
     assert.equal(run.code, 0, run.stdout);
@@ -236,7 +236,7 @@ describe("livecmd doctor", () => {
 
   it("follows every cursor of a paginated server and does the round-trip arithmetic", async () => {
     const { run, report } = await doctorJson(
-      ["--", process.execPath, "bin/livecmd.js", "serve", "--page-size", "2"],
+      ["--", process.execPath, "packages/livecmd/bin/livecmd.js", "serve", "--page-size", "2"],
       FRESH_DATABASE,
     );
     assert.equal(run.code, 0, run.stdout);

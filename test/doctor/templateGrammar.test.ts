@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { expandTemplate } from "../../cli/doctor/expandTemplate.ts";
+import { expandTemplate } from "../../packages/livecmd/cli/doctor/expandTemplate.ts";
 import {
   parseTemplate,
   templateLevel,
   templateVariables,
-} from "../../cli/doctor/templateGrammar.ts";
+} from "../../packages/livecmd/cli/doctor/templateGrammar.ts";
 
 /*
  * The RFC 6570 test suite (../conformance/uritemplate-test): every template of its examples must

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { uriProblem, type UriProblem } from "../../cli/doctor/uriGrammar.ts";
+import { uriProblem, type UriProblem } from "../../packages/livecmd/cli/doctor/uriGrammar.ts";
 
 /** RFC 3986's absolute-URI grammar, as `livecmd doctor` holds resource uris to it. */
 describe("RFC 3986 URI grammar", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { roundTrips } from "../../cli/doctor/roundTrips.ts";
-import { walkListing, type ListingPage } from "../../cli/doctor/walkListing.ts";
+import { roundTrips } from "../../packages/livecmd/cli/doctor/roundTrips.ts";
+import { walkListing, type ListingPage } from "../../packages/livecmd/cli/doctor/walkListing.ts";
 
 /** A listing served from fixed pages: cursor "" is the first page, and each names its next. */
 function pagesOf(pages: Record<string, ListingPage<string>>) {

@@ -7,8 +7,8 @@ import { after, before, describe, it } from "node:test";
 import { build } from "esbuild";
 import { chromium, type Browser } from "playwright-core";
 import { createExampleApp } from "../../example/app.ts";
-import { Origin } from "../../runtime/model/context.ts";
-import { serveHttp, type HttpServing } from "../../runtime/server/index.ts";
+import { Origin } from "../../packages/livecmd/runtime/model/context.ts";
+import { serveHttp, type HttpServing } from "../../packages/livecmd/runtime/server/index.ts";
 import { root } from "../helpers/cli.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
 

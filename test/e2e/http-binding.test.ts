@@ -11,7 +11,7 @@ import {
   serveHttp,
   staticTokens,
   type HttpServing,
-} from "../../runtime/server/index.ts";
+} from "../../packages/livecmd/runtime/server/index.ts";
 import { INITIALIZE } from "../helpers/rawStreams.ts";
 
 const TOKEN = "reader-secret-0123";

@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from "@modelcontextprotocol/server";
 import { createExampleApp } from "../../example/app.ts";
-import { serveHttp, type HttpServing } from "../../runtime/server/index.ts";
+import { serveHttp, type HttpServing } from "../../packages/livecmd/runtime/server/index.ts";
 
 const BODY = 5 * 1024 * 1024;
 const CHUNK = Buffer.alloc(64 * 1024, "a");

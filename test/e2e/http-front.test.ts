@@ -3,7 +3,7 @@ import { request } from "node:http";
 import { connect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
-import { serveHttp, type HttpServing } from "../../runtime/server/index.ts";
+import { serveHttp, type HttpServing } from "../../packages/livecmd/runtime/server/index.ts";
 import { INITIALIZE, MODERN_ENVELOPE } from "../helpers/rawStreams.ts";
 
 const JSON_AND_SSE = {

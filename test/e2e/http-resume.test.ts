@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
-import { serveHttp, type HttpServing } from "../../runtime/server/index.ts";
+import { serveHttp, type HttpServing } from "../../packages/livecmd/runtime/server/index.ts";
 import { request } from "node:http";
 import { initialize, sessionRequest } from "../helpers/rawStreams.ts";
 

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
-import { defineApp } from "../../runtime/model/app.ts";
-import type { Catalog } from "../../runtime/model/catalog.ts";
-import { engineOf } from "../../runtime/model/appEngine.ts";
-import { catalogDrift } from "../../runtime/server/catalogDrift.ts";
-import { testApp } from "../../runtime/testing/index.ts";
+import { defineApp } from "../../packages/livecmd/runtime/model/app.ts";
+import type { Catalog } from "../../packages/livecmd/runtime/model/catalog.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
+import { catalogDrift } from "../../packages/livecmd/runtime/server/catalogDrift.ts";
+import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
 import * as customers from "../../example/commands/customers.ts";
 import catalog from "../../generated/catalog.json" with { type: "json" };

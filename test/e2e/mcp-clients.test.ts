@@ -14,7 +14,7 @@ import { inspectorCommand } from "../helpers/peerTools.ts";
 
 // The example app, served by real processes started the way a user starts them, to clients this
 // project did not write. Each server gets a fresh in-memory database.
-const SERVE = ["bin/livecmd.js", "serve", "--app", "example/app.ts"];
+const SERVE = ["packages/livecmd/bin/livecmd.js", "serve", "--app", "example/app.ts"];
 const FRESH_DATABASE = { LIVECMD_EXAMPLE_DB: ":memory:" };
 const TEMPLATES = [
   "app://customers_index{?direction,page,per_page,search,sort}",

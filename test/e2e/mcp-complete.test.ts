@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { command, type Command } from "../../runtime/model/command.ts";
-import type { Completer } from "../../runtime/model/app.ts";
-import { RATE_LIMITED } from "../../runtime/server/index.ts";
-import { testApp } from "../../runtime/testing/index.ts";
+import { command, type Command } from "../../packages/livecmd/runtime/model/command.ts";
+import type { Completer } from "../../packages/livecmd/runtime/model/app.ts";
+import { RATE_LIMITED } from "../../packages/livecmd/runtime/server/index.ts";
+import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
 import { withFixtureGenerated } from "./fixtures/fixtureCatalog.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
 import { createShopApp } from "./fixtures/shopApp.ts";

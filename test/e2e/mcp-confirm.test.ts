@@ -11,10 +11,10 @@ import {
   type ElicitResult,
 } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../example/app.ts";
-import type { CommandEntry } from "../../runtime/model/catalog.ts";
-import { confirmationMessage } from "../../runtime/server/confirmation.ts";
-import { serveHttp, staticTokens } from "../../runtime/server/index.ts";
-import { testApp } from "../../runtime/testing/index.ts";
+import type { CommandEntry } from "../../packages/livecmd/runtime/model/catalog.ts";
+import { confirmationMessage } from "../../packages/livecmd/runtime/server/confirmation.ts";
+import { serveHttp, staticTokens } from "../../packages/livecmd/runtime/server/index.ts";
+import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
 import { servedExample } from "../helpers/servedExample.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
 

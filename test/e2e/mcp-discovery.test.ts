@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { defineApp } from "../../runtime/model/app.ts";
-import { command } from "../../runtime/model/command.ts";
-import { testApp } from "../../runtime/testing/index.ts";
+import { defineApp } from "../../packages/livecmd/runtime/model/app.ts";
+import { command } from "../../packages/livecmd/runtime/model/command.ts";
+import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
 import { withFixtureGenerated } from "./fixtures/fixtureCatalog.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
 import { createShopApp } from "./fixtures/shopApp.ts";
-import { engineOf } from "../../runtime/model/appEngine.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
 
 function toolsOnlyApp() {
   const rename = command({}, (_ctx, id: number) => ({ id }));

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CallToolResult, ResourceLink } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../example/app.ts";
-import type { ResourceUri } from "../../runtime/uri/resourceUri.ts";
-import { testApp } from "../../runtime/testing/index.ts";
+import type { ResourceUri } from "../../packages/livecmd/runtime/uri/resourceUri.ts";
+import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
 import { servedExample } from "../helpers/servedExample.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
 

@@ -3,15 +3,15 @@ import { describe, it } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createExampleApp } from "../../example/app.ts";
-import { Origin } from "../../runtime/model/context.ts";
-import { RATE_LIMITED, serveHttp } from "../../runtime/server/index.ts";
-import { testApp, type McpTestClient } from "../../runtime/testing/index.ts";
+import { Origin } from "../../packages/livecmd/runtime/model/context.ts";
+import { RATE_LIMITED, serveHttp } from "../../packages/livecmd/runtime/server/index.ts";
+import { testApp, type McpTestClient } from "../../packages/livecmd/runtime/testing/index.ts";
 import { createCounterApp } from "./fixtures/counterApp.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
-import { RECONNECT_GRACE_MS } from "../../runtime/server/legacyHttpSessions.ts";
+import { RECONNECT_GRACE_MS } from "../../packages/livecmd/runtime/server/legacyHttpSessions.ts";
 
 const TRANSPORTS = ["memory", "http"] as const;
-const SERVE = ["bin/livecmd.js", "serve", "--app", "example/app.ts"];
+const SERVE = ["packages/livecmd/bin/livecmd.js", "serve", "--app", "example/app.ts"];
 const FRESH_DATABASE = { LIVECMD_EXAMPLE_DB: ":memory:" };
 
 const SHOW_1 = "app://customers_show/1";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { testApp, type McpTestClient } from "../../runtime/testing/index.ts";
+import { testApp, type McpTestClient } from "../../packages/livecmd/runtime/testing/index.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
 import { createSyntheticApp } from "./fixtures/syntheticApp.ts";
 

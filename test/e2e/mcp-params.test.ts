@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
-import { serveHttp } from "../../runtime/server/index.ts";
-import { testApp } from "../../runtime/testing/index.ts";
+import { serveHttp } from "../../packages/livecmd/runtime/server/index.ts";
+import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
 import { initialize } from "../helpers/rawStreams.ts";
 

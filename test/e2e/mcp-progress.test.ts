@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Client, type Progress } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { testApp, type ProtocolVersion } from "../../runtime/testing/index.ts";
+import { testApp, type ProtocolVersion } from "../../packages/livecmd/runtime/testing/index.ts";
 import { emptyDatabase, postgresServer } from "../helpers/postgres.ts";
 import { createSlowApp, type SlowRun } from "./fixtures/slowApp.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
@@ -95,7 +95,7 @@ describe("progress and cancellation through `livecmd serve` as a child process (
       await client.connect(
         new StdioClientTransport({
           command: process.execPath,
-          args: ["bin/livecmd.js", "serve", "--app", "test/e2e/fixtures/slowSqliteApp.ts"],
+          args: ["packages/livecmd/bin/livecmd.js", "serve", "--app", "test/e2e/fixtures/slowSqliteApp.ts"],
           stderr: "ignore",
         }),
       );

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { RATE_LIMITED } from "../../runtime/server/index.ts";
-import { testApp } from "../../runtime/testing/index.ts";
+import { RATE_LIMITED } from "../../packages/livecmd/runtime/server/index.ts";
+import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
 import { createShopApp } from "./fixtures/shopApp.ts";
 

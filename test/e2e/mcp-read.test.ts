@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ResourceNotFoundError } from "@modelcontextprotocol/client";
 import fc from "fast-check";
-import { Origin } from "../../runtime/model/context.ts";
-import { testApp } from "../../runtime/testing/index.ts";
+import { Origin } from "../../packages/livecmd/runtime/model/context.ts";
+import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
 import { expand } from "./fixtures/fixtureTemplate.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
 import { createShopApp } from "./fixtures/shopApp.ts";
-import { engineOf } from "../../runtime/model/appEngine.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
 
 const reads = [
   ["a path variable", "app://customers_show/2", { id: 2, name: "Grace Hopper" }],

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
-import { testApp } from "../../runtime/testing/index.ts";
+import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
 
 const TRANSPORTS = ["memory", "http"] as const;

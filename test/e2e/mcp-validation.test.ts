@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../example/app.ts";
-import { testApp, type McpTestClient } from "../../runtime/testing/index.ts";
+import { testApp, type McpTestClient } from "../../packages/livecmd/runtime/testing/index.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
 
 /** The example app on a fresh database, through the SDK client, on `protocol`. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { TypedClient, type ResourceUri } from "../../runtime/client/index.ts";
-import { int } from "../../runtime/uri/int.ts";
+import { TypedClient, type ResourceUri } from "../../packages/livecmd/runtime/client/index.ts";
+import { int } from "../../packages/livecmd/runtime/uri/int.ts";
 import { uris, type CustomersShowResult } from "../../generated/uris.ts";
 import { servedExample, type Era, type Transport } from "../helpers/servedExample.ts";
 

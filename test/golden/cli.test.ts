@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { runCodegen } from "../../generator/runCodegen.ts";
+import { runCodegen } from "../../packages/livecmd-kit/generator/runCodegen.ts";
 import { livecmd, root, scratchDir } from "../helpers/cli.ts";
 
 test("cli: codegen --check exits 0 on the committed example output", async () => {

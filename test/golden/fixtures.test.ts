@@ -1,9 +1,9 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { createProject } from "../../generator/discover/createProject.ts";
-import { formatDiagnostics } from "../../generator/output/formatDiagnostics.ts";
-import { generate } from "../../generator/pipeline.ts";
+import { createProject } from "../../packages/livecmd-kit/generator/discover/createProject.ts";
+import { formatDiagnostics } from "../../packages/livecmd-kit/generator/output/formatDiagnostics.ts";
+import { generate } from "../../packages/livecmd-kit/generator/pipeline.ts";
 import { assertGoldenFiles } from "../helpers/golden.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { createProject } from "../../generator/discover/createProject.ts";
-import { generate } from "../../generator/pipeline.ts";
+import { createProject } from "../../packages/livecmd-kit/generator/discover/createProject.ts";
+import { generate } from "../../packages/livecmd-kit/generator/pipeline.ts";
 import { livecmd, root, scratchDir } from "../helpers/cli.ts";
 
 async function catalogOf(fixture: string) {

@@ -35,7 +35,7 @@ test(
     const child = spawn(
       process.execPath,
       [
-        "bin/livecmd.js",
+        "packages/livecmd/bin/livecmd.js",
         "codegen",
         "--watch",
         "--app",

@@ -12,7 +12,7 @@ export interface CliRun {
 
 /** Runs `livecmd ...args` as a user would (a real child process), from the repository root. */
 export function livecmd(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  return run(process.execPath, [path.join(root, "bin/livecmd.js"), ...args], {
+  return run(process.execPath, [path.join(root, "packages/livecmd/bin/livecmd.js"), ...args], {
     cwd: root,
     env: { ...process.env, ...env },
   });

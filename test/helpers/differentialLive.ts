@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { command, type App } from "../../runtime/index.ts";
-import { LiveRegistry, type Subscriber } from "../../runtime/live/liveRegistry.ts";
-import type { Matching } from "../../runtime/live/readSet.ts";
+import { command, type App } from "../../packages/livecmd/runtime/index.ts";
+import { LiveRegistry, type Subscriber } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
+import type { Matching } from "../../packages/livecmd/runtime/live/readSet.ts";
 
 /**
  * What the differential live tests share (test/unit/live-rows.test.ts on SQLite,

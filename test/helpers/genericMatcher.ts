@@ -4,7 +4,7 @@ import {
   type JsonSchema,
   type ParseResult,
   type TemplateVariable,
-} from "../../runtime/uri/index.ts";
+} from "../../packages/livecmd/runtime/uri/index.ts";
 
 /** A base without braces, `/{name}` path expressions, then at most one `{?a,b}` query expression. */
 const TEMPLATE_SHAPE =

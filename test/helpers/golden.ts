@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { listFiles } from "../../generator/output/writeOutputs.ts";
+import { listFiles } from "../../packages/livecmd-kit/generator/output/writeOutputs.ts";
 
 export const updating = process.env.UPDATE_GOLDEN === "1";
 

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { TemplateVariable } from "../../runtime/uri/template.ts";
+import type { TemplateVariable } from "../../packages/livecmd/runtime/uri/template.ts";
 
 /**
  * Any value a variable's schema accepts and a URI can spell: path values are never empty, and

@@ -30,8 +30,9 @@ export default defineApp({
 
 /**
  * A project with `files` (path -> text; a package.json of type module unless given) and, in its
- * node_modules, livecmd and the packages `linked` names, linked from this repository (livecmd
- * through its package.json exports, so the compiled dist/, as an installed copy is used).
+ * node_modules, livecmd, livecmd-kit and the packages `linked` names, linked from this repository
+ * (livecmd's packages through their package.json exports, so the compiled dist/, as an installed
+ * copy is used).
  */
 export async function scratchProject(
   files: Record<string, string>,
@@ -48,7 +49,8 @@ export async function scratchProject(
   );
   for (const [file, text] of Object.entries(files)) await write(file, text);
   await mkdir(path.join(dir, "node_modules"), { recursive: true });
-  await symlink(root, path.join(dir, "node_modules/livecmd"), "dir");
+  for (const name of ["livecmd", "livecmd-kit"])
+    await symlink(path.join(root, "packages", name), path.join(dir, "node_modules", name), "dir");
   for (const name of linked) {
     await mkdir(path.dirname(path.join(dir, "node_modules", name)), { recursive: true });
     await symlink(

@@ -21,7 +21,7 @@ export const CLI = [
   "--conditions=livecmd-source",
   "--import",
   "tsx",
-  path.join(root, "cli/main.ts"),
+  path.join(root, "packages/livecmd/cli/main.ts"),
 ];
 
 /**

@@ -13,7 +13,7 @@ export type Era = "2026-07-28" | "2025-11-25";
 export type Transport = "stdio" | "http";
 
 /** `livecmd serve` of the example app, started as a user starts it, on a fresh database. */
-const SERVE = ["bin/livecmd.js", "serve", "--app", "example/app.ts"];
+const SERVE = ["packages/livecmd/bin/livecmd.js", "serve", "--app", "example/app.ts"];
 const ENV = { LIVECMD_EXAMPLE_DB: ":memory:" };
 
 export interface ServedExample {

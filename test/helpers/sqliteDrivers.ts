@@ -1,4 +1,4 @@
-import type { SqliteConnection } from "../../runtime/db/sqlite/sqliteConnection.ts";
+import type { SqliteConnection } from "../../packages/livecmd/runtime/db/sqlite/sqliteConnection.ts";
 
 /** What the tests use of a SQLite connection: the same on better-sqlite3 and node:sqlite. */
 export interface TestConnection extends SqliteConnection {

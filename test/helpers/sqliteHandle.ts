@@ -1,6 +1,6 @@
 import type BetterSqlite3 from "better-sqlite3";
-import type { App } from "../../runtime/model/app.ts";
-import { SqliteDatabase } from "../../runtime/db/sqlite/sqliteDatabase.ts";
+import type { App } from "../../packages/livecmd/runtime/model/app.ts";
+import { SqliteDatabase } from "../../packages/livecmd/runtime/db/sqlite/sqliteDatabase.ts";
 
 /**
  * The better-sqlite3 Database behind an app's `db`, for tests that read the tables directly.

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { defineApp, type App } from "../../runtime/model/app.ts";
-import { command } from "../../runtime/model/command.ts";
-import { postgres } from "../../runtime/db/postgres/postgres.ts";
-import { LiveRegistry, type Subscriber } from "../../runtime/live/liveRegistry.ts";
+import { defineApp, type App } from "../../packages/livecmd/runtime/model/app.ts";
+import { command } from "../../packages/livecmd/runtime/model/command.ts";
+import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
+import { LiveRegistry, type Subscriber } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 
 const server = postgresServer();

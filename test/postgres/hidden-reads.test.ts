@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { defineApp } from "../../runtime/model/app.ts";
-import { readLines } from "../../cli/inspectReads.ts";
-import { Origin } from "../../runtime/model/context.ts";
-import type { SqlParam } from "../../runtime/db/database.ts";
-import type { TableRead } from "../../runtime/db/keyedAccess.ts";
-import { command } from "../../runtime/model/command.ts";
-import { WITHOUT_EVENT_TRIGGERS } from "../../runtime/db/postgres/installChangeFeed.ts";
-import { postgres, type PostgresOptions } from "../../runtime/db/postgres/postgres.ts";
-import { LiveRegistry } from "../../runtime/live/liveRegistry.ts";
+import { defineApp } from "../../packages/livecmd/runtime/model/app.ts";
+import { readLines } from "../../packages/livecmd-kit/cli/inspectReads.ts";
+import { Origin } from "../../packages/livecmd/runtime/model/context.ts";
+import type { SqlParam } from "../../packages/livecmd/runtime/db/database.ts";
+import type { TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
+import { command } from "../../packages/livecmd/runtime/model/command.ts";
+import { WITHOUT_EVENT_TRIGGERS } from "../../packages/livecmd/runtime/db/postgres/installChangeFeed.ts";
+import { postgres, type PostgresOptions } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
+import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
-import { engineOf } from "../../runtime/model/appEngine.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
 
 const server = postgresServer();
 

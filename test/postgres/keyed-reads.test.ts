@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
-import { defineApp } from "../../runtime/model/app.ts";
-import { command } from "../../runtime/model/command.ts";
-import type { TableRead } from "../../runtime/db/keyedAccess.ts";
-import { boundReads } from "../../runtime/db/postgres/boundReads.ts";
-import { postgres } from "../../runtime/db/postgres/postgres.ts";
-import { INSTALL_CHANGE_FEED } from "../../runtime/db/postgres/changeFeed.ts";
-import { explainTables } from "../../runtime/db/postgres/planTables.ts";
-import { LiveRegistry } from "../../runtime/live/liveRegistry.ts";
+import { defineApp } from "../../packages/livecmd/runtime/model/app.ts";
+import { command } from "../../packages/livecmd/runtime/model/command.ts";
+import type { TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
+import { boundReads } from "../../packages/livecmd/runtime/db/postgres/boundReads.ts";
+import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
+import { INSTALL_CHANGE_FEED } from "../../packages/livecmd/runtime/db/postgres/changeFeed.ts";
+import { explainTables } from "../../packages/livecmd/runtime/db/postgres/planTables.ts";
+import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 
 const server = postgresServer();

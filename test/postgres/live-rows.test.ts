@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
-import { defineApp, type App } from "../../runtime/index.ts";
-import { postgres } from "../../runtime/db/postgres/postgres.ts";
+import { defineApp, type App } from "../../packages/livecmd/runtime/index.ts";
+import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
 import { queryCommand, watch, writeAndCompare, writeBatches } from "../helpers/differentialLive.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
-import { engineOf } from "../../runtime/model/appEngine.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
 
 const server = postgresServer();
 

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
-import { ANY_TABLE } from "../../runtime/db/anyTable.ts";
-import type { TableChange } from "../../runtime/db/keyedAccess.ts";
-import { PAYLOAD_LIMIT } from "../../runtime/db/postgres/changeFeed.ts";
-import { ChangeListener } from "../../runtime/db/postgres/changeListener.ts";
-import { installChangeFeed } from "../../runtime/db/postgres/installChangeFeed.ts";
-import type { PgPool } from "../../runtime/db/postgres/pgShapes.ts";
+import { ANY_TABLE } from "../../packages/livecmd/runtime/db/anyTable.ts";
+import type { TableChange } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
+import { PAYLOAD_LIMIT } from "../../packages/livecmd/runtime/db/postgres/changeFeed.ts";
+import { ChangeListener } from "../../packages/livecmd/runtime/db/postgres/changeListener.ts";
+import { installChangeFeed } from "../../packages/livecmd/runtime/db/postgres/installChangeFeed.ts";
+import type { PgPool } from "../../packages/livecmd/runtime/db/postgres/pgShapes.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 
 const server = postgresServer();

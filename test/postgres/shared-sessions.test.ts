@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
-import type { App } from "../../runtime/model/app.ts";
-import { serveHttp, type HttpServing } from "../../runtime/server/index.ts";
+import type { App } from "../../packages/livecmd/runtime/model/app.ts";
+import { serveHttp, type HttpServing } from "../../packages/livecmd/runtime/server/index.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { initialize, sessionRequest } from "../helpers/rawStreams.ts";
 

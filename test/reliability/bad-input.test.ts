@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { ProtocolError, ResourceNotFoundError, SdkHttpError } from "@modelcontextprotocol/client";
 import { templates } from "../../generated/templates.ts";
-import { testApp, type McpTestClient } from "../../runtime/testing/index.ts";
+import { testApp, type McpTestClient } from "../../packages/livecmd/runtime/testing/index.ts";
 import {
   countedExampleApp,
   fingerprint,

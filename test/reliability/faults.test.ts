@@ -6,11 +6,11 @@ import { after, afterEach, before, describe, it, mock } from "node:test";
 import BetterSqlite3 from "better-sqlite3";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import * as customers from "../../example/commands/customers.ts";
-import { command } from "../../runtime/model/command.ts";
-import type { Int } from "../../runtime/uri/int.ts";
-import type { Context } from "../../runtime/model/context.ts";
-import { RATE_LIMITED, serveHttp } from "../../runtime/server/index.ts";
-import { testApp, type McpTestClient } from "../../runtime/testing/index.ts";
+import { command } from "../../packages/livecmd/runtime/model/command.ts";
+import type { Int } from "../../packages/livecmd/runtime/uri/int.ts";
+import type { Context } from "../../packages/livecmd/runtime/model/context.ts";
+import { RATE_LIMITED, serveHttp } from "../../packages/livecmd/runtime/server/index.ts";
+import { testApp, type McpTestClient } from "../../packages/livecmd/runtime/testing/index.ts";
 import { countedExampleApp, protocolError, PROTOCOLS, readText } from "./support/exampleApp.ts";
 import { sqliteHandle } from "../helpers/sqliteHandle.ts";
 

@@ -10,7 +10,7 @@ import {
   type McpSubscription,
 } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../example/app.ts";
-import { serveHttp, staticTokens } from "../../runtime/server/index.ts";
+import { serveHttp, staticTokens } from "../../packages/livecmd/runtime/server/index.ts";
 
 /** Small limits, so that a flood reaches them in a test; the defaults are the same rules larger. */
 const LIMITS = { listensPerPrincipal: 8, perPrincipal: 768, listensTotal: 32, total: 2048 };

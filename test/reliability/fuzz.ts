@@ -16,8 +16,8 @@ import { parseArgs } from "node:util";
 import { ProtocolError } from "@modelcontextprotocol/client";
 import fc from "fast-check";
 import { templates, type TemplateName } from "../../generated/templates.ts";
-import { testApp } from "../../runtime/testing/index.ts";
-import { commandOf } from "../../runtime/uri/index.ts";
+import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
+import { commandOf } from "../../packages/livecmd/runtime/uri/index.ts";
 import { arbitraryUri, expand, mutatedUri, validUri } from "./support/arbitraries.ts";
 import { countedExampleApp, PROTOCOLS } from "./support/exampleApp.ts";
 

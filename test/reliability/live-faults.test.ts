@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { after, afterEach, before, describe, it } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import * as customers from "../../example/commands/customers.ts";
-import { command } from "../../runtime/model/command.ts";
-import type { Int } from "../../runtime/uri/int.ts";
-import type { Context } from "../../runtime/model/context.ts";
-import { serveHttp } from "../../runtime/server/index.ts";
-import { testApp, type Listening, type McpTestClient } from "../../runtime/testing/index.ts";
+import { command } from "../../packages/livecmd/runtime/model/command.ts";
+import type { Int } from "../../packages/livecmd/runtime/uri/int.ts";
+import type { Context } from "../../packages/livecmd/runtime/model/context.ts";
+import { serveHttp } from "../../packages/livecmd/runtime/server/index.ts";
+import { testApp, type Listening, type McpTestClient } from "../../packages/livecmd/runtime/testing/index.ts";
 import {
   countedExampleApp,
   protocolError,
@@ -15,7 +15,7 @@ import {
   type Protocol,
 } from "./support/exampleApp.ts";
 import { StderrLines, until, watch, type Watcher } from "./support/watchers.ts";
-import { RECONNECT_GRACE_MS } from "../../runtime/server/legacyHttpSessions.ts";
+import { RECONNECT_GRACE_MS } from "../../packages/livecmd/runtime/server/legacyHttpSessions.ts";
 
 const TRANSPORTS = ["memory", "http"] as const;
 const show = (id: number) => `app://customers_show/${id}`;

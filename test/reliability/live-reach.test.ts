@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { testApp, type McpTestClient } from "../../runtime/testing/index.ts";
+import { testApp, type McpTestClient } from "../../packages/livecmd/runtime/testing/index.ts";
 import { countedExampleApp, PROTOCOLS } from "./support/exampleApp.ts";
 import { GUESSED_COMMANDS, GUESSED_URIS, UNKNOWN_URI } from "./support/guesses.ts";
 import { WireAcks } from "./support/wireMessages.ts";

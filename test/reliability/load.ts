@@ -23,7 +23,7 @@ import assert from "node:assert/strict";
 import { parseArgs } from "node:util";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import fc from "fast-check";
-import { serveHttp } from "../../runtime/server/index.ts";
+import { serveHttp } from "../../packages/livecmd/runtime/server/index.ts";
 import { validUri } from "./support/arbitraries.ts";
 import { countedExampleApp, PROTOCOLS, type Protocol } from "./support/exampleApp.ts";
 import { sqliteHandle } from "../helpers/sqliteHandle.ts";

@@ -3,8 +3,8 @@ import { after, before, describe, it } from "node:test";
 import { ProtocolError } from "@modelcontextprotocol/client";
 import fc from "fast-check";
 import { templates } from "../../generated/templates.ts";
-import { commandOf } from "../../runtime/uri/index.ts";
-import { testApp, type McpTestClient } from "../../runtime/testing/index.ts";
+import { commandOf } from "../../packages/livecmd/runtime/uri/index.ts";
+import { testApp, type McpTestClient } from "../../packages/livecmd/runtime/testing/index.ts";
 import {
   arbitraryUri,
   expand,

@@ -5,17 +5,10 @@ import { test } from "node:test";
 import { root } from "../helpers/cli.ts";
 
 const ARCHITECTURE = readFileSync(path.join(root, "ARCHITECTURE.md"), "utf8");
-const TOP_FOLDERS = [
-  "bench",
-  "cli",
-  "docs",
-  "example",
-  "generator",
-  "runtime",
-  "scripts",
-  "templates",
-  "test",
-];
+const TOP_FOLDERS = ["bench", "docs", "example", "packages", "scripts", "test"];
+/** The folders of each package, which the tables name from the package's own folder (`runtime/uri/int.ts`). */
+const PACKAGE_FOLDERS = ["bin", "cli", "generator", "runtime", "templates"];
+const PACKAGES = ["packages/livecmd", "packages/livecmd-kit"];
 const FILE = /^[\w.-]+\.(ts|sh|yml|md|json|hbs)$/;
 const NAME = /^[A-Za-z_]\w*(\(\))?$/;
 
@@ -54,15 +47,23 @@ function codeSpans(text: string): string[] {
  * root), or somewhere when there is none; in the place column of the rules, a name (`holderOf`,
  * `listings()`) stands in the file before it.
  */
+/** Where a path the tables name is: from the root, or from a package's folder. */
+function claimedPath(span: string): string | undefined {
+  return [span, ...PACKAGES.map((folder) => `${folder}/${span}`)].find((candidate) =>
+    existsSync(path.join(root, candidate)),
+  );
+}
+
 function cellProblems(cell: string, files: readonly string[], names = true): string[] {
   const problems: string[] = [];
   let current: string | undefined;
   for (const span of codeSpans(cell)) {
     const top = span.split("/")[0]!;
-    if (span.includes("/") && TOP_FOLDERS.includes(top) && !span.includes("<")) {
-      const target = span.replace(/\/$/, "");
-      if (!existsSync(path.join(root, target))) problems.push(`${span} does not exist`);
-      current = FILE.test(path.basename(target)) ? target : undefined;
+    const named = TOP_FOLDERS.includes(top) || PACKAGE_FOLDERS.includes(top);
+    if (span.includes("/") && named && !span.includes("<")) {
+      const target = claimedPath(span.replace(/\/$/, ""));
+      if (target === undefined) problems.push(`${span} does not exist`);
+      current = target && FILE.test(path.basename(target)) ? target : undefined;
     } else if (FILE.test(span)) {
       const found = current
         ? [path.posix.join(path.posix.dirname(current), span), span].filter((file) =>
@@ -113,42 +114,58 @@ test("ARCHITECTURE.md: the check finds a path that is not there, and a name its 
       .concat([]),
   );
   assert.deepEqual(cellProblems("`runtime/live/liveRoom.ts` `NoSuchThing`", files), [
-    "NoSuchThing is not in runtime/live/liveRoom.ts",
+    "NoSuchThing is not in packages/livecmd/runtime/live/liveRoom.ts",
   ]);
 });
 
-/** The specifiers in `source` (the text of `file`) that lead into runtime/ by a relative path. */
-function runtimeReaches(file: string, source: string): string[] {
+/** The package folder `file` (a path from the root) is in, if any. */
+function packageOf(file: string): string | undefined {
+  return PACKAGES.find((folder) => file.startsWith(`${folder}/`));
+}
+
+/**
+ * The relative specifiers in `source` (the text of `file`) that leave its package, or, from its
+ * cli/, lead into its runtime/.
+ */
+function boundaryCrossings(file: string, source: string): string[] {
+  const own = packageOf(file)!;
   const specifiers = source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)["'](\.[^"']*)["']/g);
   return [...specifiers]
     .map(([, specifier]) => specifier!)
-    .filter((specifier) =>
-      path.posix.join(path.posix.dirname(file), specifier).startsWith("runtime/"),
-    );
+    .filter((specifier) => {
+      const target = path.posix.join(path.posix.dirname(file), specifier);
+      return (
+        packageOf(target) !== own ||
+        target.startsWith(`${own}/runtime/`) !== file.startsWith(`${own}/runtime/`)
+      );
+    });
 }
 
-// cli/ and generator/ ship apart from the runtime, so they reach it as any package's user would:
-// through livecmd, livecmd/server, livecmd/client, livecmd/uri, livecmd/testing or livecmd/internal.
-test("cli/ and generator/ import runtime/ only through the package's entry points", () => {
-  const reaches = repositoryFiles()
-    .filter((file) => /^(cli|generator)\/.*\.ts$/.test(file))
+// The packages ship apart, so each reaches another as any package's user would: by its name
+// (livecmd, livecmd/server, livecmd/internal, livecmd/cli, livecmd-kit/cli). Inside livecmd, the
+// CLI reaches the runtime through the same entries, as the dev tool's commands do.
+test("a package imports another, and its CLI its runtime, only through package entry points", () => {
+  const crossings = repositoryFiles()
+    .filter((file) => packageOf(file) !== undefined && /\.ts$/.test(file))
     .flatMap((file) =>
-      runtimeReaches(file, readFileSync(path.join(root, file), "utf8")).map(
+      boundaryCrossings(file, readFileSync(path.join(root, file), "utf8")).map(
         (specifier) => `${file}: ${specifier}`,
       ),
     );
-  assert.deepEqual(reaches, []);
+  assert.deepEqual(crossings, []);
 });
 
-test("the entry point check finds a relative import into runtime/, static or dynamic", () => {
+test("the entry point check finds a relative import across a package or into runtime/, static or dynamic", () => {
   const source = [
     'import type { App } from "../../runtime/model/app.ts";',
     'const { serveHttp } = await import("../../runtime/server/serveHttp.ts");',
     'import { engineOf } from "livecmd/internal";',
-    'import { appPaths } from "../appPaths.ts";',
+    'import { runCodegen } from "../../../livecmd-kit/generator/runCodegen.ts";',
+    'import { target } from "./target.ts";',
   ].join("\n");
-  assert.deepEqual(runtimeReaches("cli/doctor/check.ts", source), [
+  assert.deepEqual(boundaryCrossings("packages/livecmd/cli/doctor/check.ts", source), [
     "../../runtime/model/app.ts",
     "../../runtime/server/serveHttp.ts",
+    "../../../livecmd-kit/generator/runCodegen.ts",
   ]);
 });

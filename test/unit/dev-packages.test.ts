@@ -1,40 +1,48 @@
 import assert from "node:assert/strict";
+import { mkdtemp } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { test } from "node:test";
-import { InputError } from "../../cli/inputError.ts";
-import { installSpecs, missingPackage, withDevPackages } from "../../cli/devPackages.ts";
+import { InputError } from "../../packages/livecmd/cli/inputError.ts";
+import { importFromProject, missingPackage, withPackage } from "../../packages/livecmd/cli/devPackages.ts";
 
-// A package that is surely not installed, imported for real: Node's own "not found" error.
+// A package that is surely not installed, imported and resolved for real: Node's own errors.
 const importMissing = () => import("livecmd-no-such-package" as string);
+const resolveMissing = async () => createRequire(import.meta.url).resolve("@acme/no-such/esm/api");
 
-test("dev packages: a failed import tells which package it could not find", async () => {
+test("on-demand packages: a failed import or resolve tells which package it could not find", async () => {
   assert.equal(
     missingPackage(await importMissing().catch((error: unknown) => error)),
     "livecmd-no-such-package",
   );
+  assert.equal(missingPackage(await resolveMissing().catch((error: unknown) => error)), "@acme/no-such");
   assert.equal(
     missingPackage(new Error("Cannot find package 'x'")),
     undefined,
-    "only Node's ERR_MODULE_NOT_FOUND counts",
+    "only Node's own not-found codes count",
   );
 });
 
-test("dev packages: the install command carries the ranges this livecmd works with, quoted where a shell needs it", () => {
-  assert.equal(
-    installSpecs(["ts-morph", "diff", "tsx"]),
-    'ts-morph@^28.0.0 diff@"^8.0.0 || ^9.0.0" tsx@^4.0.0',
-  );
+test("on-demand packages: the install command carries the range this livecmd works with", async () => {
+  // Resolved for real from a project that has no node_modules.
+  const project = await mkdtemp(path.join(tmpdir(), "livecmd-no-tsx-"));
+  const tsxMissing = () => importFromProject("tsx/esm/api", project);
+  await assert.rejects(withPackage("loading src/app.ts,", "tsx", tsxMissing), {
+    message: "loading src/app.ts, needs tsx, which is not installed: npm install --save-dev tsx@^4.0.0",
+  });
 });
 
-test("dev packages: an optional peer's install command carries livecmd's peer range", () => {
-  assert.equal(
-    installSpecs(["@modelcontextprotocol/client"]),
-    "@modelcontextprotocol/client@^2.4.0",
-  );
+test("on-demand packages: an optional peer's install command carries livecmd's peer range", async () => {
+  const clientMissing = () => Promise.reject(Object.assign(new Error("Cannot find package '@modelcontextprotocol/client' imported from x"), { code: "ERR_MODULE_NOT_FOUND" }));
+  await assert.rejects(withPackage("livecmd doctor", "@modelcontextprotocol/client", clientMissing), {
+    message: "livecmd doctor needs @modelcontextprotocol/client, which is not installed: npm install --save-dev @modelcontextprotocol/client@^2.4.0",
+  });
 });
 
-test("dev packages: a missing package that is not one of them is not disguised as one", async () => {
+test("on-demand packages: a missing package that is not the one needed is not disguised as it", async () => {
   await assert.rejects(
-    withDevPackages("livecmd codegen", ["ts-morph"], importMissing),
+    withPackage("loading src/app.ts,", "tsx", importMissing),
     (error: unknown) =>
       missingPackage(error) === "livecmd-no-such-package" && !(error instanceof InputError),
   );

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import { templates } from "../../generated/templates.ts";
 import { uris } from "../../generated/uris.ts";
-import type { CommandTemplate } from "../../runtime/uri/template.ts";
+import type { CommandTemplate } from "../../packages/livecmd/runtime/uri/template.ts";
 import { schemaValue } from "../helpers/schemaArbitrary.ts";
 
 const RUNS = 2000;

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { createProject } from "../../generator/discover/createProject.ts";
-import { generate } from "../../generator/pipeline.ts";
+import { createProject } from "../../packages/livecmd-kit/generator/discover/createProject.ts";
+import { generate } from "../../packages/livecmd-kit/generator/pipeline.ts";
 import { root, scratchDir } from "../helpers/cli.ts";
 import { writeHostileApp } from "../helpers/hostileApp.ts";
-import { PRINT_WIDTH, TAB_WIDTH } from "../../generator/render/layout/layOut.ts";
+import { PRINT_WIDTH, TAB_WIDTH } from "../../packages/livecmd-kit/generator/render/layout/layOut.ts";
 import { PRETTIER_OPTIONS, prettierFormat } from "../helpers/prettierOracle.ts";
 
 /**

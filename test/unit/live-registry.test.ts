@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
 import { sqliteHandle } from "../helpers/sqliteHandle.ts";
-import type { App } from "../../runtime/model/app.ts";
+import type { App } from "../../packages/livecmd/runtime/model/app.ts";
 import {
   describeRerunFailure,
   LiveRegistry,
   type RerunFailure,
   type Subscriber,
-} from "../../runtime/live/liveRegistry.ts";
+} from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 
 function recorder(uri: string): Subscriber & { received: string[] } {
   const received: string[] = [];

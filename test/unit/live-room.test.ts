@@ -8,10 +8,10 @@ import {
 } from "@modelcontextprotocol/client";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { createExampleApp } from "../../example/app.ts";
-import type { SubscriptionLimits } from "../../runtime/live/limitDefaults.ts";
-import type { LimitName } from "../../runtime/live/subscriptionLimits.ts";
-import { serveHttp, serveStdio, type LiveStatus } from "../../runtime/server/index.ts";
-import { ServedApp } from "../../runtime/server/servedApp.ts";
+import type { SubscriptionLimits } from "../../packages/livecmd/runtime/live/limitDefaults.ts";
+import type { LimitName } from "../../packages/livecmd/runtime/live/subscriptionLimits.ts";
+import { serveHttp, serveStdio, type LiveStatus } from "../../packages/livecmd/runtime/server/index.ts";
+import { ServedApp } from "../../packages/livecmd/runtime/server/servedApp.ts";
 import { protocolError } from "../e2e/fixtures/protocolErrors.ts";
 
 const shows = (...ids: number[]) => ids.map((id) => `app://customers_show/${id}`);

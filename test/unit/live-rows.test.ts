@@ -5,8 +5,8 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import fc from "fast-check";
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { command, defineApp, type App } from "../../runtime/index.ts";
-import { LiveRegistry } from "../../runtime/live/liveRegistry.ts";
+import { command, defineApp, type App } from "../../packages/livecmd/runtime/index.ts";
+import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import {
   queryCommand,
   watch,

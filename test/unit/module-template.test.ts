@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { moduleTemplateOf } from "../../generator/render/moduleTemplate.ts";
+import { moduleTemplateOf } from "../../packages/livecmd-kit/generator/render/moduleTemplate.ts";
 
 const placed: {
   rule: string;

@@ -4,8 +4,8 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { ProtocolError } from "@modelcontextprotocol/server";
 import ts from "typescript";
-import { DEFAULT_SUBSCRIPTION_LIMITS } from "../../runtime/live/limitDefaults.ts";
-import * as protocolErrors from "../../runtime/server/protocolErrors.ts";
+import { DEFAULT_SUBSCRIPTION_LIMITS } from "../../packages/livecmd/runtime/live/limitDefaults.ts";
+import * as protocolErrors from "../../packages/livecmd/runtime/server/protocolErrors.ts";
 import { root } from "../helpers/cli.ts";
 
 /** The one module that builds JSON-RPC errors and writes error answers. */

@@ -4,10 +4,10 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import ts from "typescript";
-import { command, defineApp } from "../../runtime/index.ts";
-import { LiveRegistry } from "../../runtime/live/liveRegistry.ts";
-import { principalOf } from "../../runtime/server/auth/principal.ts";
-import { asNewRequest, holderOf } from "../../runtime/server/requestContext.ts";
+import { command, defineApp } from "../../packages/livecmd/runtime/index.ts";
+import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
+import { principalOf } from "../../packages/livecmd/runtime/server/auth/principal.ts";
+import { asNewRequest, holderOf } from "../../packages/livecmd/runtime/server/requestContext.ts";
 import { root } from "../helpers/cli.ts";
 
 const token = (token: string, clientId: string, scopes: string[]): AuthInfo => ({

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { CommandDecl, JsonSchema, ParamDecl } from "../../generator/model.ts";
-import { buildCatalog } from "../../generator/plan/buildCatalog.ts";
-import { planCommand } from "../../generator/plan/planCommand.ts";
-import { listings } from "../../runtime/model/catalog.ts";
+import type { CommandDecl, JsonSchema, ParamDecl } from "../../packages/livecmd-kit/generator/model.ts";
+import { buildCatalog } from "../../packages/livecmd-kit/generator/plan/buildCatalog.ts";
+import { planCommand } from "../../packages/livecmd-kit/generator/plan/planCommand.ts";
+import { listings } from "../../packages/livecmd/runtime/model/catalog.ts";
 
 const at = { file: "app.ts", line: 1, column: 1 };
 const int: JsonSchema = { type: "integer" };

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
-import type { JsonSchema } from "../../generator/model.ts";
-import type { TemplatePlan } from "../../generator/plan/planCommand.ts";
-import { renderResultTypes } from "../../generator/render/resultTypes.ts";
+import type { JsonSchema } from "../../packages/livecmd-kit/generator/model.ts";
+import type { TemplatePlan } from "../../packages/livecmd-kit/generator/plan/planCommand.ts";
+import { renderResultTypes } from "../../packages/livecmd-kit/generator/render/resultTypes.ts";
 import { prettierFormat } from "../helpers/prettierOracle.ts";
 
 /**

@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
-import { ANY_TABLE } from "../../runtime/db/anyTable.ts";
-import type { TableChange } from "../../runtime/db/keyedAccess.ts";
-import { ChangeLog } from "../../runtime/db/sqlite/changeLog.ts";
-import { SqliteDatabase } from "../../runtime/db/sqlite/sqliteDatabase.ts";
-import { readSchema } from "../../runtime/db/sqlite/sqliteSchema.ts";
-import { parseLiterals } from "../../runtime/db/sqlite/sqlLiterals.ts";
+import { ANY_TABLE } from "../../packages/livecmd/runtime/db/anyTable.ts";
+import type { TableChange } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
+import { ChangeLog } from "../../packages/livecmd/runtime/db/sqlite/changeLog.ts";
+import { SqliteDatabase } from "../../packages/livecmd/runtime/db/sqlite/sqliteDatabase.ts";
+import { readSchema } from "../../packages/livecmd/runtime/db/sqlite/sqliteSchema.ts";
+import { parseLiterals } from "../../packages/livecmd/runtime/db/sqlite/sqlLiterals.ts";
 import {
   pragma,
   type OpenOptions,

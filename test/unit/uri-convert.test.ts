@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { FieldReader, type FieldError } from "../../runtime/uri/index.ts";
+import { FieldReader, type FieldError } from "../../packages/livecmd/runtime/uri/index.ts";
 
 const STATUSES = ["pending", "paid", "shipped", "cancelled"] as const;
 

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { GenericMatcher } from "../helpers/genericMatcher.ts";
 import { templates, type TemplateName } from "../../generated/templates.ts";
-import { isPlainConstant, UriCursor } from "../../runtime/uri/uriCursor.ts";
+import { isPlainConstant, UriCursor } from "../../packages/livecmd/runtime/uri/uriCursor.ts";
 import {
   arbitraryUri,
   mutatedUri,

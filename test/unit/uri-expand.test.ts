@@ -7,7 +7,7 @@ import {
   pathSegment,
   pickDefined,
   pickDefinedOrUndefined,
-} from "../../runtime/uri/index.ts";
+} from "../../packages/livecmd/runtime/uri/index.ts";
 
 describe("pathSegment: RFC 6570 simple string expansion", () => {
   const table: [name: string, value: string | number | boolean, expected: string][] = [

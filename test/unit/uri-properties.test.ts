@@ -8,7 +8,7 @@ import {
   splitUri,
   type ParseResult,
   type SplitResult,
-} from "../../runtime/uri/index.ts";
+} from "../../packages/livecmd/runtime/uri/index.ts";
 
 // Fixed so that a failure reproduces; fast-check prints the counterexample and its path.
 const RUNS = { numRuns: 3000, seed: 0x11ec3d };

@@ -5,7 +5,7 @@ import {
   splitUri,
   type FieldError,
   type UriParts,
-} from "../../runtime/uri/index.ts";
+} from "../../packages/livecmd/runtime/uri/index.ts";
 
 // app://orders_between/{from}/{to}{?status,page}
 const BASE = "app://orders_between";

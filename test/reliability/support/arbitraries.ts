@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { templates, type TemplateName } from "../../../generated/templates.ts";
 import { uris } from "../../../generated/uris.ts";
-import type { TemplateVariable } from "../../../runtime/uri/template.ts";
+import type { TemplateVariable } from "../../../packages/livecmd/runtime/uri/template.ts";
 import { schemaValue } from "../../helpers/schemaArbitrary.ts";
 
 export const TEMPLATE_NAMES = Object.keys(templates) as TemplateName[];

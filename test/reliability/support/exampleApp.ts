@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { ProtocolError } from "@modelcontextprotocol/client";
-import type { App, Invocation } from "../../../runtime/model/app.ts";
-import { defineApp } from "../../../runtime/model/app.ts";
-import type { Command } from "../../../runtime/model/command.ts";
+import type { App, Invocation } from "../../../packages/livecmd/runtime/model/app.ts";
+import { defineApp } from "../../../packages/livecmd/runtime/model/app.ts";
+import type { Command } from "../../../packages/livecmd/runtime/model/command.ts";
 import * as customers from "../../../example/commands/customers.ts";
 import * as orders from "../../../example/commands/orders.ts";
 import { openExampleDatabase } from "../../../example/db.ts";
@@ -11,7 +11,7 @@ import { createExampleApp } from "../../../example/app.ts";
 import catalog from "../../../generated/catalog.json" with { type: "json" };
 import { templates } from "../../../generated/templates.ts";
 import { sqliteHandle } from "../../helpers/sqliteHandle.ts";
-import { engineOf } from "../../../runtime/model/appEngine.ts";
+import { engineOf } from "../../../packages/livecmd/runtime/model/appEngine.ts";
 
 export const PROTOCOLS = ["2026-07-28", "2025-11-25"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];

@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../../example/app.ts";
-import type { Invocation } from "../../../runtime/model/app.ts";
-import { serveHttp } from "../../../runtime/server/index.ts";
+import type { Invocation } from "../../../packages/livecmd/runtime/model/app.ts";
+import { serveHttp } from "../../../packages/livecmd/runtime/server/index.ts";
 import { mulberry32 } from "../../helpers/mulberry32.ts";
 
 /**

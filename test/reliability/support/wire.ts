@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
-import type { McpTestClient } from "../../../runtime/testing/index.ts";
+import type { McpTestClient } from "../../../packages/livecmd/runtime/testing/index.ts";
 
 export interface WireError {
   code: number;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { SUBSCRIPTION_ID_META_KEY, type JSONRPCMessage } from "@modelcontextprotocol/client";
-import type { McpTestClient } from "../../../runtime/testing/index.ts";
+import type { McpTestClient } from "../../../packages/livecmd/runtime/testing/index.ts";
 
 /**
  * Records the `notifications/subscriptions/acknowledged` of 2026-07-28 listens exactly as they

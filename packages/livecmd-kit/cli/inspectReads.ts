@@ -1,6 +1,6 @@
 import { SqliteDatabase, type App } from "livecmd";
 import { ANY_TABLE, keyText, ReadSet, readInspector, type TableRead } from "livecmd/internal";
-import { InputError } from "./inputError.ts";
+import { InputError } from "livecmd/cli";
 
 /**
  * `livecmd inspect --reads URI`: runs the read of each URI once, as an agent would, and prints

@@ -1,11 +1,9 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
-import { codegenCommand } from "./codegenCommand.ts";
 import { dbCommand } from "./dbCommand.ts";
 import { doctorCommand } from "./doctorCommand.ts";
-import { initCommand } from "./initCommand.ts";
 import { InputError } from "./inputError.ts";
-import { inspectCommand } from "./inspectCommand.ts";
+import { kitCommands } from "./kitCommands.ts";
 import { livecmdManifest } from "./livecmdPackage.ts";
 import { serveCommand } from "./serveCommand.ts";
 
@@ -15,9 +13,7 @@ await yargs(hideBin(process.argv))
   .scriptName("livecmd")
   // `livecmd doctor -- <command>` takes the command's words verbatim ("--http 0" stays "0").
   .parserConfiguration({ "populate--": true, "parse-positional-numbers": false })
-  .command(initCommand)
-  .command(codegenCommand)
-  .command(inspectCommand)
+  .command(await kitCommands(process.cwd()))
   .command(serveCommand)
   .command(doctorCommand)
   .command(dbCommand)

@@ -2,9 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { InputError } from "../inputError.ts";
-import { livecmdManifest } from "../livecmdPackage.ts";
-import { DEV_PACKAGES, shellLine } from "../devPackages.ts";
+import { DEV_PACKAGES, InputError, KIT, livecmdManifest, shellLine } from "livecmd/cli";
 import { STARTER_TSCONFIG, starterApp, starterDriver, type StarterDriver } from "./starterFiles.ts";
 
 export interface InitOptions {
@@ -110,17 +108,19 @@ function missingInstalls(manifest: Manifest, driver: StarterDriver): string[][] 
     ...Object.keys(manifest.dependencies ?? {}),
     ...Object.keys(manifest.devDependencies ?? {}),
   ]);
-  const peers = livecmdManifest().peerDependencies;
+  const { version, peerDependencies: peers } = livecmdManifest();
   const nodeMajor = process.versions.node.split(".")[0];
   const native = driver === "better-sqlite3";
-  const runtime: Record<string, string> = native
-    ? { "better-sqlite3": peers["better-sqlite3"] ?? "^12.0.0" }
-    : {};
+  const runtime: Record<string, string> = {
+    livecmd: version,
+    ...(native && { "better-sqlite3": peers["better-sqlite3"] ?? "^12.0.0" }),
+  };
   const development: Record<string, string> = {
+    [KIT]: version,
     ...DEV_PACKAGES,
     typescript: "^5.9.0",
     "@types/node": `^${nodeMajor}.0.0`,
-    ...(native ? { "@types/better-sqlite3": "^7.6.0" } : {}),
+    ...(native && { "@types/better-sqlite3": "^7.6.0" }),
   };
   const specs = (wanted: Record<string, string>) =>
     Object.entries(wanted)

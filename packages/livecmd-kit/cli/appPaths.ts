@@ -1,4 +1,4 @@
-import { loadProjectConfig, resolveAppModule, resolveOutFolder } from "./projectConfig.ts";
+import { loadProjectConfig, resolveAppModule, resolveOutFolder } from "livecmd/cli";
 
 export interface PathFlags {
   app?: string | undefined;

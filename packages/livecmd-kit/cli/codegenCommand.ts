@@ -1,7 +1,6 @@
 import type { CommandModule } from "yargs";
 import { appPaths } from "./appPaths.ts";
-import { GENERATOR_PACKAGES, withDevPackages } from "./devPackages.ts";
-import { DEFAULT_APP_MODULES } from "./projectConfig.ts";
+import { DEFAULT_APP_MODULES } from "livecmd/cli";
 
 interface CodegenArguments {
   app?: string;
@@ -54,12 +53,9 @@ export const codegenCommand: CommandModule<object, CodegenArguments> = {
     const cwd = process.cwd();
     const paths = await appPaths(argv, cwd);
     const options = { ...paths, check: argv.check === true, force: argv.force === true, cwd, log };
-    // The generator (ts-morph, prettier) loads only for the commands that use it: `serve` starts fast.
-    await withDevPackages("livecmd codegen", GENERATOR_PACKAGES, async () => {
-      if (argv.watch)
-        await (await import("../generator/output/watchCodegen.ts")).watchCodegen(options);
-      else
-        process.exitCode = await (await import("../generator/runCodegen.ts")).runCodegen(options);
-    });
+    // The generator (ts-morph, prettier) loads only when it runs: `livecmd --help` starts fast.
+    if (argv.watch)
+      await (await import("../generator/output/watchCodegen.ts")).watchCodegen(options);
+    else process.exitCode = await (await import("../generator/runCodegen.ts")).runCodegen(options);
   },
 };

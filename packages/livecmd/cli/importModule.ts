@@ -3,7 +3,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { isSetupError } from "livecmd/internal";
 import { InputError } from "./inputError.ts";
-import { withDevPackages } from "./devPackages.ts";
+import { importFromProject, withPackage } from "./devPackages.ts";
 
 const TYPESCRIPT = /\.[cm]?tsx?$/;
 
@@ -16,7 +16,7 @@ let typeScriptLoaded: Promise<void> | undefined;
 export async function importModule(file: string, cwd: string): Promise<Record<string, unknown>> {
   const absolute = path.resolve(cwd, file);
   if (!existsSync(absolute)) throw new InputError(`${file} does not exist (looked in ${cwd})`);
-  if (TYPESCRIPT.test(file)) await loadTypeScript(file);
+  if (TYPESCRIPT.test(file)) await loadTypeScript(file, cwd);
   try {
     return (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
   } catch (error) {
@@ -25,11 +25,14 @@ export async function importModule(file: string, cwd: string): Promise<Record<st
   }
 }
 
-function loadTypeScript(file: string): Promise<void> {
-  typeScriptLoaded ??= withDevPackages(
+function loadTypeScript(file: string, cwd: string): Promise<void> {
+  typeScriptLoaded ??= withPackage(
     `loading ${file}, which is TypeScript,`,
-    ["tsx"],
-    async () => void (await import("tsx/esm/api")).register(),
+    "tsx",
+    async () => {
+      const tsx = (await importFromProject("tsx/esm/api", cwd)) as { register(): void };
+      tsx.register();
+    },
     `; or compile it and pass the .js (e.g. --app dist/app.js)`,
   );
   return typeScriptLoaded;

@@ -1,7 +1,7 @@
 import type { CommandModule } from "yargs";
+import { loadApp } from "livecmd/cli";
 import { appPaths } from "./appPaths.ts";
 import { appFlag, tsconfigFlag } from "./codegenCommand.ts";
-import { GENERATOR_PACKAGES, withDevPackages } from "./devPackages.ts";
 
 interface InspectArguments {
   app?: string;
@@ -30,10 +30,7 @@ export const inspectCommand: CommandModule<object, InspectArguments> = {
     const { app, tsconfig } = await appPaths(argv, cwd);
     const log = (text: string) => process.stdout.write(`${text}\n`);
     if (argv.reads) {
-      const [{ loadApp }, { inspectReads }] = await Promise.all([
-        import("./loadApp.ts"),
-        import("./inspectReads.ts"),
-      ]);
+      const { inspectReads } = await import("./inspectReads.ts");
       const loaded = await loadApp(app, cwd);
       try {
         await inspectReads(loaded, argv.reads, log);
@@ -42,9 +39,7 @@ export const inspectCommand: CommandModule<object, InspectArguments> = {
       }
       return;
     }
-    await withDevPackages("livecmd inspect", GENERATOR_PACKAGES, async () => {
-      const { runInspect } = await import("../generator/inspect/runInspect.ts");
-      process.exitCode = await runInspect({ app, tsconfig, cwd, log });
-    });
+    const { runInspect } = await import("../generator/inspect/runInspect.ts");
+    process.exitCode = await runInspect({ app, tsconfig, cwd, log });
   },
 };

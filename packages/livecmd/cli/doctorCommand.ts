@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { withDevPackages } from "./devPackages.ts";
+import { withPackage } from "./devPackages.ts";
 import { requestHeaders } from "./doctor/credentials.ts";
 import { parseTarget } from "./doctor/target.ts";
 import { InputError } from "./inputError.ts";
@@ -67,9 +67,9 @@ export const doctorCommand: CommandModule<object, DoctorArguments> = {
       (argv["--"] ?? []).map(String),
       requestHeaders(argv.header ?? [], argv["token-file"]),
     );
-    const { runDoctor } = await withDevPackages(
+    const { runDoctor } = await withPackage(
       "livecmd doctor",
-      ["@modelcontextprotocol/client"],
+      "@modelcontextprotocol/client",
       () => import("./doctor/runDoctor.ts"),
     );
     process.exitCode = await runDoctor({
