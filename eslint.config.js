@@ -5,7 +5,8 @@ import tseslint from "typescript-eslint";
 export default tseslint.config(
   {
     ignores: [
-      "dist/",
+      "**/dist/",
+      "test/peers/",
       ".tmp/",
       "node_modules/",
       "test/fixtures/*/app/",

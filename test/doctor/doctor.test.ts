@@ -21,11 +21,15 @@ const ERAS = ["2026-07-28", "2025"];
 async function servedOverHttp(
   flags: string[] = [],
 ): Promise<{ server: ReturnType<typeof spawn>; url: string }> {
-  const server = spawn(process.execPath, ["packages/livecmd/bin/livecmd.js", "serve", "--http", "0", ...flags], {
-    cwd: root,
-    env: { ...process.env, ...FRESH_DATABASE },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const server = spawn(
+    process.execPath,
+    ["packages/livecmd/bin/livecmd.js", "serve", "--http", "0", ...flags],
+    {
+      cwd: root,
+      env: { ...process.env, ...FRESH_DATABASE },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let printed = "";
     server.stdout!.on("data", (chunk: Buffer) => {

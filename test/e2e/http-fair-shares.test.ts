@@ -6,7 +6,11 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
 import { DEFAULT_SUBSCRIPTION_LIMITS } from "../../packages/livecmd/runtime/live/limitDefaults.ts";
-import { serveHttp, staticTokens, type HttpServing } from "../../packages/livecmd/runtime/server/index.ts";
+import {
+  serveHttp,
+  staticTokens,
+  type HttpServing,
+} from "../../packages/livecmd/runtime/server/index.ts";
 import { INITIALIZE, initialize } from "../helpers/rawStreams.ts";
 
 interface Answer {

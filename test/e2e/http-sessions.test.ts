@@ -5,7 +5,11 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../example/app.ts";
-import { serveHttp, staticTokens, type HttpServing } from "../../packages/livecmd/runtime/server/index.ts";
+import {
+  serveHttp,
+  staticTokens,
+  type HttpServing,
+} from "../../packages/livecmd/runtime/server/index.ts";
 import { initialize } from "../helpers/rawStreams.ts";
 
 const READER = "reader-secret-0123";

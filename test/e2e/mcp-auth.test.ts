@@ -10,7 +10,11 @@ import {
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../example/app.ts";
-import { serveHttp, staticTokens, type HttpServing } from "../../packages/livecmd/runtime/server/index.ts";
+import {
+  serveHttp,
+  staticTokens,
+  type HttpServing,
+} from "../../packages/livecmd/runtime/server/index.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
 
 const TOKENS = `# the example app's writes need customers:write

@@ -6,7 +6,11 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
 import { refusal } from "../../packages/livecmd/cli/doctor/unauthorized.ts";
 import { createExampleApp } from "../../example/app.ts";
-import { jwtBearer, serveHttp, type HttpServing } from "../../packages/livecmd/runtime/server/index.ts";
+import {
+  jwtBearer,
+  serveHttp,
+  type HttpServing,
+} from "../../packages/livecmd/runtime/server/index.ts";
 import { root, run } from "../helpers/cli.ts";
 import { initialize, openGetStream, openListen, untilEnd } from "../helpers/rawStreams.ts";
 import { CLI } from "../helpers/servedCli.ts";

@@ -95,7 +95,12 @@ describe("progress and cancellation through `livecmd serve` as a child process (
       await client.connect(
         new StdioClientTransport({
           command: process.execPath,
-          args: ["packages/livecmd/bin/livecmd.js", "serve", "--app", "test/e2e/fixtures/slowSqliteApp.ts"],
+          args: [
+            "packages/livecmd/bin/livecmd.js",
+            "serve",
+            "--app",
+            "test/e2e/fixtures/slowSqliteApp.ts",
+          ],
           stderr: "ignore",
         }),
       );

@@ -3,11 +3,20 @@ import { describe, it } from "node:test";
 import { Client, ProtocolError } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createExampleApp } from "../../example/app.ts";
-import { checkResult, ResultMismatch, testApp } from "../../packages/livecmd/runtime/testing/index.ts";
+import {
+  checkResult,
+  ResultMismatch,
+  testApp,
+} from "../../packages/livecmd/runtime/testing/index.ts";
 import driftedApp from "./fixtures/driftedResultApp.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
 
-const SERVE_DRIFTED = ["packages/livecmd/bin/livecmd.js", "serve", "--app", "test/e2e/fixtures/driftedResultApp.ts"];
+const SERVE_DRIFTED = [
+  "packages/livecmd/bin/livecmd.js",
+  "serve",
+  "--app",
+  "test/e2e/fixtures/driftedResultApp.ts",
+];
 const DRIFT =
   /customers_show returned a result that does not match its result type \(email: is required; id: must be an integer\)/;
 

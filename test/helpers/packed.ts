@@ -10,16 +10,37 @@ export function projectEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
+/** The packed tarballs of livecmd's two packages: the runtime, and the dev tool. */
+export interface PackedLivecmd {
+  livecmd: string;
+  kit: string;
+}
+
 /**
- * `npm pack` of this repository into `folder`; returns the tarball's path. dist/ is built
- * already (pretest), and packing must not rebuild it under the feet of tests running beside.
+ * `npm pack` of both packages into `folder`. dist/ is built already (pretest), and packing must
+ * not rebuild it under the feet of tests running beside.
  */
-export async function packLivecmd(folder: string): Promise<string> {
+export async function packLivecmd(folder: string): Promise<PackedLivecmd> {
   const packed = await run(
     "npm",
-    ["pack", "--ignore-scripts", "--json", "--pack-destination", folder],
+    [
+      "pack",
+      "--ignore-scripts",
+      "--json",
+      "--pack-destination",
+      folder,
+      "--workspace",
+      "packages/livecmd",
+      "--workspace",
+      "packages/livecmd-kit",
+    ],
     { cwd: root, env: projectEnv() },
   );
   assert.equal(packed.code, 0, packed.stderr);
-  return path.join(folder, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
+  const tarballs = new Map(
+    (JSON.parse(packed.stdout) as { name: string; filename: string }[]).map(
+      ({ name, filename }) => [name, path.join(folder, filename)],
+    ),
+  );
+  return { livecmd: tarballs.get("livecmd")!, kit: tarballs.get("livecmd-kit")! };
 }

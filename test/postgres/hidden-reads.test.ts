@@ -7,7 +7,10 @@ import type { SqlParam } from "../../packages/livecmd/runtime/db/database.ts";
 import type { TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import { command } from "../../packages/livecmd/runtime/model/command.ts";
 import { WITHOUT_EVENT_TRIGGERS } from "../../packages/livecmd/runtime/db/postgres/installChangeFeed.ts";
-import { postgres, type PostgresOptions } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
+import {
+  postgres,
+  type PostgresOptions,
+} from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";

@@ -13,11 +13,15 @@ const SHOW_1 = "app://customers_show/1";
 function serve(databaseUrl: string): { child: ChildProcess; url: Promise<URL> } {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl };
   delete env.LIVECMD_EXAMPLE_DB;
-  const child = spawn(process.execPath, ["packages/livecmd/bin/livecmd.js", "serve", "--http", "0"], {
-    cwd: root,
-    env,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["packages/livecmd/bin/livecmd.js", "serve", "--http", "0"],
+    {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const url = new Promise<URL>((resolve, reject) => {
     let printed = "";
     child.stdout!.on("data", (chunk: Buffer) => {

@@ -6,7 +6,11 @@ import { command } from "../../packages/livecmd/runtime/model/command.ts";
 import type { Int } from "../../packages/livecmd/runtime/uri/int.ts";
 import type { Context } from "../../packages/livecmd/runtime/model/context.ts";
 import { serveHttp } from "../../packages/livecmd/runtime/server/index.ts";
-import { testApp, type Listening, type McpTestClient } from "../../packages/livecmd/runtime/testing/index.ts";
+import {
+  testApp,
+  type Listening,
+  type McpTestClient,
+} from "../../packages/livecmd/runtime/testing/index.ts";
 import {
   countedExampleApp,
   protocolError,

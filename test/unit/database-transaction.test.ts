@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { AppDatabase } from "../../packages/livecmd/runtime/db/database.ts";
-import { openDatabase, type DatabaseSource } from "../../packages/livecmd/runtime/db/openDatabase.ts";
+import {
+  openDatabase,
+  type DatabaseSource,
+} from "../../packages/livecmd/runtime/db/openDatabase.ts";
 import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { SQLITE_DRIVERS } from "../helpers/sqliteDrivers.ts";

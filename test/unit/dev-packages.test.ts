@@ -5,7 +5,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { InputError } from "../../packages/livecmd/cli/inputError.ts";
-import { importFromProject, missingPackage, withPackage } from "../../packages/livecmd/cli/devPackages.ts";
+import {
+  importFromProject,
+  missingPackage,
+  withPackage,
+} from "../../packages/livecmd/cli/devPackages.ts";
 
 // A package that is surely not installed, imported and resolved for real: Node's own errors.
 const importMissing = () => import("livecmd-no-such-package" as string);
@@ -16,7 +20,10 @@ test("on-demand packages: a failed import or resolve tells which package it coul
     missingPackage(await importMissing().catch((error: unknown) => error)),
     "livecmd-no-such-package",
   );
-  assert.equal(missingPackage(await resolveMissing().catch((error: unknown) => error)), "@acme/no-such");
+  assert.equal(
+    missingPackage(await resolveMissing().catch((error: unknown) => error)),
+    "@acme/no-such",
+  );
   assert.equal(
     missingPackage(new Error("Cannot find package 'x'")),
     undefined,
@@ -29,15 +36,26 @@ test("on-demand packages: the install command carries the range this livecmd wor
   const project = await mkdtemp(path.join(tmpdir(), "livecmd-no-tsx-"));
   const tsxMissing = () => importFromProject("tsx/esm/api", project);
   await assert.rejects(withPackage("loading src/app.ts,", "tsx", tsxMissing), {
-    message: "loading src/app.ts, needs tsx, which is not installed: npm install --save-dev tsx@^4.0.0",
+    message:
+      "loading src/app.ts, needs tsx, which is not installed: npm install --save-dev tsx@^4.0.0",
   });
 });
 
 test("on-demand packages: an optional peer's install command carries livecmd's peer range", async () => {
-  const clientMissing = () => Promise.reject(Object.assign(new Error("Cannot find package '@modelcontextprotocol/client' imported from x"), { code: "ERR_MODULE_NOT_FOUND" }));
-  await assert.rejects(withPackage("livecmd doctor", "@modelcontextprotocol/client", clientMissing), {
-    message: "livecmd doctor needs @modelcontextprotocol/client, which is not installed: npm install --save-dev @modelcontextprotocol/client@^2.4.0",
-  });
+  const clientMissing = () =>
+    Promise.reject(
+      Object.assign(
+        new Error("Cannot find package '@modelcontextprotocol/client' imported from x"),
+        { code: "ERR_MODULE_NOT_FOUND" },
+      ),
+    );
+  await assert.rejects(
+    withPackage("livecmd doctor", "@modelcontextprotocol/client", clientMissing),
+    {
+      message:
+        "livecmd doctor needs @modelcontextprotocol/client, which is not installed: npm install --save-dev @modelcontextprotocol/client@^2.4.0",
+    },
+  );
 });
 
 test("on-demand packages: a missing package that is not the one needed is not disguised as it", async () => {

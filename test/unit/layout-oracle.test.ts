@@ -6,7 +6,10 @@ import { createProject } from "../../packages/livecmd-kit/generator/discover/cre
 import { generate } from "../../packages/livecmd-kit/generator/pipeline.ts";
 import { root, scratchDir } from "../helpers/cli.ts";
 import { writeHostileApp } from "../helpers/hostileApp.ts";
-import { PRINT_WIDTH, TAB_WIDTH } from "../../packages/livecmd-kit/generator/render/layout/layOut.ts";
+import {
+  PRINT_WIDTH,
+  TAB_WIDTH,
+} from "../../packages/livecmd-kit/generator/render/layout/layOut.ts";
 import { PRETTIER_OPTIONS, prettierFormat } from "../helpers/prettierOracle.ts";
 
 /**

@@ -10,7 +10,11 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import { createExampleApp } from "../../example/app.ts";
 import type { SubscriptionLimits } from "../../packages/livecmd/runtime/live/limitDefaults.ts";
 import type { LimitName } from "../../packages/livecmd/runtime/live/subscriptionLimits.ts";
-import { serveHttp, serveStdio, type LiveStatus } from "../../packages/livecmd/runtime/server/index.ts";
+import {
+  serveHttp,
+  serveStdio,
+  type LiveStatus,
+} from "../../packages/livecmd/runtime/server/index.ts";
 import { ServedApp } from "../../packages/livecmd/runtime/server/servedApp.ts";
 import { protocolError } from "../e2e/fixtures/protocolErrors.ts";
 

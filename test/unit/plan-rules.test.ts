@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { CommandDecl, JsonSchema, ParamDecl } from "../../packages/livecmd-kit/generator/model.ts";
+import type {
+  CommandDecl,
+  JsonSchema,
+  ParamDecl,
+} from "../../packages/livecmd-kit/generator/model.ts";
 import { buildCatalog } from "../../packages/livecmd-kit/generator/plan/buildCatalog.ts";
 import { planCommand } from "../../packages/livecmd-kit/generator/plan/planCommand.ts";
 import { listings } from "../../packages/livecmd/runtime/model/catalog.ts";

@@ -10,7 +10,10 @@ import { generate } from "../../packages/livecmd-kit/generator/pipeline.ts";
 import type { TemplatePlan } from "../../packages/livecmd-kit/generator/plan/planCommand.ts";
 import type { PlannedVariable } from "../../packages/livecmd-kit/generator/plan/planVariables.ts";
 import { variablesTypeName } from "../../packages/livecmd-kit/generator/plan/naming.ts";
-import { renderVariableTypes, variableDoc } from "../../packages/livecmd-kit/generator/render/renderTypes.ts";
+import {
+  renderVariableTypes,
+  variableDoc,
+} from "../../packages/livecmd-kit/generator/render/renderTypes.ts";
 import { root, scratchDir } from "../helpers/cli.ts";
 import { writeHostileApp } from "../helpers/hostileApp.ts";
 import { prettierFormat } from "../helpers/prettierOracle.ts";

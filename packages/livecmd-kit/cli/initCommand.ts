@@ -21,7 +21,8 @@ export const initCommand: CommandModule<object, InitArguments> = {
     argv.option("install", {
       type: "boolean",
       default: true,
-      describe: "Install the packages the app needs with npm (--no-install prints the commands)",
+      describe:
+        "Install the packages the app needs with the project's package manager, npm or pnpm (--no-install prints the commands)",
     }),
   handler: async (argv) => {
     const log = (text: string) => process.stdout.write(`${text}\n`);

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DEV_PACKAGES, InputError, KIT, livecmdManifest, shellLine } from "livecmd/cli";
+import { addCommand, packageManagerOf, type PackageManager } from "./packageManager.ts";
 import { STARTER_TSCONFIG, starterApp, starterDriver, type StarterDriver } from "./starterFiles.ts";
 
 export interface InitOptions {
@@ -65,7 +66,7 @@ export async function initProject(options: InitOptions): Promise<{ scheme: strin
   await writeFile(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
   log(`wrote package.json (scripts: ${Object.keys(SCRIPTS).join(", ")})`);
 
-  const installs = missingInstalls(manifest, driver);
+  const installs = missingInstalls(manifest, driver, packageManagerOf(cwd));
   if (!options.install) {
     for (const command of installs)
       log(`to install what the app needs, run: ${shellLine(command)}`);
@@ -102,8 +103,12 @@ function conflictsIn(cwd: string, manifest: Manifest): string[] {
   return conflicts;
 }
 
-/** `npm install` commands for what the starter app needs and package.json does not declare yet. */
-function missingInstalls(manifest: Manifest, driver: StarterDriver): string[][] {
+/** The install commands for what the starter app needs and package.json does not declare yet. */
+function missingInstalls(
+  manifest: Manifest,
+  driver: StarterDriver,
+  manager: PackageManager,
+): string[][] {
   const declared = new Set([
     ...Object.keys(manifest.dependencies ?? {}),
     ...Object.keys(manifest.devDependencies ?? {}),
@@ -127,9 +132,11 @@ function missingInstalls(manifest: Manifest, driver: StarterDriver): string[][] 
       .filter(([name]) => !declared.has(name))
       .map(([name, range]) => `${name}@${range}`);
   return [
-    ["npm", "install", "--save", ...specs(runtime)],
-    ["npm", "install", "--save-dev", ...specs(development)],
-  ].filter((command) => command.length > 3);
+    { kind: "save", specs: specs(runtime) } as const,
+    { kind: "saveDev", specs: specs(development) } as const,
+  ]
+    .filter((install) => install.specs.length > 0)
+    .map((install) => addCommand(manager, install.kind, install.specs));
 }
 
 function run(command: string[], cwd: string, log: (text: string) => void): Promise<void> {
