@@ -24,13 +24,9 @@ export const CURSOR_DECLARATION: CodeLine[] = [
   "const cursor = new UriCursor();",
 ];
 
-/**
- * Whether the template's parser reads its URIs in one pass with the module's cursor first: one
- * with no variables has nothing to read that the strict read would not do as fast.
- */
+/** Whether the template's parser reads its URIs in one pass with the module's cursor first. */
 export function readsWithCursor(template: TemplatePlan): boolean {
-  const variables = [...template.path, ...template.query];
-  return variables.length > 0 && variables.every(readsInPlace);
+  return [...template.path, ...template.query].every(readsInPlace);
 }
 
 /**

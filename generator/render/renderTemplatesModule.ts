@@ -3,7 +3,7 @@ import type { TemplateVariable } from "../../runtime/uri/template.ts";
 import type { ArgumentPlan, TemplatePlan } from "../plan/planCommand.ts";
 import { variablesTypeName } from "../plan/naming.ts";
 import { argumentsDoc } from "./layout/callDoc.ts";
-import { docUnit, indented, printCode, type CodeLine } from "./layout/code.ts";
+import { docUnit, indented, printCode, type CodeLine, type Line } from "./layout/code.ts";
 import { importDoc } from "./layout/importDoc.ts";
 import { flatText } from "./layout/flatText.ts";
 import { fitsOnLine, TAB_WIDTH, type Doc, type Placement } from "./layout/layOut.ts";
@@ -63,18 +63,19 @@ function commandTemplate(template: TemplatePlan): CodeLine[] {
   return [
     `${template.name}: {`,
     indented(
-      [(placement) => printProperty("name", stringLiteral(template.name), true, placement), ","],
-      [
-        (placement) =>
-          printProperty("uriTemplate", stringLiteral(template.uriTemplate), true, placement),
-        ",",
-      ],
+      stringProperty("name", template.name),
+      stringProperty("uriTemplate", template.uriTemplate),
       [(placement) => printLiteralProperty("variables", variables(template), placement), ","],
       ...parseMethod(template),
       ["args: (vars) => ", (placement) => argsArray(template, placement), ","],
     ),
     `} satisfies CommandTemplate<${variablesTypeName(template.name)}>,`,
   ];
+}
+
+/** `key: "value",`, the string below its key when too long. */
+function stringProperty(key: string, value: string): Line {
+  return [(placement) => printProperty(key, stringLiteral(value), true, placement), ","];
 }
 
 function variables(template: TemplatePlan): TemplateVariable[] {

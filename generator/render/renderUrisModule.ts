@@ -5,7 +5,14 @@ import { resultTypeName, variablesTypeName } from "../plan/naming.ts";
 import { docUnit, indented, printCode, type CodeLine, type Line } from "./layout/code.ts";
 import { ifStatement } from "./layout/ifStatement.ts";
 import { importDoc } from "./layout/importDoc.ts";
-import { fitsOnLine, isPlainText, layOut, TAB_WIDTH, type Placement } from "./layout/layOut.ts";
+import {
+  fitsOnLine,
+  isPlainText,
+  layOut,
+  TAB_WIDTH,
+  type Doc,
+  type Placement,
+} from "./layout/layOut.ts";
 import { assignmentDoc } from "./layout/literalDoc.ts";
 import type { ModuleContext } from "./renderTemplatesModule.ts";
 import { renderVariableTypes } from "./renderTypes.ts";
@@ -61,16 +68,18 @@ function helpers(templates: TemplatePlan[]): string[] {
 }
 
 /** `name(vars: T): ResourceUri<R>;`, the parameter on its own line when that is too long. */
-function signature(template: TemplatePlan) {
+function signature(template: TemplatePlan): Doc {
   const parameter = `vars${template.path.length === 0 ? "?" : ""}: ${variablesTypeName(template.name)}`;
-  const returns = `): ResourceUri<${resultTypeName(template.name)}>;`;
-  return group([
+  return withParameter(
     `${template.name}(`,
-    indent([softline, parameter]),
-    ifBreak(","),
-    softline,
-    returns,
-  ]);
+    parameter,
+    `): ResourceUri<${resultTypeName(template.name)}>;`,
+  );
+}
+
+/** `open` `parameter` `close`, the parameter on a line of its own (with a comma) when too long. */
+function withParameter(open: string, parameter: string, close: string): Doc {
+  return group([open, indent([softline, parameter]), ifBreak(","), softline, close]);
 }
 
 function parameterOf(template: TemplatePlan): string {
@@ -84,13 +93,7 @@ function parameterOf(template: TemplatePlan): string {
 function builder(template: TemplatePlan): CodeLine[] {
   if (template.query.length === 0) return [[(placement) => pathBuilder(template, placement), ","]];
   // The block's opening line breaks, as prettier breaks it, in the parameter list.
-  const opening = group([
-    `${template.name}: (`,
-    indent([softline, parameterOf(template)]),
-    ifBreak(","),
-    softline,
-    "): string => {",
-  ]);
+  const opening = withParameter(`${template.name}: (`, parameterOf(template), "): string => {");
   return [[docUnit(opening)], indented(...queryBody(template)), "},"];
 }
 
@@ -110,13 +113,7 @@ function pathBuilder(template: TemplatePlan, placement: Placement): string {
 }
 
 function pathBuilderByPrinter(template: TemplatePlan, placement: Placement): string {
-  const signature = group([
-    "(",
-    indent([softline, parameterOf(template)]),
-    ifBreak(","),
-    softline,
-    "): string",
-  ]);
+  const signature = withParameter("(", parameterOf(template), "): string");
   const arrow = group([group(signature), " =>", group(indent([line, expandHead(template) + "`"]))]);
   return layOut(assignmentDoc(template.name, arrow, false), placement);
 }

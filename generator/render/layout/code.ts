@@ -4,23 +4,23 @@ import { layOut, TAB_WIDTH, type Doc, type Placement } from "./layOut.ts";
  * A construct laid out where it lands: given its line's indent, its column and the text after it
  * on the line, the text it prints (which may break over lines).
  */
-export type Unit = (placement: Placement) => string;
+type Unit = (placement: Placement) => string;
 
 /** One line: text, and units wherever the line holds something that may break. */
 export type Line = string | (string | Unit)[];
 
 /** Lines one tab width further in than the lines around them. */
-export interface Indented {
+interface Indented {
   indented: CodeLine[];
 }
-
-export type CodeLine = Line | Indented;
 
 /**
  * Generated code as lines and indented blocks, the statements that never break written as text
  * and every construct that may break as a unit. The printer works out where each unit lands,
  * so no code that writes a construct counts columns.
  */
+export type CodeLine = Line | Indented;
+
 export function indented(...lines: CodeLine[]): Indented {
   return { indented: lines };
 }
