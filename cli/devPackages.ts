@@ -11,7 +11,6 @@ import { livecmdManifest } from "./livecmdPackage.ts";
 export const DEV_PACKAGES = {
   "ts-morph": "^28.0.0",
   prettier: "^3.0.0",
-  handlebars: "^4.7.0",
   diff: "^8.0.0 || ^9.0.0",
   tsx: "^4.0.0",
 } as const;
@@ -27,12 +26,7 @@ export type PeerPackage = "@modelcontextprotocol/client";
 type OnDemandPackage = DevPackage | PeerPackage;
 
 /** What `livecmd codegen` and `livecmd inspect` load besides livecmd. */
-export const GENERATOR_PACKAGES: readonly DevPackage[] = [
-  "ts-morph",
-  "prettier",
-  "handlebars",
-  "diff",
-];
+export const GENERATOR_PACKAGES: readonly DevPackage[] = ["ts-morph", "prettier", "diff"];
 
 /**
  * Runs `load` (an import of something that needs `packages`), and turns a missing one into the

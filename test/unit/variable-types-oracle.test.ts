@@ -10,6 +10,7 @@ import { generate } from "../../generator/pipeline.ts";
 import type { TemplatePlan } from "../../generator/plan/planCommand.ts";
 import type { PlannedVariable } from "../../generator/plan/planVariables.ts";
 import { variablesTypeName } from "../../generator/plan/naming.ts";
+import { printCode } from "../../generator/render/layout/code.ts";
 import { renderVariableTypes, variableDoc } from "../../generator/render/renderTypes.ts";
 import { root, scratchDir } from "../helpers/cli.ts";
 import { writeHostileApp } from "../helpers/hostileApp.ts";
@@ -70,8 +71,9 @@ function oracleSchema(variable: PlannedVariable): JSONSchema {
 }
 
 async function assertSameAsOracle(templates: TemplatePlan[]): Promise<void> {
-  if (templates.length === 0) return assert.equal(renderVariableTypes(templates), "");
-  assert.equal(renderVariableTypes(templates), await oracleTypes(templates));
+  const types = printCode(renderVariableTypes(templates));
+  if (templates.length === 0) return assert.equal(types, "");
+  assert.equal(types, await oracleTypes(templates));
 }
 
 async function templatesOf(appFile: string): Promise<TemplatePlan[]> {
