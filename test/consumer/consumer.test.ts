@@ -27,7 +27,6 @@ const DEV_DEPENDENCIES = [
   "@types/better-sqlite3",
   "ts-morph",
   "prettier",
-  "handlebars",
   "diff",
 ];
 
@@ -97,7 +96,6 @@ describe(
         "package/dist/cli/main.js",
         "package/dist/runtime/index.d.ts",
         "package/dist/runtime/index.d.ts.map",
-        "package/dist/templates/uris.ts.hbs",
         "package/runtime/index.ts",
       ]) {
         assert.ok(files.includes(file), `${file} is in the tarball`);
@@ -128,14 +126,7 @@ describe(
       assert.ok(
         present("livecmd") && present("@modelcontextprotocol/server") && present("better-sqlite3"),
       );
-      for (const generatorOnly of [
-        "ts-morph",
-        "prettier",
-        "handlebars",
-        "diff",
-        "tsx",
-        "typescript",
-      ])
+      for (const generatorOnly of ["ts-morph", "prettier", "diff", "tsx", "typescript"])
         assert.ok(!present(generatorOnly), `${generatorOnly} is not installed`);
 
       // codegen there names every generator package it misses, in one command that installs them.
@@ -155,7 +146,7 @@ describe(
       assert.equal(codegen.code, 2, codegen.stdout);
       assert.equal(
         codegen.stderr,
-        'livecmd: livecmd codegen needs ts-morph, prettier, handlebars, diff, which are not installed: npm install --save-dev ts-morph@^28.0.0 prettier@^3.0.0 handlebars@^4.7.0 diff@"^8.0.0 || ^9.0.0"\n',
+        'livecmd: livecmd codegen needs ts-morph, prettier, diff, which are not installed: npm install --save-dev ts-morph@^28.0.0 prettier@^3.0.0 diff@"^8.0.0 || ^9.0.0"\n',
       );
     });
 

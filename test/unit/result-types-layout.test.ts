@@ -3,6 +3,7 @@ import { test } from "node:test";
 import fc from "fast-check";
 import type { JsonSchema } from "../../packages/livecmd-kit/generator/model.ts";
 import type { TemplatePlan } from "../../packages/livecmd-kit/generator/plan/planCommand.ts";
+import { printCode } from "../../packages/livecmd-kit/generator/render/layout/code.ts";
 import { renderResultTypes } from "../../packages/livecmd-kit/generator/render/resultTypes.ts";
 import { prettierFormat } from "../helpers/prettierOracle.ts";
 
@@ -75,7 +76,7 @@ test("result types layout: random result schemas print as prettier prints them",
     fc.asyncProperty(
       fc.uniqueArray(template, { selector: (t) => t.name, minLength: 1, maxLength: 3 }),
       async (templates) => {
-        const types = renderResultTypes(templates);
+        const types = printCode(renderResultTypes(templates));
         assert.equal(await prettierFormat("uris.ts", types), types);
       },
     ),

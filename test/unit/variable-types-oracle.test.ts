@@ -10,10 +10,8 @@ import { generate } from "../../packages/livecmd-kit/generator/pipeline.ts";
 import type { TemplatePlan } from "../../packages/livecmd-kit/generator/plan/planCommand.ts";
 import type { PlannedVariable } from "../../packages/livecmd-kit/generator/plan/planVariables.ts";
 import { variablesTypeName } from "../../packages/livecmd-kit/generator/plan/naming.ts";
-import {
-  renderVariableTypes,
-  variableDoc,
-} from "../../packages/livecmd-kit/generator/render/renderTypes.ts";
+import { printCode } from "../../packages/livecmd-kit/generator/render/layout/code.ts";
+import { renderVariableTypes, variableDoc } from "../../packages/livecmd-kit/generator/render/renderTypes.ts";
 import { root, scratchDir } from "../helpers/cli.ts";
 import { writeHostileApp } from "../helpers/hostileApp.ts";
 import { prettierFormat } from "../helpers/prettierOracle.ts";
@@ -73,8 +71,9 @@ function oracleSchema(variable: PlannedVariable): JSONSchema {
 }
 
 async function assertSameAsOracle(templates: TemplatePlan[]): Promise<void> {
-  if (templates.length === 0) return assert.equal(renderVariableTypes(templates), "");
-  assert.equal(renderVariableTypes(templates), await oracleTypes(templates));
+  const types = printCode(renderVariableTypes(templates));
+  if (templates.length === 0) return assert.equal(types, "");
+  assert.equal(types, await oracleTypes(templates));
 }
 
 async function templatesOf(appFile: string): Promise<TemplatePlan[]> {

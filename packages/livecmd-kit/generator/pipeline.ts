@@ -8,9 +8,7 @@ import { GENERATED_MARK } from "./output/outputFolder.ts";
 import { buildCatalog, type CatalogPlan } from "./plan/buildCatalog.ts";
 import { renderCatalog } from "./render/renderCatalog.ts";
 import { renderTemplatesModule } from "./render/renderTemplatesModule.ts";
-import { renderVariableTypes } from "./render/renderTypes.ts";
 import { renderUrisModule } from "./render/renderUrisModule.ts";
-import { renderResultTypes } from "./render/resultTypes.ts";
 
 /** How to regenerate, when nothing more particular is known: the config or the defaults find the app. */
 export const DEFAULT_RERUN = "npx livecmd codegen";
@@ -62,12 +60,6 @@ function render(app: AppDecl, plan: CatalogPlan, rerun: string): OutputSet {
   return new Map([
     ["catalog.json", renderCatalog(plan.catalog, notice)],
     ["templates.ts", renderTemplatesModule(context)],
-    [
-      "uris.ts",
-      renderUrisModule(
-        context,
-        renderVariableTypes(plan.templates) + renderResultTypes(plan.templates),
-      ),
-    ],
+    ["uris.ts", renderUrisModule(context)],
   ]);
 }

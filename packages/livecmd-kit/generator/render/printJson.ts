@@ -1,42 +1,60 @@
-import { fitsOnLine, layOut, type Doc } from "./layout/layOut.ts";
-import { arrayDoc, isMatrix, isNumberList, numberListDoc } from "./layout/literalDoc.ts";
-
-/** An array of plain values as `JSON.stringify(value, null, 2)` writes it, one value a line. */
-const PLAIN_ARRAY =
-  /\[\n( *)(?:(?:"(?:[^"\\\n]|\\.)*"|-?\d[\d.eE+-]*|true|false|null),\n\1)*(?:"(?:[^"\\\n]|\\.)*"|-?\d[\d.eE+-]*|true|false|null)\n *\]/g;
+import { printCode, type CodeLine } from "./layout/code.ts";
+import { fitsOnLine, layOut, type Doc, type Placement } from "./layout/layOut.ts";
+import { arrayDoc, isNumberList, numberListDoc } from "./layout/literalDoc.ts";
 
 /**
- * JSON laid out as prettier's `json` parser leaves `JSON.stringify(value, null, 2)`: objects one
- * key a line (prettier keeps an object expanded when its source is), and arrays of plain values
- * on one line when they fit in 100 columns. An array of arrays stays one element a line: the
- * catalog's schemas never hold one (enums, `type` and `required` list plain values).
+ * Plain JSON data (undefined properties left out) laid out as prettier's `json` parser leaves
+ * `JSON.stringify(value, null, 2)`: objects one key a line (prettier keeps an object expanded
+ * when its source is), and arrays of plain values on one line when they fit in 100 columns. An
+ * array holding an object or array stays one element a line: the catalog's schemas never hold
+ * an array of arrays (enums, `type` and `required` list plain values).
  */
 export function printJson(value: unknown): string {
-  const text = JSON.stringify(value, null, 2);
-  return `${text.replace(PLAIN_ARRAY, (array: string, _indent: string, offset: number) => layOutArray(text, array, offset))}\n`;
+  const lines: CodeLine[] = [];
+  appendJson(value, "", "", lines);
+  return printCode(lines);
 }
 
-function layOutArray(text: string, array: string, offset: number): string {
-  const lineStart = text.lastIndexOf("\n", offset) + 1;
-  const column = offset - lineStart;
-  const after = text[offset + array.length] === "," ? "," : "";
-  // The values as JSON.stringify wrote them, one a line: all but the last end with the separator.
-  const values = array
-    .split("\n")
-    .slice(1, -1)
-    .map((value, index, all) => value.trim().slice(0, index < all.length - 1 ? -1 : undefined));
-  const flat = `[${values.join(", ")}]`;
-  if (fitsOnLine(flat, column, after)) return flat;
-  const indent = text.slice(lineStart, offset).search(/[^ ]|$/);
-  return layOut(jsonArrayDoc(JSON.parse(array) as unknown[]), { indent, column, after });
+/**
+ * `value` as lines appended to `lines`, `before` (a key) starting its first line and `after`
+ * ending its last. Appended, not returned: the catalog of a big app is a quarter of a million lines.
+ */
+function appendJson(value: unknown, before: string, after: string, lines: CodeLine[]): void {
+  if (Array.isArray(value) && (value.length === 0 || !value.some(isComposite))) {
+    lines.push([before, (placement) => plainArray(value, placement), after]);
+  } else if (Array.isArray(value)) {
+    const elements: CodeLine[] = [];
+    value.forEach((element, index) =>
+      appendJson(element, "", index < value.length - 1 ? "," : "", elements),
+    );
+    lines.push(`${before}[`, { indented: elements }, `]${after}`);
+  } else if (isComposite(value)) {
+    const entries = Object.entries(value).filter(([, entry]) => entry !== undefined);
+    if (entries.length === 0) return void lines.push(`${before}{}${after}`);
+    const members: CodeLine[] = [];
+    entries.forEach(([key, entry], index) =>
+      appendJson(entry, `${JSON.stringify(key)}: `, index < entries.length - 1 ? "," : "", members),
+    );
+    lines.push(`${before}{`, { indented: members }, `}${after}`);
+  } else {
+    lines.push(`${before}${JSON.stringify(value)}${after}`);
+  }
+}
+
+function isComposite(value: unknown): value is object {
+  return value !== null && typeof value === "object";
+}
+
+/** An array of plain values: on one line when it fits, else as prettier breaks it. */
+function plainArray(values: unknown[], placement: Placement): string {
+  const texts = values.map((value) => JSON.stringify(value));
+  const flat = `[${texts.join(", ")}]`;
+  if (fitsOnLine(flat, placement.column, placement.after)) return flat;
+  return layOut(jsonArrayDoc(values, texts), placement);
 }
 
 /** JSON strings keep JSON's double quotes, and JSON has no trailing commas. */
-function jsonArrayDoc(values: unknown[]): Doc {
+function jsonArrayDoc(values: unknown[], texts: string[]): Doc {
   if (isNumberList(values)) return numberListDoc(values, "");
-  return arrayDoc(
-    values.map((value) => JSON.stringify(value)),
-    isMatrix(values),
-    "",
-  );
+  return arrayDoc(texts, false, "");
 }

@@ -1,73 +1,49 @@
 import { builders } from "prettier/doc";
 import type { TemplateVariable } from "livecmd/internal";
-import type { PlannedVariable } from "../plan/planVariables.ts";
 import type { ArgumentPlan, TemplatePlan } from "../plan/planCommand.ts";
 import { variablesTypeName } from "../plan/naming.ts";
 import { argumentsDoc } from "./layout/callDoc.ts";
+import { docUnit, indented, printCode, type CodeLine, type Line } from "./layout/code.ts";
 import { importDoc } from "./layout/importDoc.ts";
 import { flatText } from "./layout/flatText.ts";
-import { fitsOnLine, layOut, TAB_WIDTH, type Doc, type Placement } from "./layout/layOut.ts";
+import { fitsOnLine, TAB_WIDTH, type Doc, type Placement } from "./layout/layOut.ts";
 import { arrayDoc, literalDoc } from "./layout/literalDoc.ts";
 import { printList } from "./layout/printList.ts";
 import { printLiteralProperty } from "./layout/printLiteral.ts";
 import { printProperty } from "./layout/printProperty.ts";
 import { stringLiteral } from "./layout/stringLiteral.ts";
-import { compileModuleTemplate, type ModuleContext } from "./moduleTemplate.ts";
-import { cursorReads } from "./cursorReads.ts";
+import { CURSOR_DECLARATION, parseMethod, readsWithCursor } from "./parseMethod.ts";
 
 const { group } = builders;
 
-const templatesModule = compileModuleTemplate<object>("templates.ts.hbs");
-const at = (name: string) => templatesModule.placement(name);
+export interface ModuleContext {
+  app: string;
+  header: string;
+  templates: TemplatePlan[];
+}
 
 /** `generated/templates.ts`: a strict parser and an argument rebuild per template. */
 export function renderTemplatesModule({ app, header, templates }: ModuleContext): string {
-  const reads = templates.map((template) => cursorReads(template, at("cursorRead").indent));
-  const usesCursor = reads.some((lines) => lines.length > 0);
-  return templatesModule.render({
+  const usesCursor = templates.some(readsWithCursor);
+  return printCode([
     header,
-    imports: templates.length === 0 ? "" : imports(templates, usesCursor),
-    usesCursor,
-    templatesDoc: docComment([
-      `The resource templates of app "${app}", by command name: each parses an expanded URI back`,
-      "into typed variables (strictly: every bad field is reported) and rebuilds the command's",
-      "arguments exactly as `tools/call` with the same values would.",
-    ]),
-    templates: templates.map((template, index) => ({
-      name: template.name,
-      nameProperty: printProperty("name", stringLiteral(template.name), true, at("nameProperty")),
-      uriTemplateProperty: printProperty(
-        "uriTemplate",
-        stringLiteral(template.uriTemplate),
-        true,
-        at("uriTemplateProperty"),
-      ),
-      variablesProperty: printLiteralProperty(
-        "variables",
-        variables(template),
-        at("variablesProperty"),
-      ),
-      cursorComment: `// As \`uris.${template.name}\` writes it, read in one pass; any other URI is read strictly below.`,
-      cursorStart: `if (cursor.start(uri, ${stringLiteral(template.base)}))`,
-      varsDeclaration: `const vars = {} as ${variablesTypeName(template.name)};`,
-      cursorReads: reads[index]!.map((cursorRead) => ({ cursorRead })),
-      splitStatement: splitStatement(template, at("splitStatement")),
-      partsStatement: `const { ${[template.path.length > 0 && "path", template.query.length > 0 && "query"].filter(Boolean).join(", ")} } = split.parts;`,
-      fields: [
-        ...template.path.map((variable) => ({
-          readProperty: readProperty(variable, "path", at("readProperty")),
-        })),
-        ...template.query.map((variable) => ({
-          readProperty: readProperty(variable, "query", at("readProperty")),
-        })),
-      ],
-      argsProperty: argsProperty(template, at("argsProperty")),
-      satisfiesClause: `} satisfies CommandTemplate<${variablesTypeName(template.name)}>`,
-    })),
-  });
+    ...(templates.length === 0 ? [] : imports(templates, usesCursor)),
+    "",
+    ...(usesCursor ? [...CURSOR_DECLARATION, ""] : []),
+    "/**",
+    ` * The resource templates of app "${app}", by command name: each parses an expanded URI back`,
+    " * into typed variables (strictly: every bad field is reported) and rebuilds the command's",
+    " * arguments exactly as `tools/call` with the same values would.",
+    " */",
+    ...(templates.length === 0
+      ? ["export const templates = {};"]
+      : ["export const templates = {", indented(...templates.flatMap(commandTemplate)), "};"]),
+    "",
+    "export type TemplateName = keyof typeof templates;",
+  ]);
 }
 
-function imports(templates: TemplatePlan[], usesCursor: boolean): string {
+function imports(templates: TemplatePlan[], usesCursor: boolean): CodeLine[] {
   const runtime = [
     "FieldReader",
     ...usedPickers(templates),
@@ -76,15 +52,30 @@ function imports(templates: TemplatePlan[], usesCursor: boolean): string {
     "type CommandTemplate",
   ];
   const types = templates.map((template) => variablesTypeName(template.name));
-  const placement = at("imports");
   return [
-    layOut(importDoc(runtime, "livecmd/uri"), placement),
-    layOut(importDoc(types, "./uris.js", true), placement),
-  ].join("\n");
+    [docUnit(importDoc(runtime, "livecmd/uri"))],
+    [docUnit(importDoc(types, "./uris.js", true))],
+  ];
 }
 
-function docComment(lines: string[]): string {
-  return ["/**", ...lines.map((line) => ` * ${line}`), " */"].join("\n");
+/** `name: { ... } satisfies CommandTemplate<NameVariables>,` */
+function commandTemplate(template: TemplatePlan): CodeLine[] {
+  return [
+    `${template.name}: {`,
+    indented(
+      stringProperty("name", template.name),
+      stringProperty("uriTemplate", template.uriTemplate),
+      [(placement) => printLiteralProperty("variables", variables(template), placement), ","],
+      ...parseMethod(template),
+      ["args: (vars) => ", (placement) => argsArray(template, placement), ","],
+    ),
+    `} satisfies CommandTemplate<${variablesTypeName(template.name)}>,`,
+  ];
+}
+
+/** `key: "value",`, the string below its key when too long. */
+function stringProperty(key: string, value: string): Line {
+  return [(placement) => printProperty(key, stringLiteral(value), true, placement), ","];
 }
 
 function variables(template: TemplatePlan): TemplateVariable[] {
@@ -102,55 +93,12 @@ function variables(template: TemplatePlan): TemplateVariable[] {
   ];
 }
 
-/** `const split = splitUri(uri, base, pathNames, queryNames);`: two arrays last, so neither is hugged. */
-function splitStatement(template: TemplatePlan, placement: Placement): string {
-  const names = (variables: PlannedVariable[]) =>
-    literalDoc(variables.map((variable) => variable.name));
-  const args = ["uri", stringLiteral(template.base), names(template.path), names(template.query)];
-  const head = "const split = splitUri";
-  const list = printList(
-    args,
-    "()",
-    { indent: placement.indent, column: placement.column + head.length, after: ";" },
-    argumentsDoc(args, false),
-  );
-  return `${head}${list};`;
-}
-
-/** `name: read.kind("name", from.name)`, or with the enum's values last. */
-function readProperty(
-  variable: PlannedVariable,
-  from: "path" | "query",
-  placement: Placement,
-): string {
-  const args = [stringLiteral(variable.name), `${from}.${variable.name}`];
-  const values = variable.kind === "enum" ? literalDoc(variable.schema.enum) : undefined;
-  const flat = `read.${variable.kind}(${[...args, ...(values === undefined ? [] : [flatText(values)])].join(", ")})`;
-  // Most fit beside their name: no doc to build.
-  if (fitsOnLine(`${variable.name}: ${flat}`, placement.column, placement.after))
-    return `${variable.name}: ${flat}`;
-  const call =
-    values === undefined
-      ? group([`read.${variable.kind}`, argumentsDoc(args, false)])
-      : group(["read.enum", argumentsDoc([...args, values], true)]);
-  return printProperty(variable.name, call, false, placement);
-}
-
-/** `args: (vars) => [...]`, the handler's argument list rebuilt from the variables. */
-function argsProperty(template: TemplatePlan, placement: Placement): string {
-  const head = "args: (vars) => ";
+/** `[...]` of `args: (vars) => [...]`, the handler's argument list rebuilt from the variables. */
+function argsArray(template: TemplatePlan, placement: Placement): string {
   const elements = template.args.map((argument) =>
     argumentDoc(argument, placement.indent + TAB_WIDTH),
   );
-  return (
-    head +
-    printList(
-      elements,
-      "[]",
-      { indent: placement.indent, column: placement.column + head.length, after: placement.after },
-      arrayDoc(elements),
-    )
-  );
+  return printList(elements, "[]", placement, arrayDoc(elements));
 }
 
 /** One element of the args array; `elementIndent`: where it sits when the array breaks. */

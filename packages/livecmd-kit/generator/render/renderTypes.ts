@@ -4,41 +4,38 @@ import { CONSTRAINT_KEYWORDS, type JsonSchema } from "../model.ts";
 import type { PlannedVariable } from "../plan/planVariables.ts";
 import type { TemplatePlan } from "../plan/planCommand.ts";
 import { variablesTypeName } from "../plan/naming.ts";
-import { layOut, TAB_WIDTH, type Doc } from "./layout/layOut.ts";
+import { docUnit, indented, type CodeLine } from "./layout/code.ts";
+import type { Doc } from "./layout/layOut.ts";
 import { stringLiteral } from "./layout/stringLiteral.ts";
 
 const { group, indent, softline, line, ifBreak, join, align } = builders;
+
+/** What starts each member of a broken union. */
+const UNION_BAR = "| ";
 
 /**
  * The variables' TypeScript types, so a wrong enum value or a missing required variable is a
  * compile error in the caller. Written out directly, in the layout json-schema-to-typescript
  * gives the published schemas once prettier has formatted it; a test holds the two equal.
  */
-/** An interface member's indent, and what starts each member of a broken union. */
-const MEMBER = " ".repeat(TAB_WIDTH);
-const UNION_BAR = "| ";
-
-export function renderVariableTypes(templates: TemplatePlan[]): string {
-  if (templates.length === 0) return "";
-  const root = interfaceText(
+export function renderVariableTypes(templates: TemplatePlan[]): CodeLine[] {
+  if (templates.length === 0) return [];
+  const root = interfaceLines(
     "TemplateVariables",
     "The variables of every resource template, by command name.",
-    templates.map(
-      (template) => `${MEMBER}${template.name}: ${variablesTypeName(template.name)};\n`,
-    ),
+    templates.map((template) => `${template.name}: ${variablesTypeName(template.name)};`),
   );
-  return root + templates.map(variablesInterface).join("");
+  return [...root, ...templates.flatMap(variablesInterface)];
 }
 
-function variablesInterface(template: TemplatePlan): string {
-  const members = [...template.path, ...template.query].map((variable) => {
+function variablesInterface(template: TemplatePlan): CodeLine[] {
+  const members = [...template.path, ...template.query].flatMap((variable) => {
     const text = variableDoc(variable.schema);
-    const doc = text === undefined ? "" : docComment(text, MEMBER);
     // Laid out with its name: a union that breaks leaves no space after the colon.
     const member = [`${variable.name}${variable.required ? "" : "?"}: `, variableType(variable)];
-    return `${doc}${MEMBER}${layOut(member, { indent: TAB_WIDTH, column: TAB_WIDTH, after: ";" })};\n`;
+    return [...(text === undefined ? [] : docComment(text)), [docUnit(member), ";"]];
   });
-  return interfaceText(
+  return interfaceLines(
     variablesTypeName(template.name),
     `The variables of \`${template.uriTemplate}\`.`,
     members,
@@ -59,14 +56,15 @@ export function variableDoc(schema: JsonSchema): string | undefined {
   return description === undefined ? tags.join("\n") : `${description}\n\n${tags.join("\n")}`;
 }
 
-function interfaceText(name: string, description: string, members: string[]): string {
-  return `${docComment(description, "")}export interface ${name} {\n${members.join("")}}\n`;
+/** `export interface Name { ... }` under its doc comment, one member a line. */
+export function interfaceLines(name: string, description: string, members: CodeLine[]): CodeLine[] {
+  return [...docComment(description), `export interface ${name} {`, indented(...members), "}"];
 }
 
 /** json-schema-to-typescript's block comment; it writes a `*\/` in the text as `* /`. */
-export function docComment(text: string, indentation: string): string {
+export function docComment(text: string): CodeLine[] {
   const lines = commentSafe(text).split("\n");
-  return `${indentation}/**\n${lines.map((line) => `${indentation} * ${line}`.trimEnd() + "\n").join("")}${indentation} */\n`;
+  return ["/**", ...lines.map((line) => ` * ${line}`.trimEnd()), " */"];
 }
 
 /** An integer is livecmd's `Int`, so a builder given `1.5` is a compile error (`int(n)` makes one). */

@@ -4,9 +4,10 @@ import type { JsonSchema } from "../model.ts";
 import type { TemplatePlan } from "../plan/planCommand.ts";
 import { resultTypeName } from "../plan/naming.ts";
 import { isStruct } from "../plan/scalar.ts";
-import { layOut, TAB_WIDTH, type Doc } from "./layout/layOut.ts";
+import { docUnit, type CodeLine } from "./layout/code.ts";
+import type { Doc } from "./layout/layOut.ts";
 import { stringLiteral } from "./layout/stringLiteral.ts";
-import { docComment, variableDoc } from "./renderTypes.ts";
+import { docComment, interfaceLines, variableDoc } from "./renderTypes.ts";
 
 const { group, indent, softline, line, hardline, ifBreak, join, align } = builders;
 
@@ -29,38 +30,36 @@ const NAMED_TYPES: Record<string, string> = {
  * (the layout oracle test holds it to that): objects one member a line, unions one `| member` a
  * line when too long. A builder in `uris` returns a `ResourceUri` carrying the type.
  */
-export function renderResultTypes(templates: TemplatePlan[]): string {
-  if (templates.length === 0) return "";
-  const members = templates.map(
-    (template) => `${" ".repeat(TAB_WIDTH)}${template.name}: ${resultTypeName(template.name)};\n`,
+export function renderResultTypes(templates: TemplatePlan[]): CodeLine[] {
+  if (templates.length === 0) return [];
+  const root = interfaceLines(
+    "TemplateResults",
+    "What reading each resource template returns, by command name.",
+    templates.map((template) => `${template.name}: ${resultTypeName(template.name)};`),
   );
-  const root = `${docComment("What reading each resource template returns, by command name.", "")}export interface TemplateResults {\n${members.join("")}}\n`;
   // A result the same as an earlier template's is that type again, not a second copy of it.
   const firstWith = new Map<string, string>();
-  const types = templates.map((template) => {
+  const types = templates.flatMap((template) => {
     const key = JSON.stringify(template.result);
     const same = firstWith.get(key);
     if (same === undefined) firstWith.set(key, resultTypeName(template.name));
     return resultType(template, same);
   });
-  return root + types.join("");
+  return [...root, ...types];
 }
 
-function resultType(template: TemplatePlan, same: string | undefined): string {
+function resultType(template: TemplatePlan, same: string | undefined): CodeLine[] {
   const name = resultTypeName(template.name);
   const doc = docComment(
     `What reading \`${template.uriTemplate}\` returns: the result of ${template.name}.`,
-    "",
   );
   const schema = template.result;
-  if (same === undefined && isStruct(schema) && Object.keys(schema.properties).length > 0) {
-    return `${doc}export interface ${name} ${layOut(objectDoc(schema), { indent: 0, column: 0 })}\n`;
-  }
-  const head = `export type ${name} = `;
+  if (same === undefined && isStruct(schema) && Object.keys(schema.properties).length > 0)
+    return [...doc, [`export interface ${name} `, docUnit(objectDoc(schema))]];
   // Too long for its line, the type moves below `=`, as prettier moves it.
   const type = same === undefined ? annotationDoc(schema) : group(indent([softline, same]));
   // Laid out with its head: a union that breaks leaves no space after the `=`.
-  return `${doc}${layOut([head, type], { indent: 0, column: 0, after: ";" })};\n`;
+  return [...doc, [docUnit([`export type ${name} = `, type]), ";"]];
 }
 
 /** A type where prettier indents a union that breaks: a property's or an alias's. */

@@ -1,11 +1,12 @@
-import { fitsOnLine } from "./layOut.ts";
+import { builders } from "prettier/doc";
+import { docUnit, type Line } from "./code.ts";
+
+const { group, indent, line } = builders;
 
 /**
- * `if (test) statement;` at `indent`: on one line when it fits, else with the statement on the
- * next line, one level in, as prettier lays it out.
+ * `if (test) statement`: on one line when it fits, else with the statement on the next line,
+ * one level in, as prettier lays it out.
  */
-export function ifStatement(indent: number, test: string, statement: string): string {
-  const line = `if (${test}) ${statement}`;
-  if (fitsOnLine(line, indent)) return line;
-  return `if (${test})\n${" ".repeat(indent + 2)}${statement}`;
+export function ifStatement(test: string, statement: string): Line {
+  return [docUnit(group([`if (${test})`, indent([line, statement])]))];
 }

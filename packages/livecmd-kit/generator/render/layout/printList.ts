@@ -1,5 +1,5 @@
 import { flatText } from "./flatText.ts";
-import { fitsOnLine, isPlainText, layOut, type Doc, type Placement } from "./layOut.ts";
+import { fitsOnLine, isPlainText, layOut, TAB_WIDTH, type Doc, type Placement } from "./layOut.ts";
 
 /**
  * A bracketed list with no hugging (an array, or call arguments where no last one is hugged) laid
@@ -20,7 +20,7 @@ export function printList(
     return layOut(whole, placement);
   const flat = `${open}${(flatItems as string[]).join(", ")}${close}`;
   if (!alwaysBreak && fitsOnLine(flat, placement.column, placement.after)) return flat;
-  const inner = placement.indent + 2;
+  const inner = placement.indent + TAB_WIDTH;
   const pad = " ".repeat(inner);
   const lines = items.map((item, index) => {
     const text = flatItems[index]!;

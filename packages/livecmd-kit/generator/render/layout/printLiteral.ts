@@ -1,4 +1,4 @@
-import { fitsOnLine, isPlainText, layOut, type Placement } from "./layOut.ts";
+import { fitsOnLine, isPlainText, layOut, TAB_WIDTH, type Placement } from "./layOut.ts";
 import {
   assignmentDoc,
   isMatrix,
@@ -107,7 +107,7 @@ function broken(
   indent: number,
 ): string {
   if (entries.length === 0) return open + close;
-  const inner = indent + 2;
+  const inner = indent + TAB_WIDTH;
   const pad = " ".repeat(inner);
   return `${open}\n${entries.map((entry) => `${pad}${entry(inner)},\n`).join("")}${" ".repeat(indent)}${close}`;
 }

@@ -1,0 +1,72 @@
+import { layOut, TAB_WIDTH, type Doc, type Placement } from "./layOut.ts";
+
+/**
+ * A construct laid out where it lands: given its line's indent, its column and the text after it
+ * on the line, the text it prints (which may break over lines).
+ */
+type Unit = (placement: Placement) => string;
+
+/** One line: text, and units wherever the line holds something that may break. */
+export type Line = string | (string | Unit)[];
+
+/** Lines one tab width further in than the lines around them. */
+interface Indented {
+  indented: CodeLine[];
+}
+
+/**
+ * Generated code as lines and indented blocks, the statements that never break written as text
+ * and every construct that may break as a unit. The printer works out where each unit lands,
+ * so no code that writes a construct counts columns.
+ */
+export type CodeLine = Line | Indented;
+
+export function indented(...lines: CodeLine[]): Indented {
+  return { indented: lines };
+}
+
+/** A prettier doc as a unit: the doc printer (or its flat fast path) lays it out. */
+export function docUnit(doc: Doc): Unit {
+  return (placement) => layOut(doc, placement);
+}
+
+/** The lines as a file's text: every line ends with a newline; an empty line is blank. */
+export function printCode(lines: CodeLine[]): string {
+  const printed: string[] = [];
+  appendLines(lines, 0, printed);
+  return printed.join("");
+}
+
+function appendLines(lines: CodeLine[], indent: number, printed: string[]): void {
+  for (const line of lines) {
+    if (typeof line === "string") printed.push(line === "" ? "\n" : `${pad(indent)}${line}\n`);
+    else if ("indented" in line) appendLines(line.indented, indent + TAB_WIDTH, printed);
+    else printed.push(`${printPieces(line, indent)}\n`);
+  }
+}
+
+function printPieces(pieces: (string | Unit)[], indent: number): string {
+  let text = pad(indent);
+  pieces.forEach((piece, index) => {
+    if (typeof piece === "string") {
+      text += piece;
+      return;
+    }
+    const column = text.length - (text.lastIndexOf("\n") + 1);
+    text += piece({ indent, column, after: textUntilUnit(pieces.slice(index + 1)) });
+  });
+  return text;
+}
+
+/** The text that follows a unit on its line, up to the next unit: it counts towards the unit's width. */
+function textUntilUnit(pieces: (string | Unit)[]): string {
+  const next = pieces.findIndex((piece) => typeof piece !== "string");
+  return (next === -1 ? pieces : pieces.slice(0, next)).join("");
+}
+
+/** The spaces of each indent, made once: a big module has a line at one of a few indents. */
+const pads: string[] = [];
+
+function pad(indent: number): string {
+  return (pads[indent] ??= " ".repeat(indent));
+}
