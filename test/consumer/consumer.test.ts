@@ -9,7 +9,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { build } from "esbuild";
 import { root, run } from "../helpers/cli.ts";
-import { packLivecmd, projectEnv } from "../helpers/packed.ts";
+import { packLivecmd, projectEnv, type PackedLivecmd } from "../helpers/packed.ts";
 
 /**
  * livecmd as an adopter gets it: the packed tarball installed into a fresh project outside the
@@ -19,16 +19,14 @@ import { packLivecmd, projectEnv } from "../helpers/packed.ts";
  * URI builders bundled for the browser.
  */
 
-/** What the fixture installs besides livecmd, at the versions this repository pins (npm's cache has them). */
+/** What the fixture installs besides livecmd's two packages, at the versions this repository pins (npm's cache has them). */
 const RUNTIME_DEPENDENCIES = ["better-sqlite3"];
-const DEV_DEPENDENCIES = [
-  "typescript",
-  "@types/node",
-  "@types/better-sqlite3",
-  "ts-morph",
-  "prettier",
-  "diff",
-];
+const DEV_DEPENDENCIES = ["typescript", "@types/node", "@types/better-sqlite3"];
+
+/** livecmd's version, which both packages carry. */
+const { version: VERSION } = JSON.parse(
+  await readFile(path.join(root, "packages/livecmd/package.json"), "utf8"),
+) as { version: string };
 
 describe(
   "the packed package in a fresh project outside the repository",
@@ -36,7 +34,7 @@ describe(
   () => {
     let scratch: string;
     let project: string;
-    let tarball: string;
+    let tarballs: PackedLivecmd;
     const inProject = (command: string, args: string[], env?: NodeJS.ProcessEnv) =>
       run(command, args, { cwd: project, env: projectEnv(env), timeoutMs: 300_000 });
     const livecmd = (...args: string[]) =>
@@ -45,14 +43,14 @@ describe(
     before(async () => {
       scratch = await mkdtemp(path.join(tmpdir(), "livecmd-consumer-"));
       project = path.join(scratch, "helpdesk");
-      tarball = await packLivecmd(scratch);
+      tarballs = await packLivecmd(scratch);
       await cp(path.join(import.meta.dirname, "fixture"), project, { recursive: true });
       const pinned = JSON.parse(await readFile(path.join(root, "package.json"), "utf8"))
         .devDependencies as Record<string, string>;
       const specs = (names: string[]) => names.map((name) => `${name}@${pinned[name]}`);
       for (const args of [
-        ["--save", tarball, ...specs(RUNTIME_DEPENDENCIES)],
-        ["--save-dev", ...specs(DEV_DEPENDENCIES)],
+        ["--save", tarballs.livecmd, ...specs(RUNTIME_DEPENDENCIES)],
+        ["--save-dev", tarballs.kit, ...specs(DEV_DEPENDENCIES)],
       ]) {
         const installed = await inProject("npm", [
           "install",
@@ -88,26 +86,51 @@ describe(
       return text;
     }
 
-    it("ships the compiled package, its declarations and sources, and no tests or fixtures", async () => {
-      const listed = await run("tar", ["-tzf", tarball], { cwd: scratch });
-      const files = listed.stdout.split("\n").filter(Boolean);
-      for (const file of [
-        "package/packages/livecmd/bin/livecmd.js",
-        "package/dist/cli/main.js",
-        "package/dist/runtime/index.d.ts",
-        "package/dist/runtime/index.d.ts.map",
-        "package/runtime/index.ts",
-      ]) {
-        assert.ok(files.includes(file), `${file} is in the tarball`);
-      }
-      assert.deepEqual(
-        files.filter((file) => /^package\/(test|bench|example|generated)\//.test(file)),
-        [],
-      );
-      assert.ok(
-        !existsSync(path.join(project, "node_modules/tsx")),
-        "tsx is not installed: nothing below can use it",
-      );
+    const shipped = [
+      {
+        pkg: "livecmd",
+        has: [
+          "package/bin/livecmd.js",
+          "package/dist/cli/main.js",
+          "package/dist/runtime/index.d.ts",
+          "package/dist/runtime/index.d.ts.map",
+          "package/runtime/index.ts",
+        ],
+      },
+      {
+        pkg: "kit",
+        has: [
+          "package/dist/cli/index.js",
+          "package/dist/generator/pipeline.js",
+          "package/generator/pipeline.ts",
+        ],
+      },
+    ] as const;
+    for (const { pkg, has } of shipped) {
+      it(`the ${pkg} tarball ships its compiled code, declarations and sources, no tests or fixtures, and no install script`, async () => {
+        const tarball = tarballs[pkg];
+        const listed = await run("tar", ["-tzf", tarball], { cwd: scratch });
+        const files = listed.stdout.split("\n").filter(Boolean);
+        for (const file of has) assert.ok(files.includes(file), `${file} is in the tarball`);
+        assert.deepEqual(
+          files.filter((file) => /^package\/(test|bench|example|generated)\//.test(file)),
+          [],
+        );
+        const manifest = await run("tar", ["-xzOf", tarball, "package/package.json"], {
+          cwd: scratch,
+        });
+        const { scripts = {} } = JSON.parse(manifest.stdout) as {
+          scripts?: Record<string, string>;
+        };
+        assert.deepEqual(
+          Object.keys(scripts).filter((name) => /^(pre|post)?install$|^prepare$/.test(name)),
+          [],
+        );
+      });
+    }
+
+    it("nothing below can use tsx: it is not installed", () => {
+      assert.ok(!existsSync(path.join(project, "node_modules/tsx")));
     });
 
     it("a production install of the project (npm ci --omit=dev) holds livecmd's runtime alone: no generator packages, no tsx", async () => {
@@ -126,10 +149,17 @@ describe(
       assert.ok(
         present("livecmd") && present("@modelcontextprotocol/server") && present("better-sqlite3"),
       );
-      for (const generatorOnly of ["ts-morph", "prettier", "diff", "tsx", "typescript"])
+      for (const generatorOnly of [
+        "livecmd-kit",
+        "ts-morph",
+        "prettier",
+        "diff",
+        "tsx",
+        "typescript",
+      ])
         assert.ok(!present(generatorOnly), `${generatorOnly} is not installed`);
 
-      // codegen there names every generator package it misses, in one command that installs them.
+      // codegen there says, in one line, which package holds it.
       await cp(path.join(project, "src"), path.join(production, "src"), { recursive: true });
       const codegen = await run(
         process.execPath,
@@ -146,7 +176,7 @@ describe(
       assert.equal(codegen.code, 2, codegen.stdout);
       assert.equal(
         codegen.stderr,
-        'livecmd: livecmd codegen needs ts-morph, prettier, diff, which are not installed: npm install --save-dev ts-morph@^28.0.0 prettier@^3.0.0 diff@"^8.0.0 || ^9.0.0"\n',
+        `livecmd: livecmd codegen is in livecmd-kit, livecmd's dev tool, which is not installed: npm install --save-dev livecmd-kit@${VERSION}\n`,
       );
     });
 
