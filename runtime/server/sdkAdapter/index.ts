@@ -29,5 +29,6 @@
 export { narrowedTo, requestedUris } from "./listenRequest.ts";
 export { StdioListenTap } from "./stdioListenTap.ts";
 export { HttpListens } from "./httpListens.ts";
+export { ListenResumes } from "./listenResume.ts";
 export { routeByEra } from "./httpEraRouting.ts";
 export { CheckedParamsServer } from "./requestParams.ts";
