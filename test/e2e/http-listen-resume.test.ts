@@ -132,7 +132,10 @@ describe("a 2026-07-28 listen stream resumed with its last event id (GET, Last-E
     const told = [...opened.matchAll(/"uri":"([^"]+)"/g)].map((match) => match[1]);
     assert.deepEqual(told, [show(1)]);
     // The same listen: the client's subscription id, and both URIs watched again.
-    assert.match(opened, /"resourceSubscriptions":\["app:\/\/customers_show\/1","app:\/\/customers_show\/2"\]/);
+    assert.match(
+      opened,
+      /"resourceSubscriptions":\["app:\/\/customers_show\/1","app:\/\/customers_show\/2"\]/,
+    );
     assert.match(opened, /"io.modelcontextprotocol\/subscriptionId":"listen:1"/);
 
     await rename(2, "Changed after the resumption");

@@ -259,7 +259,10 @@ describe(
       const resumption = modern.answeredBy.at(-1)!;
       assert.equal(resumption.method, "GET");
       // The listen never ended, and goes on where it was resumed.
-      const ended = await Promise.race([listen.closed, new Promise((r) => setTimeout(r, 0, "open"))]);
+      const ended = await Promise.race([
+        listen.closed,
+        new Promise((r) => setTimeout(r, 0, "open")),
+      ]);
       assert.equal(ended, "open");
       const told = modern.updates.length;
       await rename(writer.client, 7, "After the resumption");

@@ -119,8 +119,7 @@ export class ListenResumes {
   resumed(lastEventId: string | null, principal: string | undefined): ResumedListen | undefined {
     if (!isListenEventId(lastEventId)) return undefined;
     const [request, digests, signature] = lastEventId!.slice(PREFIX.length).split(".");
-    if (request === undefined || digests === undefined || signature === undefined)
-      return undefined;
+    if (request === undefined || digests === undefined || signature === undefined) return undefined;
     const expected = Buffer.from(this.#signature(`${request}.${digests}`, principal));
     const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
