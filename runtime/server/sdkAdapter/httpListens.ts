@@ -177,9 +177,10 @@ function protocolVersionOf(message: JSONRPCRequest): string {
   return (message.params?._meta as Record<string, string>)[PROTOCOL_VERSION_META_KEY]!;
 }
 
-/** A JSON answer as the one event of an event stream. */
+/** A JSON answer as the one event of an event stream (each of its lines a `data:` line). */
 async function asEventStream(response: Response): Promise<Response> {
-  return new Response(`event: message\ndata: ${await response.text()}\n\n`, {
+  const data = (await response.text()).trimEnd().replaceAll("\n", "\ndata: ");
+  return new Response(`event: message\ndata: ${data}\n\n`, {
     headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
   });
 }

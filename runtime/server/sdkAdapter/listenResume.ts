@@ -31,7 +31,7 @@ const PREFIX = "livecmd-listen.";
  * a line by default and Node.js to 16 KB in all. A longer one (a listen of many long URIs) is not
  * sent, and its client opens the listen again when the stream drops.
  */
-export const MAX_LISTEN_EVENT_ID = 4096;
+const MAX_LISTEN_EVENT_ID = 4096;
 
 /** Bytes of a result's digest: 96 bits, so that two results never pass for one another. */
 const DIGEST_BYTES = 12;
