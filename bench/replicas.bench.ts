@@ -3,11 +3,12 @@
  * no affinity; `test/helpers/nginx.ts`, the configuration `docs/mcp.md` gives). A 2025-era SDK
  * client's reads through nginx against a client of one replica direct, measured in the same
  * rounds; commit → notify for a 2025 subscription made on another replica than the one holding
- * its GET stream; and the time from SIGKILL of the replica holding a subscription's stream to
- * the first notification of the write made right after it.
+ * its GET stream; and the time from SIGKILL of the replica holding a subscription's stream (or a
+ * 2026-07-28 listen) to the first notification of the write made right after it.
  *
  *   npm run bench -- replicas          # this row alone, printed, nothing written
  */
+import { randomBytes } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import pg from "pg";
@@ -85,9 +86,10 @@ export const replicasBench: BenchModule = {
     const server = postgresServer();
     if (server.skip) throw new Error(`the replicas bench needs PostgreSQL: ${server.skip}`);
     const databaseUrl = await emptyDatabase(server.url!);
-    const replicas: ServedCli[] = await Promise.all(
-      [1, 2, 3].map(() => servedCli([], { databaseUrl })),
-    );
+    // One key for all, as docs/mcp.md asks: each replica resumes the listens the others primed.
+    const env = { LIVECMD_REQUEST_STATE_KEY: randomBytes(32).toString("base64url") };
+    const serve = (port?: string) => servedCli([], { databaseUrl, port, env });
+    const replicas: ServedCli[] = await Promise.all([1, 2, 3].map(() => serve()));
     let nginx: Nginx | undefined;
     const pool = new pg.Pool({ connectionString: databaseUrl });
     const clients: Client[] = [];
@@ -98,8 +100,15 @@ export const replicasBench: BenchModule = {
       context.log(`replicas: commit → notify, ${WRITES} writes`);
       const notify = await measureNotify(nginx.url, pool, clients);
       context.log(`replicas: SIGKILL → first notification, ${KILLS} kills`);
-      const kills = await measureKills(nginx.url, replicas, databaseUrl, pool, clients);
-      return section(reads, notify, kills);
+      const balanced = nginx.url;
+      const kills = await measureKills(balanced, replicas, serve, pool, (kill) =>
+        heldSubscription(balanced, clients, kill),
+      );
+      context.log(`replicas: SIGKILL → first notification of a 2026 listen, ${KILLS} kills`);
+      const listenKills = await measureKills(balanced, replicas, serve, pool, (kill) =>
+        heldListen(balanced, clients, kill),
+      );
+      return section(reads, notify, kills, listenKills);
     } finally {
       for (const client of clients) await client.close().catch(() => undefined);
       await nginx?.close();
@@ -178,42 +187,101 @@ async function measureNotify(balanced: URL, pool: pg.Pool, clients: Client[]): P
   return samples;
 }
 
+/** A watch one replica holds (`holder`, `host:port`), and when its client is told of customer `id`. */
+interface Held {
+  readonly holder: string | undefined;
+  readonly id: number;
+  readonly told: Promise<number>;
+}
+
 /**
- * `KILLS` times: a new 2025 subscriber through nginx, SIGKILL of the replica holding its GET
- * stream, a rename right after; the time from the kill to the notification. The killed replica
- * is started again on its port before the next.
+ * `KILLS` times: a new watch through nginx (`hold`), SIGKILL of the replica holding it, a rename
+ * right after; the time from the kill to the notification. The killed replica is started again
+ * on its port before the next.
  */
 async function measureKills(
   balanced: URL,
   replicas: ServedCli[],
-  databaseUrl: string,
+  serve: (port: string) => Promise<ServedCli>,
   pool: pg.Pool,
-  clients: Client[],
+  hold: (kill: number) => Promise<Held>,
 ): Promise<number[]> {
   const samples: number[] = [];
   for (let kill = 0; kill < KILLS; kill++) {
-    const watcher = await subscriber(balanced);
-    clients.push(watcher.client);
-    const uri = show(200 + kill);
-    await watcher.client.subscribeResource({ uri });
-    await until(() => watcher.streamOn() !== undefined, "the GET stream opens");
-    const index = replicas.findIndex(({ url }) => url.host === watcher.streamOn());
+    const { holder, id, told } = await hold(kill);
+    const index = replicas.findIndex(({ url }) => url.host === holder);
     const victim = replicas[index]!;
-    const told = watcher.toldAbout(uri);
     const killedAt = wallClock();
     victim.child.kill("SIGKILL");
     await pool.query({
       text: "UPDATE customers SET name = $1 WHERE id = $2",
-      values: [`K${kill}`, 200 + kill],
+      values: [`Killed ${kill}`, id],
     });
     samples.push((await told) - killedAt);
     await victim.close();
-    replicas[index] = await servedCli([], { databaseUrl, port: victim.url.port });
+    replicas[index] = await serve(victim.url.port);
+    await backInRotation(balanced, victim.url.host);
   }
   return samples;
 }
 
-function section(reads: Reads, notify: number[], kills: number[]): Section {
+/**
+ * Until nginx sends requests to `host` again: it skips a replica that refused a connection for
+ * `fail_timeout` (10 s), and three kills within that time would leave it none to send to.
+ */
+async function backInRotation(balanced: URL, host: string): Promise<void> {
+  for (let waited = 0; ; waited += 100) {
+    const answer = await fetch(balanced, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    await answer.body?.cancel();
+    if ((answer.headers.get("x-upstream") ?? "").split(", ").at(-1) === host) return;
+    if (waited > 30_000) throw new Error(`bench replicas: nginx never sent to ${host} again`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A new 2025 subscriber through nginx, held by the replica of its GET stream. */
+async function heldSubscription(balanced: URL, clients: Client[], kill: number): Promise<Held> {
+  const watcher = await subscriber(balanced);
+  clients.push(watcher.client);
+  const id = 200 + kill;
+  await watcher.client.subscribeResource({ uri: show(id) });
+  await until(() => watcher.streamOn() !== undefined, "the GET stream opens");
+  return { holder: watcher.streamOn(), id, told: watcher.toldAbout(show(id)) };
+}
+
+/**
+ * A new 2026-07-28 listen through nginx, held by the replica that answered it; the SDK's client
+ * resumes it on another after the kill, which tells the write.
+ */
+async function heldListen(balanced: URL, clients: Client[], kill: number): Promise<Held> {
+  const client = new Client(
+    { name: "bench-replicas-listen", version: "1.0.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
+  clients.push(client);
+  const id = 210 + kill;
+  const told = new Promise<number>((resolve) =>
+    client.setNotificationHandler("notifications/resources/updated", ({ params }) => {
+      if (params.uri === show(id)) resolve(wallClock());
+    }),
+  );
+  let holder: string | undefined;
+  const watched: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (typeof init?.body === "string" && init.body.includes('"subscriptions/listen"'))
+      holder = (response.headers.get("x-upstream") ?? "").split(", ").at(-1);
+    return response;
+  };
+  await client.connect(new StreamableHTTPClientTransport(balanced, { fetch: watched }));
+  await client.listen({ resourceSubscriptions: [show(id)] });
+  return { holder, id, told };
+}
+
+function section(reads: Reads, notify: number[], kills: number[], listenKills: number[]): Section {
   const through = figureOf(
     "2025 read through nginx, 3 replicas, µs",
     "µs",
@@ -244,6 +312,11 @@ function section(reads: Reads, notify: number[], kills: number[]): Section {
     notify,
   );
   const killed = figureOf("SIGKILL of the stream's replica → first notification, ms", "ms", kills);
+  const listenKilled = figureOf(
+    "SIGKILL of a 2026 listen's replica → first notification (resumed), ms",
+    "ms",
+    listenKills,
+  );
   const comparisons: Comparison[] = [
     ratio("replicas read p50: through nginx / one replica direct", through, direct),
     ratio("replicas read p99: through nginx / one replica direct", throughP99, directP99),
@@ -261,6 +334,16 @@ function section(reads: Reads, notify: number[], kills: number[]): Section {
     },
     { label: "replicas SIGKILL → first notification, median", value: killed.median, unit: "ms" },
     { label: "replicas SIGKILL → first notification, max", value: killed.max, unit: "ms" },
+    {
+      label: "replicas SIGKILL → first notification of a 2026 listen, median",
+      value: listenKilled.median,
+      unit: "ms",
+    },
+    {
+      label: "replicas SIGKILL → first notification of a 2026 listen, max",
+      value: listenKilled.max,
+      unit: "ms",
+    },
   ];
   return {
     title: "Replicas behind nginx: reads, cross-replica notify, recovery after SIGKILL",
@@ -268,12 +351,14 @@ function section(reads: Reads, notify: number[], kills: number[]): Section {
       "Three `livecmd serve --http` of the example app on one local PostgreSQL, nginx 1.22 round-robin in front (no affinity, buffering off), everything on the same 2 cores.",
       `Reads: one 2025-era SDK session through nginx and one to a replica direct, ${READ_ROUNDS} alternate rounds of ${READS_PER_ROUND} sequential resources/read of customers_show/1..50; the ratio is the median of the per-round ratios.`,
       `Commit → notify: a 2025 subscription made through nginx on a replica other than the one holding the session's GET stream; ${WRITES} single-row UPDATEs on a plain pg connection, each timed from its commit to the client's notification.`,
-      `Recovery: ${KILLS} times, a fresh 2025 subscriber, SIGKILL of the replica holding its GET stream, an UPDATE right after; timed from the kill to the notification (the killed replica restarted on its port between samples).`,
+      `Recovery: ${KILLS} times, a fresh 2025 subscriber, SIGKILL of the replica holding its GET stream, an UPDATE right after; timed from the kill to the notification (the killed replica restarted on its port, and back in nginx's rotation, between samples).`,
+      `Listen recovery: ${KILLS} times, a fresh 2026-07-28 listen through nginx, SIGKILL of the replica holding it, an UPDATE right after; timed from the kill to the notification, told by the replica the SDK's client resumed the listen on (GET with Last-Event-ID).`,
     ],
-    figures: [through, direct, commit, killed],
+    figures: [through, direct, commit, killed, listenKilled],
     comparisons,
     notes: [
       "The recovery time is mostly the client's wait before reconnecting its GET stream: the server's `retry:` of 3 s; the new replica then loads the session, re-runs its subscriptions and notifies those whose result changed.",
+      "A listen's recovery is the same wait: the SDK's client resumes the listen stream after `retry:`; the new replica reads the listen from its last event id, re-runs its URIs and notifies those whose result is not the one the client was last told of.",
     ],
   };
 }

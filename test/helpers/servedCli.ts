@@ -26,7 +26,8 @@ export const CLI = [
 
 /**
  * `database`: the example app's SQLite file (`LIVECMD_EXAMPLE_DB`), a fresh one in memory unless
- * given; `databaseUrl`: PostgreSQL's instead (`DATABASE_URL`); `port`: 0 (a free one) unless given.
+ * given; `databaseUrl`: PostgreSQL's instead (`DATABASE_URL`); `port`: 0 (a free one) unless
+ * given; `env`: more variables of its environment.
  */
 export async function servedCli(
   flags: readonly string[],
@@ -34,11 +35,12 @@ export async function servedCli(
     database = ":memory:",
     databaseUrl,
     port = "0",
-  }: { database?: string; databaseUrl?: string; port?: string } = {},
+    env: more = {},
+  }: { database?: string; databaseUrl?: string; port?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<ServedCli> {
   const env: NodeJS.ProcessEnv = databaseUrl
-    ? { ...process.env, DATABASE_URL: databaseUrl }
-    : { ...process.env, LIVECMD_EXAMPLE_DB: database };
+    ? { ...process.env, ...more, DATABASE_URL: databaseUrl }
+    : { ...process.env, ...more, LIVECMD_EXAMPLE_DB: database };
   if (databaseUrl) delete env.LIVECMD_EXAMPLE_DB;
   const child = spawn(
     process.execPath,

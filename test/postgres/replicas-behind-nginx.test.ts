@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { after, before, describe, test } from "node:test";
 import {
@@ -67,14 +68,18 @@ async function streamHolder(balanced: Balanced): Promise<string> {
   return holder;
 }
 
-/** A listen of `uri` that `replica` answered: round-robin reaches it within a few tries. */
-async function listenOn(modern: Balanced, uri: string, replica: string): Promise<McpSubscription> {
-  let listen = await modern.client.listen({ resourceSubscriptions: [uri] });
+/** A listen of `uris` that `replica` answered: round-robin reaches it within a few tries. */
+async function listenOn(
+  modern: Balanced,
+  uris: string[],
+  replica: string,
+): Promise<McpSubscription> {
+  let listen = await modern.client.listen({ resourceSubscriptions: uris });
   for (let tries = 0; modern.streamOn() !== replica && tries < 6; tries++) {
     await listen.close();
     // The close's cancel took a turn of the round-robin: one more request shifts it.
     await modern.client.readResource({ uri: show(1) });
-    listen = await modern.client.listen({ resourceSubscriptions: [uri] });
+    listen = await modern.client.listen({ resourceSubscriptions: uris });
   }
   assert.equal(modern.streamOn(), replica);
   return listen;
@@ -107,7 +112,11 @@ describe(
 
     before(async () => {
       databaseUrl = await emptyDatabase(server.url!);
-      replicas.push(...(await Promise.all([1, 2, 3].map(() => servedCli([], { databaseUrl })))));
+      // One key for all: each replica resumes the listens the others primed.
+      const env = { LIVECMD_REQUEST_STATE_KEY: randomBytes(32).toString("base64url") };
+      replicas.push(
+        ...(await Promise.all([1, 2, 3].map(() => servedCli([], { databaseUrl, env })))),
+      );
       nginx = await startNginx(replicas.map(({ url }) => url));
       writer = await balanced(nginx.url, "2026");
       clients.push(writer);
@@ -120,7 +129,7 @@ describe(
     });
 
     /** A 2025 subscription to `subscribed` and a 2026 listen of `listened`, held by one replica. */
-    async function bothOnOneReplica(subscribed: string, listened: string) {
+    async function bothOnOneReplica(subscribed: string, listened: string[]) {
       const legacy = await balanced(nginx.url, "2025");
       clients.push(legacy);
       await legacy.client.subscribeResource({ uri: subscribed });
@@ -187,7 +196,7 @@ describe(
     });
 
     test("SIGTERM drains a replica: no request through the balancer fails, it exits 0, and what it held is told of the next write", async () => {
-      const held = await bothOnOneReplica(show(8), show(9));
+      const held = await bothOnOneReplica(show(8), [show(9)]);
       const { legacy, modern, replica: drained } = held;
       let listen = held.listen;
 
@@ -229,25 +238,39 @@ describe(
       await listen.close();
     });
 
-    test("SIGKILL of the replica holding a 2025 stream and a 2026 listen: both are notified of the next write", async () => {
-      const held = await bothOnOneReplica(show(6), show(7));
-      const { legacy, modern, replica: doomed } = held;
-      let listen = held.listen;
+    test("SIGKILL of the replica holding a 2025 stream and a 2026 listen: the 2025 stream is taken up, the listen resumed on another replica, and each is told of the write made meanwhile", async () => {
+      const held = await bothOnOneReplica(show(6), [show(7), show(10)]);
+      const { legacy, modern, replica: doomed, listen } = held;
 
       const victim = replicas.find(({ url }) => url.host === doomed)!;
       victim.child.kill("SIGKILL");
-      assert.equal(await listen.closed, "remote");
-      // The 2026 client opens its listen again, through the balancer, on a replica alive.
-      listen = await modern.client.listen({ resourceSubscriptions: [show(7)] });
-      assert.notEqual(modern.streamOn(), doomed);
-
+      await once(victim.child, "exit");
+      // Written while nobody holds the subscription or the listen; show(10) is left as it was.
       await rename(writer.client, 6, "After the kill");
       await rename(writer.client, 7, "After the kill");
       // The 2025 client's GET stream reconnects (retry: 3 s) to a replica alive, which takes the
-      // subscription up, re-runs it and tells the change it missed.
+      // subscription up, re-runs it and tells the change it missed. The 2026 client's transport
+      // resumes the listen stream the same way (GET, Last-Event-ID): the replica it reaches
+      // re-opens the listen from the id, re-runs its URIs and tells the one that changed.
       await heard(legacy.updates, show(6), 20);
       await heard(modern.updates, show(7), 20);
       assert.notEqual(legacy.streamOn(), doomed);
+      assert.notEqual(modern.streamOn(), doomed);
+      const resumption = modern.answeredBy.at(-1)!;
+      assert.equal(resumption.method, "GET");
+      // The listen never ended, and goes on where it was resumed.
+      const ended = await Promise.race([
+        listen.closed,
+        new Promise((r) => setTimeout(r, 0, "open")),
+      ]);
+      assert.equal(ended, "open");
+      const told = modern.updates.length;
+      await rename(writer.client, 7, "After the resumption");
+      for (let waited = 0; modern.updates.length === told && waited < 5000; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.deepEqual(modern.updates.slice(told), [show(7)]);
+      // show(10) would have been told with show(7) at the resumption had it changed: it was not.
+      assert.ok(!modern.updates.includes(show(10)), JSON.stringify(modern.updates));
       // The session itself goes on, on the replicas left.
       const { contents } = await legacy.client.readResource({ uri: show(6) });
       assert.match(JSON.stringify(contents), /After the kill/);

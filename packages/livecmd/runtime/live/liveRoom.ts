@@ -30,9 +30,17 @@ export interface LiveRoomOptions {
 /** What a listen watches, or the limit error when the limits leave room for none of its URIs. */
 export type Listened = { readonly watched: string[] } | { readonly refused: ProtocolError };
 
-/** An open 2026-07-28 HTTP listen: what it watches, and what ends it (once, however often called). */
+/**
+ * An open 2026-07-28 HTTP listen: what it watches, what each of its URIs last returned (JSON
+ * text; undefined once closed), and what ends it (once, however often called).
+ */
 export type OpenListen =
-  { readonly watched: string[]; readonly close: () => void } | { readonly refused: ProtocolError };
+  | {
+      readonly watched: string[];
+      readonly lastResultOf: (uri: string) => string | undefined;
+      readonly close: () => void;
+    }
+  | { readonly refused: ProtocolError };
 
 /**
  * Where every URI the server watches is admitted, registered and released, for the stdio and
@@ -91,7 +99,11 @@ export class LiveRoom {
       watches.endAll();
       this.#listens.close(holder);
     };
-    return { watched: listened.watched, close };
+    return {
+      watched: listened.watched,
+      lastResultOf: (uri) => watches.lastResultOf(HTTP_LISTEN, uri),
+      close,
+    };
   }
 
   /** Stops re-running on writes; the watches stay until their connections end them. */

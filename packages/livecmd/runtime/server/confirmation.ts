@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -42,13 +41,13 @@ export type ConfirmationStep =
  * Confirmations over MCP, by form elicitation: on 2026-07-28 an `InputRequiredResult` whose
  * `requestState` the client echoes with the person's answer; on the 2025 era the SDK's legacy
  * shim sends the same request as `elicitation/create` on the connection and re-enters the call.
- * The state is signed with a key of this process (`requestStateKey` to share one between
+ * The state is signed with `ServedApp.stateKey` (`requestStateKey` to share one between
  * replicas) and expires after ten minutes.
  */
 export class Confirmations {
   readonly #codec: RequestStateCodec<AskedToConfirm>;
 
-  constructor(key: Uint8Array | string = randomBytes(32)) {
+  constructor(key: Uint8Array | string) {
     this.#codec = createRequestStateCodec<AskedToConfirm>({
       key,
       ttlSeconds: 600,

@@ -10,6 +10,7 @@ import { principalOf } from "./auth/principal.ts";
 import { isEventStream } from "./eventStream.ts";
 import { boundedErrorText, errorResponse, hostRefused, originRefused } from "./protocolErrors.ts";
 import { currentRequest } from "./requestContext.ts";
+import { isListenResumption } from "./sdkAdapter/listenResume.ts";
 
 export const MCP_PATH = "/mcp";
 
@@ -137,10 +138,11 @@ function originRefusal(request: Request, origins: ReadonlySet<string>): Response
 
 /**
  * POST carries every request; GET (the push stream) and DELETE (the end) exist only for a 2025
- * session, so without its `Mcp-Session-Id` they are not allowed (as on the 2026-07-28 era).
+ * session, so without its `Mcp-Session-Id` they are not allowed (as on the 2026-07-28 era),
+ * but for the GET that resumes a 2026-07-28 listen stream.
  */
 function methodRefusal(request: Request): Response | undefined {
-  if (request.method === "POST") return undefined;
+  if (request.method === "POST" || isListenResumption(request)) return undefined;
   if (request.method === "GET" || request.method === "DELETE") {
     return request.headers.has("mcp-session-id") ? undefined : methodNotAllowed("POST");
   }

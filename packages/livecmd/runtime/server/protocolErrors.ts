@@ -266,6 +266,17 @@ export function sessionNotFound(sessionId: string): ProtocolError {
   );
 }
 
+/**
+ * The refusal of a listen's `Last-Event-ID` this endpoint cannot resume (another key, another
+ * principal, altered): the SDK's client then ends the listen, and its caller opens it again.
+ */
+export function listenNotResumable(): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidRequest,
+    "This listen cannot be resumed here: open it again (subscriptions/listen)",
+  );
+}
+
 /** -32001, the SDK's 2025 transport's code for a session it does not have. */
 const SESSION_NOT_FOUND = -32001;
 

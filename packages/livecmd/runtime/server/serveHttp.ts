@@ -5,7 +5,6 @@ import { createMcpHandler } from "@modelcontextprotocol/server";
 import type { App } from "../model/app.ts";
 import { cutText } from "../text/cutText.ts";
 import { oncePerTurn } from "../live/liveRoom.ts";
-import { isEventStream, primed } from "./eventStream.ts";
 import { isWildcard, ownHostNames } from "./ownHostNames.ts";
 import { MAX_LOG_MESSAGE } from "./serverLog.ts";
 import { HeldByToken } from "./auth/heldByToken.ts";
@@ -20,7 +19,7 @@ import { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
 import { refusedOversized } from "./oversizedBody.ts";
 import { HEALTH_PATH, readiness } from "./readiness.ts";
 import { asNewRequest, currentRequest, type RequestContext } from "./requestContext.ts";
-import { HttpListens, routeByEra } from "./sdkAdapter/index.ts";
+import { HttpListens, ListenResumes, routeByEra } from "./sdkAdapter/index.ts";
 import { ServedApp, type LiveStatus, type ServeOptions } from "./servedApp.ts";
 
 export { MCP_PATH };
@@ -155,6 +154,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     served.room,
     oncePerTurn((uri) => modern.notify.resourceUpdated(uri)),
     held,
+    new ListenResumes(served.stateKey),
   );
   let draining = false;
   const inProgress = new InProgress();
@@ -162,8 +162,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     modern: async (request, read, auth) => {
       if ((read?.parsed as { method?: unknown } | undefined)?.method === "subscriptions/listen")
         inProgress.isStream(currentRequest());
-      const response = await listens.fetch(request, modern.fetch, read, auth);
-      return isEventStream(response) ? primed(response) : response;
+      return listens.fetch(request, modern.fetch, read, auth);
     },
     legacy: (request, auth) => legacy.fetch(request, auth),
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { App, RunOptions } from "../model/app.ts";
 import { engineOf, type AppEngine } from "../model/appEngine.ts";
@@ -77,6 +78,11 @@ export class ServedApp {
   /** Every URI watched by the connections this entry serves: admitted, limited, re-run on writes. */
   readonly room: LiveRoom;
   /** Asks a person before a confirm command runs. */
+  /**
+   * What signs the state clients carry back (a confirmation's `requestState`, a listen's event
+   * ids): `requestStateKey`, else random per process.
+   */
+  readonly stateKey: Uint8Array | string;
   readonly confirmations: Confirmations;
   readonly #limiter: RateLimiter;
   readonly #checkResults: boolean;
@@ -118,9 +124,9 @@ export class ServedApp {
     this.serverInfo = { name: app.name, version: app.version ?? options.version ?? UNVERSIONED };
     if (drift.length > 0)
       this.onerror(new Error(`serving a stale catalog.json (allowStale): ${drift.join("; ")}`));
-    this.confirmations = new Confirmations(
-      options.requestStateKey ?? (process.env.LIVECMD_REQUEST_STATE_KEY || undefined),
-    );
+    this.stateKey =
+      options.requestStateKey ?? (process.env.LIVECMD_REQUEST_STATE_KEY || randomBytes(32));
+    this.confirmations = new Confirmations(this.stateKey);
   }
 
   /** Counts a run against the command's rate limit; over the limit, throws the retry hint. */

@@ -8,6 +8,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { errorResponse, parseError, payloadTooLarge } from "../protocolErrors.ts";
 import { mcpNameMismatch } from "./mcpNameHeader.ts";
+import { isListenResumption } from "./listenResume.ts";
 import { invalidParams } from "./requestParams.ts";
 
 /**
@@ -26,13 +27,14 @@ export interface EraHandlers {
 /**
  * One HTTP endpoint for both eras: `createMcpHandler` serves 2026-07-28 and, with `legacy:
  * "reject"`, nothing else, so each request is routed on its era (the SDK's `isLegacyRequest`):
- * a non-POST is a 2025 session's (GET stream, DELETE), a POST by its message. A body that is
- * not JSON is -32700 here, whichever era it was meant for.
+ * a non-POST is a 2025 session's (GET stream, DELETE) unless it resumes a listen, a POST by its
+ * message. A body that is not JSON is -32700 here, whichever era it was meant for.
  */
 export function routeByEra(
   handlers: EraHandlers,
 ): (request: Request, auth: AuthInfo | undefined) => Promise<Response> {
   return async (request, auth) => {
+    if (isListenResumption(request)) return handlers.modern(request, undefined, auth);
     if (request.method !== "POST") return handlers.legacy(request, auth);
     const read = await readOnce(request);
     if (read === "too large") return errorResponse(413, payloadTooLarge());

@@ -4,7 +4,8 @@
  * (`runtime/live/liveRoom.ts`), which the taps hand each listen they see.
  * `@modelcontextprotocol/server` 2.4 answers `subscriptions/listen` itself, and livecmd relies
  * on exactly these behaviours of it (`test/unit/sdk-contract.test.ts` checks each against the
- * installed SDK and fails, naming the one that changed, after an upgrade):
+ * installed SDK and fails, naming the one that changed, after an upgrade), and on one of its
+ * client's (8, checked end to end by `test/e2e/http-listen-resume.test.ts`):
  *
  * 1. The acknowledgement echoes the request's `resourceSubscriptions` verbatim: the SDK checks
  *    no URI. So livecmd narrows the request to what it will watch (`narrowedTo`) before the
@@ -25,9 +26,15 @@
  * 7. A spec request whose params have the wrong shape fails the SDK's own parsing with -32603
  *    and a multi-line zod dump; `_wrapHandler`, the SDK's hook for subclasses, wraps that
  *    parsing, so `CheckedParamsServer` checks the params first and answers -32602 in one line.
+ * 8. The SDK's client resumes a listen stream that drops before the listen's response (it was
+ *    primed with an id) as a `GET` with `Last-Event-ID`, keeps the listen open meanwhile, and
+ *    takes a second acknowledgement on the resumed stream without harm; a `405` ends the
+ *    listen. So a listen's ids carry it (`listenResume.ts`) and any replica serves that `GET`
+ *    as the listen again (`HttpListens`).
  */
 export { narrowedTo, requestedUris } from "./listenRequest.ts";
 export { StdioListenTap } from "./stdioListenTap.ts";
 export { HttpListens } from "./httpListens.ts";
+export { ListenResumes } from "./listenResume.ts";
 export { routeByEra } from "./httpEraRouting.ts";
 export { CheckedParamsServer } from "./requestParams.ts";
