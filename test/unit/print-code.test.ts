@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { builders } from "prettier/doc";
-import { docUnit, indented, printCode, type CodeLine } from "../../packages/livecmd-kit/generator/render/layout/code.ts";
+import {
+  docUnit,
+  indented,
+  printCode,
+  type CodeLine,
+} from "../../packages/livecmd-kit/generator/render/layout/code.ts";
 import { printJson } from "../../packages/livecmd-kit/generator/render/printJson.ts";
 
 const { group, indent, line } = builders;

@@ -11,7 +11,10 @@ import type { TemplatePlan } from "../../packages/livecmd-kit/generator/plan/pla
 import type { PlannedVariable } from "../../packages/livecmd-kit/generator/plan/planVariables.ts";
 import { variablesTypeName } from "../../packages/livecmd-kit/generator/plan/naming.ts";
 import { printCode } from "../../packages/livecmd-kit/generator/render/layout/code.ts";
-import { renderVariableTypes, variableDoc } from "../../packages/livecmd-kit/generator/render/renderTypes.ts";
+import {
+  renderVariableTypes,
+  variableDoc,
+} from "../../packages/livecmd-kit/generator/render/renderTypes.ts";
 import { root, scratchDir } from "../helpers/cli.ts";
 import { writeHostileApp } from "../helpers/hostileApp.ts";
 import { prettierFormat } from "../helpers/prettierOracle.ts";
