@@ -8,7 +8,7 @@ import { run } from "../helpers/cli.ts";
 import { packLivecmd, projectEnv } from "../helpers/packed.ts";
 import { scratchProject } from "../helpers/scratchProject.ts";
 import { inspectorCommand, nodeLine } from "../helpers/peerTools.ts";
-import { packageManagerOf } from "../../packages/livecmd-kit/cli/init/packageManager.ts";
+import { packageManagerOf } from "../../packages/livecmd/cli/packageManager.ts";
 import { starterDriver } from "../../packages/livecmd-kit/cli/init/starterFiles.ts";
 
 /** The MCP peers the tests run: init prints the Inspector at the version they pin. */

@@ -9,9 +9,13 @@ import { emptyDatabase, postgresServer } from "../helpers/postgres.ts";
 
 const server = postgresServer();
 
-/** `npm start`, as the README's quick start runs it, in an environment of the test's making. */
+/**
+ * `npm start`, as the README's quick start runs it, in an environment of the test's making. Its
+ * prestart build is left out (`--ignore-scripts` skips pre- and post-scripts only): pretest
+ * built dist/ already, and rebuilding it would rewrite it under the feet of tests running beside.
+ */
 async function npmStart(env: NodeJS.ProcessEnv) {
-  const started = await run("npm", ["start"], {
+  const started = await run("npm", ["start", "--ignore-scripts"], {
     cwd: root,
     env: Object.fromEntries(
       Object.entries({ ...process.env, DATABASE_URL: undefined, ...env }).filter(

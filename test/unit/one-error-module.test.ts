@@ -8,6 +8,9 @@ import { DEFAULT_SUBSCRIPTION_LIMITS } from "../../packages/livecmd/runtime/live
 import * as protocolErrors from "../../packages/livecmd/runtime/server/protocolErrors.ts";
 import { root } from "../helpers/cli.ts";
 
+/** The runtime package, whose runtime/ the scan reads (paths below are from its folder). */
+const LIVECMD = path.join(root, "packages/livecmd");
+
 /** The one module that builds JSON-RPC errors and writes error answers. */
 const ERROR_MODULE = "runtime/server/protocolErrors.ts";
 
@@ -63,7 +66,7 @@ const SDK_ERROR_CLASSES = new Set([
 ]);
 
 function typescriptFiles(folder: string): string[] {
-  return readdirSync(path.join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+  return readdirSync(path.join(LIVECMD, folder), { withFileTypes: true }).flatMap((entry) => {
     const relative = path.posix.join(folder, entry.name);
     if (entry.isDirectory()) return typescriptFiles(relative);
     return entry.name.endsWith(".ts") ? [relative] : [];
@@ -90,7 +93,7 @@ describe("every JSON-RPC error livecmd sends is built in protocolErrors.ts", () 
   it("no other runtime file builds one", () => {
     const elsewhere = typescriptFiles("runtime")
       .filter((file) => file !== ERROR_MODULE)
-      .flatMap((file) => buildsIn(file, readFileSync(path.join(root, file), "utf8")));
+      .flatMap((file) => buildsIn(file, readFileSync(path.join(LIVECMD, file), "utf8")));
     assert.deepEqual(elsewhere, []);
   });
 

@@ -10,6 +10,9 @@ import { principalOf } from "../../packages/livecmd/runtime/server/auth/principa
 import { asNewRequest, holderOf } from "../../packages/livecmd/runtime/server/requestContext.ts";
 import { root } from "../helpers/cli.ts";
 
+/** The runtime package, whose runtime/ the scan reads (paths below are from its folder). */
+const LIVECMD = path.join(root, "packages/livecmd");
+
 const token = (token: string, clientId: string, scopes: string[]): AuthInfo => ({
   token,
   clientId,
@@ -92,7 +95,7 @@ describe("one principal rule: a principal is its token's client id (runtime/serv
   it("no runtime file but principal.ts reads a client id", () => {
     const readers = typescriptFiles("runtime")
       .filter((file) => file !== "runtime/server/auth/principal.ts")
-      .flatMap((file) => clientIdReads(file, readFileSync(path.join(root, file), "utf8")));
+      .flatMap((file) => clientIdReads(file, readFileSync(path.join(LIVECMD, file), "utf8")));
     assert.deepEqual(readers, []);
   });
 
@@ -103,7 +106,7 @@ describe("one principal rule: a principal is its token's client id (runtime/serv
 });
 
 function typescriptFiles(folder: string): string[] {
-  return readdirSync(path.join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+  return readdirSync(path.join(LIVECMD, folder), { withFileTypes: true }).flatMap((entry) => {
     const relative = path.posix.join(folder, entry.name);
     if (entry.isDirectory()) return typescriptFiles(relative);
     return entry.name.endsWith(".ts") ? [relative] : [];

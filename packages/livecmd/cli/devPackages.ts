@@ -1,6 +1,3 @@
-import { createRequire } from "node:module";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { InputError } from "./inputError.ts";
 import { livecmdManifest } from "./livecmdPackage.ts";
 import { shellLine } from "./shellLine.ts";
@@ -53,21 +50,9 @@ function rangeOf(name: OnDemandPackage): string {
   return range;
 }
 
-/** The package a failed import or resolve could not find, if that is why it failed. */
+/** The package a failed import could not find, if that is why it failed. */
 export function missingPackage(error: unknown): string | undefined {
   const { code, message } = error as { code?: unknown; message?: unknown };
-  if (typeof message !== "string") return undefined;
-  if (code === "ERR_MODULE_NOT_FOUND") return /Cannot find package '([^']+)'/.exec(message)?.[1];
-  if (code !== "MODULE_NOT_FOUND") return undefined;
-  const specifier = /Cannot find module '([^']+)'/.exec(message)?.[1];
-  return specifier?.match(/^(@[^/]+\/)?[^/]+/)?.[0];
-}
-
-/**
- * Imports `specifier` as the project in `cwd` resolves it: a package of the project's that
- * livecmd does not declare, which a strict layout hides from livecmd's own folder.
- */
-export async function importFromProject(specifier: string, cwd: string): Promise<unknown> {
-  const resolved = createRequire(path.join(cwd, "package.json")).resolve(specifier);
-  return import(pathToFileURL(resolved).href);
+  if (code !== "ERR_MODULE_NOT_FOUND" || typeof message !== "string") return undefined;
+  return /Cannot find package '([^']+)'/.exec(message)?.[1];
 }

@@ -3,7 +3,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { isSetupError } from "livecmd/internal";
 import { InputError } from "./inputError.ts";
-import { importFromProject, withPackage } from "./devPackages.ts";
+import { withPackage } from "./devPackages.ts";
+import { importFromProject } from "./fromProject.ts";
 
 const TYPESCRIPT = /\.[cm]?tsx?$/;
 

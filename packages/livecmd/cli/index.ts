@@ -9,6 +9,7 @@ export { InputError } from "./inputError.ts";
 export { KIT } from "./kitCommands.ts";
 export { livecmdManifest } from "./livecmdPackage.ts";
 export { loadApp } from "./loadApp.ts";
+export { addCommand, packageManagerOf, type PackageManager } from "./packageManager.ts";
 export {
   DEFAULT_APP_MODULES,
   loadProjectConfig,

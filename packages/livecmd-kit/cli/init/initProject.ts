@@ -2,8 +2,16 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { DEV_PACKAGES, InputError, KIT, livecmdManifest, shellLine } from "livecmd/cli";
-import { addCommand, packageManagerOf, type PackageManager } from "./packageManager.ts";
+import {
+  addCommand,
+  DEV_PACKAGES,
+  InputError,
+  KIT,
+  livecmdManifest,
+  packageManagerOf,
+  shellLine,
+  type PackageManager,
+} from "livecmd/cli";
 import { STARTER_TSCONFIG, starterApp, starterDriver, type StarterDriver } from "./starterFiles.ts";
 
 export interface InitOptions {

@@ -68,6 +68,8 @@ export default defineApp({
 
 function openDatabase(path: string): ${sqlite.type} {
   const db = ${sqlite.open};
+  // Two processes opening the file at once (a server and a script) wait for each other.
+  db.exec("PRAGMA busy_timeout = 5000");
   db.exec("CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT NOT NULL)");
   db.prepare("INSERT OR IGNORE INTO notes (id, title, body) VALUES (1, 'Welcome', 'Ask your agent to keep an eye on this note.')").run();
   return db;
