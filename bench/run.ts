@@ -26,6 +26,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["postgres", async () => (await import("./postgres.bench.ts")).postgresBench],
   ["postgres-rows", async () => (await import("./postgresRows.bench.ts")).postgresRowsBench],
   ["replicas", async () => (await import("./replicas.bench.ts")).replicasBench],
+  ["startup", async () => (await import("./startup.bench.ts")).startupBench],
 ];
 
 const RESULTS_FILE = path.join(import.meta.dirname, "RESULTS.md");

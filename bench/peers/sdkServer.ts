@@ -15,57 +15,9 @@ import {
   localhostOriginValidation,
   toNodeHandler,
 } from "@modelcontextprotocol/node";
-import { createMcpHandler, McpServer, ResourceTemplate } from "@modelcontextprotocol/server";
-import { openExampleDatabase } from "../../example/db.ts";
+import { createMcpHandler } from "@modelcontextprotocol/server";
 import { controlledByStdin } from "./childControl.ts";
-
-const db = openExampleDatabase(":memory:");
-// Prepared once, as a hand-written server would (livecmd caches its statements the same way).
-const customerById = db.prepare(
-  `SELECT c.id, c.name, c.email, c.balance, c.created_at,
-          COUNT(o.id) AS order_count, ROUND(COALESCE(SUM(o.total), 0), 2) AS order_total
-     FROM customers c LEFT JOIN orders o ON o.customer_id = c.id
-    WHERE c.id = ? GROUP BY c.id`,
-);
-const tagsOf = db.prepare("SELECT tag FROM customer_tags WHERE customer_id = ? ORDER BY tag");
-const attributesOf = db.prepare(
-  "SELECT key, value FROM customer_attributes WHERE customer_id = ? ORDER BY key",
-);
-
-function showCustomer(id: number): unknown {
-  const customer = customerById.get(id) as Record<string, unknown> | undefined;
-  if (!customer) throw new Error(`no customer with id ${id}`);
-  const tags = (tagsOf.all(id) as { tag: string }[]).map(({ tag }) => tag);
-  const attributes = Object.fromEntries(
-    (attributesOf.all(id) as { key: string; value: string }[]).map(({ key, value }) => [
-      key,
-      value,
-    ]),
-  );
-  return { ...customer, tags, attributes };
-}
-
-/** A fresh instance per request, as `createMcpHandler` requires. */
-function buildServer(): McpServer {
-  const server = new McpServer({ name: "sdk-peer", version: "0.0.0" });
-  server.registerResource(
-    "customers_show",
-    new ResourceTemplate("app://customers_show/{id}", { list: undefined }),
-    { title: "Customer", mimeType: "application/json" },
-    (uri, variables) => {
-      // The SDK hands the variable over undecoded and untyped: the least a careful author checks.
-      const raw = variables.id;
-      const id = typeof raw === "string" && /^(0|[1-9]\d{0,15})$/.test(raw) ? Number(raw) : NaN;
-      if (!Number.isSafeInteger(id)) throw new Error(`id must be an integer, got ${String(raw)}`);
-      return {
-        contents: [
-          { uri: uri.href, mimeType: "application/json", text: JSON.stringify(showCustomer(id)) },
-        ],
-      };
-    },
-  );
-  return server;
-}
+import { buildServer } from "./sdkCustomers.ts";
 
 const onerror = (error: Error) => process.stderr.write(`sdk peer: ${error.message}\n`);
 const handler = createMcpHandler(() => buildServer(), { onerror });
