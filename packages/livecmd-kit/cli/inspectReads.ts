@@ -47,8 +47,9 @@ function argumentsText(args: readonly unknown[]): string {
 }
 
 /**
- * One line per table, by name: `customers  by rowid: 1` or `orders  whole table`, and why a
- * whole table is not all there is to it (a foreign table); or one line when it is every table.
+ * One line per table, by name: `customers  by rowid = 1`, `patients  by id = 3, 5 (looked up
+ * from appointments.patient_id)`, `orders  where total > 10000`, or `orders  whole table: ...`
+ * and why (a foreign table, a scan livecmd cannot test); or one line when it is every table.
  */
 export function readLines(
   runReads: readonly TableRead[],
@@ -56,24 +57,28 @@ export function readLines(
 ): string[] {
   const reads = new ReadSet("rows");
   reads.add(runReads);
-  const because = new Map<string, string>();
-  for (const read of runReads)
-    if (read.column === undefined && read.because) because.set(read.table, read.because);
   if (reads.whole.has(ANY_TABLE))
     return [
-      `every table: every write re-runs this (${because.get(ANY_TABLE) ?? "which tables it reads cannot be told"})`,
+      `every table: every write re-runs this (${reads.because.get(ANY_TABLE)?.because ?? "which tables it reads cannot be told"})`,
     ];
-  const tables = [...new Set([...reads.whole, ...reads.keyed.keys()])].sort();
+  const tables = [
+    ...new Set([...reads.whole, ...reads.keyed.keys(), ...reads.filtered.keys()]),
+  ].sort();
   if (tables.length === 0) return ["reads no table: no write re-runs it"];
   const width = Math.max(...tables.map((table) => table.length));
   return tables.map((table) => {
     const name = table.padEnd(width);
-    const why = because.get(table);
-    if (why) return `${name}  whole table, ${why}`;
-    if (reads.whole.has(table)) return `${name}  whole table: every write to it re-runs this`;
-    const keys = [...reads.keyed.get(table)!].map(
-      ([column, values]) => `${column} = ${[...values].map(valueText).join(", ")}`,
-    );
-    return `${name}  by ${keys.join("; ")}`;
+    const why = reads.because.get(table);
+    if (why?.unheard) return `${name}  whole table, ${why.because}`;
+    if (reads.whole.has(table))
+      return `${name}  whole table: every write to it re-runs this${why ? ` (${why.because})` : ""}`;
+    const lookedUp = reads.lookedUp.get(table);
+    const keys = [...(reads.keyed.get(table) ?? [])].map(([column, values]) => {
+      const from = lookedUp?.get(column);
+      const source = from ? ` (looked up from ${[...from].join(", ")})` : "";
+      return `by ${column} = ${[...values].map(valueText).join(", ")}${source}`;
+    });
+    const filters = (reads.filtered.get(table) ?? []).map((filter) => `where ${filter.text}`);
+    return `${name}  ${[...keys, ...filters].join("; ")}`;
   });
 }

@@ -1,3 +1,5 @@
+import type { RowFilter } from "./rowFilter.ts";
+
 /**
  * A value as the database compares it, encoded so that two values the database holds equal in
  * a column (under that column's type, affinity and collation) encode the same, and values it
@@ -7,20 +9,36 @@
 export type KeyValue = string;
 
 /**
- * How a run read one table: every row (`column` absent), or only the rows whose `column` holds
- * one of `values` (what a statement that looks the table up by `column = ?` or `IN (...)` can
- * see). A run that read nothing through a key is a whole-table read: a change to any row counts;
- * `because` says why livecmd may not hear of every change to it (a foreign table), or why it
- * is every table (`ANY_TABLE`: a function whose reads the plan does not show).
+ * How a run read one table: every row (`column` and `filter` absent), only the rows whose
+ * `column` holds one of `values` (what a statement that looks the table up by `column = ?` or
+ * `IN (...)` can see, or by values it read off other rows: `lookedUp` names where), or only rows
+ * a `filter` keeps (a scan whose conditions compare columns with values). A run that read a table
+ * whole anywhere read it whole: a change to any row counts. `because` says why a read is whole:
+ * why livecmd may not hear of every change to it (a foreign table), why it is every table
+ * (`ANY_TABLE`: a function whose reads the plan does not show), or why its rows could not be told.
  */
 export type TableRead =
-  | { readonly table: string; readonly column?: undefined; readonly because?: string }
-  | { readonly table: string; readonly column: string; readonly values: readonly KeyValue[] };
+  | {
+      readonly table: string;
+      readonly column?: undefined;
+      readonly filter?: undefined;
+      readonly because?: string;
+      readonly unheard?: boolean;
+    }
+  | {
+      readonly table: string;
+      readonly column: string;
+      readonly values: readonly KeyValue[];
+      readonly lookedUp?: string;
+      readonly filter?: undefined;
+    }
+  | { readonly table: string; readonly column?: undefined; readonly filter: RowFilter };
 
 /**
  * A row as it was before or after a write: the values of its key columns (those a read may look
- * the table up by). `null` is SQL NULL, which no key lookup finds. A keyed read whose column an
- * image does not carry counts as changed, whatever value it read.
+ * the table up by) and of the columns filters compare, each as its driver writes it. `null` is
+ * SQL NULL, which no key lookup finds. A keyed read whose column an image does not carry counts
+ * as changed, whatever value it read; so does a filter that needs a column the image lacks.
  */
 export type RowImage = Readonly<Record<string, KeyValue | null>>;
 
@@ -35,9 +53,9 @@ export interface TableChange {
   readonly rows?: readonly RowImage[];
 }
 
-/** A read of every row of `table`. */
-export function wholeTable(table: string): TableRead {
-  return { table };
+/** A read of every row of `table` (`because`: why, when it is not the plain reading of it). */
+export function wholeTable(table: string, because?: string): TableRead {
+  return because === undefined ? { table } : { table, because };
 }
 
 /** A change to rows of `table` that are not known: every reader of it counts as changed. */

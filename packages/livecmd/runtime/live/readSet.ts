@@ -1,36 +1,56 @@
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { KeyValue, TableChange, TableRead } from "../db/keyedAccess.ts";
+import type { RowFilter } from "../db/rowFilter.ts";
 
 /** Whether reads are matched to changes row by row, or by table (the oracle the row matching is tested against). */
 export type Matching = "rows" | "tables";
 
 /**
- * What one run read: per table, every row, or the values of key columns it looked rows up by.
- * A table read whole anywhere in the run is whole, whatever keys it was also looked up by.
+ * What one run read: per table, every row, or the values of key columns it looked rows up by and
+ * the filters it kept rows by. A table read whole anywhere in the run is whole, whatever keys or
+ * filters it was also read by.
  */
 export class ReadSet {
   readonly whole = new Set<string>();
   readonly keyed = new Map<string, Map<string, Set<KeyValue>>>();
+  readonly filtered = new Map<string, RowFilter[]>();
+  /** Why a table is whole, when a read said (the first reason given). */
+  readonly because = new Map<string, { because: string; unheard: boolean }>();
+  /** Where the values of keyed columns were looked up (`appointments.patient_id`), by table and column. */
+  readonly lookedUp = new Map<string, Map<string, Set<string>>>();
 
   constructor(private readonly matching: Matching) {}
 
   get empty(): boolean {
-    return this.whole.size === 0 && this.keyed.size === 0;
+    return this.whole.size === 0 && this.keyed.size === 0 && this.filtered.size === 0;
   }
 
   add(reads: readonly TableRead[]): void {
     for (const read of reads) {
       if (this.whole.has(read.table)) continue;
-      if (read.column === undefined || this.matching === "tables") {
-        this.whole.add(read.table);
-        this.keyed.delete(read.table);
+      if (read.filter) {
+        if (this.matching === "tables") this.#whole(read.table);
+        else entry(this.filtered, read.table, () => []).push(read.filter);
         continue;
       }
-      let columns = this.keyed.get(read.table);
-      if (!columns) this.keyed.set(read.table, (columns = new Map()));
-      let values = columns.get(read.column);
-      if (!values) columns.set(read.column, (values = new Set()));
+      if (read.column === undefined || this.matching === "tables") {
+        this.#whole(read.table);
+        if (read.column === undefined && read.because !== undefined)
+          this.because.set(read.table, { because: read.because, unheard: read.unheard === true });
+        continue;
+      }
+      const values = entry(
+        entry(this.keyed, read.table, () => new Map()),
+        read.column,
+        () => new Set(),
+      );
       for (const value of read.values) values.add(value);
+      if (read.lookedUp !== undefined)
+        entry(
+          entry(this.lookedUp, read.table, () => new Map()),
+          read.column,
+          () => new Set(),
+        ).add(read.lookedUp);
     }
   }
 
@@ -39,13 +59,28 @@ export class ReadSet {
     if (change.table === ANY_TABLE || this.whole.has(ANY_TABLE) || this.whole.has(change.table))
       return true;
     const columns = this.keyed.get(change.table);
-    if (!columns) return false;
+    const filters = this.filtered.get(change.table);
+    if (!columns && !filters) return false;
     if (!change.rows) return true;
-    return change.rows.some((image) =>
-      [...columns].some(([column, values]) => {
-        const value = image[column];
-        return value === undefined || (value !== null && values.has(value));
-      }),
+    return change.rows.some(
+      (image) =>
+        [...(columns ?? [])].some(([column, values]) => {
+          const value = image[column];
+          return value === undefined || (value !== null && values.has(value));
+        }) || (filters ?? []).some((filter) => filter.admits(image)),
     );
   }
+
+  #whole(table: string): void {
+    this.whole.add(table);
+    this.keyed.delete(table);
+    this.filtered.delete(table);
+    this.lookedUp.delete(table);
+  }
+}
+
+function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
 }

@@ -135,7 +135,8 @@ function unheardMarked(reads: readonly PlannedRead[], relations: Relations): Pla
   }
   const marked = reads.filter((read) => !because.has(read.table));
   for (const [table, why] of because)
-    if (reads.some((read) => read.table === table)) marked.push({ table, because: why });
+    if (reads.some((read) => read.table === table))
+      marked.push({ table, because: why, unheard: true });
   return marked.sort((a, b) => a.table.localeCompare(b.table));
 }
 

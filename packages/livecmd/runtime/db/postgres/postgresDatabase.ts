@@ -120,7 +120,7 @@ export class PostgresConnection {
         : await this.#explainOnOwnConnection(text);
       if ("reads" in access) {
         for (const read of access.reads)
-          if (read.column === undefined && read.because)
+          if (read.column === undefined && read.unheard)
             this.#sayOnce(`livecmd: ${JSON.stringify(text)} reads ${read.table}, ${read.because}`);
         return access.reads;
       }

@@ -1,9 +1,14 @@
 import { ANY_TABLE } from "../anyTable.ts";
 import { anyRowsOf, type RowImage, type TableChange } from "../keyedAccess.ts";
+import {
+  decodeImage,
+  imageColumnsOf,
+  imageSql,
+  type ImageColumn,
+  type ImageColumns,
+} from "./rowImages.ts";
 import type { SqliteConnection } from "./sqliteConnection.ts";
-import { storedKey } from "./sqliteKeys.ts";
-import { CHANGE_LOG_TABLE, quoteName, type KeyColumn, type SqliteSchema } from "./sqliteSchema.ts";
-import { parseLiterals } from "./sqlLiterals.ts";
+import { CHANGE_LOG_TABLE, quoteName, type SqliteSchema } from "./sqliteSchema.ts";
 
 const LOG = quoteName(CHANGE_LOG_TABLE);
 const TRIGGER_PREFIX = "livecmd_";
@@ -21,8 +26,8 @@ export const LOG_RETENTION_MS = 60_000;
 
 /**
  * The rows every write to the database file changed, from any writer: a trigger per table and
- * event, stored in the file, appends the key columns of each row before and after to the table
- * `livecmd_changes`. So a second `livecmd serve`, a script and the `sqlite3` shell are seen as
+ * event, stored in the file, appends an image of each row before and after (its key columns, and
+ * its other columns that are not too long: `rowImages.ts`) to the table `livecmd_changes`. So a second `livecmd serve`, a script and the `sqlite3` shell are seen as
  * well as this process, and so are rows changed by the app's own triggers and by foreign-key
  * cascades. The triggers use only `quote()`, which every SQLite has, so no writer needs
  * anything of livecmd's. Entries are numbered without gaps (AUTOINCREMENT, whose counter rolls
@@ -31,7 +36,7 @@ export const LOG_RETENTION_MS = 60_000;
  */
 export class ChangeLog {
   #seen: number;
-  #columns = new Map<string, Map<string, KeyColumn[]>>();
+  #columns: ImageColumns = new Map();
   /** High-water marks noted as time passed, oldest first: entries up to one are pruned once it is old. */
   #checkpoints: { at: number; high: number }[] = [];
 
@@ -72,14 +77,11 @@ export class ChangeLog {
    * be: the schema changes only when they are new or different.
    */
   #install(schema: SqliteSchema, inTransaction: boolean): void {
-    this.#columns = columnsBySql(schema);
+    this.#columns = imageColumnsOf(schema);
     const wanted = new Map<string, string>();
     for (const [table, columns] of this.#columns)
       for (const [event, images] of EVENTS)
-        wanted.set(
-          triggerName(event, table),
-          triggerSql(table, event, images, [...columns.keys()]),
-        );
+        wanted.set(triggerName(event, table), triggerSql(table, event, images, columns));
     const current = (): Map<string, string> => new Map(installedTriggers(this.connection));
     if (sameTriggers(current(), wanted)) return;
     if (!inTransaction) this.#exec("BEGIN IMMEDIATE");
@@ -151,15 +153,7 @@ export class ChangeLog {
   #change({ table, keys, image }: LogRow): TableChange {
     const columns = this.#columns.get(table!);
     if (!columns) return anyRowsOf(table!);
-    const values = parseLiterals(image!);
-    const row: Record<string, string | null> = {};
-    parseLiterals(keys!).forEach((sql, i) => {
-      for (const column of columns.get(sql as string) ?? []) {
-        const key = storedKey(values[i], column);
-        if (key !== undefined) row[column.key] = key;
-      }
-    });
-    return { table: table!, rows: [row] };
+    return { table: table!, rows: [decodeImage(keys!, image!, columns)] };
   }
 
   #exec(sql: string): void {
@@ -172,19 +166,6 @@ interface LogRow {
   table: string | null;
   keys: string | null;
   image: string | null;
-}
-
-/** Each table's key columns by the SQL that names them in a trigger (two collations of one column share it). */
-function columnsBySql(schema: SqliteSchema): Map<string, Map<string, KeyColumn[]>> {
-  const tables = new Map<string, Map<string, KeyColumn[]>>();
-  for (const { table } of schema.btrees.values()) tables.set(table, new Map());
-  for (const [table, columns] of schema.keyColumns)
-    for (const column of columns) {
-      const bySql = tables.get(table) ?? new Map<string, KeyColumn[]>();
-      bySql.set(column.sql, [...(bySql.get(column.sql) ?? []), column]);
-      tables.set(table, bySql);
-    }
-  return tables;
 }
 
 /** One change per table: the images of every row, or none when a change of it is whole. */
@@ -205,12 +186,11 @@ function triggerSql(
   table: string,
   event: string,
   images: readonly ("old" | "new")[],
-  keySql: readonly string[],
+  columns: ReadonlyMap<string, ImageColumn>,
 ): string {
-  const keys = sqlText(keySql.map(sqlText).join(","));
   const rows = images.map((image) => {
-    const values = keySql.map((sql) => `quote(${image}.${sql})`).join(` || ',' || `);
-    return `(${sqlText(table)}, ${keys}, ${values || "''"})`;
+    const { keys, values } = imageSql(image, columns);
+    return `(${sqlText(table)}, ${keys}, ${values})`;
   });
   return `CREATE TRIGGER ${quoteName(triggerName(event, table))} AFTER ${event.toUpperCase()} ON ${quoteName(table)} BEGIN INSERT INTO ${LOG} ("table", keys, image) VALUES ${rows.join(", ")}; END`;
 }

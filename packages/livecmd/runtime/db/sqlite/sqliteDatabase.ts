@@ -5,7 +5,7 @@ import { anyRowsOf, type TableChange } from "../keyedAccess.ts";
 import { ChangeLog } from "./changeLog.ts";
 import { readingNumbers, type SqliteConnection, type SqliteStatement } from "./sqliteConnection.ts";
 import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
-import { boundReads, StatementPlans } from "./statementPlans.ts";
+import { StatementPlans } from "./statementPlans.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
 
 /** The transaction open on a connection: who may use the connection until `done`. */
@@ -228,7 +228,7 @@ export class SqliteDatabase implements AppDatabase {
     const connection = this.#connection;
     const statement = connection.prepare(sql);
     const plan = connection.plans.of(sql);
-    this.observer?.read?.(boundReads(plan.reads, params));
+    if (this.observer?.read) this.observer.read(connection.plans.bind(plan.reads, params));
     try {
       return execute(statement);
     } finally {

@@ -1,10 +1,22 @@
-import type { TableRead } from "../keyedAccess.ts";
+import { wholeTable, type KeyValue, type TableRead } from "../keyedAccess.ts";
+import type { RowFilter } from "../rowFilter.ts";
+import { LOOKUP_LIMIT, lookedUpValues, type BoundRows } from "./lookedUpValues.ts";
 import { registersWritten } from "./opcodes.ts";
-import { planReads, type KeySource, type PlannedRead } from "./planReads.ts";
-import type { SqliteConnection } from "./sqliteConnection.ts";
-import { boundKey } from "./sqliteKeys.ts";
+import type { PlannedDecision } from "./planFilters.ts";
+import {
+  planReads,
+  type KeySource,
+  type Lookup,
+  type PlannedRead,
+  type PlannedRows,
+} from "./planReads.ts";
+import { imageColumnsOf, type ImageColumns } from "./rowImages.ts";
+import type { SqliteConnection, SqliteStatement } from "./sqliteConnection.ts";
+import type { Operand } from "./sqliteCompare.ts";
+import { boundFilter, type FilterBinding } from "./sqliteFilters.ts";
+import { boundKey, boundValue, withAffinity } from "./sqliteKeys.ts";
 import { explainProgram, mayNameParameters } from "./sqliteProgram.ts";
-import type { SqliteSchema } from "./sqliteSchema.ts";
+import type { KeyColumn, SqliteSchema } from "./sqliteSchema.ts";
 
 /** What livecmd knows of one statement: the rows it reads, as planned, and whether it may write. */
 export interface StatementPlan {
@@ -13,12 +25,17 @@ export interface StatementPlan {
   readonly mayWrite: boolean;
 }
 
+const NAMED_PARAMETERS =
+  "it names its parameters (:name, @name, $name), which EXPLAIN does not tell apart";
+
 /**
  * Statement plans, read off SQLite's own program for each statement (`EXPLAIN`) once per SQL
  * text, until the schema changes (root pages and indexes move then).
  */
 export class StatementPlans {
   readonly #cache = new Map<string, StatementPlan>();
+  readonly #statements = new Map<string, SqliteStatement>();
+  #columns: ImageColumns | undefined;
 
   constructor(
     private readonly connection: SqliteConnection,
@@ -33,6 +50,27 @@ export class StatementPlans {
 
   forget(): void {
     this.#cache.clear();
+    this.#statements.clear();
+    this.#columns = undefined;
+  }
+
+  /**
+   * The rows a statement planned as `reads` reads when bound to `params`: keys and filters with
+   * their values, and the values it looks rows up by, read off the rows that supply them.
+   */
+  bind(reads: readonly PlannedRead[], params: readonly unknown[]): TableRead[] {
+    return new Binding(this, params).reads(reads);
+  }
+
+  /** livecmd's own statement (lookups, LIKE's mode), prepared once. */
+  prepare(sql: string): SqliteStatement {
+    let statement = this.#statements.get(sql);
+    if (!statement) this.#statements.set(sql, (statement = this.connection.prepare(sql)));
+    return statement;
+  }
+
+  get imageColumns(): ImageColumns {
+    return (this.#columns ??= imageColumnsOf(this.schema()));
   }
 
   #explain(sql: string): StatementPlan {
@@ -41,28 +79,139 @@ export class StatementPlans {
     const mayWrite = program.some(
       (step) => step.opcode === "OpenWrite" || registersWritten(step) === undefined,
     );
-    // EXPLAIN does not say which parameter a name is: key values could not be found by name.
+    // EXPLAIN does not say which parameter a name is: values could not be found by name.
     return {
-      reads: mayNameParameters(sql) ? reads.map(({ table }) => ({ table })) : reads,
+      reads: mayNameParameters(sql)
+        ? [...new Set(reads.map(({ table }) => table))].map((table) => ({
+            table,
+            because: NAMED_PARAMETERS,
+          }))
+        : reads,
       mayWrite,
     };
   }
 }
 
-/** The rows a statement planned as `reads` reads when bound to `params`. */
-export function boundReads(reads: readonly PlannedRead[], params: readonly unknown[]): TableRead[] {
-  return reads.map((read) => {
-    if (read.column === undefined) return read;
-    const values = new Set<string>();
-    for (const source of read.sources) {
-      const key = boundKey(sourceValue(source, params), source.via, read.column);
-      if (key === undefined) return { table: read.table };
-      values.add(key);
+/** One statement's values: its parameters, and the values it looks up (each looked up once). */
+class Binding implements FilterBinding {
+  readonly #lookups = new Map<string, unknown[] | undefined>();
+  #like: "sensitive" | "insensitive" | undefined | null = null;
+
+  constructor(
+    private readonly plans: StatementPlans,
+    private readonly params: readonly unknown[],
+  ) {}
+
+  reads(reads: readonly PlannedRead[]): TableRead[] {
+    return reads.map((read): TableRead => {
+      if (read.filter !== undefined)
+        return { table: read.table, filter: this.#filter(read.filter) };
+      if (read.column === undefined) return read;
+      const values = this.#keys(read.column, read.sources);
+      if (values === undefined) return wholeTable(read.table, this.#whyNotKeyed(read.sources));
+      const lookedUp = lookupsText(read.sources);
+      return {
+        table: read.table,
+        column: read.column.key,
+        values,
+        ...(lookedUp !== undefined && { lookedUp }),
+      };
+    });
+  }
+
+  /** The keys of `sources` in `column`; undefined when one cannot be told (NULL, a real SQLite prints otherwise, too many looked up). */
+  #keys(column: KeyColumn, sources: readonly KeySource[]): KeyValue[] | undefined {
+    const keys = new Set<KeyValue>();
+    for (const source of sources) {
+      const values = this.#raw(source);
+      if (values === undefined) return undefined;
+      for (const value of values) {
+        const key = boundKey(value, source.via, column);
+        if (key === undefined) return undefined;
+        keys.add(key);
+      }
     }
-    return { table: read.table, column: read.column.key, values: [...values] };
-  });
+    return [...keys];
+  }
+
+  #whyNotKeyed(sources: readonly KeySource[]): string {
+    const lookup = sources.find((source) => "lookup" in source);
+    return lookup && this.#raw(lookup) === undefined
+      ? `it is looked up by more than ${LOOKUP_LIMIT} values of ${lookupText(lookup.lookup)}, or by values livecmd cannot tell`
+      : "it is looked up by a value livecmd cannot match as SQLite would (NULL, or a real it prints otherwise)";
+  }
+
+  /** A source's values as JavaScript holds them before conversion: a parameter, a constant, or the values looked up. */
+  #raw(source: KeySource): readonly unknown[] | undefined {
+    if ("param" in source) return [this.params[source.param - 1]];
+    if ("constant" in source) return [source.constant];
+    const { id } = source.lookup;
+    if (!this.#lookups.has(id)) this.#lookups.set(id, this.#lookUp(source.lookup));
+    return this.#lookups.get(id);
+  }
+
+  #lookUp(lookup: Lookup): unknown[] | undefined {
+    const rows = this.#rows(lookup.rows);
+    const columns = this.plans.imageColumns.get(lookup.table);
+    if (!columns) return undefined;
+    return lookedUpValues((sql) => this.plans.prepare(sql), lookup, rows, columns);
+  }
+
+  /** The rows a supplier reads, bound: a key it cannot bind makes it whole (every value it holds). */
+  #rows(rows: PlannedRows): BoundRows {
+    if ("whole" in rows) return { whole: true };
+    const keys: { column: KeyColumn; values: KeyValue[] }[] = [];
+    for (const { column, sources } of rows.keys) {
+      const values = this.#keys(column, sources);
+      if (values === undefined) return { whole: true };
+      keys.push({ column, values });
+    }
+    return { keys, filters: rows.filters.map((decision) => this.#filter(decision)) };
+  }
+
+  #filter(decision: PlannedDecision): RowFilter {
+    return boundFilter(decision, this);
+  }
+
+  operands(sources: readonly KeySource[]): readonly Operand[] | undefined {
+    const operands: Operand[] = [];
+    for (const source of sources) {
+      const values = this.#raw(source);
+      if (values === undefined) return undefined;
+      for (const raw of values) {
+        let value = raw === null ? null : boundValue(raw);
+        for (const affinity of source.via) value = value && withAffinity(value, affinity);
+        if (value === undefined) return undefined;
+        operands.push({ value, exact: true });
+      }
+    }
+    return operands;
+  }
+
+  like(): "sensitive" | "insensitive" | undefined {
+    if (this.#like !== null) return this.#like;
+    try {
+      const { folds, own } = this.plans
+        .prepare(
+          "SELECT 'a' LIKE 'A' AS folds, (SELECT count(*) FROM pragma_function_list WHERE name = 'like' AND builtin = 0) AS own",
+        )
+        .get() as { folds: number; own: number };
+      this.#like = own > 0 ? undefined : folds ? "insensitive" : "sensitive";
+    } catch {
+      this.#like = undefined;
+    }
+    return this.#like;
+  }
 }
 
-function sourceValue(source: KeySource, params: readonly unknown[]): unknown {
-  return "param" in source ? params[source.param - 1] : source.constant;
+/** Where a read's looked-up values came from (`appointments.patient_id`), when they did. */
+function lookupsText(sources: readonly KeySource[]): string | undefined {
+  const names = sources.flatMap((source) =>
+    "lookup" in source ? [lookupText(source.lookup)] : [],
+  );
+  return names.length > 0 ? [...new Set(names)].join(", ") : undefined;
+}
+
+function lookupText({ table, field }: Lookup): string {
+  return `${table}.${field === "rowid" ? "rowid" : field.name}`;
 }
