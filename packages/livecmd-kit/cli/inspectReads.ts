@@ -46,6 +46,9 @@ function argumentsText(args: readonly unknown[]): string {
   return given.map((arg) => JSON.stringify(arg) ?? "undefined").join(", ");
 }
 
+/** How many of a key's values a line shows (a lookup may hold a thousand). */
+const SHOWN_VALUES = 10;
+
 /**
  * One line per table, by name: `customers  by rowid = 1`, `patients  by id = 3, 5 (looked up
  * from appointments.patient_id)`, `orders  where total > 10000`, or `orders  whole table: ...`
@@ -76,7 +79,9 @@ export function readLines(
     const keys = [...(reads.keyed.get(table) ?? [])].map(([column, values]) => {
       const from = lookedUp?.get(column);
       const source = from ? ` (looked up from ${[...from].join(", ")})` : "";
-      return `by ${column} = ${[...values].map(valueText).join(", ")}${source}`;
+      const shown = [...values].slice(0, SHOWN_VALUES).map(valueText);
+      const more = values.size > SHOWN_VALUES ? [`… ${values.size - SHOWN_VALUES} more`] : [];
+      return `by ${column} = ${[...shown, ...more].join(", ")}${source}`;
     });
     const filters = (reads.filtered.get(table) ?? []).map((filter) => `where ${filter.text}`);
     return `${name}  ${[...keys, ...filters].join("; ")}`;

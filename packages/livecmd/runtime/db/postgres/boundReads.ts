@@ -1,32 +1,254 @@
-import { wholeTable, type KeyValue, type TableRead } from "../keyedAccess.ts";
-import type { PlannedRead } from "./planReads.ts";
+import { wholeTable, type KeyValue, type RowImage, type TableRead } from "../keyedAccess.ts";
+import {
+  predicateFilter,
+  scalarOf,
+  type Family,
+  type FilterValue,
+  type Predicate,
+} from "./pgFilters.ts";
+import type { KeyKind } from "./keyColumns.ts";
 import { arrayElements, keysOfTexts, sentText } from "./pgKeys.ts";
+import type { PgQueryConfig } from "./pgShapes.ts";
+import type {
+  KeySource,
+  Lookup,
+  PlannedPredicate,
+  PlannedRead,
+  PlannedValue,
+  ScanRows,
+} from "./planReads.ts";
 
 /**
- * The rows a statement planned as `reads` reads when bound to `params`: each key source's values
- * as the change feed writes them. A parameter whose value livecmd cannot be sure of makes its
- * table a whole-table read; NULL finds no row, so it adds no value.
+ * The most values a lookup records: beyond them, what they key reads whole (a list of a few
+ * hundred rows with their names is what this is for, not a join of two big tables).
  */
-export function boundReads(reads: readonly PlannedRead[], params: readonly unknown[]): TableRead[] {
-  return reads.map((read) => {
+export const LOOKUP_LIMIT = 1000;
+
+/** Runs one of livecmd's own statements where the app's statement runs (its transaction, or the pool). */
+export type Query = (config: PgQueryConfig) => Promise<{ rows: unknown[] }>;
+
+/**
+ * The rows a statement planned as `reads` reads when bound to `params`: `now`, what its own
+ * values tell (each key source's values as the change feed writes them; a parameter livecmd
+ * cannot be sure of makes its table whole; NULL finds no row, so it adds no value), and `later`,
+ * the reads whose values it reads off other rows, which `lookedUpReads` resolves.
+ */
+export function boundReads(
+  reads: readonly PlannedRead[],
+  params: readonly unknown[],
+): { now: TableRead[]; later: PlannedRead[] } {
+  const binding = new Binding(params, new Map());
+  const now: TableRead[] = [];
+  const later: PlannedRead[] = [];
+  for (const read of reads) {
+    if (lookupsOf(read).length > 0) later.push(read);
+    else now.push(binding.read(read));
+  }
+  return { now, later };
+}
+
+/**
+ * The reads of `reads` with the values they look up: read off the rows that supply them by a
+ * statement of livecmd's own (`query`), before the app's statement is sent. The supplying rows'
+ * own reads were reported before: a write that moves them from then on re-runs the run, and one
+ * to a row looked up that is heard before these reads are committed before the app's statement
+ * reads it.
+ */
+export async function lookedUpReads(
+  reads: readonly PlannedRead[],
+  params: readonly unknown[],
+  query: Query,
+): Promise<TableRead[]> {
+  const values = new Map<string, readonly string[] | undefined>();
+  const binding = new Binding(params, values);
+  const resolve = async (lookup: Lookup): Promise<void> => {
+    if (values.has(lookup.id)) return;
+    for (const inner of lookupsOfRows(lookup.rows)) await resolve(inner);
+    values.set(lookup.id, await lookedUpValues(lookup, binding, query));
+  };
+  for (const read of reads) for (const lookup of lookupsOf(read)) await resolve(lookup);
+  return reads.map((read) => binding.read(read));
+}
+
+/** The values of one statement's sources: its parameters, and the values it looked up (as text). */
+class Binding {
+  constructor(
+    private readonly params: readonly unknown[],
+    private readonly looked: ReadonlyMap<string, readonly string[] | undefined>,
+  ) {}
+
+  read(read: PlannedRead): TableRead {
+    if (read.filter !== undefined)
+      return { table: read.table, filter: predicateFilter(this.predicate(read.filter)) };
     if (read.column === undefined) return read;
+    const values = this.keys(read.sources, read.kind);
+    if (!values) return wholeTable(read.table, whyNotKeyed(read.sources, this.looked));
+    const lookedUp = read.sources.flatMap((source) =>
+      "lookup" in source ? [`${source.lookup.table}.${source.lookup.column}`] : [],
+    );
+    return {
+      table: read.table,
+      column: read.column,
+      values,
+      ...(lookedUp.length > 0 && { lookedUp: [...new Set(lookedUp)].join(", ") }),
+    };
+  }
+
+  /** The keys of `sources` as the change feed writes them; undefined when one cannot be told. */
+  keys(sources: readonly KeySource[], kind: KeyKind): KeyValue[] | undefined {
     const values = new Set<KeyValue>();
-    for (const source of read.sources) {
+    for (const source of sources) {
       const keys =
         "value" in source
           ? [source.value]
-          : keysOfTexts(paramTexts(params[source.param - 1], source.array), read.kind);
-      if (!keys) return wholeTable(read.table);
+          : "lookup" in source
+            ? keysOfTexts(this.looked.get(source.lookup.id), kind)
+            : keysOfTexts(paramTexts(this.params[source.param - 1], source.array), kind);
+      if (!keys) return undefined;
       for (const key of keys) values.add(key);
     }
-    return { table: read.table, column: read.column, values: [...values] };
-  });
+    return [...values];
+  }
+
+  predicate(predicate: PlannedPredicate): Predicate {
+    switch (predicate.kind) {
+      case "and":
+      case "or":
+        return { kind: predicate.kind, parts: predicate.parts.map((part) => this.predicate(part)) };
+      case "compare":
+        return {
+          ...predicate,
+          values: predicate.values.flatMap((value) => this.#values(value, predicate.column.family)),
+        };
+      case "like": {
+        const [pattern] = this.#values(predicate.pattern, "text");
+        return { ...predicate, pattern };
+      }
+      default:
+        return predicate;
+    }
+  }
+
+  /** A planned value's values as a comparison in `family` sees them (an array's elements, a lookup's values). */
+  #values(value: PlannedValue, family: Family): FilterValue[] {
+    const scalars = (texts: readonly (string | null)[] | undefined, type: string) =>
+      texts === undefined
+        ? [undefined]
+        : texts.map((text) => (text === null ? null : scalarOf(text, family, type)));
+    if ("lookup" in value) return scalars(this.looked.get(value.lookup.id), value.type);
+    const element = value.type.replace(/\[\]$/, "");
+    if ("constant" in value)
+      return scalars(
+        value.type.endsWith("[]") ? arrayElements(value.constant) : [value.constant],
+        element,
+      );
+    return scalars(paramTexts(this.params[value.param - 1], value.array), element);
+  }
+}
+
+function whyNotKeyed(
+  sources: readonly KeySource[],
+  looked: ReadonlyMap<string, readonly string[] | undefined>,
+): string {
+  const lookup = sources.find(
+    (source): source is { lookup: Lookup } =>
+      "lookup" in source && looked.get(source.lookup.id) === undefined,
+  );
+  return lookup
+    ? `it is looked up by more than ${LOOKUP_LIMIT} values of ${lookup.lookup.table}.${lookup.lookup.column}`
+    : "it is looked up by a value livecmd cannot be sure how PostgreSQL reads";
 }
 
 /** The texts a parameter compares a key with: its own, an array's elements, none for NULL. */
 function paramTexts(value: unknown, array: boolean): readonly (string | null)[] | undefined {
   const text = sentText(value);
-  if (text === null) return [];
+  if (text === null) return array ? [] : [null];
   if (text === undefined) return undefined;
   return array ? arrayElements(text) : [text];
+}
+
+/** The lookups a read needs before it can be bound. */
+function lookupsOf(read: PlannedRead): Lookup[] {
+  if (read.filter !== undefined) return predicateLookups(read.filter);
+  if (read.column === undefined) return [];
+  return read.sources.flatMap((source) => ("lookup" in source ? [source.lookup] : []));
+}
+
+function predicateLookups(predicate: PlannedPredicate): Lookup[] {
+  switch (predicate.kind) {
+    case "and":
+    case "or":
+      return predicate.parts.flatMap(predicateLookups);
+    case "compare":
+      return predicate.values.flatMap((value) => ("lookup" in value ? [value.lookup] : []));
+    case "like":
+      return "lookup" in predicate.pattern ? [predicate.pattern.lookup] : [];
+    default:
+      return [];
+  }
+}
+
+function lookupsOfRows(rows: ScanRows): Lookup[] {
+  if ("whole" in rows) return [];
+  if ("filter" in rows) return predicateLookups(rows.filter);
+  return rows.keyed.sources.flatMap((source) => ("lookup" in source ? [source.lookup] : []));
+}
+
+const ARRAY_TYPES: Readonly<Record<KeyKind, string>> = {
+  integer: "bigint[]",
+  uuid: "uuid[]",
+  text: "text[]",
+};
+
+/**
+ * The values `lookup.column` holds in the rows its scan reads, as text: of rows by key (the
+ * index serves it), of every row, or of every row the scan's filter keeps (tested here, as the
+ * live index tests a changed row). Undefined beyond `LOOKUP_LIMIT` values, or when the rows
+ * cannot be told.
+ */
+async function lookedUpValues(
+  lookup: Lookup,
+  binding: Binding,
+  query: Query,
+): Promise<readonly string[] | undefined> {
+  const from = `ONLY ${quoteIdentifier(lookup.schema)}.${quoteIdentifier(lookup.relation)} t`;
+  const value = `(t.${quoteIdentifier(lookup.column)})::text`;
+  const { rows } = lookup;
+  let found: (string | null)[];
+  if ("whole" in rows)
+    found = await column(
+      query,
+      `SELECT DISTINCT ${value} AS v FROM ${from} LIMIT ${LOOKUP_LIMIT + 1}`,
+      [],
+    );
+  else if ("keyed" in rows) {
+    const keys = binding.keys(rows.keyed.sources, rows.keyed.kind);
+    if (!keys) return undefined;
+    found = await column(
+      query,
+      `SELECT DISTINCT ${value} AS v FROM ${from} WHERE t.${quoteIdentifier(rows.keyed.column)} = ANY ($1::${ARRAY_TYPES[rows.keyed.kind]}) LIMIT ${LOOKUP_LIMIT + 1}`,
+      [keys],
+    );
+  } else {
+    const filter = predicateFilter(binding.predicate(rows.filter));
+    const result = await query({
+      text: `SELECT ${value} AS v, (SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each_text(to_jsonb(t)) e) AS image FROM ${from}`,
+      values: [],
+    });
+    const kept = (result.rows as { v: string | null; image: RowImage }[]).filter(({ image }) =>
+      filter.admits(image),
+    );
+    found = [...new Set(kept.map(({ v }) => v))];
+  }
+  const texts = found.filter((text): text is string => text !== null);
+  return texts.length > LOOKUP_LIMIT ? undefined : texts;
+}
+
+async function column(query: Query, text: string, values: unknown[]): Promise<(string | null)[]> {
+  const { rows } = await query({ text, values });
+  return (rows as { v: string | null }[]).map(({ v }) => v);
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
 }

@@ -77,9 +77,13 @@ async function accessOf(
     });
     if ("unknown" in body)
       return { unknown: `it calls ${called.schema}.${called.name}(), and ${body.unknown}` };
-    // Its arguments are not known here: what the body reads by key, it reads whole.
+    // Its arguments are not known here: what the body reads by key or filter, it reads whole.
     bodyReads.push(
-      ...body.reads.map((read) => (read.column === undefined ? read : { table: read.table })),
+      ...body.reads.map((read) =>
+        read.column === undefined && read.filter === undefined
+          ? read
+          : { table: read.table, because: `${called.schema}.${called.name}() reads it` },
+      ),
     );
   }
   return tablesOf(client, plan, nodes, paramTypes, bodyReads);
@@ -117,12 +121,13 @@ async function tablesOf(
   return { reads: unheardMarked(mergedWhole(reads), relations), writes: [...writes].sort() };
 }
 
-/** Whole reads of one table stand once, and for every keyed read of it. */
+/** Whole reads of one table stand once, and for every keyed or filtered read of it. */
 function mergedWhole(reads: readonly PlannedRead[]): PlannedRead[] {
-  const whole = new Map(
-    reads.filter((read) => read.column === undefined).map((read) => [read.table, read]),
-  );
-  const keyed = reads.filter((read) => read.column !== undefined && !whole.has(read.table));
+  const isWhole = (read: PlannedRead) => read.column === undefined && read.filter === undefined;
+  const whole = new Map<string, PlannedRead>();
+  for (const read of reads)
+    if (isWhole(read) && !whole.has(read.table)) whole.set(read.table, read);
+  const keyed = reads.filter((read) => !isWhole(read) && !whole.has(read.table));
   return [...whole.values(), ...keyed].sort((a, b) => a.table.localeCompare(b.table));
 }
 

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ANY_TABLE } from "../anyTable.ts";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
-import { boundReads } from "./boundReads.ts";
+import { boundReads, lookedUpReads } from "./boundReads.ts";
 import { cancellableQuery } from "./cancellableQuery.ts";
 import type { PgClient, PgPool, PgQueryConfig, PgQueryResult, PgTypeParsers } from "./pgShapes.ts";
 import { numberedPlaceholders } from "./placeholders.ts";
@@ -120,7 +120,7 @@ export class PostgresConnection {
         : await this.#explainOnOwnConnection(text);
       if ("reads" in access) {
         for (const read of access.reads)
-          if (read.column === undefined && read.unheard)
+          if (read.column === undefined && read.filter === undefined && read.unheard)
             this.#sayOnce(`livecmd: ${JSON.stringify(text)} reads ${read.table}, ${read.because}`);
         return access.reads;
       }
@@ -255,7 +255,8 @@ export class PostgresDatabase implements AppDatabase {
   /**
    * Reads are reported before the statement is sent: a write committed after the statement's
    * snapshot is heard after that, so the run in progress is matched against it; reported after
-   * the statement, a change heard in between would miss the run.
+   * the statement, a change heard in between would miss the run. Reads by values looked up off
+   * other rows are reported once those are read, after the reads of the rows that supply them.
    */
   async #query(sql: string, params: SqlParam[]): Promise<PgQueryResult> {
     await this.#ready;
@@ -266,7 +267,14 @@ export class PostgresDatabase implements AppDatabase {
     if (!this.observer?.read && !this.shared.checkingReads)
       return cancellableQuery(this.shared.pool, transaction, config, signal);
     const reads = await this.shared.reads(text, transaction);
-    this.observer?.read?.(boundReads(reads, params));
+    if (this.observer?.read) {
+      const { now, later } = boundReads(reads, params);
+      this.observer.read(now);
+      if (later.length > 0)
+        this.observer.read(
+          await lookedUpReads(later, params, (own) => (transaction ?? this.shared.pool).query(own)),
+        );
+    }
     if (this.shared.checkingReads) return this.shared.checked(config, reads, transaction);
     return cancellableQuery(this.shared.pool, transaction, config, signal);
   }
