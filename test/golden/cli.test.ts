@@ -60,7 +60,7 @@ test("cli: inspect prints every command with its template or why it has none", a
   for (const row of rows) assert.match(run.stdout, row);
 });
 
-test("cli: inspect --reads prints, per URI, the rows by key or whole tables a watch of it depends on, also of a read that fails", async () => {
+test("cli: inspect --reads prints, per URI, the rows by key (looked up or not), by filter or whole tables a watch of it depends on, also of a read that fails", async () => {
   const run = await livecmd(
     [
       "inspect",
@@ -82,8 +82,8 @@ test("cli: inspect --reads prints, per URI, the rows by key or whole tables a wa
       "  orders               by customer_id = 1",
       "  never reads ctx.auth: one run serves every principal",
       'app://orders_between/2026-01-01/2026-01-31: orders_between("2026-01-01", "2026-01-31")',
-      "  customers  whole table: every write to it re-runs this",
-      "  orders     whole table: every write to it re-runs this",
+      "  customers  by rowid = none (looked up from orders.customer_id)",
+      "  orders     where placed_on BETWEEN '2026-01-01' AND '2026-01-31' AND (conditions livecmd cannot test)",
       "  never reads ctx.auth: one run serves every principal",
       "",
     ].join("\n"),

@@ -35,6 +35,9 @@ const SCHEMA = `
 
 const UUID = "6F9619FF-8B86-D011-B42D-00C04FC964FF";
 
+const UNSURE = "it is looked up by a value livecmd cannot be sure how PostgreSQL reads";
+const UNTESTED = "its conditions are not ones livecmd can test";
+
 /** Statement, parameters, and the reads a run of it reports. */
 const CASES: [
   sql: string,
@@ -145,7 +148,7 @@ const CASES: [
   ["SELECT count(*) FROM orders", [], [whole("orders", "every row is scanned")]],
 ];
 
-function keyed(table: string, column: string, ...values: string[]): TableRead {
+function keyed(table: string, column: string, ...values: string[]) {
   return { table, column, values };
 }
 
@@ -158,8 +161,6 @@ function filtered(table: string, filter: string) {
   return { table, filter };
 }
 
-const UNSURE = "it is looked up by a value livecmd cannot be sure how PostgreSQL reads";
-const UNTESTED = "its conditions are not ones livecmd can test";
 
 /** What a run of a statement planned as `reads` reports: its own values' reads, then those it looked up; a filter by its text. */
 async function bound(client: pg.Client, reads: readonly PlannedRead[], params: unknown[]) {

@@ -81,7 +81,7 @@ export function readLines(
       const source = from ? ` (looked up from ${[...from].join(", ")})` : "";
       const shown = [...values].slice(0, SHOWN_VALUES).map(valueText);
       const more = values.size > SHOWN_VALUES ? [`… ${values.size - SHOWN_VALUES} more`] : [];
-      return `by ${column} = ${[...shown, ...more].join(", ")}${source}`;
+      return `by ${column} = ${values.size === 0 ? "none" : [...shown, ...more].join(", ")}${source}`;
     });
     const filters = (reads.filtered.get(table) ?? []).map((filter) => `where ${filter.text}`);
     return `${name}  ${[...keys, ...filters].join("; ")}`;

@@ -43,6 +43,13 @@ export interface Atom {
   /** The test as SQL, for `inspect --reads` and logs, and its negation. */
   readonly text: string;
   readonly negation: string;
+  /** livecmd cannot evaluate it at all: it goes either way for every row. */
+  readonly opaque?: boolean;
+}
+
+/** A test livecmd cannot evaluate (`what` it is, for messages): every row may go either way. */
+export function opaque(what: string): Atom {
+  return { test: () => undefined, text: `(${what})`, negation: `NOT (${what})`, opaque: true };
 }
 
 /**
@@ -217,10 +224,14 @@ export function intervalText(column: string, { lower, upper }: Interval): string
 
 type Rendered = { readonly text: string; readonly joiner: "AND" | "OR" | undefined };
 
+/** What a decision no test of which livecmd can evaluate is shown as. */
+const OPAQUE: Rendered = { text: "(conditions livecmd cannot test)", joiner: undefined };
+
 /** A decision as SQL: its tests joined by AND and OR, parenthesized where they mix. */
 function decisionText(decision: Decision): Rendered {
   if (typeof decision === "boolean")
     return { text: decision ? "TRUE" : "FALSE", joiner: undefined };
+  if (allOpaque(decision)) return OPAQUE;
   const { atom, ifTrue, ifFalse } = decision;
   const yes = { text: atom.text, joiner: undefined };
   const no = { text: atom.negation, joiner: undefined };
@@ -235,6 +246,11 @@ function decisionText(decision: Decision): Rendered {
     joined("AND", yes, decisionText(ifTrue)),
     joined("AND", no, decisionText(ifFalse)),
   );
+}
+
+function allOpaque(decision: Decision): boolean {
+  if (typeof decision === "boolean") return true;
+  return decision.atom.opaque === true && allOpaque(decision.ifTrue) && allOpaque(decision.ifFalse);
 }
 
 function joined(joiner: "AND" | "OR", a: Rendered, b: Rendered): Rendered {

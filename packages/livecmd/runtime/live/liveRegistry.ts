@@ -222,7 +222,7 @@ export class LiveRegistry {
         for (const group of this.#running)
           if (group.reading?.touchedBy(change)) affected.add(group);
       }
-    if (debugLive && affected.size > 0) logCauses(changes, affected.size);
+    if (debugLive && affected.size > 0) logCauses(changes, affected);
     for (const group of affected) this.#rerun(group);
   }
 
@@ -387,16 +387,27 @@ function groupKey(command: string, args: readonly unknown[], principal: string |
 /** `LIVECMD_DEBUG=live`: each burst's re-runs and what caused them, on stderr. */
 const debugLive = /(^|,)live(,|$)/.test(process.env.LIVECMD_DEBUG ?? "");
 
-function logCauses(changes: readonly TableChange[], reruns: number): void {
-  const causes = changes.map(({ table, rows }) =>
+function logCauses(changes: readonly TableChange[], affected: ReadonlySet<Group>): void {
+  const changed = changes.map(({ table, rows }) =>
     table === ANY_TABLE
       ? "every table"
       : rows
         ? `${table} (${rows.length} row images)`
         : `${table} (any rows)`,
   );
+  // How many re-runs each cause made: a key, a filter, or a table read whole and why.
+  const causes = new Map<string, number>();
+  for (const group of affected) {
+    const reads = group.reading ?? group.reads;
+    let cause = "its run was in progress";
+    for (const change of changes) cause = reads?.explain(change) ?? cause;
+    causes.set(cause, (causes.get(cause) ?? 0) + 1);
+  }
+  const tally = [...causes]
+    .sort(([, a], [, b]) => b - a)
+    .map(([cause, count]) => `${count} by ${cause}`);
   process.stderr.write(
-    `livecmd: live: ${reruns} re-runs for a change to ${cutText(causes.join(", "), 300)}\n`,
+    `livecmd: live: ${affected.size} re-runs for a change to ${cutText(changed.join(", "), 300)}: ${cutText(tally.join("; "), 600)}\n`,
   );
 }
 

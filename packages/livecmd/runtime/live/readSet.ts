@@ -71,6 +71,37 @@ export class ReadSet {
     );
   }
 
+  /**
+   * Why `change` touches what this run read, in a few words (`orders where total > 10000`,
+   * `patients.id = 7 (looked up from appointments.patient_id)`, `orders whole: every row is
+   * scanned`); undefined when it does not. For `LIVECMD_DEBUG=live`.
+   */
+  explain(change: TableChange): string | undefined {
+    if (change.table === ANY_TABLE) return "every table changed";
+    const whole = [change.table, ANY_TABLE].find((table) => this.whole.has(table));
+    if (whole !== undefined) {
+      const because = this.because.get(whole)?.because;
+      const name = whole === ANY_TABLE ? "every table" : `${whole} whole`;
+      return because === undefined ? name : `${name}: ${because}`;
+    }
+    const columns = this.keyed.get(change.table);
+    const filters = this.filtered.get(change.table) ?? [];
+    if (!columns && filters.length === 0) return undefined;
+    if (!change.rows) return `${change.table}: which rows changed is not known`;
+    for (const image of change.rows) {
+      for (const [column, values] of columns ?? []) {
+        const value = image[column];
+        if (value !== undefined && (value === null || !values.has(value))) continue;
+        const from = this.lookedUp.get(change.table)?.get(column);
+        const key = value === undefined ? `${column} (not in the change)` : `${column} = ${value}`;
+        return `${change.table}.${key}${from ? ` (looked up from ${[...from].join(", ")})` : ""}`;
+      }
+      const filter = filters.find((each) => each.admits(image));
+      if (filter) return `${change.table} where ${filter.text}`;
+    }
+    return undefined;
+  }
+
   #whole(table: string): void {
     this.whole.add(table);
     this.keyed.delete(table);

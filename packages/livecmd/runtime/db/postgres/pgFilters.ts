@@ -1,5 +1,6 @@
 import type { RowImage } from "../keyedAccess.ts";
 import {
+  opaque,
   both,
   either,
   RowFilter,
@@ -158,7 +159,7 @@ function atomOf(predicate: Exclude<Predicate, { kind: "and" | "or" }>): Atom {
 }
 
 function unknown(text: string): Atom {
-  return { test: () => undefined, text: `(${text})`, negation: `NOT (${text})` };
+  return opaque(text);
 }
 
 /** The view of a column the index looks images up by: its value in its family. */

@@ -1,5 +1,6 @@
 import type { RowImage } from "../keyedAccess.ts";
 import {
+  opaque,
   RowFilter,
   intervalText,
   type Atom,
@@ -67,7 +68,7 @@ function boundAtom(atom: PlannedAtom, binding: FilterBinding): Atom {
 }
 
 function unknownAtom(text: string): Atom {
-  return { test: () => undefined, text: `(${text})`, negation: `NOT (${text})` };
+  return opaque(text);
 }
 
 /** The image's value of a field, converted as the program converts it, and whether its storage class is sure. */
