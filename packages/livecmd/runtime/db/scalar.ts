@@ -77,7 +77,10 @@ type NumericScalar = Extract<Scalar, { kind: "number" | "decimal" }>;
 function compareNumbers(a: NumericScalar, b: NumericScalar): number {
   if (a.kind === "number" && b.kind === "number" && typeof a.value === typeof b.value)
     return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
-  const infinite = [a, b].find((side) => side.kind === "number" && !Number.isFinite(side.value));
+  const infinite = [a, b].find(
+    (side) =>
+      side.kind === "number" && typeof side.value === "number" && !Number.isFinite(side.value),
+  );
   if (infinite) {
     const [x, y] = [approximate(a), approximate(b)];
     return x < y ? -1 : x > y ? 1 : 0;

@@ -14,8 +14,8 @@ interface ViewProbes<Group> {
   readonly view: View;
   readonly byValue: Map<string, Set<Entry<Group>>>;
   readonly ranges: IntervalTree<Entry<Group>>;
-  /** How many probes are held here, to drop the view when none are. */
-  held: number;
+  /** Every filter with a probe here (each once per probe), for an image that cannot tell the view's value. */
+  readonly members: Map<Entry<Group>, number>;
 }
 
 interface TableFilters<Group> {
@@ -53,11 +53,14 @@ export class FilterIndex<Group> {
         view: probe.view,
         byValue: new Map(),
         ranges: new IntervalTree(),
-        held: 0,
+        members: new Map(),
       }));
-      probes.held += 1;
+      probes.members.set(item, (probes.members.get(item) ?? 0) + 1);
       const unheld = () => {
-        if ((probes.held -= 1) === 0) filters.views.delete(probe.view.id);
+        const count = probes.members.get(item)! - 1;
+        if (count > 0) probes.members.set(item, count);
+        else probes.members.delete(item);
+        if (probes.members.size === 0) filters.views.delete(probe.view.id);
       };
       if ("within" in probe) {
         const remove = probes.ranges.add(probe.within, item);
@@ -102,12 +105,11 @@ export class FilterIndex<Group> {
 function candidates<Group>(filters: TableFilters<Group>, image: RowImage): Set<Entry<Group>> {
   const found = new Set(filters.unprobed);
   const add = (item: Entry<Group>) => found.add(item);
-  for (const { view, byValue, ranges } of filters.views.values()) {
+  for (const { view, byValue, ranges, members } of filters.views.values()) {
     const value = view.of(image);
     if (value === null) continue;
     if (value === undefined) {
-      for (const items of byValue.values()) items.forEach(add);
-      ranges.all(add);
+      for (const item of members.keys()) add(item);
       continue;
     }
     byValue.get(scalarKey(value))?.forEach(add);

@@ -48,17 +48,6 @@ export class IntervalTree<T> {
     stab(this.#root, value, found);
   }
 
-  /** Calls `found` with every item. */
-  all(found: (item: T) => void): void {
-    const pending = [this.#root];
-    while (pending.length > 0) {
-      const node = pending.pop();
-      if (!node) continue;
-      found(node.item);
-      pending.push(node.left, node.right);
-    }
-  }
-
   /** xorshift32: a fixed sequence of priorities. */
   #random(): number {
     let x = this.#seed;
