@@ -9,7 +9,7 @@ import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.t
  * join through a foreign key), and "orders over N" for many N (a range filter).
  */
 export const DOCTORS = 500;
-export const PATIENTS = 2000;
+export const PATIENTS = DOCTORS * 4;
 /** Thresholds 1,000, 2,000 ... 1,000,000: one watch each. */
 export const THRESHOLDS = Array.from({ length: 1000 }, (_, i) => (i + 1) * 1000);
 
@@ -20,14 +20,22 @@ export const SCHEMA = [
   "CREATE TABLE orders (id integer PRIMARY KEY, total numeric NOT NULL)",
 ];
 
-/** Patients 1..2000; doctor d sees patients 4d-3 .. 4d (each patient listed by one doctor); an order of 100. */
-export const SEED = [
-  `WITH RECURSIVE g (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < ${PATIENTS})
-   INSERT INTO patients SELECT n, 'patient ' || n FROM g`,
-  `WITH RECURSIVE g (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < ${PATIENTS})
-   INSERT INTO appointments SELECT n, (n + 3) / 4, n, '2026-05-0' || (n % 5 + 1) FROM g`,
-  "INSERT INTO orders VALUES (1, 100)",
-];
+/**
+ * Patients 1..4d for `doctors` doctors; doctor d sees patients 4d-3 .. 4d (each patient listed by
+ * one doctor); an order of 100. The bench seeds more doctors (bench/rows.bench.ts).
+ */
+export function clinicSeed(doctors: number): string[] {
+  const patients = doctors * 4;
+  return [
+    `WITH RECURSIVE g (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < ${patients})
+     INSERT INTO patients SELECT n, 'patient ' || n FROM g`,
+    `WITH RECURSIVE g (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < ${patients})
+     INSERT INTO appointments SELECT n, (n + 3) / 4, n, '2026-05-0' || (n % 5 + 1) FROM g`,
+    "INSERT INTO orders VALUES (1, 100)",
+  ];
+}
+
+export const SEED = clinicSeed(DOCTORS);
 
 const schedule = command({ live: true }, async (ctx, doctor: number) =>
   ctx.db.all(
@@ -49,7 +57,11 @@ export function scenarioApp(database: DatabaseSource): App {
 }
 
 /** Re-runs caused by `write`, once everything it caused has run. */
-async function rerunsOf(app: App, live: LiveRegistry, write: () => Promise<unknown>): Promise<number> {
+async function rerunsOf(
+  app: App,
+  live: LiveRegistry,
+  write: () => Promise<unknown>,
+): Promise<number> {
   const before = live.stats().reruns;
   await write();
   await app.db.caughtUp();
@@ -70,7 +82,12 @@ export async function schedulesScenario(app: App): Promise<void> {
   await app.db.run("INSERT INTO patients VALUES (?, 'nobody''s')", PATIENTS + 1);
   assert.equal(await rerunsOf(app, live, rename(PATIENTS + 1, "still nobody's")), 0);
   // An appointment moved from doctor 1 to doctor 2: both schedules, and then a rename of its patient reaches doctor 2's.
-  assert.equal(await rerunsOf(app, live, () => app.db.run("UPDATE appointments SET doctor_id = 2 WHERE id = 1")), 2);
+  assert.equal(
+    await rerunsOf(app, live, () =>
+      app.db.run("UPDATE appointments SET doctor_id = 2 WHERE id = 1"),
+    ),
+    2,
+  );
   told.length = 0;
   assert.equal(await rerunsOf(app, live, rename(1, "moved")), 1);
   assert.deepEqual(told, ["s://2"]);
@@ -80,8 +97,10 @@ export async function schedulesScenario(app: App): Promise<void> {
 /** 1,000 "orders over N" watched: an order of 12 re-runs none, an order of 50,000 those with N under 50,000. */
 export async function thresholdsScenario(app: App): Promise<void> {
   const live = new LiveRegistry(app, { onError: () => {} });
-  for (const total of THRESHOLDS) await live.add("ordersOver", [total], { uri: `o://${total}`, notify: () => {} });
-  const order = (id: number, total: number) => () => app.db.run("INSERT INTO orders VALUES (?, ?)", id, total);
+  for (const total of THRESHOLDS)
+    await live.add("ordersOver", [total], { uri: `o://${total}`, notify: () => {} });
+  const order = (id: number, total: number) => () =>
+    app.db.run("INSERT INTO orders VALUES (?, ?)", id, total);
   assert.equal(await rerunsOf(app, live, order(2, 12)), 0);
   const under = THRESHOLDS.filter((threshold) => threshold < 50_000).length;
   assert.equal(await rerunsOf(app, live, order(3, 50_000)), under);

@@ -161,7 +161,6 @@ function filtered(table: string, filter: string) {
   return { table, filter };
 }
 
-
 /** What a run of a statement planned as `reads` reports: its own values' reads, then those it looked up; a filter by its text. */
 async function bound(client: pg.Client, reads: readonly PlannedRead[], params: unknown[]) {
   const { now, later } = boundReads(reads, params);

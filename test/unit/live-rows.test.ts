@@ -60,9 +60,18 @@ const READS: readonly [sql: string, arity: number][] = [
   ["SELECT * FROM parent WHERE name BETWEEN ? AND ? ORDER BY name", 2],
   ["SELECT * FROM child WHERE parent_id >= ? AND parent_id <= ?", 2],
   ["SELECT * FROM parent WHERE id BETWEEN ? AND ?", 2],
-  ["SELECT c.id, c.tag, p.name FROM child c JOIN parent p ON p.id = c.parent_id WHERE c.tag = ?", 1],
-  ["SELECT c.id, p.name, p.score FROM child c JOIN parent p ON p.id = c.parent_id WHERE c.parent_id = ?", 1],
-  ["SELECT c.tag, p.name FROM child c LEFT JOIN parent p ON p.id = c.parent_id WHERE c.tag <> ?", 1],
+  [
+    "SELECT c.id, c.tag, p.name FROM child c JOIN parent p ON p.id = c.parent_id WHERE c.tag = ?",
+    1,
+  ],
+  [
+    "SELECT c.id, p.name, p.score FROM child c JOIN parent p ON p.id = c.parent_id WHERE c.parent_id = ?",
+    1,
+  ],
+  [
+    "SELECT c.tag, p.name FROM child c LEFT JOIN parent p ON p.id = c.parent_id WHERE c.tag <> ?",
+    1,
+  ],
   ["SELECT * FROM parent WHERE id IN (SELECT parent_id FROM child WHERE tag = ?) ORDER BY id", 1],
   [
     "SELECT p.id, (SELECT count(*) FROM child c WHERE c.parent_id = p.id) AS n FROM parent p WHERE p.score > ?",

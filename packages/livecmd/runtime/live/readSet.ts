@@ -13,13 +13,27 @@ export type Matching = "rows" | "tables";
 export class ReadSet {
   readonly whole = new Set<string>();
   readonly keyed = new Map<string, Map<string, Set<KeyValue>>>();
-  readonly filtered = new Map<string, RowFilter[]>();
-  /** Why a table is whole, when a read said (the first reason given). */
-  readonly because = new Map<string, { because: string; unheard: boolean }>();
-  /** Where the values of keyed columns were looked up (`appointments.patient_id`), by table and column. */
-  readonly lookedUp = new Map<string, Map<string, Set<string>>>();
+  // Made on first use: most runs read by key alone, and every watched group holds one of these.
+  #filtered: Map<string, RowFilter[]> | undefined;
+  #because: Map<string, { because: string; unheard: boolean }> | undefined;
+  #lookedUp: Map<string, Map<string, Set<string>>> | undefined;
 
   constructor(private readonly matching: Matching) {}
+
+  /** The filters each table was read through. */
+  get filtered(): ReadonlyMap<string, readonly RowFilter[]> {
+    return this.#filtered ?? NONE;
+  }
+
+  /** Why a table is whole, when a read said (the first reason given). */
+  get because(): ReadonlyMap<string, { because: string; unheard: boolean }> {
+    return this.#because ?? NONE;
+  }
+
+  /** Where the values of keyed columns were looked up (`appointments.patient_id`), by table and column. */
+  get lookedUp(): ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<string>>> {
+    return this.#lookedUp ?? NONE;
+  }
 
   get empty(): boolean {
     return this.whole.size === 0 && this.keyed.size === 0 && this.filtered.size === 0;
@@ -30,13 +44,16 @@ export class ReadSet {
       if (this.whole.has(read.table)) continue;
       if (read.filter) {
         if (this.matching === "tables") this.#whole(read.table);
-        else entry(this.filtered, read.table, () => []).push(read.filter);
+        else entry((this.#filtered ??= new Map()), read.table, () => []).push(read.filter);
         continue;
       }
       if (read.column === undefined || this.matching === "tables") {
         this.#whole(read.table);
         if (read.column === undefined && read.because !== undefined)
-          this.because.set(read.table, { because: read.because, unheard: read.unheard === true });
+          (this.#because ??= new Map()).set(read.table, {
+            because: read.because,
+            unheard: read.unheard === true,
+          });
         continue;
       }
       const values = entry(
@@ -47,7 +64,7 @@ export class ReadSet {
       for (const value of read.values) values.add(value);
       if (read.lookedUp !== undefined)
         entry(
-          entry(this.lookedUp, read.table, () => new Map()),
+          entry((this.#lookedUp ??= new Map()), read.table, () => new Map()),
           read.column,
           () => new Set(),
         ).add(read.lookedUp);
@@ -105,10 +122,12 @@ export class ReadSet {
   #whole(table: string): void {
     this.whole.add(table);
     this.keyed.delete(table);
-    this.filtered.delete(table);
-    this.lookedUp.delete(table);
+    this.#filtered?.delete(table);
+    this.#lookedUp?.delete(table);
   }
 }
+
+const NONE: ReadonlyMap<string, never> = new Map<string, never>();
 
 function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
   let value = map.get(key);

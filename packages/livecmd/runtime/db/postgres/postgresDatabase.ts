@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ANY_TABLE } from "../anyTable.ts";
+import { wholeTable } from "../keyedAccess.ts";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
 import { boundReads, lookedUpReads } from "./boundReads.ts";
 import { cancellableQuery } from "./cancellableQuery.ts";
@@ -267,7 +268,9 @@ export class PostgresDatabase implements AppDatabase {
     if (!this.observer?.read && !this.shared.checkingReads)
       return cancellableQuery(this.shared.pool, transaction, config, signal);
     const reads = await this.shared.reads(text, transaction);
-    if (this.observer?.read) {
+    if (this.observer?.tablesOnly)
+      this.observer.read?.(reads.map(({ table }) => wholeTable(table)));
+    else if (this.observer?.read) {
       const { now, later } = boundReads(reads, params);
       this.observer.read(now);
       if (later.length > 0)

@@ -94,7 +94,8 @@ const BOUNDS = new Set(["IdxGT", "IdxGE", "IdxLT", "IdxLE"]);
 const COMPARISONS = new Set(["Eq", "Ne", "Lt", "Le", "Gt", "Ge"]);
 /** Steps a row test may hold that jump nowhere and change nothing but registers. */
 const VALUE_STEPS = new Set([
-  ...["Column", "Rowid", "IdxRowid", "Affinity", "Copy", "SCopy", "Function", "PureFunc"],
+  ...["Column", "Rowid", "IdxRowid", "Affinity", "RealAffinity", "Copy", "SCopy", "Function"],
+  "PureFunc",
   ...["Integer", "Int64", "String8", "String", "Null", "Variable", "Real", "Blob", "Noop"],
   ...["BitAnd", "BitOr", "Add", "Subtract", "Multiply", "Divide", "Remainder", "Concat"],
   ...["Cast", "Not", "BitNot", "IsTrue", "CollSeq", "DeferredSeek", "ZeroOrNull"],
@@ -336,6 +337,9 @@ class Loop {
           const def = after.get(step.p1 + i) ?? this.#outer(step.p1 + i);
           define(step.p1 + i, converted(def, affinity));
         });
+        break;
+      case "RealAffinity":
+        define(step.p1, converted(after.get(step.p1) ?? this.#outer(step.p1), "real"));
         break;
       case "SCopy":
         define(step.p2, after.get(step.p1) ?? this.#outer(step.p1));

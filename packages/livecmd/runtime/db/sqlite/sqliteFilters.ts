@@ -20,7 +20,6 @@ import {
   type Comparison,
   type ComparisonOpcode,
   type Operand,
-  type Value,
 } from "./sqliteCompare.ts";
 import { collated, textAsNumber, withAffinity, type Typed } from "./sqliteKeys.ts";
 import type { Affinity, Collation } from "./sqliteSchema.ts";
@@ -75,17 +74,28 @@ function unknownAtom(text: string): Atom {
 function fieldOperand(image: RowImage, field: PlannedField): Operand | undefined {
   const stored = storedValue(image, field);
   if (stored === undefined) return undefined;
-  let value: Value = stored.value;
-  let exact = stored.exact;
-  for (const affinity of field.via) {
-    if (value === null) break;
-    const converted: Value | undefined =
-      affinity === "text" ? asText({ value, exact }) : withAffinity(value, affinity);
-    if (!converted) return undefined;
-    if (affinity === "text" && value.kind === "number") exact = true;
-    value = converted;
+  let operand: Operand | undefined = stored;
+  for (const affinity of field.via) operand = operand && converted(operand, affinity);
+  return operand;
+}
+
+/**
+ * An operand converted in place by `affinity` (`Affinity`, `RealAffinity`): text that reads as a
+ * number becomes one under a numeric affinity; a number becomes text under TEXT, as SQLite prints
+ * it; an integer becomes a real under REAL. Undefined when the outcome cannot be told.
+ */
+export function converted({ value, exact }: Operand, affinity: Affinity): Operand | undefined {
+  if (value === null) return { value, exact };
+  if (affinity === "text") {
+    const text = asText({ value, exact });
+    return text && { value: text, exact: true };
   }
-  return { value, exact };
+  if (affinity === "real" && typeof value.value === "bigint")
+    return value.value >= -(2n ** 53n) && value.value <= 2n ** 53n
+      ? { value: { kind: "number", value: Number(value.value) }, exact: true }
+      : undefined;
+  const number = withAffinity(value, affinity);
+  return number && { value: number, exact: exact || value.kind === "text" };
 }
 
 /**

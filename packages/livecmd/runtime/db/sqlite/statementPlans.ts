@@ -13,8 +13,8 @@ import {
 import { imageColumnsOf, type ImageColumns } from "./rowImages.ts";
 import type { SqliteConnection, SqliteStatement } from "./sqliteConnection.ts";
 import type { Operand } from "./sqliteCompare.ts";
-import { boundFilter, type FilterBinding } from "./sqliteFilters.ts";
-import { boundKey, boundValue, withAffinity } from "./sqliteKeys.ts";
+import { boundFilter, converted, type FilterBinding } from "./sqliteFilters.ts";
+import { boundKey, boundValue } from "./sqliteKeys.ts";
 import { explainProgram, mayNameParameters } from "./sqliteProgram.ts";
 import type { KeyColumn, SqliteSchema } from "./sqliteSchema.ts";
 
@@ -179,10 +179,11 @@ class Binding implements FilterBinding {
       const values = this.#raw(source);
       if (values === undefined) return undefined;
       for (const raw of values) {
-        let value = raw === null ? null : boundValue(raw);
-        for (const affinity of source.via) value = value && withAffinity(value, affinity);
-        if (value === undefined) return undefined;
-        operands.push({ value, exact: true });
+        const value = raw === null ? null : boundValue(raw);
+        let operand: Operand | undefined = value === undefined ? undefined : { value, exact: true };
+        for (const affinity of source.via) operand = operand && converted(operand, affinity);
+        if (!operand) return undefined;
+        operands.push(operand);
       }
     }
     return operands;
