@@ -64,7 +64,8 @@ export async function lookedUpReads(
   const resolve = async (lookup: Lookup): Promise<void> => {
     if (values.has(lookup.id)) return;
     for (const inner of lookupsOfRows(lookup.rows)) await resolve(inner);
-    values.set(lookup.id, await lookedUpValues(lookup, binding, query));
+    // A lookup that fails leaves its reads whole; the app's statement runs and fails on its own.
+    values.set(lookup.id, await lookedUpValues(lookup, binding, query).catch(() => undefined));
   };
   for (const read of reads) for (const lookup of lookupsOf(read)) await resolve(lookup);
   return reads.map((read) => binding.read(read));

@@ -154,7 +154,12 @@ class Binding implements FilterBinding {
     const rows = this.#rows(lookup.rows);
     const columns = this.plans.imageColumns.get(lookup.table);
     if (!columns) return undefined;
-    return lookedUpValues((sql) => this.plans.prepare(sql), lookup, rows, columns);
+    try {
+      return lookedUpValues((sql) => this.plans.prepare(sql), lookup, rows, columns);
+    } catch {
+      // A lookup that fails leaves its reads whole; the app's statement runs and fails on its own.
+      return undefined;
+    }
   }
 
   /** The rows a supplier reads, bound: a key it cannot bind makes it whole (every value it holds). */
