@@ -127,6 +127,18 @@ const READS: readonly [sql: string, params: readonly Kind[]][] = [
   ["SELECT * FROM parent WHERE score >= ? OR code = ? ORDER BY id", ["num", "text"]],
   ["SELECT * FROM parent WHERE NOT (score < ?) ORDER BY id", ["num"]],
   ["SELECT * FROM pair WHERE b > ? AND v < ? ORDER BY a, b", ["text", "int"]],
+  [
+    "SELECT c.id, p.id AS p FROM child c JOIN parent p ON p.big = c.parent_id WHERE c.tag = ? ORDER BY 1, 2",
+    ["text"],
+  ],
+  [
+    "SELECT a.id, b.id AS b FROM parent a JOIN parent b ON b.id = a.big WHERE a.code = ? ORDER BY 1, 2",
+    ["text"],
+  ],
+  [
+    "SELECT p.id FROM parent p WHERE NOT EXISTS (SELECT 1 FROM child c WHERE c.parent_id = p.id) ORDER BY 1",
+    [],
+  ],
 ];
 
 const WRITES: readonly [sql: string, params: readonly Kind[]][] = [

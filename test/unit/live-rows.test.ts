@@ -90,6 +90,8 @@ const READS: readonly [sql: string, arity: number][] = [
   ["SELECT * FROM parent WHERE id > ? AND id < ?", 2],
   ["SELECT * FROM pair WHERE b > ? AND v < ? ORDER BY a, b", 2],
   ["SELECT * FROM parent WHERE name = ? COLLATE BINARY OR score = ?", 2],
+  ["SELECT c.id, p.id AS p FROM child c JOIN parent p ON p.score = c.parent_id WHERE c.tag = ?", 1],
+  ["SELECT a.id, b.id AS b FROM parent a JOIN parent b ON b.id = a.score WHERE a.code = ?", 1],
 ];
 
 const WRITES: readonly [sql: string, arity: number][] = [

@@ -211,6 +211,20 @@ function tighter(a: Bound | undefined, b: Bound | undefined, direction: 1 | -1):
   return a.inclusive ? b : a;
 }
 
+/**
+ * Every text that begins with `prefix` (not empty), in code-point order: from it, up to the text
+ * of its length that follows it. What a LIKE with a fixed prefix keeps lies within.
+ */
+export function prefixInterval(prefix: string): Interval {
+  const chars = [...prefix];
+  const last = chars.pop()!.codePointAt(0)!;
+  const next = last === 0xd7ff ? 0xe000 : last + 1;
+  const lower = { value: { kind: "text", value: prefix } as const, inclusive: true };
+  if (next > 0x10ffff) return { lower };
+  const upper = { kind: "text", value: chars.join("") + String.fromCodePoint(next) } as const;
+  return { lower, upper: { value: upper, inclusive: false } };
+}
+
 /** The text of an interval on `column`: `total > 50000`, `total BETWEEN 1 AND 5`. */
 export function intervalText(column: string, { lower, upper }: Interval): string {
   if (lower?.inclusive && upper?.inclusive)

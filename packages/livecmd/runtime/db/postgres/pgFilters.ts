@@ -1,6 +1,7 @@
 import type { RowImage } from "../keyedAccess.ts";
 import {
   opaque,
+  prefixInterval,
   both,
   either,
   RowFilter,
@@ -319,22 +320,6 @@ function fixedPrefix(pattern: string): string {
     prefix += char === "\\" ? (chars[(at += 1)] ?? "") : char;
   }
   return prefix;
-}
-
-/** Every text that begins with `prefix`, in code-point order. */
-function prefixInterval(prefix: string): Interval {
-  const chars = [...prefix];
-  const last = chars.pop()!.codePointAt(0)!;
-  const next = last === 0xd7ff ? 0xe000 : last + 1;
-  const lower = { value: { kind: "text", value: prefix } as const, inclusive: true };
-  if (next > 0x10ffff) return { lower };
-  return {
-    lower,
-    upper: {
-      value: { kind: "text", value: chars.join("") + String.fromCodePoint(next) },
-      inclusive: false,
-    },
-  };
 }
 
 function nullAtom({ column, negated }: Extract<Predicate, { kind: "null" }>): Atom {

@@ -1,6 +1,7 @@
 import type { RowImage } from "../keyedAccess.ts";
 import {
   opaque,
+  prefixInterval,
   RowFilter,
   intervalText,
   type Atom,
@@ -378,17 +379,6 @@ function fixedPrefix(pattern: string, escape: string | undefined): string {
     else prefix += char;
   }
   return prefix;
-}
-
-/** Every text that begins with `prefix`, in code-point order: from it, up to the next text of its length. */
-function prefixInterval(prefix: string): Interval {
-  const chars = [...prefix];
-  const last = chars.pop()!.codePointAt(0)!;
-  const next = last === 0xd7ff ? 0xe000 : last + 1;
-  const lower = { value: { kind: "text", value: prefix } as const, inclusive: true };
-  if (next > 0x10ffff) return { lower };
-  const upper = { kind: "text", value: chars.join("") + String.fromCodePoint(next) } as const;
-  return { lower, upper: { value: upper, inclusive: false } };
 }
 
 function inAtom(
