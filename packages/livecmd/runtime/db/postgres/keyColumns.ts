@@ -55,7 +55,7 @@ export interface ColumnInfo {
 }
 
 /** The columns of each table, by `schema.name`, then by column name. */
-export type KeyColumns = ReadonlyMap<string, ReadonlyMap<string, ColumnInfo>>;
+export type TableColumns = ReadonlyMap<string, ReadonlyMap<string, ColumnInfo>>;
 
 export function tableKey({ schema, name }: PlannedTable): string {
   return `${schema}.${name}`;
@@ -65,10 +65,10 @@ export function tableKey({ schema, name }: PlannedTable): string {
  * The columns of `tables` now (a plan is cached with them). Text sorts by code point under the
  * C and POSIX collations, and the database's default when it is one of them.
  */
-export async function keyColumnsOf(
+export async function columnsOf(
   client: PgClient,
   tables: readonly PlannedTable[],
-): Promise<KeyColumns> {
+): Promise<TableColumns> {
   const found = new Map<string, Map<string, ColumnInfo>>();
   if (tables.length === 0) return found;
   const { rows } = await client.query({

@@ -3,7 +3,7 @@ import {
   KEY_KINDS,
   tableKey,
   type ColumnInfo,
-  type KeyColumns,
+  type TableColumns,
   type KeyKind,
 } from "./keyColumns.ts";
 import { castFamily, familyOf, type Family, type FilterColumn } from "./pgFilters.ts";
@@ -151,11 +151,12 @@ const JOINED_SIDES: Readonly<Record<string, readonly number[]>> = {
  * The rows each table is read by, from a generic plan. A scan's conditions are those it applies
  * to every row it returns (ANDed), and the condition of the join it feeds when the join only
  * passes on rows that meet it (both sides of an inner or semi join, a left join's inner side...).
- * A scan reads by key when one of its conditions is an equality of a key column (`keys`: the
- * columns the change feed carries) with parameters of the key's type, constants, or a column of
- * another scan: that scan's values when it is keyed on the same column, else the values the
- * statement reads off its rows (a foreign key looked up in a nested loop or a hash join, an
- * `IN (SELECT ...)`, a correlated subquery), which a run learns by asking (`lookedUpReads.ts`);
+ * A scan reads by key when one of its conditions is an equality of a key column (`columns`:
+ * each table's, with its kind of key when it has one) with parameters of the key's type,
+ * constants, or a column of another scan: that scan's values when it is keyed on the same column,
+ * else the values the statement reads off its rows (a foreign key looked up in a nested loop or a
+ * hash join, an `IN (SELECT ...)`, a correlated subquery), which a run learns by asking
+ * (`boundReads.ts` `lookedUpReads`);
  * an OR of such equalities on one column is keyed on all their values. Otherwise a scan reads
  * through a filter when its conditions compare its columns with such values in ways livecmd
  * can evaluate (`pgFilters.ts`). A table is keyed where every scan of it is. In a plan with an
@@ -165,11 +166,11 @@ const JOINED_SIDES: Readonly<Record<string, readonly number[]>> = {
  */
 export function planReads(
   plan: PlanNode,
-  keys: KeyColumns,
+  columns: TableColumns,
   paramTypes: readonly string[],
   tableOf: (scan: PlanNode) => string,
 ): PlannedRead[] {
-  const analysis = new PlanAnalysis(plan, keys, paramTypes, tableOf);
+  const analysis = new PlanAnalysis(plan, columns, paramTypes, tableOf);
   const byTable = new Map<string, ScanRows[] | string>();
   for (const scan of analysis.scans) {
     const table = tableOf(scan);
@@ -226,7 +227,7 @@ class PlanAnalysis {
 
   constructor(
     plan: PlanNode,
-    private readonly keys: KeyColumns,
+    private readonly columns: TableColumns,
     private readonly paramTypes: readonly string[],
     private readonly tableOf: (scan: PlanNode) => string,
   ) {
@@ -339,7 +340,7 @@ class PlanAnalysis {
   #info(ref: ColumnRef, scan: PlanNode): ColumnInfo | undefined {
     if (ref.alias !== scan.Alias) return undefined;
     const table = { schema: scan.Schema ?? "", name: scan["Relation Name"] ?? "" };
-    return this.keys.get(tableKey(table))?.get(ref.column);
+    return this.columns.get(tableKey(table))?.get(ref.column);
   }
 
   #sources(operand: Operand, kind: KeyKind): readonly KeySource[] | undefined {

@@ -1,5 +1,5 @@
 import { callsRead } from "./functionReads.ts";
-import { keyColumnsOf, tableKey, type PlannedTable } from "./keyColumns.ts";
+import { columnsOf, tableKey, type PlannedTable } from "./keyColumns.ts";
 import type { PgClient } from "./pgShapes.ts";
 import { planCalls } from "./planCalls.ts";
 import { planNodes, planReads, type PlanNode, type PlannedRead } from "./planReads.ts";
@@ -116,8 +116,8 @@ async function tablesOf(
   const writes = new Set(
     nodes.filter((node) => node["Node Type"] === "ModifyTable").map((node) => rootOf(node)!),
   );
-  const keys = await keyColumnsOf(client, [...named.values()]);
-  const reads = [...planReads(plan, keys, paramTypes, (node) => rootOf(node)!), ...bodyReads];
+  const columns = await columnsOf(client, [...named.values()]);
+  const reads = [...planReads(plan, columns, paramTypes, (node) => rootOf(node)!), ...bodyReads];
   return { reads: unheardMarked(mergedWhole(reads), relations), writes: [...writes].sort() };
 }
 
