@@ -139,6 +139,14 @@ const READS: readonly [sql: string, params: readonly Kind[]][] = [
     "SELECT p.id FROM parent p WHERE NOT EXISTS (SELECT 1 FROM child c WHERE c.parent_id = p.id) ORDER BY 1",
     [],
   ],
+  [
+    "SELECT c.id, p.name FROM parent p JOIN child c ON c.parent_id = p.id WHERE p.score > ? ORDER BY c.id",
+    ["num"],
+  ],
+  [
+    "SELECT c.id, p.name FROM child c JOIN parent p ON p.id = c.parent_id WHERE c.parent_id >= ? ORDER BY c.id",
+    ["int"],
+  ],
 ];
 
 const WRITES: readonly [sql: string, params: readonly Kind[]][] = [

@@ -92,6 +92,14 @@ const READS: readonly [sql: string, arity: number][] = [
   ["SELECT * FROM parent WHERE name = ? COLLATE BINARY OR score = ?", 2],
   ["SELECT c.id, p.id AS p FROM child c JOIN parent p ON p.score = c.parent_id WHERE c.tag = ?", 1],
   ["SELECT a.id, b.id AS b FROM parent a JOIN parent b ON b.id = a.score WHERE a.code = ?", 1],
+  [
+    "SELECT p.id, (SELECT count(*) FROM child c WHERE c.parent_id = p.id) AS n FROM parent p WHERE p.name > ?",
+    1,
+  ],
+  [
+    "SELECT c.id, p.name FROM child c JOIN parent p ON p.id = c.parent_id WHERE c.parent_id >= ? AND c.parent_id < ?",
+    2,
+  ],
 ];
 
 const WRITES: readonly [sql: string, arity: number][] = [

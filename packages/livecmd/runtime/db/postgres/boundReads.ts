@@ -24,6 +24,12 @@ import type {
  */
 export const LOOKUP_LIMIT = 1000;
 
+/**
+ * The most rows a lookup tests against a filter: beyond them, what they key reads whole, so a
+ * run never pays more than this for a lookup.
+ */
+export const SCAN_LIMIT = 10_000;
+
 /** Runs one of livecmd's own statements where the app's statement runs (its transaction, or the pool). */
 export type Query = (config: PgQueryConfig) => Promise<{ rows: unknown[] }>;
 
@@ -130,6 +136,29 @@ class Binding {
     }
   }
 
+  /**
+   * The comparisons a filter ANDs of a column with one parameter or constant, as SQL that keeps
+   * every row the filter keeps (` WHERE t.total > $1::numeric`), with their values: the rows a
+   * lookup reads to test against the whole filter.
+   */
+  within(predicate: PlannedPredicate): { sql: string; values: unknown[] } {
+    const parts = predicate.kind === "and" ? predicate.parts : [predicate];
+    const sql: string[] = [];
+    const values: unknown[] = [];
+    for (const part of parts) {
+      if (part.kind !== "compare" || part.op === "<>" || part.quantifier !== "one") continue;
+      const [value] = part.values;
+      if (!value || "lookup" in value || value.type.endsWith("[]")) continue;
+      const text = "constant" in value ? value.constant : sentText(this.params[value.param - 1]);
+      if (typeof text !== "string") continue;
+      values.push(text);
+      sql.push(
+        `t.${quoteIdentifier(part.column.name)} ${part.op} $${values.length}::${value.type}`,
+      );
+    }
+    return { sql: sql.length > 0 ? ` WHERE ${sql.join(" AND ")}` : "", values };
+  }
+
   /** A planned value's values as a comparison in `family` sees them (an array's elements, a lookup's values). */
   #values(value: PlannedValue, family: Family): FilterValue[] {
     const scalars = (texts: readonly (string | null)[] | undefined, type: string) =>
@@ -232,14 +261,14 @@ async function lookedUpValues(
     );
   } else {
     const filter = predicateFilter(binding.predicate(rows.filter));
+    const within = binding.within(rows.filter);
     const result = await query({
-      text: `SELECT ${value} AS v, (SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each_text(to_jsonb(t)) e) AS image FROM ${from}`,
-      values: [],
+      text: `SELECT ${value} AS v, (SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each_text(to_jsonb(t)) e) AS image FROM ${from}${within.sql} LIMIT ${SCAN_LIMIT + 1}`,
+      values: within.values,
     });
-    const kept = (result.rows as { v: string | null; image: RowImage }[]).filter(({ image }) =>
-      filter.admits(image),
-    );
-    found = [...new Set(kept.map(({ v }) => v))];
+    const scanned = result.rows as { v: string | null; image: RowImage }[];
+    if (scanned.length > SCAN_LIMIT) return undefined;
+    found = [...new Set(scanned.filter(({ image }) => filter.admits(image)).map(({ v }) => v))];
   }
   const texts = found.filter((text): text is string => text !== null);
   return texts.length > LOOKUP_LIMIT ? undefined : texts;

@@ -155,12 +155,8 @@ function atomOf(predicate: Exclude<Predicate, { kind: "and" | "or" }>): Atom {
     case "null":
       return nullAtom(predicate);
     default:
-      return unknown(predicate.text);
+      return opaque(predicate.text);
   }
-}
-
-function unknown(text: string): Atom {
-  return opaque(text);
 }
 
 /** The view of a column the index looks images up by: its value in its family. */
@@ -197,7 +193,7 @@ function compareAtom(predicate: Extract<Predicate, { kind: "compare" }>): Atom {
     values.some((value) => value === undefined) ||
     (ordering && column.family === "text" && !column.byteOrdered)
   )
-    return unknown(text);
+    return opaque(text);
   const known = values as (Scalar | null)[];
   const holds = (value: Scalar, other: Scalar | null): boolean | null =>
     other === null ? null : compared(op, orderOf(value, other));
@@ -269,9 +265,9 @@ function likeAtom({ column, negated, pattern }: Extract<Predicate, { kind: "like
     pattern === undefined ||
     (pattern !== null && pattern.kind !== "text")
   )
-    return unknown(text);
+    return opaque(text);
   const source = pattern === null ? null : (pattern as { value: string }).value;
-  if (source !== null && /(^|[^\\])(\\\\)*\\$/.test(source)) return unknown(text);
+  if (source !== null && /(^|[^\\])(\\\\)*\\$/.test(source)) return opaque(text);
   const prefix = source === null ? "" : fixedPrefix(source);
   return {
     test(image) {

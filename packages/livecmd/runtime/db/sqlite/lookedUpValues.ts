@@ -12,6 +12,12 @@ import { parseLiterals } from "./sqlLiterals.ts";
  */
 export const LOOKUP_LIMIT = 1000;
 
+/**
+ * The most rows a lookup tests against a filter: beyond them, what they key reads whole, so a
+ * run never pays more than this for a lookup.
+ */
+export const SCAN_LIMIT = 10_000;
+
 /** The rows of a table a statement reads, with their values bound: whole, or by keys and filters. */
 export type BoundRows =
   | { readonly whole: true }
@@ -20,8 +26,17 @@ export type BoundRows =
         readonly column: KeyColumn;
         readonly values: readonly KeyValue[];
       }[];
-      readonly filters: readonly RowFilter[];
+      readonly filters: readonly BoundFilter[];
     };
+
+/**
+ * A filter, and SQL that keeps every row it keeps and usually few others (an index range's
+ * ends), to read fewer rows than the whole table with.
+ */
+export interface BoundFilter {
+  readonly filter: RowFilter;
+  readonly within?: { readonly sql: string; readonly params: readonly unknown[] };
+}
 
 /**
  * The values a statement looks rows up by, read off the rows it reads of another table
@@ -29,7 +44,8 @@ export type BoundRows =
  * before the statement runs: SQLite runs both on this thread, so nothing of this process writes
  * between them, and a write by another that moves the supplying rows is a change to rows the
  * statement read, which re-runs it. Each value as SQLite holds it (through `quote()`, so integers
- * beyond 2^53 stay exact); undefined when there are more than `LOOKUP_LIMIT`.
+ * beyond 2^53 stay exact); undefined when there are more than `LOOKUP_LIMIT`, or more than
+ * `SCAN_LIMIT` rows to test against a filter.
  */
 export function lookedUpValues(
   prepare: (sql: string) => SqliteStatement,
@@ -57,9 +73,17 @@ export function lookedUpValues(
       for (const row of rowsOf(prepare, `${select} WHERE ${where}`, values.map(keyValue), columns))
         if (wanted.has(row.image[column.key] ?? "")) add(row.value);
     }
-    if (rows.filters.length > 0)
-      for (const row of rowsOf(prepare, select, [], columns))
-        if (rows.filters.some((filter) => filter.admits(row.image))) add(row.value);
+    for (const { filter, within } of rows.filters) {
+      const where = within ? ` WHERE ${within.sql}` : "";
+      const scanned = rowsOf(
+        prepare,
+        `${select}${where} LIMIT ${SCAN_LIMIT + 1}`,
+        within?.params ?? [],
+        columns,
+      );
+      if (scanned.length > SCAN_LIMIT) return undefined;
+      for (const row of scanned) if (filter.admits(row.image)) add(row.value);
+    }
   }
   if (found.size > LOOKUP_LIMIT) return undefined;
   return [...found].map((literal) => parseLiterals(literal)[0]);

@@ -6,9 +6,9 @@ import { affinityLetters, registersWritten } from "./opcodes.ts";
 
 /**
  * A row test of a loop, as planned (its values still sources: parameters, constants, values of
- * other rows). `field` is the column of the looped table the test reads (`"rowid"` for the
- * rowid), converted in place by `fieldVia` first. An `unknown` test is one livecmd cannot
- * evaluate: it may go either way.
+ * other rows): what makes the step jump. `field` is the column of the looped table the test
+ * reads (`"rowid"` for the rowid), converted in place on its way (`via`). An `unknown` test is
+ * one livecmd cannot evaluate: it may go either way.
  */
 export type PlannedAtom =
   | {
@@ -130,8 +130,8 @@ const UNKNOWN: Def = { kind: "unknown" };
  * steps from the loop's top up to the first that does anything but compute values and jump
  * forward (to the next row, out of the loop, or on into the test) decide, for each row, whether
  * the loop's body sees it. The body is everything after them up to the loop's `Next`. Such a test
- * is a filter of the table when nothing else reaches the body, and nothing outside the loop
- * reads the row or what the test computed. Index loops add the range their seek and bounds keep.
+ * is a filter of the table when nothing else reaches the body and nothing outside the loop reads
+ * the row. Index loops add the range their seek and bounds keep.
  */
 export function loopFilter(facts: ProgramFacts, cursor: number): LoopFilter {
   const uses = facts.usesOf(cursor);
@@ -182,7 +182,6 @@ class Loop {
     const problem = this.#escapes();
     if (problem) return { because: problem };
     const defs = this.#reachingDefs();
-    if (!defs) return { because: "its row test is not one livecmd follows" };
     const memo = new Map<number, PlannedDecision>();
     const decision = this.#decision(this.#from, defs, memo);
     return {
@@ -295,8 +294,8 @@ class Loop {
     return undefined;
   }
 
-  /** Each register's definition where each step of the test starts; undefined if two paths disagree in a way that matters. */
-  #reachingDefs(): Map<number, Map<number, Def>> | undefined {
+  /** Each register's definition where each step of the test starts (unknown where two paths disagree). */
+  #reachingDefs(): Map<number, Map<number, Def>> {
     const program = this.facts.program;
     const incoming = new Map<number, Map<number, Def>[]>();
     const reach = (addr: number, state: Map<number, Def>) =>

@@ -63,12 +63,8 @@ function boundAtom(atom: PlannedAtom, binding: FilterBinding): Atom {
     case "range":
       return rangeAtom(atom, binding);
     default:
-      return unknownAtom(atom.text);
+      return opaque(atom.text);
   }
-}
-
-function unknownAtom(text: string): Atom {
-  return opaque(text);
 }
 
 /** The image's value of a field, converted as the program converts it, and whether its storage class is sure. */
@@ -122,10 +118,6 @@ function storedValue(image: RowImage, field: PlannedField): Operand | undefined 
 /** The key a field's value has in a row image: the column's name, or `rowid`. */
 function fieldKey(field: PlannedField): string {
   return field.field === "rowid" ? "rowid" : field.field.name;
-}
-
-function fieldName(field: PlannedField): string {
-  return fieldKey(field);
 }
 
 /**
@@ -222,9 +214,9 @@ function compareAtom(
   // The test as `field OP value`, whichever side the program put the field on.
   const opcode = fieldLeft ? comparison.opcode : FLIPPED[comparison.opcode];
   const text = (op: ComparisonOpcode) =>
-    `${fieldName(field)} ${operatorText(op, operands?.length ?? 1)} ${valuesText(operands)}${collationText(comparison.collation)}`;
+    `${fieldKey(field)} ${operatorText(op, operands?.length ?? 1)} ${valuesText(operands)}${collationText(comparison.collation)}`;
   if (!operands || operands.length === 0)
-    return unknownAtom(`${fieldName(field)} compared with values livecmd cannot tell`);
+    return opaque(`${fieldKey(field)} compared with values livecmd cannot tell`);
   return {
     test(image) {
       const value = fieldOperand(image, field);
@@ -303,7 +295,7 @@ function operatorText(opcode: ComparisonOpcode, count: number): string {
 function nullAtom(field: PlannedField, jumpsIfNull: boolean): Atom {
   const view = viewOf(field, "BINARY", []);
   const notNull: Probe | undefined = view && { view, within: {} };
-  const name = fieldName(field);
+  const name = fieldKey(field);
   return {
     test(image) {
       const value = storedValue(image, field);
@@ -319,16 +311,16 @@ function likeAtom(atom: Extract<PlannedAtom, { kind: "like" }>, binding: FilterB
   const patterns = binding.operands(atom.pattern);
   const escapes = atom.escape && binding.operands(atom.escape);
   const mode = binding.like();
-  const name = fieldName(atom.field);
+  const name = fieldKey(atom.field);
   if (!patterns || patterns.length !== 1 || (atom.escape && escapes?.length !== 1) || !mode)
-    return unknownAtom(`${name} LIKE a pattern livecmd cannot tell`);
+    return opaque(`${name} LIKE a pattern livecmd cannot tell`);
   const pattern = textOf(patterns[0]!);
   const escape = escapes ? textOf(escapes[0]!) : undefined;
   if (
     pattern === undefined ||
     (escapes && (typeof escape !== "string" || [...escape].length !== 1))
   )
-    return unknownAtom(`${name} LIKE a pattern livecmd cannot tell`);
+    return opaque(`${name} LIKE a pattern livecmd cannot tell`);
   const like = (image: RowImage): boolean | null | undefined => {
     const value = fieldOperand(image, atom.field);
     if (!value) return undefined;
@@ -385,8 +377,8 @@ function inAtom(
   atom: Extract<PlannedAtom, { kind: "in" }>,
   list: readonly Operand[] | undefined,
 ): Atom {
-  const name = fieldName(atom.field);
-  if (!list) return unknownAtom(`${name} IN a list livecmd cannot tell`);
+  const name = fieldKey(atom.field);
+  if (!list) return opaque(`${name} IN a list livecmd cannot tell`);
   const text = `${name} IN ${valuesText(list, true)}${collationText(atom.collation)}`;
   const negation = text.replace(" IN ", " NOT IN ");
   const view = viewOf(atom.field, atom.collation, []);
@@ -427,8 +419,8 @@ function rangeAtom(atom: Extract<PlannedAtom, { kind: "range" }>, binding: Filte
   };
   const lower = bound(atom.lower);
   const upper = bound(atom.upper);
-  const name = fieldName(atom.field);
-  if (lower === null || upper === null) return unknownAtom(`a range on ${name}`);
+  const name = fieldKey(atom.field);
+  if (lower === null || upper === null) return opaque(`a range on ${name}`);
   const interval: Interval = {
     ...(lower && { lower: foldedBound(lower, atom.collation) }),
     ...(upper && { upper: foldedBound(upper, atom.collation) }),

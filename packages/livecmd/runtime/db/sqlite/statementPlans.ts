@@ -1,6 +1,11 @@
 import { wholeTable, type KeyValue, type TableRead } from "../keyedAccess.ts";
 import type { RowFilter } from "../rowFilter.ts";
-import { LOOKUP_LIMIT, lookedUpValues, type BoundRows } from "./lookedUpValues.ts";
+import {
+  LOOKUP_LIMIT,
+  lookedUpValues,
+  type BoundFilter,
+  type BoundRows,
+} from "./lookedUpValues.ts";
 import { registersWritten } from "./opcodes.ts";
 import type { PlannedDecision } from "./planFilters.ts";
 import {
@@ -14,7 +19,7 @@ import { imageColumnsOf, type ImageColumns } from "./rowImages.ts";
 import type { SqliteConnection, SqliteStatement } from "./sqliteConnection.ts";
 import type { Operand } from "./sqliteCompare.ts";
 import { boundFilter, converted, type FilterBinding } from "./sqliteFilters.ts";
-import { boundKey, boundValue } from "./sqliteKeys.ts";
+import { boundKey, boundValue, type Typed } from "./sqliteKeys.ts";
 import { explainProgram, mayNameParameters } from "./sqliteProgram.ts";
 import type { KeyColumn, SqliteSchema } from "./sqliteSchema.ts";
 
@@ -171,7 +176,34 @@ class Binding implements FilterBinding {
       if (values === undefined) return { whole: true };
       keys.push({ column, values });
     }
-    return { keys, filters: rows.filters.map((decision) => this.#filter(decision)) };
+    return { keys, filters: rows.filters.map((decision) => this.#supplier(decision)) };
+  }
+
+  /**
+   * A supplier's filter, with the range its index loop reads as SQL when it has one: the rows a
+   * lookup tests are then those the app's statement reads too.
+   */
+  #supplier(decision: PlannedDecision): BoundFilter {
+    const filter = this.#filter(decision);
+    const range = typeof decision === "boolean" ? undefined : decision.atom;
+    // Without a lower end the range holds NULLs too, which SQL's comparisons leave out.
+    if (range?.kind !== "range" || !range.lower) return { filter };
+    const column = range.field.field === "rowid" ? undefined : range.field.field.sql;
+    const sql: string[] = [];
+    const params: unknown[] = [];
+    for (const [edge, inclusive, operator] of [
+      [range.lower, range.lower?.inclusive, ">"],
+      [range.upper, range.upper?.inclusive, "<"],
+    ] as const) {
+      if (!edge) continue;
+      const [operand] = this.operands(edge.sources) ?? [];
+      if (!operand?.value || edge.sources.length !== 1) return { filter };
+      sql.push(`t.${column} COLLATE ${range.collation} ${operator}${inclusive ? "=" : ""} ?`);
+      params.push(jsValue(operand.value));
+    }
+    return column && sql.length > 0
+      ? { filter, within: { sql: sql.join(" AND "), params } }
+      : { filter };
   }
 
   #filter(decision: PlannedDecision): RowFilter {
@@ -208,6 +240,12 @@ class Binding implements FilterBinding {
     }
     return this.#like;
   }
+}
+
+/** A value as JavaScript binds it to the same storage class. */
+function jsValue(value: Typed): unknown {
+  if (value.kind === "blob") return Buffer.from(value.value, "hex");
+  return value.value;
 }
 
 /** Where a read's looked-up values came from (`appointments.patient_id`), when they did. */
