@@ -246,7 +246,7 @@ class PlanAnalysis {
   rows(scan: PlanNode): ScanRows {
     const memo = this.#rows.get(scan);
     if (memo) return memo;
-    this.#rows.set(scan, { whole: "its keys come from its own rows" });
+    this.#rows.set(scan, WORKING);
     const fields = CONDITIONS[scan["Node Type"] ?? ""];
     let rows: ScanRows;
     if (!fields) rows = { whole: `it is read by a ${scan["Node Type"] ?? "scan"}` };
@@ -351,13 +351,23 @@ class PlanAnalysis {
         ? [{ param: operand.index, array: operand.array }]
         : undefined;
     }
-    const other = this.#byAlias.get(operand.ref.alias);
+    const other = this.#supplier(operand.ref);
     if (!other || this.#info(operand.ref, other)?.key !== kind || !keyCast(operand.ref, kind))
       return undefined;
     // Another scan's column: that scan's values when it is keyed on it, else the values read off its rows.
     const rows = this.rows(other);
     if ("keyed" in rows && rows.keyed.column === operand.ref.column) return rows.keyed.sources;
     return [{ lookup: this.#lookup(other, operand.ref.column) }];
+  }
+
+  /**
+   * The scan whose rows may supply `ref`'s values: not one whose rows are being worked out,
+   * which would key the two sides of a join by each other (a hash join's) and leave the rows
+   * that neither side's values reach unwatched.
+   */
+  #supplier(ref: ColumnRef): PlanNode | undefined {
+    const other = this.#byAlias.get(ref.alias);
+    return other && this.#rows.get(other) !== WORKING ? other : undefined;
   }
 
   #lookup(scan: PlanNode, column: string): Lookup {
@@ -465,13 +475,16 @@ class PlanAnalysis {
       const type = operand.type.replace(/\[\]$/, "");
       return familyOf(type) === family ? { constant: operand.text, type: operand.type } : undefined;
     }
-    const other = this.#byAlias.get(operand.ref.alias);
+    const other = this.#supplier(operand.ref);
     const column = other && this.#filterColumn(operand.ref, other);
     return column?.family === family
       ? { lookup: this.#lookup(other!, operand.ref.column), type: column.type }
       : undefined;
   }
 }
+
+/** The rows of a scan while they are being worked out. */
+const WORKING: ScanRows = { whole: "its keys come from its own rows" };
 
 const UNTESTED: PlannedPredicate = { kind: "unknown", text: "a condition livecmd cannot test" };
 
