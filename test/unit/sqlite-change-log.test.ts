@@ -39,6 +39,14 @@ function watched(driver: SqliteDriver, file: string, options?: OpenOptions) {
   return { db, changes };
 }
 
+/** A whole read of `log`, page after page without waiting for a turn. */
+function readAll(log: ChangeLog): TableChange[] {
+  for (;;) {
+    const changes = log.readPage();
+    if (changes) return changes;
+  }
+}
+
 for (const driver of SQLITE_DRIVERS) {
   describe(
     `SQLite change log on ${driver.name}: the rows another connection changed`,
@@ -161,14 +169,14 @@ for (const driver of SQLITE_DRIVERS) {
       const { other } = database(driver);
       const log = ChangeLog.open(other, readSchema(other), { retentionMs: 0 })!;
       other.prepare("INSERT INTO t VALUES (1, 'a', 1)").run();
-      assert.equal(log.read().length, 1);
+      assert.equal(readAll(log).length, 1);
       log.prune();
       assert.equal(
         (other.prepare("SELECT count(*) AS n FROM livecmd_changes").get() as { n: number }).n,
         0,
       );
       other.prepare("INSERT INTO t VALUES (2, 'b', 1)").run();
-      assert.deepEqual(log.read(), [
+      assert.deepEqual(readAll(log), [
         { table: "t", rows: [{ rowid: "n2", "email COLLATE NOCASE": "tb" }] },
       ]);
     });
@@ -179,7 +187,7 @@ for (const driver of SQLITE_DRIVERS) {
       connection.exec("PRAGMA busy_timeout = 5000");
       const log = ChangeLog.open(connection, readSchema(connection), { retentionMs: 0 })!;
       other.prepare("INSERT INTO t VALUES (1, 'a', 1)").run();
-      log.read();
+      readAll(log);
       other.exec("BEGIN IMMEDIATE");
       const started = performance.now();
       log.prune();
