@@ -5,8 +5,14 @@ import path from "node:path";
 import { after, describe, test } from "node:test";
 import { ANY_TABLE } from "../../packages/livecmd/runtime/db/anyTable.ts";
 import type { TableChange } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
-import { ChangeLog } from "../../packages/livecmd/runtime/db/sqlite/changeLog.ts";
-import { SqliteDatabase } from "../../packages/livecmd/runtime/db/sqlite/sqliteDatabase.ts";
+import {
+  CHANGE_LOG_BOUNDS,
+  ChangeLog,
+} from "../../packages/livecmd/runtime/db/sqlite/changeLog.ts";
+import {
+  OTHER_WRITERS_POLL_MS,
+  SqliteDatabase,
+} from "../../packages/livecmd/runtime/db/sqlite/sqliteDatabase.ts";
 import { readSchema } from "../../packages/livecmd/runtime/db/sqlite/sqliteSchema.ts";
 import { parseLiterals } from "../../packages/livecmd/runtime/db/sqlite/sqlLiterals.ts";
 import {
@@ -29,14 +35,70 @@ function database(driver: SqliteDriver): { file: string; other: TestConnection }
   other.exec(
     "CREATE TABLE t (id INTEGER PRIMARY KEY, email TEXT COLLATE NOCASE UNIQUE, n INTEGER)",
   );
+  other.exec("CREATE TABLE w (id INTEGER PRIMARY KEY)");
   return { file, other };
 }
+
+/** Rows `from` to `to` of t in one statement (`run(from, to)`), as a bulk write makes them. */
+const BULK_INSERT =
+  "WITH RECURSIVE k(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM k WHERE i < ?) INSERT INTO t (id, email, n) SELECT i, 'e' || i, 1 FROM k";
+
+/** How many turns of the event loop pass before `promise` settles. */
+async function turnsUntil(promise: Promise<unknown>): Promise<number> {
+  let turns = 0;
+  let settled = false;
+  const tick = () => {
+    turns += 1;
+    if (!settled) setImmediate(tick);
+  };
+  setImmediate(tick);
+  await promise.finally(() => (settled = true));
+  return turns;
+}
+
+/** Each change's table and how many row images it holds (undefined: any row). */
+const sizes = (changes: readonly TableChange[]) =>
+  changes.map(({ table, rows }) => ({ table, rows: rows?.length }));
+
+const { pageEntries, heldRowImages, entryChars } = CHANGE_LOG_BOUNDS;
 
 /** livecmd's database over `file`, and every change it reports. */
 function watched(driver: SqliteDriver, file: string, options?: OpenOptions) {
   const changes: TableChange[] = [];
   const db = new SqliteDatabase(driver.open(file, options), (each) => changes.push(...each));
   return { db, changes };
+}
+
+/**
+ * `connection`, noting each statement run on it and whether a transaction was open then (from a
+ * BEGIN run to a COMMIT or ROLLBACK).
+ */
+function recording(
+  connection: TestConnection,
+  recorded: { sql: string; inTransaction: boolean }[],
+): TestConnection {
+  let inTransaction = false;
+  return {
+    exec: (sql) => connection.exec(sql),
+    close: () => connection.close(),
+    prepare(sql) {
+      const statement = connection.prepare(sql);
+      const noted =
+        <Args extends unknown[], R>(run: (...args: Args) => R) =>
+        (...args: Args): R => {
+          recorded.push({ sql, inTransaction });
+          const result = run(...args);
+          if (/^BEGIN/.test(sql)) inTransaction = true;
+          if (/^(COMMIT|ROLLBACK)$/.test(sql)) inTransaction = false;
+          return result;
+        };
+      return {
+        all: noted((...args) => statement.all(...args)),
+        get: noted((...args) => statement.get(...args)),
+        run: noted((...args) => statement.run(...args)),
+      };
+    },
+  };
 }
 
 /** A whole read of `log`, page after page without waiting for a turn. */
@@ -163,6 +225,159 @@ for (const driver of SQLITE_DRIVERS) {
       });
     },
   );
+
+  describe(
+    `SQLite change log on ${driver.name}: a bulk write is read a page a turn, within its bounds`,
+    { skip: driver.skip },
+    () => {
+      test("another connection's bulk write: a page a turn, and caughtUp resolves after the last", async () => {
+        const { file, other } = database(driver);
+        const { db, changes } = watched(driver, file);
+        const rows = 25 * pageEntries;
+        other.prepare(BULK_INSERT).run(1, rows);
+        const turns = await turnsUntil(db.caughtUp());
+        assert.ok(turns >= rows / pageEntries - 2, `${rows} entries read in ${turns} turns`);
+        assert.deepEqual(changes, [{ table: "t" }]);
+        await db.close();
+      });
+
+      const BOUNDS: { rule: string; t: number; w: number; changes: object[] }[] = [
+        {
+          rule: "as many row images as the bound: each row is told",
+          t: heldRowImages,
+          w: 0,
+          changes: [{ table: "t", rows: heldRowImages }],
+        },
+        {
+          rule: "one more: any row of every table the change names, those named pages later too",
+          t: heldRowImages + pageEntries + 1,
+          w: 1,
+          changes: [
+            { table: "t", rows: undefined },
+            { table: "w", rows: undefined },
+          ],
+        },
+      ];
+      for (const { rule, t, w, changes: expected } of BOUNDS)
+        test(rule, async () => {
+          const { file, other } = database(driver);
+          const { db, changes } = watched(driver, file);
+          other.exec("BEGIN");
+          other.prepare(BULK_INSERT).run(1, t);
+          if (w > 0) other.prepare("INSERT INTO w VALUES (1)").run();
+          other.exec("COMMIT");
+          await db.caughtUp();
+          assert.deepEqual(sizes(changes), expected);
+          await db.close();
+        });
+
+      test("an entry larger than its bound is any row of its table; the others are told row by row", async () => {
+        const { file, other } = database(driver);
+        const { db, changes } = watched(driver, file);
+        other.exec("BEGIN");
+        other.prepare("INSERT INTO t VALUES (1, ?, 1)").run("x".repeat(entryChars));
+        other.prepare("INSERT INTO w VALUES (1)").run();
+        other.exec("COMMIT");
+        await db.caughtUp();
+        assert.deepEqual(changes, [{ table: "t" }, { table: "w", rows: [{ rowid: "n1" }] }]);
+        await db.close();
+      });
+
+      for (const where of ["in a transaction", "outside one"] as const)
+        test(`the app's own bulk write ${where}: a page a turn, any row once past the bound`, async () => {
+          const { file } = database(driver);
+          const { db, changes } = watched(driver, file);
+          const rows = 2 * heldRowImages;
+          const write = () => db.run(BULK_INSERT, 1, rows);
+          await (where === "in a transaction" ? db.transaction(write) : write());
+          const turns = await turnsUntil(db.caughtUp());
+          assert.ok(turns >= rows / pageEntries - 2, `${rows} entries read in ${turns} turns`);
+          assert.deepEqual(changes, [{ table: "t" }]);
+          await db.close();
+        });
+
+      test("a transaction opened between two pages: no log read until it ends, then its own write", async () => {
+        const { file, other } = database(driver);
+        const recorded: { sql: string; inTransaction: boolean }[] = [];
+        const changes: TableChange[] = [];
+        const db = new SqliteDatabase(recording(driver.open(file), recorded), (each) =>
+          changes.push(...each),
+        );
+        other.prepare(BULK_INSERT).run(1, 5 * pageEntries);
+        const caughtUp = db.caughtUp(); // reads the first page now
+        await db.transaction(async () => {
+          await db.run("INSERT INTO t VALUES (100000, 'own', 1)");
+          // Polls and page turns come and go meanwhile.
+          await new Promise((resolve) => setTimeout(resolve, 3 * OTHER_WRITERS_POLL_MS));
+        });
+        await caughtUp;
+        await db.caughtUp();
+        const readInTransaction = recorded.filter(
+          ({ sql, inTransaction }) =>
+            inTransaction && /^\s*SELECT[^]*(livecmd_changes|sqlite_sequence)/.test(sql),
+        );
+        assert.deepEqual(readInTransaction, []);
+        assert.deepEqual(sizes(changes), [
+          { table: "t", rows: 5 * pageEntries },
+          { table: "t", rows: 1 },
+        ]);
+        assert.deepEqual(changes[1], {
+          table: "t",
+          rows: [{ rowid: "n100000", "email COLLATE NOCASE": "town" }],
+        });
+        await db.close();
+      });
+    },
+  );
+
+  describe(`SQLite change log on ${driver.name}: the gap rule`, { skip: driver.skip }, () => {
+    test("entries pruned between two pages of a read: every table counts as changed", async () => {
+      const { file, other } = database(driver);
+      const { db, changes } = watched(driver, file);
+      other.prepare(BULK_INSERT).run(1, 5 * pageEntries);
+      const caughtUp = db.caughtUp(); // reads the first page now
+      other.prepare("DELETE FROM livecmd_changes WHERE seq = ?").run(3 * pageEntries);
+      await caughtUp;
+      assert.deepEqual(changes, [{ table: ANY_TABLE }]);
+      await db.close();
+    });
+
+    test("another writer resets the log's counter: every table once, then row by row again", async () => {
+      const { file, other } = database(driver);
+      const { db, changes } = watched(driver, file);
+      other.prepare(BULK_INSERT).run(1, 3);
+      await db.caughtUp();
+      other.exec(
+        "DELETE FROM livecmd_changes; DELETE FROM sqlite_sequence WHERE name = 'livecmd_changes'",
+      );
+      other.prepare("INSERT INTO w VALUES (1)").run();
+      await db.caughtUp();
+      other.prepare("INSERT INTO w VALUES (2)").run();
+      await db.caughtUp();
+      assert.deepEqual(changes.slice(1), [
+        { table: ANY_TABLE },
+        { table: "w", rows: [{ rowid: "n2" }] },
+      ]);
+      await db.close();
+    });
+
+    test("an entry numbered past 2^53 by another writer: every table once, then row by row again", async () => {
+      const { file, other } = database(driver);
+      const { db, changes } = watched(driver, file);
+      other
+        .prepare(`INSERT INTO livecmd_changes (seq, "table", keys, image) VALUES (?, 'w', ?, '1')`)
+        .run(2n ** 62n, "'rowid'");
+      await db.caughtUp();
+      other.prepare("INSERT INTO w VALUES (2)").run();
+      other.prepare("INSERT INTO w VALUES (3)").run();
+      await db.caughtUp();
+      assert.deepEqual(changes, [
+        { table: ANY_TABLE },
+        { table: "w", rows: [{ rowid: "n2" }, { rowid: "n3" }] },
+      ]);
+      await db.close();
+    });
+  });
 
   describe(`SQLite change log on ${driver.name}: pruning`, { skip: driver.skip }, () => {
     test("entries older than the retention are deleted, and a reader caught up loses nothing", () => {

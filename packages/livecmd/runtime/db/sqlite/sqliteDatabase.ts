@@ -126,8 +126,11 @@ class Connection {
     return new Promise((resolve) => this.#waiters.push({ read, resolve }));
   }
 
+  /** Stops reading the log (a page due is dropped, a `caughtUp` waiting resolves) and closes the handle. */
   close(): void {
     clearInterval(this.#poll);
+    this.#log = undefined;
+    for (const { resolve } of this.#waiters.splice(0)) resolve();
     (this.handle as { close?: () => void }).close?.();
   }
 
