@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
+import fc from "fast-check";
+import { command, defineApp } from "../../packages/livecmd/runtime/index.ts";
 import { ANY_TABLE } from "../../packages/livecmd/runtime/db/anyTable.ts";
 import type { TableChange } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import {
@@ -15,6 +17,7 @@ import {
 } from "../../packages/livecmd/runtime/db/sqlite/sqliteDatabase.ts";
 import { readSchema } from "../../packages/livecmd/runtime/db/sqlite/sqliteSchema.ts";
 import { parseLiterals } from "../../packages/livecmd/runtime/db/sqlite/sqlLiterals.ts";
+import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import {
   pragma,
   type OpenOptions,
@@ -61,6 +64,98 @@ const sizes = (changes: readonly TableChange[]) =>
   changes.map(({ table, rows }) => ({ table, rows: rows?.length }));
 
 const { pageEntries, heldRowImages, entryChars } = CHANGE_LOG_BOUNDS;
+const HOSTILE_INSERT = `INSERT INTO livecmd_changes ("table", keys, image) VALUES (?, ?, ?)`;
+
+/** The rows of t the property watches (and writes): a few, so that writes meet watched rows. */
+const WATCHED_IDS = [1, 2, 3];
+
+/** A write another process makes: to the app's tables, or a row of its own into the log. */
+type Operation =
+  | { kind: "write"; sql: string; params: unknown[] }
+  | { kind: "hostile"; row: [table: unknown, keys: unknown, image: unknown] }
+  | { kind: "gap" };
+
+const id = fc.integer({ min: 1, max: 4 });
+/** Anything but what names t's or w's key columns, so that a hostile row never reads as a real one. */
+const hostileText = fc
+  .oneof(
+    fc.string({ maxLength: 12 }),
+    fc.string({
+      unit: fc.constantFrom("'", ",", "1", "-", ".", "e", "X", "N", "U", "L"),
+      maxLength: 24,
+    }),
+    fc.constantFrom("'", "X'0'", "NULL,", "1e", "'a''", "-", "''", ""),
+    fc.integer({ min: 1, max: 3 }).map((n) => `'${"x".repeat(n * 2000)}'`),
+    fc.uint8Array({ maxLength: 4 }).map((bytes) => Buffer.from(bytes)),
+    fc.integer(),
+  )
+  .filter((text) => !/rowid|email/.test(String(text)));
+const OPERATION: fc.Arbitrary<Operation> = fc.oneof(
+  fc
+    .tuple(id, fc.constantFrom("a", "b"), fc.integer({ min: 0, max: 2 }))
+    .map(([key, email, n]) => ({
+      kind: "write" as const,
+      sql: "INSERT OR REPLACE INTO t (id, email, n) VALUES (?, ? || ?, ?)",
+      params: [key, email, key, n],
+    })),
+  id.map((key) => ({
+    kind: "write" as const,
+    sql: "UPDATE t SET n = n + 1 WHERE id = ?",
+    params: [key],
+  })),
+  id.map((key) => ({ kind: "write" as const, sql: "DELETE FROM t WHERE id = ?", params: [key] })),
+  id.map((key) => ({
+    kind: "write" as const,
+    sql: "INSERT OR IGNORE INTO w VALUES (?)",
+    params: [key],
+  })),
+  id.map((key) => ({ kind: "write" as const, sql: "DELETE FROM w WHERE id = ?", params: [key] })),
+  fc
+    .tuple(
+      fc.oneof(
+        fc.constantFrom("t", "w"),
+        fc.string({ maxLength: 6 }),
+        fc.integer(),
+        fc.uint8Array({ minLength: 1, maxLength: 3 }).map((bytes) => Buffer.from(bytes)),
+      ),
+      hostileText,
+      hostileText,
+    )
+    .map((row) => ({ kind: "hostile" as const, row })),
+  fc.constant({ kind: "gap" as const }),
+);
+
+function apply(connection: TestConnection, operation: Operation): void {
+  if (operation.kind === "write") connection.prepare(operation.sql).run(...operation.params);
+  else if (operation.kind === "hostile") connection.prepare(HOSTILE_INSERT).run(...operation.row);
+  else
+    connection
+      .prepare(
+        `INSERT INTO livecmd_changes (seq, "table", keys, image) SELECT seq + 2, 'w', '', '' FROM sqlite_sequence WHERE name = 'livecmd_changes'`,
+      )
+      .run();
+}
+
+/**
+ * What must re-run after `operations`, whatever their results: every reader of a table a bad row
+ * names (t's by key, w's whole), and every reader after a gap or a row whose table is not text.
+ */
+function rerunOwed(operations: readonly Operation[]): Set<string> {
+  const owed = new Set<string>();
+  const all = [...WATCHED_IDS.map((id) => `t/${id}`), "w"];
+  for (const operation of operations) {
+    if (operation.kind === "write") continue;
+    const table = operation.kind === "gap" ? undefined : operation.row[0];
+    const named =
+      typeof table === "string"
+        ? all.filter((uri) => (table === "w" ? uri === "w" : table === "t" && uri !== "w"))
+        : typeof table === "number"
+          ? []
+          : all;
+    for (const uri of named) owed.add(uri);
+  }
+  return owed;
+}
 
 /** livecmd's database over `file`, and every change it reports. */
 function watched(driver: SqliteDriver, file: string, options?: OpenOptions) {
@@ -379,6 +474,193 @@ for (const driver of SQLITE_DRIVERS) {
     });
   });
 
+  describe(
+    `SQLite change log on ${driver.name}: a row no trigger of livecmd's wrote is logged and counts as any row`,
+    { skip: driver.skip },
+    () => {
+      /** w's keys as its triggers list them. */
+      const KEYS = "'rowid'";
+      const told = (...ids: number[]) => ({
+        table: "w",
+        rows: ids.map((id) => ({ rowid: `n${id}` })),
+      });
+      const BAD_ROWS: {
+        rule: string;
+        row: [table: unknown, keys: unknown, image: unknown];
+        changes: TableChange[];
+        says?: RegExp;
+      }[] = [
+        {
+          rule: "an image that is not a list of quote()d literals",
+          row: ["w", KEYS, "garbage"],
+          changes: [{ table: "w" }],
+          says: /^livecmd: entry 2 of livecmd_changes \(table "w"\) is not one livecmd's triggers write: not a quote\(\)d literal at 0: garbage; it counts as a change to every row of its table/,
+        },
+        {
+          rule: "keys that are not a list of quote()d literals",
+          row: ["w", "rowid", "1"],
+          changes: [{ table: "w" }],
+          says: /not a quote\(\)d literal at 0: rowid/,
+        },
+        {
+          rule: "more keys than values",
+          row: ["w", `${KEYS},'x'`, "1"],
+          changes: [{ table: "w" }],
+          says: /it names 2 key columns and holds 1 values/,
+        },
+        {
+          rule: "an unterminated text literal",
+          row: ["w", KEYS, "'abc"],
+          changes: [{ table: "w" }],
+          says: /not a quote\(\)d literal at 0: 'abc/,
+        },
+        {
+          rule: "keys and image stored as blobs",
+          row: ["w", Buffer.from(KEYS), Buffer.from("1")],
+          changes: [{ table: "w" }],
+          says: /its keys and image are not both text/,
+        },
+        {
+          rule: "a table no trigger of livecmd's writes for: any row of it",
+          row: ["nope", KEYS, "1"],
+          changes: [told(1, 2), { table: "nope" }],
+          says: /\(table "nope"\) .*no table of that name has livecmd's triggers/,
+        },
+        {
+          rule: "an integer for a table, stored as text: a table of that name",
+          row: [7n, KEYS, "1"],
+          changes: [told(1, 2), { table: "7" }],
+          says: /\(table "7"\) .*no table of that name/,
+        },
+        {
+          rule: "a table stored as a blob, which cannot be read: every table",
+          row: [Buffer.from("w"), KEYS, "1"],
+          changes: [{ table: ANY_TABLE }],
+          says: /\(a table that is not text\) .*a change to every row of every table/,
+        },
+        {
+          rule: "a text literal of 8 million characters: too large to load, any row of its table, nothing logged",
+          row: ["w", KEYS, `'${"x".repeat(8_000_000)}'`],
+          changes: [{ table: "w" }],
+        },
+        {
+          rule: "well-formed literals naming no key column: an image without keys, which every keyed read counts as changed",
+          row: ["w", "'nothing'", "1"],
+          changes: [{ table: "w", rows: [{ rowid: "n1" }, {}, { rowid: "n2" }] }],
+        },
+      ];
+      for (const { rule, row, changes, says } of BAD_ROWS)
+        test(rule, () => {
+          const { file, other } = database(driver);
+          const lines: string[] = [];
+          const connection = driver.open(file);
+          const log = ChangeLog.open(connection, readSchema(connection), {
+            log: (line) => lines.push(line),
+          })!;
+          other.prepare("INSERT INTO w VALUES (1)").run();
+          other.prepare(HOSTILE_INSERT).run(...row);
+          other.prepare("INSERT INTO w VALUES (2)").run();
+          assert.deepEqual(readAll(log), changes);
+          assert.equal(lines.length, says ? 1 : 0, lines.join("\n"));
+          if (says) assert.match(lines[0]!, says);
+          connection.close();
+        });
+
+      test("a storm of bad rows is one line, not one a row", () => {
+        const { file, other } = database(driver);
+        const lines: string[] = [];
+        const connection = driver.open(file);
+        const log = ChangeLog.open(connection, readSchema(connection), {
+          log: (line) => lines.push(line),
+        })!;
+        other
+          .prepare(
+            `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 5000) INSERT INTO livecmd_changes ("table", keys, image) SELECT 'w', 'garbage ' || i, '' FROM k`,
+          )
+          .run();
+        assert.deepEqual(readAll(log), [{ table: "w" }]);
+        assert.equal(lines.length, 1);
+        connection.close();
+      });
+
+      test("random and hostile rows among real writes: every watcher of a changed row is told, every reader of a table a bad row names re-runs", async () => {
+        const { file, other } = database(driver);
+        const runs = new Map<string, number>();
+        const ran = (key: string) => runs.set(key, (runs.get(key) ?? 0) + 1);
+        const tShow = command({ live: true }, async (ctx, id: number) => {
+          ran(`t/${id}`);
+          return (await ctx.db.get("SELECT id, email, n FROM t WHERE id = ?", id)) ?? null;
+        });
+        const wAll = command({ live: true }, async (ctx) => {
+          ran("w");
+          return ctx.db.all("SELECT id FROM w ORDER BY id");
+        });
+        const app = defineApp({
+          name: "hostile",
+          commands: { tShow, wAll },
+          agent: { grant: [tShow, wAll] },
+          database: () => driver.open(file),
+        });
+        const live = new LiveRegistry(app, { onError: () => {} });
+        const told = new Set<string>();
+        const watched = [...WATCHED_IDS.map((id) => `t/${id}`), "w"];
+        for (const uri of watched)
+          await live.add(
+            uri === "w" ? "wAll" : "tShow",
+            uri === "w" ? [] : [Number(uri.slice(2))],
+            {
+              uri,
+              notify: (sent) => told.add(sent),
+            },
+          );
+        const results = () =>
+          new Map(
+            watched.map((uri) => [
+              uri,
+              JSON.stringify(
+                uri === "w"
+                  ? other.prepare("SELECT id FROM w ORDER BY id").all()
+                  : (other
+                      .prepare("SELECT id, email, n FROM t WHERE id = ?")
+                      .get(Number(uri.slice(2))) ?? null),
+              ),
+            ]),
+          );
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(fc.array(OPERATION, { minLength: 1, maxLength: 4 }), {
+              minLength: 1,
+              maxLength: 4,
+            }),
+            async (batches) => {
+              const before = results();
+              runs.clear();
+              told.clear();
+              for (const batch of batches) {
+                other.exec("BEGIN");
+                for (const operation of batch) apply(other, operation);
+                other.exec("COMMIT");
+              }
+              await live.settled();
+              const after = results();
+              const changed = watched.filter((uri) => before.get(uri) !== after.get(uri));
+              assert.deepEqual(
+                [...told].sort(),
+                changed.sort(),
+                "told exactly the watchers whose result changed",
+              );
+              for (const uri of rerunOwed(batches.flat()))
+                assert.ok(runs.has(uri), `${uri} re-ran after a bad row or a gap`);
+            },
+          ),
+          { numRuns: 60, seed: 31, interruptAfterTimeLimit: 60_000 },
+        );
+        live.close();
+        await app.close();
+      });
+    },
+  );
+
   describe(`SQLite change log on ${driver.name}: pruning`, { skip: driver.skip }, () => {
     test("entries older than the retention are deleted, and a reader caught up loses nothing", () => {
       const { other } = database(driver);
@@ -446,8 +728,59 @@ describe("SQLite change log: quote()d literals read back as SQLite held them", (
       },
     );
 
-  test("anything else is refused, with where", () => {
-    assert.throws(() => parseLiterals("1;2"), /expected a comma at 1/);
-    assert.throws(() => parseLiterals("'open"), /not a quote\(\)d literal at 0/);
+  const LONG = 8_000_000;
+  test("text of 8 million characters, doubled quotes and all: read in one scan", () => {
+    const text = "it''s ".repeat(LONG / 6);
+    assert.deepEqual(parseLiterals(`1,'${text}',NULL`), [1n, text.replaceAll("''", "'"), null]);
+  });
+
+  const REFUSED: [list: string, error: RegExp][] = [
+    ["1;2", /^Error: expected a comma at 1: 1;2$/],
+    ["'open", /^Error: not a quote\(\)d literal at 0: 'open$/],
+    ["1,", /^Error: not a quote\(\)d literal at 2/],
+    [",1", /^Error: not a quote\(\)d literal at 0/],
+    ["X'ABC'", /^Error: not a quote\(\)d literal at 0/],
+    ["X'ab'", /^Error: not a quote\(\)d literal at 0/],
+    ["NUL", /^Error: not a quote\(\)d literal at 0/],
+    ["-", /^Error: not a quote\(\)d literal at 0/],
+    ["1.", /^Error: not a quote\(\)d literal at 0/],
+    ["1e+", /^Error: not a quote\(\)d literal at 0/],
+    ["1,'a''", /^Error: not a quote\(\)d literal at 2/],
+    [`'${"x".repeat(LONG)}`, /^Error: not a quote\(\)d literal at 0: '(x){99}… \(8000001 characters\)$/],
+  ];
+  for (const [list, error] of REFUSED)
+    test(`refused, saying where and at most 100 characters of it: ${list.slice(0, 12)}`, () =>
+      assert.throws(() => parseLiterals(list), error));
+
+  test("any text is read or refused with an Error, never a thrown stack overflow (random text)", () => {
+    const unit = fc.constantFrom(
+      "'",
+      ",",
+      "X",
+      "N",
+      "U",
+      "L",
+      "1",
+      "-",
+      ".",
+      "e",
+      "+",
+      "A",
+      "0",
+      " ",
+    );
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 40 }), (list) => {
+        try {
+          parseLiterals(list);
+        } catch (error) {
+          assert.match(
+            (error as Error).message,
+            /^(not a quote\(\)d literal|expected a comma) at \d+: /,
+          );
+        }
+      }),
+      { numRuns: 2000, seed: 31 },
+    );
   });
 });
