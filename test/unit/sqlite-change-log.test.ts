@@ -746,7 +746,10 @@ describe("SQLite change log: quote()d literals read back as SQLite held them", (
     ["1.", /^Error: not a quote\(\)d literal at 0/],
     ["1e+", /^Error: not a quote\(\)d literal at 0/],
     ["1,'a''", /^Error: not a quote\(\)d literal at 2/],
-    [`'${"x".repeat(LONG)}`, /^Error: not a quote\(\)d literal at 0: '(x){99}… \(8000001 characters\)$/],
+    [
+      `'${"x".repeat(LONG)}`,
+      /^Error: not a quote\(\)d literal at 0: '(x){99}… \(8000001 characters\)$/,
+    ],
   ];
   for (const [list, error] of REFUSED)
     test(`refused, saying where and at most 100 characters of it: ${list.slice(0, 12)}`, () =>
