@@ -40,9 +40,12 @@ interface Read {
   readonly found: HeldChanges;
 }
 
-/** An entry as a page reads it: `keys` and `image` only when the entry is not too large. */
+/**
+ * An entry as a page reads it: its number after the page's first (SQLite integers may be past
+ * what a JavaScript number holds), `keys` and `image` only when the entry is not too large.
+ */
 interface Entry {
-  seq: number;
+  offset: number;
   table: unknown;
   large: number | null;
   keys: unknown;
@@ -257,15 +260,15 @@ export class ChangeLog {
   #entriesBetween(from: bigint, to: bigint, found: HeldChanges): number {
     const entries = this.connection
       .prepare(
-        `SELECT seq, "table", length(keys) + length(image) > ${CHANGE_LOG_BOUNDS.entryChars} AS large,
+        `SELECT seq - ? AS offset, "table", length(keys) + length(image) > ${CHANGE_LOG_BOUNDS.entryChars} AS large,
            CASE WHEN length(keys) + length(image) <= ${CHANGE_LOG_BOUNDS.entryChars} THEN keys END AS keys,
            CASE WHEN length(keys) + length(image) <= ${CHANGE_LOG_BOUNDS.entryChars} THEN image END AS image
          FROM ${LOG} WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
       )
-      .all(from, to, Number(to - from) + 1) as Entry[];
+      .all(from, from, to, Number(to - from) + 1) as Entry[];
     for (const entry of entries) {
       if (found.everyTable) break;
-      this.#add(entry, found);
+      this.#add(from + BigInt(entry.offset), entry, found);
     }
     return entries.length;
   }
@@ -292,27 +295,27 @@ export class ChangeLog {
    * log) is logged, and counts as any row of its table, or of every table when its table cannot
    * be told.
    */
-  #add(entry: Entry, found: HeldChanges): void {
+  #add(seq: bigint, entry: Entry, found: HeldChanges): void {
     const { table } = entry;
     if (typeof table !== "string") {
-      this.#bad(entry, "its table is not text");
+      this.#bad(seq, entry, "its table is not text");
       return found.anyTable();
     }
     if (entry.large || found.full) return found.anyRow(table);
     const columns = this.#columns.get(table);
     if (!columns) {
-      this.#bad(entry, "no table of that name has livecmd's triggers");
+      this.#bad(seq, entry, "no table of that name has livecmd's triggers");
       return found.anyRow(table);
     }
     try {
       found.row(table, this.#images.of(columns, entry.keys, entry.image));
     } catch (error) {
-      this.#bad(entry, (error as Error).message);
+      this.#bad(seq, entry, (error as Error).message);
       found.anyRow(table);
     }
   }
 
-  #bad({ seq, table }: Entry, problem: string): void {
+  #bad(seq: bigint, { table }: Entry, problem: string): void {
     const named =
       typeof table === "string"
         ? `table ${JSON.stringify(cutText(table, 100))}`
