@@ -126,7 +126,7 @@ async function insertWhileReading(
   const heapBefore = process.memoryUsage().heapUsed;
   let heapHighest = heapBefore;
   let writing = true;
-  /** When the insert began: reads that ended before it do not count. */
+  /** When the insert began: a read counts only what it waited from then on. */
   let began = Infinity;
   let stall = 0;
   const reading = (async () => {
@@ -134,7 +134,7 @@ async function insertWhileReading(
       const started = performance.now();
       await client.readResource({ uri: "app://customers_show/1" }, { cacheMode: "bypass" });
       const ended = performance.now();
-      if (ended > began) stall = Math.max(stall, ended - started);
+      if (ended > began) stall = Math.max(stall, ended - Math.max(started, began));
       heapHighest = Math.max(heapHighest, process.memoryUsage().heapUsed);
     }
   })();
@@ -204,7 +204,7 @@ function section(measured: Map<string, Measured[]>): Section {
     method: [
       `The example app on a SQLite file (2,000 customers), served over Streamable HTTP on 127.0.0.1 (2026-07-28); in the same process a \`LiveRegistry\` watches \`customers_show\` of the first and the last row each insert adds.`,
       `Each insert adds ${SIZES.join(" or ")} customers in one statement and one transaction: by a plain better-sqlite3 script in a process of its own (the server sees it through the change log), or through the app's database in the server's process (\`app.db.transaction\`, what \`ctx.db\` is: the peer). ${ROUNDS} rounds, each size and writer once per round, new ids every time.`,
-      "Meanwhile one client reads `customers_show/1` again and again, one read at a time; the longest read wait is the longest of the reads that ended after the insert began (for the other process: once its Node.js had started and said so) and began before both watched rows were notified. The peer's includes its own insert, which runs on the event loop. Heap growth: the highest heap used meanwhile (sampled after each read and at the end) over the heap after a forced GC before the insert; median of the rounds.",
+      "Meanwhile one client reads `customers_show/1` again and again, one read at a time, until both watched rows were notified; the longest read wait is the longest any read waited after the insert began (for the other process: once its Node.js had started and said so; a read under way then counts from then). The peer's includes its own insert, which runs on the event loop. Heap growth: the highest heap used meanwhile (sampled after each read and at the end) over the heap after a forced GC before the insert; median of the rounds.",
       `The change log is read ${CHANGE_LOG_BOUNDS.pageEntries} entries per turn of the event loop; a change of more than ${CHANGE_LOG_BOUNDS.heldRowImages} row images is "any row" of its tables (docs/mcp.md, "What counts as a change").`,
     ],
     figures,
