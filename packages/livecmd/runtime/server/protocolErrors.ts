@@ -147,6 +147,28 @@ export function declined(tool: string, action: "decline" | "cancel"): CallToolRe
   );
 }
 
+/**
+ * Nobody answered the question within `timeoutMs`: nothing ran, as after a decline, and the
+ * answer that comes later is not taken.
+ */
+export function unanswered(tool: string, timeoutMs: number): CallToolResult {
+  return toolError(
+    `Nobody answered the confirmation of ${tool} within ${Math.ceil(timeoutMs / 1000)} s; nothing ran. Ask the user before calling it again`,
+  );
+}
+
+/** The client answered the question with an error, or with what no elicitation answers: nothing ran. */
+export function confirmationFailed(tool: string, why: string): CallToolResult {
+  return toolError(`The confirmation of ${tool} failed: ${why}; nothing ran`);
+}
+
+/** A 2026-07-28 yes sent again (a retry, a replay): it already ran the command once. */
+export function confirmationSpent(tool: string): CallToolResult {
+  return toolError(
+    `This confirmation of ${tool} was already used: the command ran when it was first sent. To run it again, call ${tool} without requestState and ask the person again`,
+  );
+}
+
 /** A command that threw during `tools/call`: its message, as a tool error the model can read. */
 export function toolFailed(error: unknown): CallToolResult {
   return toolError(failureMessage(error));
