@@ -261,7 +261,9 @@ describe("a 2026-07-28 question expires after the confirmation timeout", () => {
     );
     await client.connect(new StreamableHTTPClientTransport(serving.url));
     const call = { name: "customers_delete", arguments: { id: 3 } };
-    const asked = (await client.callTool(call, { allowInputRequired: true } as never)) as {
+    const asked = (await client.callTool(call, {
+      allowInputRequired: true,
+    } as never)) as unknown as {
       requestState: string;
     };
     // The state's expiry is whole seconds: past it within two more.

@@ -21,6 +21,7 @@ import { principalOf } from "./auth/principal.ts";
 import { invalidParams } from "./sdkAdapter/requestParams.ts";
 import { replayInitialize } from "./resumedSession.ts";
 import type { ServedApp } from "./servedApp.ts";
+import { SessionAnswers } from "./sessionAnswers.ts";
 import { SharedSubscriptions } from "./sharedSubscriptions.ts";
 import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
 import type { SessionMessage } from "../db/postgres/sessionMessage.ts";
@@ -50,7 +51,9 @@ import type { SessionMessage } from "../db/postgres/sessionMessage.ts";
  * answers any request. Its subscriptions are rows too, watched by the process holding its GET
  * stream (`SharedSubscriptions`); a process lets its copy of a session go when it is idle here,
  * and ends the session only on DELETE, revocation, or when no process marked it active for
- * `idleMs` (whichever process sees that first).
+ * `idleMs` (whichever process sees that first). A client's answer to a request its copy sent (a
+ * confirmation's question) is relayed to that copy from whichever process it reaches
+ * (`SessionAnswers`).
  */
 export class LegacyHttpSessions {
   readonly #served: ServedApp;
@@ -226,6 +229,7 @@ export class LegacyHttpSessions {
     // A shared session's event ids rise across processes (they start at the time in µs), so a
     // client resuming on this process with another's id is sent only what came after it.
     const events = new SessionEventStore(store ? Date.now() * 1000 : 0);
+    let answers: SessionAnswers | undefined;
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => resumed ?? randomUUID(),
@@ -250,11 +254,17 @@ export class LegacyHttpSessions {
             events,
             reconnectGrace: undefined,
             shared,
+            answers,
             leaving: false,
           });
         },
       });
+    if (store)
+      answers = new SessionAnswers(transport, (answer) =>
+        store.tell({ session: transport.sessionId!, answer }).catch(this.#onerror),
+      );
     await server.connect(transport);
+    answers?.takeAnswers();
     const onclose = transport.onclose;
     transport.onclose = () => {
       unhold();
@@ -320,6 +330,7 @@ export class LegacyHttpSessions {
     else if ("subscriptions" in message) {
       if (session.shared?.streaming) session.shared.sync().catch(this.#onerror);
     } else if ("unsubscribed" in message) session.shared?.unsubscribed(message.unsubscribed);
+    else if ("answer" in message) session.answers?.deliver(message.answer);
     else if (message.stream !== this.#self && session.shared) {
       // The client's stream is now on another process: this one's, if any, is stale.
       clearTimeout(session.reconnectGrace);
@@ -364,6 +375,8 @@ interface Session {
   reconnectGrace: NodeJS.Timeout | undefined;
   /** A shared session's subscriptions (on PostgreSQL). */
   readonly shared: SharedSubscriptions | undefined;
+  /** Its client's answers to this copy's requests, wherever they arrive (on PostgreSQL). */
+  readonly answers: SessionAnswers | undefined;
   /** Closed here only (shutdown, idle here, ended by another process): the session goes on. */
   leaving: boolean;
 }

@@ -372,6 +372,17 @@ export function sessionRequired(): ProtocolError {
   );
 }
 
+/**
+ * A 2025 client's answer that reached another replica than the one whose call waits for it, too
+ * long to relay there (a NOTIFY payload): that call gets this error answer instead, and ends.
+ */
+export function answerTooLong(bytes: number, max: number): ProtocolError {
+  return refusal(
+    ProtocolErrorCode.InvalidRequest,
+    `the answer is ${bytes} bytes, more than the ${max} one replica relays to another`,
+  );
+}
+
 /** The SDK's refusal of a body over its limit (answered 413), word for word. */
 export function payloadTooLarge(): ProtocolError {
   return refusal(
