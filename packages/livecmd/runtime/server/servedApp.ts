@@ -18,6 +18,7 @@ import { rateLimited } from "./protocolErrors.ts";
 import { rateLimiterOf, type RateLimiter } from "./rateLimiter.ts";
 import { holderOf } from "./requestContext.ts";
 import { resolveUri } from "./resolveUri.ts";
+import { RefusalLog } from "./refusalLog.ts";
 import { serverLog, type ServerLog } from "./serverLog.ts";
 import { SpentInMemory, type SpentConfirmations } from "./spentConfirmations.ts";
 import type { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
@@ -111,6 +112,8 @@ export class ServedApp {
   readonly serverInfo: { name: string; version: string };
   readonly onerror: (error: Error) => void;
   readonly log: ServerLog;
+  /** Requests refused for the client's own fault, logged apart from `onerror` (`RefusalLog`). */
+  readonly refusals: RefusalLog;
   /** Every URI watched by the connections this entry serves: admitted, limited, re-run on writes. */
   readonly room: LiveRoom;
   /** Asks a person before a confirm command runs. */
@@ -145,6 +148,7 @@ export class ServedApp {
     this.#limiter = rateLimiterOf(app);
     const log = (this.log = options.log ?? serverLog());
     this.onerror = options.onerror ?? ((error) => log.error(error.message));
+    this.refusals = new RefusalLog(log);
     this.#checkResults = options.checkResults ?? process.env.LIVECMD_CHECK_RESULTS === "1";
     this.room = new LiveRoom(app, {
       limits: options.limits,
