@@ -13,9 +13,15 @@ import {
 import { createExampleApp } from "../../example/app.ts";
 import type { CommandEntry } from "../../packages/livecmd/runtime/model/catalog.ts";
 import { confirmationMessage } from "../../packages/livecmd/runtime/server/confirmation.ts";
-import { serveHttp, staticTokens } from "../../packages/livecmd/runtime/server/index.ts";
+import {
+  serveHttp,
+  serveStdio,
+  staticTokens,
+} from "../../packages/livecmd/runtime/server/index.ts";
 import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
 import { initialize, messagesOf, sessionRequest } from "../helpers/rawStreams.ts";
+import { root, run } from "../helpers/cli.ts";
+import { CLI } from "../helpers/servedCli.ts";
 import { servedExample } from "../helpers/servedExample.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
 
@@ -351,6 +357,34 @@ describe("a 2025-era answer that is no elicitation result, or that comes too lat
     assert.equal((await asked.answer({ action: "accept", content: {} })).status, 202);
     assert.ok(await asked.stillThere());
     await asked.close();
+  });
+});
+
+describe("the key that signs a question's state, and the confirmation timeout", () => {
+  const serve = (env: NodeJS.ProcessEnv, flags: string[] = []) =>
+    run(process.execPath, [...CLI, "serve", "--app", "example/app.ts", ...flags], {
+      cwd: root,
+      env: { ...process.env, LIVECMD_EXAMPLE_DB: ":memory:", ...env },
+      timeoutMs: 60_000,
+    });
+
+  it("a key shorter than 32 bytes is refused in the words of where it came from", async () => {
+    assert.throws(
+      () => serveStdio(createExampleApp(":memory:"), { requestStateKey: "too short" }),
+      /^Error: livecmd: requestStateKey must be at least 32 bytes, got 9; make one with `openssl rand -base64 32`/,
+    );
+    const refused = await serve({ LIVECMD_REQUEST_STATE_KEY: "too short" });
+    assert.equal(refused.code, 2);
+    assert.equal(
+      refused.stderr,
+      "livecmd: LIVECMD_REQUEST_STATE_KEY must be at least 32 bytes, got 9; make one with `openssl rand -base64 32` and give every replica the same\n",
+    );
+  });
+
+  it("--confirm-timeout must be a positive number of seconds", async () => {
+    const refused = await serve({}, ["--confirm-timeout", "0"]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--confirm-timeout must be a positive number of seconds, got 0/);
   });
 });
 

@@ -134,6 +134,11 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
       .check((args) => {
         if (args.http !== undefined && !isPort(args.http))
           throw new InputError(`--http must be a port from 0 to 65535, got ${args.http}`);
+        const timeout = args["confirm-timeout"];
+        if (timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout)))
+          throw new InputError(
+            `--confirm-timeout must be a positive number of seconds, got ${timeout}`,
+          );
         const httpProblem = httpFlagsProblem(args, args.http !== undefined);
         if (httpProblem) throw new InputError(httpProblem);
         return true;
