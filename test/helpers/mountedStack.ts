@@ -6,6 +6,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { App } from "../../packages/livecmd/runtime/index.ts";
 import type { McpHandler, McpHandlerOptions } from "../../packages/livecmd/runtime/server/index.ts";
+import { livecmd } from "./cli.ts";
 import { INITIALIZE } from "./rawStreams.ts";
 import { connectStackClient, STACK_CLIENTS } from "./stackClients.ts";
 
@@ -27,6 +28,8 @@ export interface StackOptions {
 /** A web framework's example app, and what its tests read, watch and write. */
 export interface MountedStack {
   name: string;
+  /** The example's folder, its app in `app.ts` and codegen's output in `generated/`. */
+  folder: string;
   start(options: StackOptions): Promise<StackServer>;
   /** A read, and what it returns on a fresh database. */
   read: { uri: string; result: unknown };
@@ -74,6 +77,17 @@ export function describeMountedStack(stack: MountedStack): void {
       });
     }
     describe("its front door", () => frontDoorRules(stack));
+    it("has its generated files current (livecmd codegen --check)", async () => {
+      const check = await livecmd([
+        "codegen",
+        "--check",
+        "--app",
+        `${stack.folder}/app.ts`,
+        "--out",
+        `${stack.folder}/generated`,
+      ]);
+      assert.equal(check.code, 0, check.stdout + check.stderr);
+    });
     it("close() drains: a call in progress finishes, a listen ends gracefully, /healthz says so, later requests are 503", async () =>
       drains(stack));
     peerRule(stack);

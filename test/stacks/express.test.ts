@@ -12,6 +12,7 @@ import { INITIALIZE } from "../helpers/rawStreams.ts";
 
 describeMountedStack({
   name: "Express (examples/express)",
+  folder: "examples/express",
   start: (options) => startTasksServer({ port: 0, ...options }),
   read: {
     uri: "tasks://tasks_show/1",

@@ -3,6 +3,7 @@ import { describeMountedStack } from "../helpers/mountedStack.ts";
 
 describeMountedStack({
   name: "Hono on @hono/node-server (examples/hono)",
+  folder: "examples/hono",
   start: (options) => startBookmarksServer({ port: 0, ...options }),
   read: {
     uri: "bookmarks://bookmarks_show/1",

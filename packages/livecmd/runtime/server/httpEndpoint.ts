@@ -6,11 +6,11 @@ import type { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
 import { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
 import { HeldByToken } from "./auth/heldByToken.ts";
 import { buildServer } from "./buildServer.ts";
+import { Activity } from "./activity.ts";
 import { corsPolicy } from "./corsPolicy.ts";
 import { isEventStream, whenStreamEnds } from "./eventStream.ts";
 import { DEFAULT_SESSION_IDLE_MS } from "./httpDefaults.ts";
 import { frontDoor, originAllowed, type FrontOptions } from "./httpFront.ts";
-import { InProgress } from "./inProgress.ts";
 import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
 import type { FetchOptions, McpHandler, McpHandlerOptions } from "./mcpHandler.ts";
 import { nodeFace, type NodeHandler } from "./nodeFace.ts";
@@ -43,7 +43,11 @@ export class HttpEndpoint implements McpHandler {
   readonly #held: HeldByToken;
   readonly #stopWatchingGrants: () => void;
   readonly #front: (request: Request) => Promise<Response>;
-  readonly #inProgress = new InProgress();
+  /**
+   * The requests in progress, until answered (an event stream: until it ends), so that a
+   * shutdown lets them finish; not the streams that stand open (`standsOpen`), which it ends.
+   */
+  readonly #inProgress = new Activity();
   #state: "serving" | "draining" | "closed" = "serving";
   #closing: Promise<void> | undefined;
 

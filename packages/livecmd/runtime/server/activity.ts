@@ -1,14 +1,14 @@
 /**
- * The requests in progress at an endpoint, so that a shutdown lets them finish. A request is in
- * progress until its answer is given, or, when that is an event stream (progress, a
- * confirmation's question), until the stream ends; the streams that stand open (2025 GET
- * streams, 2026-07-28 listens) are not counted: a shutdown ends them itself.
+ * Requests in progress and streams open (at an endpoint, in a 2025 session), counted in and
+ * out, and since when there have been none: what a session's idle sweep and a shutdown's drain
+ * go by.
  */
-export class InProgress {
+export class Activity {
   #open = 0;
+  #lastEnded = performance.now();
   #changed: (() => void) | undefined;
 
-  /** Counts a request in; returns what counts it out (once, however often called). */
+  /** Counts one in; returns what counts it out (once, however often called). */
   begin(): () => void {
     this.#open++;
     let ended = false;
@@ -16,11 +16,17 @@ export class InProgress {
       if (ended) return;
       ended = true;
       this.#open--;
+      this.#lastEnded = performance.now();
       this.#changed?.();
     };
   }
 
-  /** Resolves when no request is in progress, or after `deadlineMs`. */
+  /** Milliseconds without anything open; 0 while something is. */
+  idleSince(now: number): number {
+    return this.#open > 0 ? 0 : now - this.#lastEnded;
+  }
+
+  /** Resolves when nothing is open, or after `deadlineMs`. */
   async finished(deadlineMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
