@@ -23,8 +23,8 @@ export type OriginAllowed = (origin: string, host: string | null) => boolean;
 export type CorsPolicy = (request: Request, serve: () => Promise<Response>) => Promise<Response>;
 
 /**
- * CORS for the origins the endpoint allows (`originAllowed` in `httpFront.ts`: loopback's own,
- * the public URL's, `allowedOrigins`): a preflight (`OPTIONS`) from one of them is answered
+ * CORS for the origins the endpoint allows (`originAllowed` in `httpFront.ts`: a page of this
+ * same server on loopback, the public URL's, `allowedOrigins`): a preflight (`OPTIONS`) from one of them is answered
  * here, and their requests' answers carry the CORS headers. Any other origin gets none: its
  * preflight and its requests go on to the front door, which refuses them (403), so a browser
  * reveals nothing to the page. Web-standard, so that the endpoint mounted in any server (and

@@ -15,7 +15,7 @@ import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
 import type { FetchOptions, McpHandler, McpHandlerOptions } from "./mcpHandler.ts";
 import { nodeFace, type NodeHandler } from "./nodeFace.ts";
 import { endpointClosed, errorResponse, internalError } from "./protocolErrors.ts";
-import { readiness, type Readiness } from "./readiness.ts";
+import { readiness, type EndpointState, type Readiness } from "./readiness.ts";
 import { asNewRequest } from "./requestContext.ts";
 import { HttpListens, ListenResumes, routeByEra } from "./sdkAdapter/index.ts";
 import { MAX_LOG_MESSAGE } from "./serverLog.ts";
@@ -48,7 +48,7 @@ export class HttpEndpoint implements McpHandler {
    * shutdown lets them finish; not the streams that stand open (`standsOpen`), which it ends.
    */
   readonly #inProgress = new Activity();
-  #state: "serving" | "draining" | "closed" = "serving";
+  #state: EndpointState | "closed" = "starting";
   #closing: Promise<void> | undefined;
 
   /** `options` as `checkEndpointOptions` passed them. */
@@ -73,6 +73,9 @@ export class HttpEndpoint implements McpHandler {
     const held = (this.#held = new HeldByToken(options.auth, options.publicUrl, onerror));
     const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.#legacy = new LegacyHttpSessions(served, onerror, idleMs, held, sharedSessions(served));
+    void this.#legacy.ready().then(() => {
+      if (this.#state === "starting") this.#state = "serving";
+    });
     // The bus delivers by exact URI to every listen holding it, which is every subscriber of it:
     // the listens publish each URI once.
     this.#listens = new HttpListens(
@@ -95,7 +98,7 @@ export class HttpEndpoint implements McpHandler {
   }
 
   readiness(): Promise<Readiness> {
-    return readiness(this.#served.engine, this.#state !== "serving");
+    return readiness(this.#served.engine, this.#state === "closed" ? "draining" : this.#state);
   }
 
   close(options?: { drainMs?: number }): Promise<void> {

@@ -185,7 +185,7 @@ function hostRefusal(request: Request, hosts: ReadonlySet<string>): Response | u
   return errorResponse(403, hostRefused(host));
 }
 
-/** A browser's `Origin` must be this server's own, port included; clients that are no browser send none. */
+/** A browser's `Origin` must be one `originAllowed` allows; clients that are no browser send none. */
 function originRefusal(request: Request, allowed: OriginAllowed): Response | undefined {
   const origin = request.headers.get("origin");
   if (origin === null || allowed(origin, request.headers.get("host"))) return undefined;

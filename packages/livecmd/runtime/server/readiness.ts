@@ -7,13 +7,22 @@ export const HEALTH_PATH = "/healthz";
 /** Whether an endpoint can serve, and if not, why. */
 export type Readiness = { status: "ok" } | { status: "unavailable"; problem: string };
 
+/** Where an endpoint is in its life. */
+export type EndpointState = "starting" | "serving" | "draining";
+
+const NOT_SERVING = {
+  starting: "starting: not yet hearing the other processes that share its sessions",
+  draining: "draining: shutting down",
+} as const;
+
 /**
- * Whether this process can serve: not when it is draining (SIGTERM, `close()`), its database
- * does not answer, or (on PostgreSQL) its change feed is not heard, so that writes from other
- * processes would not reach its subscriptions.
+ * Whether this process can serve: not while it is starting (on PostgreSQL, until it hears the
+ * other replicas' news of the 2025 sessions they share) or draining (SIGTERM, `close()`), when
+ * its database does not answer, or (on PostgreSQL) when its change feed is not heard, so that
+ * writes from other processes would not reach its subscriptions.
  */
-export async function readiness(engine: AppEngine, draining: boolean): Promise<Readiness> {
-  const problem = draining ? "draining: shutting down" : await databaseProblem(engine);
+export async function readiness(engine: AppEngine, state: EndpointState): Promise<Readiness> {
+  const problem = state === "serving" ? await databaseProblem(engine) : NOT_SERVING[state];
   return problem ? { status: "unavailable", problem } : { status: "ok" };
 }
 
