@@ -11,7 +11,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import {
   checkSameAnswers,
   connectClient,
-  measure,
+  measureInterleaved,
   PROTOCOL,
   readCustomer,
   READ_PLAN,
@@ -64,7 +64,7 @@ export const mountBench: BenchModule = {
       context.log(
         `mount: warm-up, then ${PLAN.rounds} rounds x 3 servers x (${PLAN.sequential} sequential + ${PLAN.concurrent} at ${PLAN.concurrency} in flight)`,
       );
-      return section(contenders, await measure(contenders, PLAN));
+      return section(contenders, await measureInterleaved(contenders, PLAN));
     } finally {
       await Promise.allSettled(clients.map((client) => client.close()));
       await Promise.all(servers.map(stopServer));
@@ -119,7 +119,7 @@ function section(contenders: Contender<Key>[], samples: Map<Key, Samples>): Sect
     method: [
       'Three child processes on 127.0.0.1 serve the example app on a fresh in-memory database (`createExampleApp(":memory:")`): `serveHttp(app, { port: 0 })` on its own `node:http` server (`bench/peers/livecmdServer.ts`); `mcpHandler(app)` mounted in Express 5 as `app.all("/mcp", mcp.node)` behind `express.json()` (`bench/peers/expressServer.ts`); and `mcpHandler(app)` mounted in Hono as `app.all("/mcp", (c) => mcp.fetch(c.req.raw, getConnInfo(c)))`, served by `@hono/node-server` (`bench/peers/honoServer.ts`). None authenticates.',
       `Clients run in the bench process: one SDK \`Client\` per server over \`StreamableHTTPClientTransport\`, pinned to ${PROTOCOL}, reading \`app://customers_show/N\` with \`cacheMode: "bypass"\`; every server is first checked to give the same JSON for the same ids.`,
-      `Ids cycle through customers 1..${PLAN.ids}. Warm-up: ${PLAN.warmUp} sequential requests and ${PLAN.warmUp} at ${PLAN.concurrency} in flight per server; then ${PLAN.rounds} rounds, each server in turn (a different one first each round): ${PLAN.sequential} sequential requests timed one by one, then ${PLAN.concurrent} with ${PLAN.concurrency} in flight timed as a whole (\`bench/lib/httpRounds.ts\`, as the \`resources/read\` row).`,
+      `Ids cycle through customers 1..${PLAN.ids}. Warm-up: ${PLAN.warmUp} sequential requests and ${PLAN.warmUp} at ${PLAN.concurrency} in flight per server; then ${PLAN.rounds} rounds, each of ${PLAN.sequential} sequential requests to every server in turn, one request each (the first server rotating by round), timed one by one, so that a busy moment on the machine falls on all three alike; then ${PLAN.concurrent} requests with ${PLAN.concurrency} in flight to each server, timed as a whole (\`bench/lib/httpRounds.ts\` \`measureInterleaved\`).`,
       "Every ratio reads mounted / `serveHttp` (<= 1.05 is the issue's bound: mounting costs at most 5%), the median of per-round ratios; throughput is wall time per request, so lower is better. Server CPU time per request is the child's `process.cpuUsage()` across a server's round, divided by its requests.",
     ],
     figures: [...figures.values()].flatMap(({ p50, p99, throughput, cpu }) => [

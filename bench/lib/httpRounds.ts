@@ -137,40 +137,99 @@ export async function measure<Key extends string>(
   contenders: readonly Contender<Key>[],
   plan: RoundPlan,
 ): Promise<Map<Key, Samples>> {
-  const idOf = (i: number) => (i % plan.ids) + 1;
+  await warmUp(contenders, plan);
+  const samples = emptySamples(contenders);
+  for (let round = 0; round < plan.rounds; round++) {
+    // A slow spell on the machine hits them alike.
+    for (const contender of rotated(contenders, round)) {
+      const cpuBefore = await contender.server.cpu();
+      const latencies: number[] = [];
+      for (let i = 0; i < plan.sequential; i++)
+        latencies.push(await timed(contender, idOf(round * plan.sequential + i, plan)));
+      const wall = await concurrent(contender, plan.concurrent, plan);
+      const cpu = (await contender.server.cpu()) - cpuBefore;
+      record(samples.get(contender.key)!, latencies, wall, cpu, plan);
+    }
+  }
+  return samples;
+}
+
+/**
+ * As `measure`, but each round's sequential requests go to the contenders in turn, one request
+ * each (the first of each turn rotating by round), so that a busy moment on the machine falls on
+ * all of them alike, not on one contender's stretch: for contenders that make the same request of
+ * different servers. Each server's CPU time is still its own (a child process of its own).
+ */
+export async function measureInterleaved<Key extends string>(
+  contenders: readonly Contender<Key>[],
+  plan: RoundPlan,
+): Promise<Map<Key, Samples>> {
+  await warmUp(contenders, plan);
+  const samples = emptySamples(contenders);
+  for (let round = 0; round < plan.rounds; round++) {
+    const order = rotated(contenders, round);
+    const cpuBefore = await Promise.all(order.map((contender) => contender.server.cpu()));
+    const latencies = order.map((): number[] => []);
+    for (let i = 0; i < plan.sequential; i++) {
+      const id = idOf(round * plan.sequential + i, plan);
+      for (const [c, contender] of order.entries()) latencies[c]!.push(await timed(contender, id));
+    }
+    for (const [c, contender] of order.entries()) {
+      const wall = await concurrent(contender, plan.concurrent, plan);
+      const cpu = (await contender.server.cpu()) - cpuBefore[c]!;
+      record(samples.get(contender.key)!, latencies[c]!, wall, cpu, plan);
+    }
+  }
+  return samples;
+}
+
+async function warmUp(contenders: readonly Contender[], plan: RoundPlan): Promise<void> {
   for (const contender of contenders) {
-    for (let i = 0; i < plan.warmUp; i++) await contender.request(idOf(i));
+    for (let i = 0; i < plan.warmUp; i++) await contender.request(idOf(i, plan));
     await concurrent(contender, plan.warmUp, plan);
   }
-  const samples = new Map(
+}
+
+function emptySamples<Key extends string>(
+  contenders: readonly Contender<Key>[],
+): Map<Key, Samples> {
+  return new Map(
     contenders.map((contender) => [
       contender.key,
       { latency: [], p50: [], p99: [], perRequest: [], cpu: [] } as Samples,
     ]),
   );
-  for (let round = 0; round < plan.rounds; round++) {
-    // A slow spell on the machine hits them alike.
-    const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!);
-    for (const contender of order) {
-      const own = samples.get(contender.key)!;
-      const latencies: number[] = [];
-      const cpuBefore = await contender.server.cpu();
-      for (let i = 0; i < plan.sequential; i++) {
-        const started = performance.now();
-        await contender.request(idOf(round * plan.sequential + i));
-        latencies.push(performance.now() - started);
-      }
-      own.latency.push(...latencies);
-      own.p50.push(percentile(latencies, 0.5));
-      own.p99.push(percentile(latencies, 0.99));
-      const wall = await concurrent(contender, plan.concurrent, plan);
-      own.perRequest.push((wall * 1000) / plan.concurrent);
-      own.cpu.push(
-        ((await contender.server.cpu()) - cpuBefore) / (plan.sequential + plan.concurrent),
-      );
-    }
-  }
-  return samples;
+}
+
+/** One round's figures of a contender: its sequential latencies, concurrent wall time and CPU. */
+function record(
+  own: Samples,
+  latencies: number[],
+  wallMs: number,
+  cpuMicros: number,
+  plan: RoundPlan,
+): void {
+  own.latency.push(...latencies);
+  own.p50.push(percentile(latencies, 0.5));
+  own.p99.push(percentile(latencies, 0.99));
+  own.perRequest.push((wallMs * 1000) / plan.concurrent);
+  own.cpu.push(cpuMicros / (plan.sequential + plan.concurrent));
+}
+
+function rotated<T>(items: readonly T[], by: number): T[] {
+  return items.map((_, i) => items[(i + by) % items.length]!);
+}
+
+/** Ids 1..plan.ids, cycled. */
+function idOf(i: number, plan: RoundPlan): number {
+  return (i % plan.ids) + 1;
+}
+
+/** One request, in milliseconds. */
+async function timed(contender: Contender, id: number): Promise<number> {
+  const started = performance.now();
+  await contender.request(id);
+  return performance.now() - started;
 }
 
 /** `total` requests, `plan.concurrency` in flight; returns the wall time in milliseconds. */
@@ -178,7 +237,7 @@ async function concurrent(contender: Contender, total: number, plan: RoundPlan):
   let next = 0;
   const started = performance.now();
   const worker = async () => {
-    while (next < total) await contender.request((next++ % plan.ids) + 1);
+    while (next < total) await contender.request(idOf(next++, plan));
   };
   await Promise.all(Array.from({ length: plan.concurrency }, worker));
   return performance.now() - started;
