@@ -1,7 +1,7 @@
 import type { KeyValue, RowImage } from "../keyedAccess.ts";
 import type { RowFilter } from "../rowFilter.ts";
 import type { Lookup } from "./planReads.ts";
-import { decodeImage, imageSql, type ImageColumn } from "./rowImages.ts";
+import { imageSql, RowImages, type ImageColumn } from "./rowImages.ts";
 import type { SqliteStatement } from "./sqliteConnection.ts";
 import { quoteName, type KeyColumn } from "./sqliteSchema.ts";
 import { parseLiterals } from "./sqlLiterals.ts";
@@ -96,10 +96,8 @@ function rowsOf(
   columns: ReadonlyMap<string, ImageColumn>,
 ): { value: string; image: RowImage }[] {
   const rows = prepare(sql).all(...params) as { value: string; keys: string; image: string }[];
-  return rows.map(({ value, keys, image }) => ({
-    value,
-    image: decodeImage(keys, image, columns),
-  }));
+  const images = new RowImages();
+  return rows.map(({ value, keys, image }) => ({ value, image: images.of(columns, keys, image) }));
 }
 
 /** The rowid's name in `columns` (whichever of its names the table leaves it). */

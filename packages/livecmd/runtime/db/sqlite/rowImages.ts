@@ -69,21 +69,37 @@ export function imageSql(
   return { keys: list(keys), values: list(values) };
 }
 
-/** The image a log entry records: each column's value as its readers compare it. */
-export function decodeImage(
-  keys: string,
-  image: string,
-  columns: ReadonlyMap<string, ImageColumn>,
-): RowImage {
-  const values = parseLiterals(image);
-  const row: Record<string, string | null> = {};
-  parseLiterals(keys).forEach((sql, i) => {
-    for (const column of columns.get(sql as string)?.entries ?? []) {
-      const key = storedKey(values[i], column);
-      if (key !== undefined) row[column.key] = key;
+/**
+ * Row images from what `imageSql` wrote: a row's columns, as an entry lists them (`keys`), with
+ * their values (`image`), each as its readers compare it. The entries of a table mostly list the
+ * same columns (a long value left out changes the list), so the last list read is kept rather
+ * than read again. Text that is not such a list throws, saying what is wrong with it.
+ */
+export class RowImages {
+  #keys = "";
+  #names: unknown[] = [];
+
+  of(columns: ReadonlyMap<string, ImageColumn>, keys: unknown, image: unknown): RowImage {
+    if (typeof keys !== "string" || typeof image !== "string")
+      throw new Error("its keys and image are not both text");
+    if (keys !== this.#keys) {
+      this.#names = parseLiterals(keys);
+      this.#keys = keys;
     }
-  });
-  return row;
+    const names = this.#names;
+    const values = parseLiterals(image);
+    if (names.length !== values.length)
+      throw new Error(`it names ${names.length} columns and holds ${values.length} values`);
+    const row: Record<string, string | null> = {};
+    for (let i = 0; i < names.length; i++) {
+      const sql = names[i];
+      for (const column of (typeof sql === "string" && columns.get(sql)?.entries) || []) {
+        const key = storedKey(values[i], column);
+        if (key !== undefined) row[column.key] = key;
+      }
+    }
+    return row;
+  }
 }
 
 function sqlText(text: string): string {
