@@ -134,6 +134,33 @@ const CASES: [
       { ...keyed("customers", "id", "6"), lookedUp: "orders.customer_id" },
     ],
   ],
+  // A hash join: one side read by its own conditions, the other looked up off the rows they keep
+  // (livecmd reads only those its comparisons keep), never each side off the other (a new order
+  // of a customer no order named yet would go unseen).
+  [
+    "SELECT o.id, c.name FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.total > ?",
+    [3990],
+    [
+      filtered("orders", "total > 3990 AND (conditions livecmd cannot test)"),
+      {
+        ...keyed(
+          "customers",
+          "id",
+          "1992",
+          "1993",
+          "1994",
+          "1995",
+          "1996",
+          "1997",
+          "1998",
+          "1999",
+          "2000",
+          "1",
+        ),
+        lookedUp: "orders.customer_id",
+      },
+    ],
+  ],
   ["SELECT * FROM big_orders WHERE id = ?", [5], [keyed("orders", "id", "5")]],
   [
     "SELECT * FROM orders WHERE id = (SELECT max(id) FROM orders WHERE customer_id = ?)",
