@@ -72,9 +72,13 @@ export interface ToolAnnotations {
 
 /**
  * How `tools/call` arguments become the handler's argument list: `object` passes the arguments
- * object as the single parameter; `positional` takes one property per parameter, in order.
+ * object as the single parameter; `positional` takes one property per parameter, in order, and
+ * `emptyIfAbsent` names the struct parameters whose fields are all optional: left out of a call,
+ * as of a URI, the handler gets `{}` (absent from catalogs written before it: none).
  */
-export type ArgumentShape = { kind: "object" } | { kind: "positional"; names: string[] };
+export type ArgumentShape =
+  | { kind: "object" }
+  | { kind: "positional"; names: string[]; emptyIfAbsent?: string[] };
 
 export interface CommandEntry {
   name: string;
