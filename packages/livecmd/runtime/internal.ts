@@ -17,6 +17,7 @@ export {
 } from "./model/catalog.ts";
 export { isSetupError } from "./model/setupError.ts";
 export { byCodeUnit } from "./text/byCodeUnit.ts";
+export { descriptionExamples } from "./text/descriptionExamples.ts";
 export type { JsonSchema, TemplateVariable } from "./uri/template.ts";
 export { isJsonNumberSyntax } from "./uri/scalarSyntax.ts";
 export { isPlainConstant } from "./uri/uriCursor.ts";
