@@ -10,6 +10,7 @@ import { scratchProject } from "../helpers/scratchProject.ts";
 import { inspectorCommand, nodeLine } from "../helpers/peerTools.ts";
 import { packageManagerOf } from "../../packages/livecmd/cli/packageManager.ts";
 import { starterDriver } from "../../packages/livecmd-kit/cli/init/starterFiles.ts";
+import type { Report } from "../../packages/livecmd/cli/doctor/report.ts";
 
 /** The MCP peers the tests run: init prints the Inspector at the version they pin. */
 const PEERS = JSON.parse(
@@ -99,6 +100,52 @@ describe("livecmd init", () => {
       }
     },
   );
+
+  it("the untouched starter passes livecmd doctor on both eras, every step ok (its example is where the docs say to write one)", async () => {
+    const project = await scratchProject({}, [
+      "tsx",
+      "better-sqlite3",
+      "@modelcontextprotocol/client",
+    ]);
+    try {
+      for (const args of [["init", "--no-install"], ["codegen"]]) {
+        const step = await project.livecmd(args);
+        assert.equal(step.code, 0, step.stdout + step.stderr);
+      }
+      const doctor = await project.livecmd(
+        [
+          "doctor",
+          "--json",
+          "--",
+          process.execPath,
+          "node_modules/livecmd/bin/livecmd.js",
+          "serve",
+        ],
+        { NOTES_DB: ":memory:" },
+      );
+      assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
+      const report = JSON.parse(doctor.stdout) as Report;
+      const { steps } = report;
+      assert.deepEqual(
+        report.eras.map((era) => era.served),
+        [true, true],
+      );
+      assert.deepEqual(
+        steps.filter((step) => step.status !== "ok"),
+        [],
+        "no warning and no failure",
+      );
+      assert.ok(
+        steps.some(
+          (step) =>
+            step.step === "read template" && /\(id from the description\)/.test(step.detail),
+        ),
+        "the template read with the starter's own example",
+      );
+    } finally {
+      await project.remove();
+    }
+  });
 
   const refusals: { rule: string; files: Record<string, string>; says: RegExp }[] = [
     {

@@ -89,11 +89,17 @@ const namedErrors: {
 
 for (const protocol of PROTOCOLS) {
   describe(`tool arguments, one rule for reads and calls (${protocol})`, () => {
-    it("publishes the all-optional struct as an argument a call may leave out", async () => {
+    it("publishes the all-optional struct as an argument a call may leave out, and its examples where a host reads them", async () => {
       const mcp = await testApp(hotel()).mcp({ protocol });
       const tool = (await mcp.tools()).find(({ name }) => name === "room_bookings")!;
       assert.deepEqual(tool.inputSchema.required, ["number"]);
       assert.deepEqual(Object.keys(tool.inputSchema.properties ?? {}), ["number", "stay"]);
+      // Its examples (a @param's e.g., a field's @example) reach the template's description.
+      const template = (await mcp.templates()).find(({ name }) => name === "room_bookings")!;
+      assert.equal(
+        template.description,
+        "A room's bookings, narrowed to a stay. `number`: e.g. 101; `first`: e.g. 2026-03-01.",
+      );
       await mcp.close();
     });
 
@@ -103,9 +109,9 @@ for (const protocol of PROTOCOLS) {
         const read = await mcp.read(uri);
         const call = await mcp.call(tool, args as Record<string, unknown>);
         assert.equal(call.isError, undefined, JSON.stringify(call.content));
-        const text = (result: { text?: unknown }) => JSON.parse(String(result.text));
+        const text = (result: object) => JSON.parse(String((result as { text?: unknown }).text));
         assert.deepEqual(text(read.contents[0]!), got);
-        assert.deepEqual(text(call.content[0] as { text?: unknown }), got);
+        assert.deepEqual(text(call.content[0]!), got);
         await mcp.close();
       });
     }

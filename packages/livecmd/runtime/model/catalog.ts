@@ -1,4 +1,5 @@
 import type { CommandTemplate, JsonSchema } from "../uri/template.ts";
+import { templateDescription } from "./templateExamples.ts";
 
 /**
  * The format of catalog.json. 2: every command once, with its schema once; the listings are
@@ -77,8 +78,7 @@ export interface ToolAnnotations {
  * as of a URI, the handler gets `{}` (absent from catalogs written before it: none).
  */
 export type ArgumentShape =
-  | { kind: "object" }
-  | { kind: "positional"; names: string[]; emptyIfAbsent?: string[] };
+  { kind: "object" } | { kind: "positional"; names: string[]; emptyIfAbsent?: string[] };
 
 export interface CommandEntry {
   name: string;
@@ -133,7 +133,15 @@ export function listings(
       entry.resource === null ? [] : [{ uri: entry.resource, ...described(entry) }],
     ),
     resourceTemplates: readable.flatMap((entry) =>
-      entry.template === null ? [] : [{ uriTemplate: entry.template, ...described(entry) }],
+      entry.template === null
+        ? []
+        : [
+            {
+              uriTemplate: entry.template,
+              ...described(entry),
+              description: templateDescription(entry),
+            },
+          ],
     ),
     tools: granted.map((entry) => {
       const outputSchema = outputSchemaOf(entry);

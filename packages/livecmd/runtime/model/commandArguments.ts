@@ -1,3 +1,4 @@
+import type { JsonSchema } from "../uri/template.ts";
 import type { ArgumentShape } from "./catalog.ts";
 
 export type ArgumentsObject = Record<string, unknown>;
@@ -36,4 +37,26 @@ export function variableOf(shape: ArgumentShape, field: string): string {
   if (shape.kind === "object") return field;
   const dot = field.indexOf(".");
   return dot > 0 && shape.names.includes(field.slice(0, dot)) ? field.slice(dot + 1) : field;
+}
+
+/**
+ * The schema of URI variable `name` in a command's published `inputSchema`: the argument of its
+ * name, or the field of its name of a struct argument (a URI flattens structs one level deep).
+ */
+export function variableSchema(
+  shape: ArgumentShape,
+  inputSchema: JsonSchema,
+  name: string,
+): JsonSchema | undefined {
+  const properties = propertiesOf(inputSchema);
+  if (shape.kind === "object" || properties[name]) return properties[name];
+  for (const param of shape.names) {
+    const field = propertiesOf(properties[param])[name];
+    if (field) return field;
+  }
+  return undefined;
+}
+
+function propertiesOf(schema: JsonSchema | undefined): Record<string, JsonSchema> {
+  return (schema?.properties ?? {}) as Record<string, JsonSchema>;
 }
