@@ -10,6 +10,10 @@ import { scratchProject } from "../helpers/scratchProject.ts";
 import { inspectorCommand, nodeLine } from "../helpers/peerTools.ts";
 import { packageManagerOf } from "../../packages/livecmd/cli/packageManager.ts";
 import { starterDriver } from "../../packages/livecmd-kit/cli/init/starterFiles.ts";
+import {
+  recordInstallScripts,
+  type ScriptSettings,
+} from "../../packages/livecmd-kit/cli/init/installScripts.ts";
 import type { Report } from "../../packages/livecmd/cli/doctor/report.ts";
 
 /** The MCP peers the tests run: init prints the Inspector at the version they pin. */
@@ -48,6 +52,8 @@ describe("livecmd init", () => {
           timeoutMs: 400_000,
         });
         assert.equal(init.code, 0, init.stdout + init.stderr);
+        // npm 11 warns of every install script package.json does not decide on (esbuild comes with tsx).
+        assert.doesNotMatch(init.stdout + init.stderr, /install.scripts/i);
         assert.match(init.stdout, /^wrote src\/app\.ts \(SQLite through better-sqlite3\)$/m);
         assert.match(init.stdout, /^src\/generated\/: 3 written/m);
         const manifest = JSON.parse(await readFile(path.join(project, "package.json"), "utf8"));
@@ -266,6 +272,52 @@ describe("livecmd init", () => {
       } finally {
         await project.remove();
       }
+    });
+  }
+
+  const scriptDecisions: {
+    rule: string;
+    manager: "npm" | "pnpm";
+    installing: string[];
+    before: ScriptSettings;
+    after: ScriptSettings;
+  }[] = [
+    {
+      rule: "npm: esbuild's script (tsx's compiler) is denied, better-sqlite3's (its native build) allowed",
+      manager: "npm",
+      installing: ["livecmd", "better-sqlite3", "tsx"],
+      before: {},
+      after: { allowScripts: { "better-sqlite3": true, esbuild: false } },
+    },
+    {
+      rule: "npm: a decision of the project's own stays",
+      manager: "npm",
+      installing: ["tsx"],
+      before: { allowScripts: { esbuild: true } },
+      after: { allowScripts: { esbuild: true } },
+    },
+    {
+      rule: "pnpm: the same decisions, as pnpm reads them",
+      manager: "pnpm",
+      installing: ["better-sqlite3", "tsx"],
+      before: {},
+      after: {
+        pnpm: { onlyBuiltDependencies: ["better-sqlite3"], ignoredBuiltDependencies: ["esbuild"] },
+      },
+    },
+    {
+      rule: "nothing for a package init does not install (tsx declared already)",
+      manager: "npm",
+      installing: ["livecmd"],
+      before: {},
+      after: {},
+    },
+  ];
+  for (const { rule, manager, installing, before, after } of scriptDecisions) {
+    it(`records install-script decisions in package.json: ${rule}`, () => {
+      const manifest = structuredClone(before);
+      recordInstallScripts(manifest, manager, installing);
+      assert.deepEqual(manifest, after);
     });
   }
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CommandEntry } from "../../packages/livecmd/runtime/model/catalog.ts";
 import {
+  exampleUri,
   templateDescription,
   templateExamples,
 } from "../../packages/livecmd/runtime/model/templateExamples.ts";
@@ -107,4 +108,39 @@ describe("a template's published description carries its variables' examples", (
       );
     });
   }
+});
+
+describe("the URI livecmd inspect --cost reads a template by: its examples filled in", () => {
+  const cases: { rule: string; entry: CommandEntry; read: ReturnType<typeof exampleUri> }[] = [
+    {
+      rule: "path and query variables with examples, each encoded as a URI writes it",
+      entry: entry("A room's bookings.", "app://x/{number}{?first,nights}", {
+        number: { type: "integer", examples: [101] },
+        stay,
+      }),
+      read: { uri: "app://x/101?first=2026-03-01&nights=2", missing: [] },
+    },
+    {
+      rule: "a query variable without an example is left out",
+      entry: entry("Notes.", "app://x/{id}{?q}", {
+        id: { type: "integer", examples: [1] },
+        q: { type: "string" },
+      }),
+      read: { uri: "app://x/1", missing: [] },
+    },
+    {
+      rule: "a value a URI must encode is percent-encoded",
+      entry: entry("A customer by name.", "app://x/{name}", {
+        name: { type: "string", examples: ["Ada Lovelace"] },
+      }),
+      read: { uri: "app://x/Ada%20Lovelace", missing: [] },
+    },
+    {
+      rule: "a path variable without an example leaves no URI, and is named",
+      entry: entry("One note by id.", "app://x/{id}", { id: { type: "integer" } }),
+      read: { missing: ["id"] },
+    },
+  ];
+  for (const { rule, entry: command, read } of cases)
+    it(rule, () => assert.deepEqual(exampleUri(command), read));
 });

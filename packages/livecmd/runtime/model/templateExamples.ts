@@ -1,4 +1,5 @@
 import { descriptionExamples } from "../text/descriptionExamples.ts";
+import { formQuery, pathSegment } from "../uri/expand.ts";
 import type { CommandEntry } from "./catalog.ts";
 import { variableSchema } from "./commandArguments.ts";
 
@@ -54,4 +55,24 @@ function ownExample(schema: { [keyword: string]: unknown } | undefined, name: st
   if (["string", "number", "boolean"].includes(typeof example)) return String(example);
   const described = typeof schema?.description === "string" ? schema.description : "";
   return descriptionExamples(described, [name]).get(name);
+}
+
+/**
+ * The URI a host would read `entry` by, with its examples: every variable that has one, the
+ * others left out; its plain resource when it has no template. Undefined `uri`, and the path
+ * variables that have no example, when there is none to fill one in.
+ */
+export function exampleUri(entry: CommandEntry): { uri?: string; missing: string[] } {
+  if (entry.template === null)
+    return { ...(entry.resource && { uri: entry.resource }), missing: [] };
+  const examples = templateExamples(entry);
+  const missing: string[] = [];
+  const uri = entry.template.replace(/\{(\??)([^}]*)\}/g, (_, query: string, names: string) => {
+    const listed = names.split(",");
+    if (query) return formQuery(listed.map((name) => [name, examples.get(name)?.value]));
+    const value = examples.get(listed[0]!)?.value;
+    if (value === undefined) missing.push(listed[0]!);
+    return value === undefined ? "" : pathSegment(value);
+  });
+  return missing.length > 0 ? { missing } : { uri, missing };
 }
