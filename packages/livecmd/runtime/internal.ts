@@ -16,6 +16,7 @@ export {
   type CommandEntry,
 } from "./model/catalog.ts";
 export { isSetupError } from "./model/setupError.ts";
+export { isStruct, toolArguments } from "./model/commandArguments.ts";
 export { byCodeUnit } from "./text/byCodeUnit.ts";
 export { descriptionExamples } from "./text/descriptionExamples.ts";
 export type { JsonSchema, TemplateVariable } from "./uri/template.ts";

@@ -3,6 +3,61 @@ import type { ArgumentShape } from "./catalog.ts";
 
 export type ArgumentsObject = Record<string, unknown>;
 
+/** A command parameter as the tool-argument rule sees it. */
+export interface ToolParameter {
+  readonly name: string;
+  readonly schema: JsonSchema;
+  readonly optional: boolean;
+}
+
+/**
+ * The rule for tool arguments, the one place it is decided (codegen publishes what it plans; the
+ * server applies it with `handlerArgs`): a command whose single parameter is a struct takes the
+ * struct's fields; any other takes one argument per parameter, named after it, a struct as an
+ * object under its name. An argument is required unless its parameter is optional or a struct
+ * whose fields are all optional, which a call may leave out as a URI may (the handler then gets
+ * `{}`).
+ */
+export function toolArguments(params: readonly ToolParameter[]): {
+  inputSchema: JsonSchema;
+  shape: ArgumentShape;
+} {
+  const [only] = params;
+  if (params.length === 1 && only && isStruct(only.schema))
+    return { inputSchema: only.schema, shape: { kind: "object" } };
+  const emptyIfAbsent = params
+    .filter(
+      (param) => !param.optional && isStruct(param.schema) && param.schema.required.length === 0,
+    )
+    .map((param) => param.name);
+  return {
+    inputSchema: {
+      type: "object",
+      properties: Object.fromEntries(params.map((param) => [param.name, param.schema])),
+      required: params
+        .filter((param) => !param.optional && !emptyIfAbsent.includes(param.name))
+        .map((param) => param.name),
+      additionalProperties: false,
+    },
+    shape: {
+      kind: "positional",
+      names: params.map((param) => param.name),
+      ...(emptyIfAbsent.length > 0 && { emptyIfAbsent }),
+    },
+  };
+}
+
+/** A struct: an object with named fields and no open keys (what one level of flattening takes). */
+export function isStruct(
+  schema: JsonSchema,
+): schema is JsonSchema & { properties: Record<string, JsonSchema>; required: string[] } {
+  return (
+    schema.type === "object" &&
+    typeof schema.properties === "object" &&
+    schema.additionalProperties === false
+  );
+}
+
 /**
  * The handler's argument list for `tools/call` arguments: the whole object for a command that
  * takes one object, one property per parameter otherwise, `{}` for a struct of optional fields
