@@ -68,7 +68,7 @@ function costText(runReads: readonly TableRead[]): string {
     return reason ? ` (${wholeReasonText(reason)})` : "";
   };
   if (reads.whole.has(ANY_TABLE)) return `every table${why(ANY_TABLE)}`;
-  const whole = [...reads.whole].sort().map((table) => `whole ${table}${why(table)}`);
+  const whole = [...reads.whole].sort(byCodeUnit).map((table) => `whole ${table}${why(table)}`);
   const keyed = [...reads.keyed]
     .sort(([a], [b]) => byCodeUnit(a, b))
     .flatMap(([table, columns]) => [...columns.keys()].map((column) => `${table}.${column}`));

@@ -6,6 +6,7 @@ import { cutText } from "../text/cutText.ts";
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { TableChange } from "../db/keyedAccess.ts";
 import { principalOf } from "../server/auth/principal.ts";
+import { terminalSafe } from "../server/terminalSafe.ts";
 import { ReadIndex } from "./readIndex.ts";
 import { ReadSet, type Matching } from "./readSet.ts";
 import { causeOf, causeText, keyValueText } from "./rerunCause.ts";
@@ -237,7 +238,8 @@ export class LiveRegistry {
       const [uri] = uris;
       const more = uris.size > 1 ? ` (and ${uris.size - 1} more URIs)` : "";
       const why = cause ? causeText(cause, valueText) : "what it reads";
-      return `livecmd: live:   ${group.command} ${cutText(uri ?? "", 200)}${more}: ${why}\n`;
+      // A URI and a key value are a client's text: nothing in them acts on the terminal.
+      return `livecmd: live:   ${terminalSafe(`${group.command} ${cutText(uri ?? "", 200)}${more}: ${why}`)}\n`;
     });
     const rest = affected.size - lines.length;
     process.stderr.write(
