@@ -118,10 +118,13 @@ describe("livecmd init", () => {
         const step = await project.livecmd(args);
         assert.equal(step.code, 0, step.stdout + step.stderr);
       }
+      // A start compiled on the fly waits on a loaded machine: each answer gets a minute.
       const doctor = await project.livecmd(
         [
           "doctor",
           "--json",
+          "--timeout",
+          "60",
           "--",
           process.execPath,
           "node_modules/livecmd/bin/livecmd.js",
