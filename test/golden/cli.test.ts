@@ -113,6 +113,28 @@ test("cli: inspect --reads prints, per URI, the rows by key (looked up or not), 
   );
 });
 
+test("cli: inspect --cost reads each template once with its examples and tells what a write must touch to re-run a watch of it", async () => {
+  const run = await livecmd(["inspect", "--cost"], { LIVECMD_EXAMPLE_DB: ":memory:" });
+  assert.equal(run.code, 0, run.stderr);
+  const cost = run.stdout.slice(run.stdout.indexOf("\ncost of watching each template"));
+  assert.equal(
+    cost,
+    [
+      "",
+      "cost of watching each template (read once on the app's database, with its examples):",
+      "",
+      "command          read as                                     cost: a write re-runs a watch of it when it changes",
+      "---------------  ------------------------------------------  ---------------------------------------------------",
+      "customers_index  app://customers_index                       whole customers (LIKE on name)",
+      "customers_show   app://customers_show/1                      by key: customer_attributes.customer_id, customer_tags.customer_id, customers.rowid, orders.customer_id",
+      "orders_between   app://orders_between/2025-01-01/2025-01-31  by key: customers.rowid (looked up from orders.customer_id); by filter: orders where placed_on BETWEEN '2025-01-01' AND '2025-01-31' AND (conditions livecmd cannot test)",
+      "orders_flagged   app://orders_flagged                        by key: customers.rowid (looked up from orders.customer_id); by filter: orders where flagged = 1 AND (archived = 0 OR (conditions livecmd cannot test))",
+      "orders_over      app://orders_over/10000                     by key: customers.rowid (looked up from orders.customer_id); by filter: orders where total >= 10000 AND (conditions livecmd cannot test)",
+      "",
+    ].join("\n"),
+  );
+});
+
 test("cli: every command has --help, and a mistyped flag is an error", async () => {
   for (const command of ["codegen", "inspect"]) {
     const help = await livecmd([command, "--help"]);

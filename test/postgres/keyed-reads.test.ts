@@ -4,6 +4,7 @@ import pg from "pg";
 import { defineApp } from "../../packages/livecmd/runtime/model/app.ts";
 import { command } from "../../packages/livecmd/runtime/model/command.ts";
 import type { TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
+import type { WholeReason } from "../../packages/livecmd/runtime/db/wholeReason.ts";
 import {
   boundReads,
   lookedUpReads,
@@ -35,8 +36,10 @@ const SCHEMA = `
 
 const UUID = "6F9619FF-8B86-D011-B42D-00C04FC964FF";
 
-const UNSURE = "it is looked up by a value livecmd cannot be sure how PostgreSQL reads";
-const UNTESTED = "its conditions are not ones livecmd can test";
+const UNSURE = unknown(
+  "a parameter livecmd cannot be sure how PostgreSQL reads (' 7', a uuid in braces, a Buffer)",
+);
+const SUBPLAN = unknown("a parameter in a plan with a subquery, whose result prints as $n too");
 
 /** Statement, parameters, and the reads a run of it reports. */
 const CASES: [
@@ -108,9 +111,19 @@ const CASES: [
     [filtered("orders", "customer_id IS NOT NULL AND total > 100 AND customer_id <> ALL (1, 2)")],
   ],
   ["SELECT * FROM customers WHERE NOT (big >= ?)", [3n], [filtered("customers", "big < 3")]],
-  // Whole: a nondeterministic collation, a function of the key.
-  ["SELECT * FROM customers WHERE handle = ?", ["H7"], [whole("customers", UNTESTED)]],
-  ["SELECT * FROM customers WHERE id + 0 = ?", [7], [whole("customers", UNTESTED)]],
+  // Whole, and why: a nondeterministic collation, a function of the key, a pattern through a function.
+  ["SELECT * FROM customers WHERE handle = ?", ["H7"], [whole("customers", notKeyed("handle"))]],
+  ["SELECT * FROM customers WHERE id + 0 = ?", [7], [whole("customers", filter("id"))]],
+  [
+    "SELECT * FROM customers WHERE lower(name) LIKE ?",
+    ["ada%"],
+    [whole("customers", filter("name", "LIKE"))],
+  ],
+  [
+    "SELECT * FROM customers WHERE email ILIKE ?",
+    ["ada%"],
+    [whole("customers", filter("email", "ILIKE"))],
+  ],
   // A join's inner side looked up by the outer side's key; a view; a subquery's own parameters.
   [
     "SELECT c.id, count(o.id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.id WHERE c.id = ? GROUP BY c.id",
@@ -161,27 +174,54 @@ const CASES: [
       },
     ],
   ],
+  // A lookup past its bounds: the looked-up side whole, and why.
+  [
+    "SELECT o.id, c.name FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.total > ?",
+    [10],
+    [
+      filtered("orders", "total > 10 AND (conditions livecmd cannot test)"),
+      whole("customers", {
+        kind: "lookup",
+        from: "orders.customer_id",
+        beyond: "more than 1,000 values",
+      }),
+    ],
+  ],
   ["SELECT * FROM big_orders WHERE id = ?", [5], [keyed("orders", "id", "5")]],
   [
     "SELECT * FROM orders WHERE id = (SELECT max(id) FROM orders WHERE customer_id = ?)",
     [3],
-    [whole("orders", UNTESTED)],
+    [whole("orders", SUBPLAN)],
   ],
   // The plan prints the subquery's result as $1, like the parameter: neither keys.
   [
     "SELECT * FROM customers WHERE id = (SELECT max(customer_id) FROM orders WHERE id = ?)",
     [3],
-    [whole("customers", UNTESTED), whole("orders", UNTESTED)],
+    [whole("customers", SUBPLAN), whole("orders", SUBPLAN)],
   ],
-  ["SELECT count(*) FROM orders", [], [whole("orders", "every row is scanned")]],
+  ["SELECT count(*) FROM orders", [], [whole("orders", { kind: "scan" })]],
 ];
 
 function keyed(table: string, column: string, ...values: string[]) {
   return { table, column, values };
 }
 
-function whole(table: string, because: string): TableRead {
-  return { table, because };
+function whole(table: string, reason: WholeReason): TableRead {
+  return { table, reason };
+}
+
+function unknown(what: string): WholeReason {
+  return { kind: "unknown", what };
+}
+
+function filter(column: string, match?: "LIKE" | "ILIKE"): WholeReason {
+  return { kind: "scan", filter: match ? { column, match } : { column } };
+}
+
+function notKeyed(column: string): WholeReason {
+  return unknown(
+    `an equality on ${column} that livecmd does not key on (its type, its collation, or an expression of it)`,
+  );
 }
 
 /** A filtered read, by its filter's text. */

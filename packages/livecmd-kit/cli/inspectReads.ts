@@ -1,5 +1,12 @@
-import { SqliteDatabase, type App } from "livecmd";
-import { ANY_TABLE, keyText, ReadSet, readInspector, type TableRead } from "livecmd/internal";
+import type { App } from "livecmd";
+import {
+  ANY_TABLE,
+  keyValueText,
+  ReadSet,
+  readInspector,
+  wholeReasonText,
+  type TableRead,
+} from "livecmd/internal";
 import { InputError } from "livecmd/cli";
 
 /**
@@ -18,8 +25,7 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
   const inspector = await readInspector(app).catch((error: Error) => {
     throw new InputError(error.message);
   });
-  const valueText =
-    app.db instanceof SqliteDatabase ? keyText : (key: string) => JSON.stringify(key);
+  const valueText = keyValueText(app.db);
   for (const uri of uris) {
     const { command, args, reads, readsPrincipal, failure } = await inspector
       .read(uri)
@@ -51,8 +57,9 @@ const SHOWN_VALUES = 10;
 
 /**
  * One line per table, by name: `customers  by rowid = 1`, `patients  by id = 3, 5 (looked up
- * from appointments.patient_id)`, `orders  where total > 10000`, or `orders  whole table: ...`
- * and why (a foreign table, a scan livecmd cannot test); or one line when it is every table.
+ * from appointments.patient_id)`, `orders  where total > 10000`, or `orders  whole table (a
+ * range on placed_on)`: why the plan reads it whole, or why a whole table is not all there is to
+ * it (a foreign table); or one line when it is every table.
  */
 export function readLines(
   runReads: readonly TableRead[],
@@ -60,9 +67,13 @@ export function readLines(
 ): string[] {
   const reads = new ReadSet("rows");
   reads.add(runReads);
+  const because = new Map<string, string>();
+  for (const read of runReads)
+    if (read.column === undefined && read.filter === undefined && read.because)
+      because.set(read.table, read.because);
   if (reads.whole.has(ANY_TABLE))
     return [
-      `every table: every write re-runs this (${reads.because.get(ANY_TABLE)?.because ?? "which tables it reads cannot be told"})`,
+      `every table: every write re-runs this (${because.get(ANY_TABLE) ?? "which tables it reads cannot be told"})`,
     ];
   const tables = [
     ...new Set([...reads.whole, ...reads.keyed.keys(), ...reads.filtered.keys()]),
@@ -71,10 +82,12 @@ export function readLines(
   const width = Math.max(...tables.map((table) => table.length));
   return tables.map((table) => {
     const name = table.padEnd(width);
-    const why = reads.because.get(table);
-    if (why?.unheard) return `${name}  whole table, ${why.because}`;
-    if (reads.whole.has(table))
-      return `${name}  whole table: every write to it re-runs this${why ? ` (${why.because})` : ""}`;
+    const why = because.get(table);
+    if (why) return `${name}  whole table, ${why}`;
+    if (reads.whole.has(table)) {
+      const reason = reads.reasons.get(table);
+      return `${name}  whole table${reason ? ` (${wholeReasonText(reason)})` : ""}: every write to it re-runs this`;
+    }
     const lookedUp = reads.lookedUp.get(table);
     const keys = [...(reads.keyed.get(table) ?? [])].map(([column, values]) => {
       const from = lookedUp?.get(column);

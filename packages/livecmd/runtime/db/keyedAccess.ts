@@ -1,4 +1,5 @@
 import type { RowFilter } from "./rowFilter.ts";
+import type { WholeReason } from "./wholeReason.ts";
 
 /**
  * A value as the database compares it, encoded so that two values the database holds equal in
@@ -13,9 +14,9 @@ export type KeyValue = string;
  * `column` holds one of `values` (what a statement that looks the table up by `column = ?` or
  * `IN (...)` can see, or by values it read off other rows: `lookedUp` names where), or only rows
  * a `filter` keeps (a scan whose conditions compare columns with values). A run that read a table
- * whole anywhere read it whole: a change to any row counts. `because` says why a read is whole:
- * why livecmd may not hear of every change to it (a foreign table), why it is every table
- * (`ANY_TABLE`: a function whose reads the plan does not show), or why its rows could not be told.
+ * whole anywhere read it whole: a change to any row counts. `reason` says why the plan reads it
+ * whole; `because`, why livecmd may not hear of every change to it (a foreign table), or why it
+ * is every table (`ANY_TABLE`: a function whose reads the plan does not show).
  */
 export type TableRead =
   | {
@@ -23,7 +24,7 @@ export type TableRead =
       readonly column?: undefined;
       readonly filter?: undefined;
       readonly because?: string;
-      readonly unheard?: boolean;
+      readonly reason?: WholeReason;
     }
   | {
       readonly table: string;
@@ -51,11 +52,6 @@ export type RowImage = Readonly<Record<string, KeyValue | null>>;
 export interface TableChange {
   readonly table: string;
   readonly rows?: readonly RowImage[];
-}
-
-/** A read of every row of `table` (`because`: why, when it is not the plain reading of it). */
-export function wholeTable(table: string, because?: string): TableRead {
-  return because === undefined ? { table } : { table, because };
 }
 
 /** A change to rows of `table` that are not known: every reader of it counts as changed. */

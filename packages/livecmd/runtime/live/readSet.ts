@@ -1,6 +1,7 @@
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { KeyValue, TableChange, TableRead } from "../db/keyedAccess.ts";
 import type { RowFilter } from "../db/rowFilter.ts";
+import type { WholeReason } from "../db/wholeReason.ts";
 
 /** Whether reads are matched to changes row by row, or by table (the oracle the row matching is tested against). */
 export type Matching = "rows" | "tables";
@@ -15,7 +16,7 @@ export class ReadSet {
   readonly keyed = new Map<string, Map<string, Set<KeyValue>>>();
   // Made on first use: most runs read by key alone, and every watched group holds one of these.
   #filtered: Map<string, RowFilter[]> | undefined;
-  #because: Map<string, { because: string; unheard: boolean }> | undefined;
+  #reasons: Map<string, WholeReason> | undefined;
   #lookedUp: Map<string, Map<string, Set<string>>> | undefined;
 
   constructor(private readonly matching: Matching) {}
@@ -25,9 +26,9 @@ export class ReadSet {
     return this.#filtered ?? NONE;
   }
 
-  /** Why a table is whole, when a read said (the first reason given). */
-  get because(): ReadonlyMap<string, { because: string; unheard: boolean }> {
-    return this.#because ?? NONE;
+  /** Why tables are read whole, as the first statement reading each so said. */
+  get reasons(): ReadonlyMap<string, WholeReason> {
+    return this.#reasons ?? NONE;
   }
 
   /** Where the values of keyed columns were looked up (`appointments.patient_id`), by table and column. */
@@ -49,11 +50,8 @@ export class ReadSet {
       }
       if (read.column === undefined || this.matching === "tables") {
         this.#whole(read.table);
-        if (read.column === undefined && read.because !== undefined)
-          (this.#because ??= new Map()).set(read.table, {
-            because: read.because,
-            unheard: read.unheard === true,
-          });
+        const reason = read.column === undefined ? reasonOf(read) : undefined;
+        if (reason) (this.#reasons ??= new Map()).set(read.table, reason);
         continue;
       }
       const values = entry(
@@ -88,37 +86,6 @@ export class ReadSet {
     );
   }
 
-  /**
-   * Why `change` touches what this run read, in a few words (`orders where total > 10000`,
-   * `patients.id = 7 (looked up from appointments.patient_id)`, `orders whole: every row is
-   * scanned`); undefined when it does not. For `LIVECMD_DEBUG=live`.
-   */
-  explain(change: TableChange): string | undefined {
-    if (change.table === ANY_TABLE) return "every table changed";
-    const whole = [change.table, ANY_TABLE].find((table) => this.whole.has(table));
-    if (whole !== undefined) {
-      const because = this.because.get(whole)?.because;
-      const name = whole === ANY_TABLE ? "every table" : `${whole} whole`;
-      return because === undefined ? name : `${name}: ${because}`;
-    }
-    const columns = this.keyed.get(change.table);
-    const filters = this.filtered.get(change.table) ?? [];
-    if (!columns && filters.length === 0) return undefined;
-    if (!change.rows) return `${change.table}: which rows changed is not known`;
-    for (const image of change.rows) {
-      for (const [column, values] of columns ?? []) {
-        const value = image[column];
-        if (value !== undefined && (value === null || !values.has(value))) continue;
-        const from = this.lookedUp.get(change.table)?.get(column);
-        const key = value === undefined ? `${column} (not in the change)` : `${column} = ${value}`;
-        return `${change.table}.${key}${from ? ` (looked up from ${[...from].join(", ")})` : ""}`;
-      }
-      const filter = filters.find((each) => each.admits(image));
-      if (filter) return `${change.table} where ${filter.text}`;
-    }
-    return undefined;
-  }
-
   #whole(table: string): void {
     this.whole.add(table);
     this.keyed.delete(table);
@@ -133,4 +100,9 @@ function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
   let value = map.get(key);
   if (value === undefined) map.set(key, (value = make()));
   return value;
+}
+
+/** Why a read is whole: the plan's reason, else what livecmd says of the table (`because`). */
+function reasonOf(read: { reason?: WholeReason; because?: string }): WholeReason | undefined {
+  return read.reason ?? (read.because ? { kind: "unknown", what: read.because } : undefined);
 }

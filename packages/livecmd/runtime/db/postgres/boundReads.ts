@@ -1,4 +1,5 @@
-import { wholeTable, type KeyValue, type RowImage, type TableRead } from "../keyedAccess.ts";
+import type { KeyValue, RowImage, TableRead } from "../keyedAccess.ts";
+import { unfollowed, type WholeReason } from "../wholeReason.ts";
 import {
   predicateFilter,
   scalarOf,
@@ -30,6 +31,12 @@ export const LOOKUP_LIMIT = 1000;
  */
 export const SCAN_LIMIT = 10_000;
 
+const TOO_MANY_VALUES = `more than ${LOOKUP_LIMIT.toLocaleString("en-US")} values`;
+const TOO_MANY_ROWS = `more than ${SCAN_LIMIT.toLocaleString("en-US")} supplying rows`;
+const UNSURE = unfollowed(
+  "a parameter livecmd cannot be sure how PostgreSQL reads (' 7', a uuid in braces, a Buffer)",
+);
+
 /** Runs one of livecmd's own statements where the app's statement runs (its transaction, or the pool). */
 export type Query = (config: PgQueryConfig) => Promise<{ rows: unknown[] }>;
 
@@ -43,7 +50,7 @@ export function boundReads(
   reads: readonly PlannedRead[],
   params: readonly unknown[],
 ): { now: TableRead[]; later: PlannedRead[] } {
-  const binding = new Binding(params, new Map());
+  const binding = new Binding(params, new Map(), new Map());
   const now: TableRead[] = [];
   const later: PlannedRead[] = [];
   for (const read of reads) {
@@ -66,12 +73,17 @@ export async function lookedUpReads(
   query: Query,
 ): Promise<TableRead[]> {
   const values = new Map<string, readonly string[] | undefined>();
-  const binding = new Binding(params, values);
+  const beyond = new Map<string, string>();
+  const binding = new Binding(params, values, beyond);
   const resolve = async (lookup: Lookup): Promise<void> => {
     if (values.has(lookup.id)) return;
     for (const inner of lookupsOfRows(lookup.rows)) await resolve(inner);
     // A lookup that fails leaves its reads whole; the app's statement runs and fails on its own.
-    values.set(lookup.id, await lookedUpValues(lookup, binding, query).catch(() => undefined));
+    const found = await lookedUpValues(lookup, binding, query).catch(
+      () => "the lookup of its values failed",
+    );
+    values.set(lookup.id, typeof found === "string" ? undefined : found);
+    if (typeof found === "string") beyond.set(lookup.id, found);
   };
   for (const read of reads) for (const lookup of lookupsOf(read)) await resolve(lookup);
   return reads.map((read) => binding.read(read));
@@ -82,6 +94,8 @@ class Binding {
   constructor(
     private readonly params: readonly unknown[],
     private readonly looked: ReadonlyMap<string, readonly string[] | undefined>,
+    /** Why a lookup's values could not be told, by lookup. */
+    private readonly beyond: ReadonlyMap<string, string>,
   ) {}
 
   read(read: PlannedRead): TableRead {
@@ -89,7 +103,7 @@ class Binding {
       return { table: read.table, filter: predicateFilter(this.predicate(read.filter)) };
     if (read.column === undefined) return read;
     const values = this.keys(read.sources, read.kind);
-    if (!values) return wholeTable(read.table, whyNotKeyed(read.sources, this.looked));
+    if (!values) return { table: read.table, reason: this.#whyNotKeyed(read.sources) };
     const lookedUp = read.sources.flatMap((source) =>
       "lookup" in source ? [`${source.lookup.table}.${source.lookup.column}`] : [],
     );
@@ -99,6 +113,16 @@ class Binding {
       values,
       ...(lookedUp.length > 0 && { lookedUp: [...new Set(lookedUp)].join(", ") }),
     };
+  }
+
+  #whyNotKeyed(sources: readonly KeySource[]): WholeReason {
+    for (const source of sources) {
+      if (!("lookup" in source)) continue;
+      const beyond = this.beyond.get(source.lookup.id);
+      if (beyond !== undefined)
+        return { kind: "lookup", from: `${source.lookup.table}.${source.lookup.column}`, beyond };
+    }
+    return UNSURE;
   }
 
   /** The keys of `sources` as the change feed writes them; undefined when one cannot be told. */
@@ -176,19 +200,6 @@ class Binding {
   }
 }
 
-function whyNotKeyed(
-  sources: readonly KeySource[],
-  looked: ReadonlyMap<string, readonly string[] | undefined>,
-): string {
-  const lookup = sources.find(
-    (source): source is { lookup: Lookup } =>
-      "lookup" in source && looked.get(source.lookup.id) === undefined,
-  );
-  return lookup
-    ? `it is looked up by more than ${LOOKUP_LIMIT} values of ${lookup.lookup.table}.${lookup.lookup.column}`
-    : "it is looked up by a value livecmd cannot be sure how PostgreSQL reads";
-}
-
 /** The texts a parameter compares a key with: its own, an array's elements, none for NULL. */
 function paramTexts(value: unknown, array: boolean): readonly (string | null)[] | undefined {
   const text = sentText(value);
@@ -233,14 +244,14 @@ const ARRAY_TYPES: Readonly<Record<KeyKind, string>> = {
 /**
  * The values `lookup.column` holds in the rows its scan reads, as text: of rows by key (the
  * index serves it), of every row, or of every row the scan's filter keeps (tested here, as the
- * live index tests a changed row). Undefined beyond `LOOKUP_LIMIT` values, or when the rows
- * cannot be told.
+ * live index tests a changed row). Beyond `LOOKUP_LIMIT` values or `SCAN_LIMIT` rows to test, or
+ * when the rows cannot be told, why not (a `WholeReason` of kind lookup says it).
  */
 async function lookedUpValues(
   lookup: Lookup,
   binding: Binding,
   query: Query,
-): Promise<readonly string[] | undefined> {
+): Promise<readonly string[] | string> {
   const from = `ONLY ${quoteIdentifier(lookup.schema)}.${quoteIdentifier(lookup.relation)} t`;
   const value = `(t.${quoteIdentifier(lookup.column)})::text`;
   const { rows } = lookup;
@@ -253,7 +264,7 @@ async function lookedUpValues(
     );
   else if ("keyed" in rows) {
     const keys = binding.keys(rows.keyed.sources, rows.keyed.kind);
-    if (!keys) return undefined;
+    if (!keys) return "supplying rows by a key livecmd cannot be sure of";
     found = await column(
       query,
       `SELECT DISTINCT ${value} AS v FROM ${from} WHERE t.${quoteIdentifier(rows.keyed.column)} = ANY ($1::${ARRAY_TYPES[rows.keyed.kind]}) LIMIT ${LOOKUP_LIMIT + 1}`,
@@ -267,11 +278,11 @@ async function lookedUpValues(
       values: within.values,
     });
     const scanned = result.rows as { v: string | null; image: RowImage }[];
-    if (scanned.length > SCAN_LIMIT) return undefined;
+    if (scanned.length > SCAN_LIMIT) return TOO_MANY_ROWS;
     found = [...new Set(scanned.filter(({ image }) => filter.admits(image)).map(({ v }) => v))];
   }
   const texts = found.filter((text): text is string => text !== null);
-  return texts.length > LOOKUP_LIMIT ? undefined : texts;
+  return texts.length > LOOKUP_LIMIT ? TOO_MANY_VALUES : texts;
 }
 
 async function column(query: Query, text: string, values: unknown[]): Promise<(string | null)[]> {

@@ -1,4 +1,5 @@
 import type { KeyValue } from "../keyedAccess.ts";
+import { unfollowed, type WholeReason } from "../wholeReason.ts";
 import {
   KEY_KINDS,
   tableKey,
@@ -15,6 +16,7 @@ import {
   type Operand,
 } from "./planConditions.ts";
 import { arrayElements, keysOfTexts } from "./pgKeys.ts";
+import { wholeReasonOfScan } from "./scanReasons.ts";
 
 /** A node of `EXPLAIN (FORMAT JSON, VERBOSE)`, the fields livecmd reads. */
 export interface PlanNode {
@@ -85,7 +87,9 @@ export type PlannedPredicate =
 
 /** The rows one scan reads: whole (and why), by one key column, or through a filter. */
 export type ScanRows =
-  { readonly whole: string } | { readonly keyed: Keyed } | { readonly filter: PlannedPredicate };
+  | { readonly whole: WholeReason }
+  | { readonly keyed: Keyed }
+  | { readonly filter: PlannedPredicate };
 
 export interface Keyed {
   readonly column: string;
@@ -94,9 +98,9 @@ export interface Keyed {
 }
 
 /**
- * How a statement reads a table, as planned: whole (`because`; `unheard` when livecmd will not
- * hear of every change to it), only rows whose `column` equals one of `sources`, or through a
- * filter.
+ * How a statement reads a table, as planned: whole (`reason`, why the plan reads it whole;
+ * `because`, when livecmd will not hear of every change to it), only rows whose `column` equals
+ * one of `sources`, or through a filter.
  */
 export type PlannedRead =
   | {
@@ -104,7 +108,7 @@ export type PlannedRead =
       readonly column?: undefined;
       readonly filter?: undefined;
       readonly because?: string;
-      readonly unheard?: boolean;
+      readonly reason?: WholeReason;
     }
   | {
       readonly table: string;
@@ -119,13 +123,14 @@ export type PlannedRead =
  * The conditions each kind of scan applies to every row it returns. Other scans of a table
  * (TID, sample, foreign...) read it whole.
  */
-const CONDITIONS: Readonly<Record<string, readonly ("Index Cond" | "Recheck Cond" | "Filter")[]>> =
-  {
-    "Seq Scan": ["Filter"],
-    "Index Scan": ["Index Cond", "Filter"],
-    "Index Only Scan": ["Index Cond", "Filter"],
-    "Bitmap Heap Scan": ["Recheck Cond", "Filter"],
-  };
+export const CONDITIONS: Readonly<
+  Record<string, readonly ("Index Cond" | "Recheck Cond" | "Filter")[]>
+> = {
+  "Seq Scan": ["Filter"],
+  "Index Scan": ["Index Cond", "Filter"],
+  "Index Only Scan": ["Index Cond", "Filter"],
+  "Bitmap Heap Scan": ["Recheck Cond", "Filter"],
+};
 
 /** Nodes that pass the rows of the one plan below them on, all of them and unchanged. */
 const PASSING = new Set([
@@ -171,16 +176,16 @@ export function planReads(
   tableOf: (scan: PlanNode) => string,
 ): PlannedRead[] {
   const analysis = new PlanAnalysis(plan, columns, paramTypes, tableOf);
-  const byTable = new Map<string, ScanRows[] | string>();
+  const byTable = new Map<string, ScanRows[] | WholeReason>();
   for (const scan of analysis.scans) {
     const table = tableOf(scan);
     const rows = analysis.rows(scan);
     const earlier = byTable.get(table) ?? [];
-    if (typeof earlier === "string") continue;
+    if (!Array.isArray(earlier)) continue;
     byTable.set(table, "whole" in rows ? rows.whole : [...earlier, rows]);
   }
   return [...byTable].flatMap(([table, rows]): PlannedRead[] =>
-    typeof rows === "string" ? [{ table, because: rows }] : readsOf(table, rows),
+    Array.isArray(rows) ? readsOf(table, rows) : [{ table, reason: rows }],
   );
 }
 
@@ -249,7 +254,7 @@ class PlanAnalysis {
     this.#rows.set(scan, WORKING);
     const fields = CONDITIONS[scan["Node Type"] ?? ""];
     let rows: ScanRows;
-    if (!fields) rows = { whole: `it is read by a ${scan["Node Type"] ?? "scan"}` };
+    if (!fields) rows = { whole: wholeReasonOfScan(scan, this.#paramsKnown) };
     else {
       const conditions = [
         ...fields.flatMap((field) =>
@@ -264,12 +269,7 @@ class PlanAnalysis {
         ? { keyed }
         : predicate && testsSomething(predicate)
           ? { filter: predicate }
-          : {
-              whole:
-                conditions.length === 0
-                  ? "every row is scanned"
-                  : "its conditions are not ones livecmd can test",
-            };
+          : { whole: wholeReasonOfScan(scan, this.#paramsKnown) };
     }
     this.#rows.set(scan, rows);
     return rows;
@@ -484,7 +484,7 @@ class PlanAnalysis {
 }
 
 /** The rows of a scan while they are being worked out. */
-const WORKING: ScanRows = { whole: "its keys come from its own rows" };
+const WORKING: ScanRows = { whole: unfollowed("its keys come from its own rows") };
 
 const UNTESTED: PlannedPredicate = { kind: "unknown", text: "a condition livecmd cannot test" };
 

@@ -1,3 +1,4 @@
+import { unfollowed } from "../wholeReason.ts";
 import { callsRead } from "./functionReads.ts";
 import { columnsOf, tableKey, type PlannedTable } from "./keyColumns.ts";
 import type { PgClient } from "./pgShapes.ts";
@@ -82,7 +83,10 @@ async function accessOf(
       ...body.reads.map((read) =>
         read.column === undefined && read.filter === undefined
           ? read
-          : { table: read.table, because: `${called.schema}.${called.name}() reads it` },
+          : {
+              table: read.table,
+              reason: unfollowed(`${called.schema}.${called.name}() reads it by its arguments`),
+            },
       ),
     );
   }
@@ -140,8 +144,7 @@ function unheardMarked(reads: readonly PlannedRead[], relations: Relations): Pla
   }
   const marked = reads.filter((read) => !because.has(read.table));
   for (const [table, why] of because)
-    if (reads.some((read) => read.table === table))
-      marked.push({ table, because: why, unheard: true });
+    if (reads.some((read) => read.table === table)) marked.push({ table, because: why });
   return marked.sort((a, b) => a.table.localeCompare(b.table));
 }
 

@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ANY_TABLE } from "../anyTable.ts";
-import { wholeTable } from "../keyedAccess.ts";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
 import { boundReads, lookedUpReads } from "./boundReads.ts";
 import { cancellableQuery } from "./cancellableQuery.ts";
@@ -121,7 +120,7 @@ export class PostgresConnection {
         : await this.#explainOnOwnConnection(text);
       if ("reads" in access) {
         for (const read of access.reads)
-          if (read.column === undefined && read.filter === undefined && read.unheard)
+          if (read.column === undefined && read.filter === undefined && read.because)
             this.#sayOnce(`livecmd: ${JSON.stringify(text)} reads ${read.table}, ${read.because}`);
         return access.reads;
       }
@@ -268,8 +267,7 @@ export class PostgresDatabase implements AppDatabase {
     if (!this.observer?.read && !this.shared.checkingReads)
       return cancellableQuery(this.shared.pool, transaction, config, signal);
     const reads = await this.shared.reads(text, transaction);
-    if (this.observer?.tablesOnly)
-      this.observer.read?.(reads.map(({ table }) => wholeTable(table)));
+    if (this.observer?.tablesOnly) this.observer.read?.(reads.map(({ table }) => ({ table })));
     else if (this.observer?.read) {
       const { now, later } = boundReads(reads, params);
       this.observer.read(now);

@@ -18,6 +18,9 @@ export const LOOKUP_LIMIT = 1000;
  */
 export const SCAN_LIMIT = 10_000;
 
+const TOO_MANY_VALUES = `more than ${LOOKUP_LIMIT.toLocaleString("en-US")} values`;
+const TOO_MANY_ROWS = `more than ${SCAN_LIMIT.toLocaleString("en-US")} supplying rows`;
+
 /** The rows of a table a statement reads, with their values bound: whole, or by keys and filters. */
 export type BoundRows =
   | { readonly whole: true }
@@ -44,17 +47,17 @@ export interface BoundFilter {
  * before the statement runs: SQLite runs both on this thread, so nothing of this process writes
  * between them, and a write by another that moves the supplying rows is a change to rows the
  * statement read, which re-runs it. Each value as SQLite holds it (through `quote()`, so integers
- * beyond 2^53 stay exact); undefined when there are more than `LOOKUP_LIMIT`, or more than
- * `SCAN_LIMIT` rows to test against a filter.
+ * beyond 2^53 stay exact); or why they cannot be told (more than `LOOKUP_LIMIT` of them, more
+ * than `SCAN_LIMIT` rows to test against a filter), the words of a `WholeReason` of kind lookup.
  */
 export function lookedUpValues(
   prepare: (sql: string) => SqliteStatement,
   lookup: Lookup,
   rows: BoundRows,
   columns: ReadonlyMap<string, ImageColumn>,
-): unknown[] | undefined {
+): unknown[] | string {
   const field = lookup.field === "rowid" ? rowidSql(columns) : lookup.field.sql;
-  if (field === undefined) return undefined;
+  if (field === undefined) return "a rowid every name of which a column takes";
   const table = quoteName(lookup.table);
   const found = new Set<string>();
   const add = (literal: string) => found.add(literal);
@@ -81,11 +84,11 @@ export function lookedUpValues(
         within?.params ?? [],
         columns,
       );
-      if (scanned.length > SCAN_LIMIT) return undefined;
+      if (scanned.length > SCAN_LIMIT) return TOO_MANY_ROWS;
       for (const row of scanned) if (filter.admits(row.image)) add(row.value);
     }
   }
-  if (found.size > LOOKUP_LIMIT) return undefined;
+  if (found.size > LOOKUP_LIMIT) return TOO_MANY_VALUES;
   return [...found].map((literal) => parseLiterals(literal)[0]);
 }
 

@@ -3,6 +3,8 @@ import type { KeySource } from "./planReads.ts";
 import type { ProgramStep } from "./sqliteProgram.ts";
 import type { Affinity, Btree, Collation, Field } from "./sqliteSchema.ts";
 import { affinityLetters, registersWritten } from "./opcodes.ts";
+import { unfollowed, type WholeReason } from "../wholeReason.ts";
+import { EXPRESSION_INDEX } from "./wholeReasons.ts";
 
 /**
  * A row test of a loop, as planned (its values still sources: parameters, constants, values of
@@ -86,7 +88,7 @@ export interface ProgramFacts {
 }
 
 /** A loop's filter, or why there is none. */
-export type LoopFilter = { readonly decision: PlannedDecision } | { readonly because: string };
+export type LoopFilter = { readonly decision: PlannedDecision } | { readonly whole: WholeReason };
 
 const SEEKS = new Set(["SeekGE", "SeekGT", "SeekLE", "SeekLT"]);
 const STARTS = new Set(["Rewind", "Last", ...SEEKS]);
@@ -138,13 +140,13 @@ export function loopFilter(facts: ProgramFacts, cursor: number): LoopFilter {
   const nexts = uses.filter(({ opcode }) => opcode === "Next" || opcode === "Prev");
   const starts = uses.filter(({ opcode }) => STARTS.has(opcode));
   if (nexts.length !== 1 || starts.length !== 1)
-    return { because: "it is read by more than one loop" };
+    return { whole: unfollowed("it is read by more than one loop") };
   const next = nexts[0]!;
   const start = starts[0]!;
   const top = next.p2;
   const end = next.addr + 1;
   if (start.p2 !== end || top <= start.addr || !setUpOnly(facts.program, start.addr + 1, top, end))
-    return { because: "its loop is not one livecmd follows" };
+    return { whole: unfollowed("its loop is not one livecmd follows") };
   const btree = facts.btrees.get(cursor)!;
   const loop = new Loop(facts, cursor, btree, top, next.addr);
   return loop.filter(start);
@@ -177,10 +179,10 @@ class Loop {
     while (BOUNDS.has(program[this.#from]?.opcode ?? "") && program[this.#from]!.p1 === this.cursor)
       bounds.push(program[this.#from++]!);
     const range = this.#range(start, bounds);
-    if ("because" in range) return range;
+    if ("whole" in range) return range;
     this.#pass = this.#testEnd();
     const problem = this.#escapes();
-    if (problem) return { because: problem };
+    if (problem) return { whole: unfollowed(problem) };
     const defs = this.#reachingDefs();
     const memo = new Map<number, PlannedDecision>();
     const decision = this.#decision(this.#from, defs, memo);
@@ -193,7 +195,7 @@ class Loop {
   #range(
     start: ProgramStep,
     bounds: readonly ProgramStep[],
-  ): { atom?: PlannedAtom } | { because: string } {
+  ): { atom?: PlannedAtom } | { whole: WholeReason } {
     const seek = SEEKS.has(start.opcode) ? start : undefined;
     if (!seek && bounds.length === 0) return {};
     const descending =
@@ -214,8 +216,8 @@ class Loop {
     }
     const first = this.btree.first;
     const field = this.#field(this.btree, 0);
-    if (!first || !field) return { because: "it is read through an index on an expression" };
-    if (bounds.length > 1) return { because: "it is read through a range livecmd does not follow" };
+    if (!first || !field) return { whole: EXPRESSION_INDEX };
+    if (bounds.length > 1) return { whole: { kind: "range", column: first.key } };
     const [limit] = bounds;
     const limitInclusive = limit?.opcode === "IdxGT" || limit?.opcode === "IdxLT";
     const seekEdge = seek && this.#bound(seek, seek.addr, seekInclusive, []);

@@ -2,6 +2,8 @@ import { affinityLetters, conversions, registersWritten } from "./opcodes.ts";
 import { loopFilter, type PlannedDecision, type ProgramFacts } from "./planFilters.ts";
 import type { ProgramStep } from "./sqliteProgram.ts";
 import type { Affinity, Btree, KeyColumn, SqliteSchema, TableColumn } from "./sqliteSchema.ts";
+import { unfollowed, type WholeReason } from "../wholeReason.ts";
+import { EXPRESSION_INDEX, scanReason, unknownOpcode } from "./wholeReasons.ts";
 
 /**
  * Where a value comes from when the statement runs: a positional parameter (1-based), a constant
@@ -27,7 +29,7 @@ export interface Lookup {
 
 /** Which rows of a table a statement reads, as planned: whole (and why), or by keys and filters. */
 export type PlannedRows =
-  | { readonly whole: string }
+  | { readonly whole: WholeReason }
   | { readonly keys: readonly PlannedKey[]; readonly filters: readonly PlannedDecision[] };
 
 /** Rows whose `column` equals one of `sources`. */
@@ -36,13 +38,13 @@ export interface PlannedKey {
   readonly sources: readonly KeySource[];
 }
 
-/** How a statement reads a table, as planned: whole (`because`), through `column` = one of `sources`, or through a filter. */
+/** How a statement reads a table, as planned: whole (and why), through `column` = one of `sources`, or through a filter. */
 export type PlannedRead =
   | {
       readonly table: string;
       readonly column?: undefined;
       readonly filter?: undefined;
-      readonly because?: string;
+      readonly reason?: WholeReason;
     }
   | {
       readonly table: string;
@@ -78,8 +80,7 @@ const CURSOR_P1 = new Set([
   ...["Found", "NotFound", "NoConflict", "IfNoHope", "IdxInsert", "Insert"],
   ...["NewRowid", "Count", "Sequence", "VOpen", "VFilter", "VColumn", "VNext"],
 ]);
-const UNFOLLOWED = "it is read in a way livecmd does not follow";
-const COUNTED = "it counts every row";
+const UNFOLLOWED = unfollowed("it is read in a way livecmd does not follow");
 
 /**
  * Which rows of which tables a statement reads, from SQLite's program for it. A cursor on a
@@ -92,20 +93,20 @@ const COUNTED = "it counts every row";
  * loops over rows reads them through a filter when its loop tests each row before using it
  * (`planFilters.ts`), and an index range is such a test. A table is read whole where any cursor
  * on it reads it otherwise, and every table is when the program holds an opcode livecmd does not
- * know; `because` says why.
+ * know; each whole read says why (`WholeReason`).
  */
 export function planReads(program: readonly ProgramStep[], schema: SqliteSchema): PlannedRead[] {
   const analysis = new ProgramAnalysis(program, schema);
   const byTable = new Map<string, PlannedRows>();
   for (const [cursor, btree] of analysis.btrees) {
     const rows = analysis.unknownOpcode
-      ? { whole: `the statement uses ${analysis.unknownOpcode}, which livecmd does not know` }
+      ? { whole: unknownOpcode(analysis.unknownOpcode) }
       : analysis.rows(cursor);
     byTable.set(btree.table, union(byTable.get(btree.table), rows));
   }
   return [...byTable].flatMap(([table, rows]): PlannedRead[] =>
     "whole" in rows
-      ? [{ table, because: rows.whole }]
+      ? [{ table, reason: rows.whole }]
       : [...mergeByColumn(table, rows.keys), ...rows.filters.map((filter) => ({ table, filter }))],
   );
 }
@@ -171,7 +172,7 @@ class ProgramAnalysis implements ProgramFacts {
   rows(cursor: number): PlannedRows {
     const memo = this.#rows.get(cursor);
     if (memo) return memo;
-    this.#rows.set(cursor, { whole: "its keys come from its own rows" });
+    this.#rows.set(cursor, { whole: unfollowed("its keys come from its own rows") });
     const btree = this.btrees.get(cursor);
     const result: PlannedRows =
       !btree || this.#reopened.has(cursor)
@@ -194,7 +195,7 @@ class ProgramAnalysis implements ProgramFacts {
         rows = union(rows, this.rows(step.p1));
       else if (step.opcode === "SeekRowid" || step.opcode === "NotExists")
         rows = union(rows, this.#byRowid(step.p3, rowid));
-      else return { whole: step.opcode === "Count" ? COUNTED : UNFOLLOWED };
+      else return { whole: step.opcode === "Count" ? this.#scanned(cursor) : UNFOLLOWED };
     }
     if (loops) rows = union(rows, this.#filtered(cursor));
     return "keys" in rows && rows.keys.length + rows.filters.length === 0
@@ -212,22 +213,21 @@ class ProgramAnalysis implements ProgramFacts {
         : { whole: UNFOLLOWED };
     const sources = this.values(register);
     if (!rowid || sources === "unknown")
-      return { whole: "it is looked up by rowids livecmd cannot tell" };
+      return { whole: unfollowed("it is looked up by rowids livecmd cannot tell") };
     return { keys: [{ column: rowid, sources }], filters: [] };
   }
 
   /** The filter of the loop over `cursor`: whole when there is none, or it tests nothing livecmd can read. */
   #filtered(cursor: number): PlannedRows {
     const loop = loopFilter(this, cursor);
-    if ("because" in loop) return { whole: loop.because };
-    if (!testsSomething(loop.decision))
-      return {
-        whole:
-          loop.decision === true
-            ? "every row is scanned"
-            : "its rows are scanned by a test livecmd cannot read",
-      };
+    if ("whole" in loop) return loop;
+    if (!testsSomething(loop.decision)) return { whole: this.#scanned(cursor) };
     return { keys: [], filters: [loop.decision] };
+  }
+
+  /** A scan of every row of `cursor`'s table, and what it tests them by that livecmd cannot. */
+  #scanned(cursor: number): WholeReason {
+    return scanReason(this.program, cursor, this.btrees.get(cursor)!);
   }
 
   /**
@@ -244,15 +244,14 @@ class ProgramAnalysis implements ProgramFacts {
       if (opcode === "DeferredSeek" && step.p1 === cursor) continue;
       if (opcode === "Rewind" || opcode === "Last") rewound = true;
       else if (SEEKS_UP.has(opcode) || SEEKS_DOWN.has(opcode) || isBound(opcode)) keys.push(step);
-      else return { whole: opcode === "Count" ? COUNTED : UNFOLLOWED };
+      else return { whole: opcode === "Count" ? this.#scanned(cursor) : UNFOLLOWED };
     }
     if (rewound) return this.#filtered(cursor);
     const seeks = keys.filter(({ opcode }) => !isBound(opcode));
     const covered = (seekSet: Set<string>, boundSet: Set<string>) =>
       !seeks.some(({ opcode }) => seekSet.has(opcode)) ||
       keys.some(({ opcode }) => boundSet.has(opcode));
-    if (!first || seeks.length === 0)
-      return { whole: "it is read through an index on an expression" };
+    if (!first || seeks.length === 0) return { whole: EXPRESSION_INDEX };
     const sources =
       covered(SEEKS_UP, BOUNDS_UP) && covered(SEEKS_DOWN, BOUNDS_DOWN)
         ? this.#sameKey(keys.map((step) => step.p3))

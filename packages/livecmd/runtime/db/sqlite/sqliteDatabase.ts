@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
 import { ANY_TABLE } from "../anyTable.ts";
-import { anyRowsOf, wholeTable, type TableChange } from "../keyedAccess.ts";
+import { anyRowsOf, type TableChange } from "../keyedAccess.ts";
 import { ChangeLog } from "./changeLog.ts";
 import { readingNumbers, type SqliteConnection, type SqliteStatement } from "./sqliteConnection.ts";
 import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
@@ -310,7 +310,7 @@ export class SqliteDatabase implements AppDatabase {
     if (this.observer?.read)
       this.observer.read(
         this.observer.tablesOnly
-          ? plan.reads.map(({ table }) => wholeTable(table))
+          ? plan.reads.map(({ table }) => ({ table }))
           : connection.plans.bind(plan.reads, params),
       );
     try {

@@ -1,11 +1,7 @@
-import { wholeTable, type KeyValue, type TableRead } from "../keyedAccess.ts";
+import type { KeyValue, TableRead } from "../keyedAccess.ts";
 import type { RowFilter } from "../rowFilter.ts";
-import {
-  LOOKUP_LIMIT,
-  lookedUpValues,
-  type BoundFilter,
-  type BoundRows,
-} from "./lookedUpValues.ts";
+import { unfollowed, type WholeReason } from "../wholeReason.ts";
+import { lookedUpValues, type BoundFilter, type BoundRows } from "./lookedUpValues.ts";
 import { registersWritten } from "./opcodes.ts";
 import type { PlannedDecision } from "./planFilters.ts";
 import {
@@ -30,8 +26,10 @@ export interface StatementPlan {
   readonly mayWrite: boolean;
 }
 
-const NAMED_PARAMETERS =
-  "it names its parameters (:name, @name, $name), which EXPLAIN does not tell apart";
+const NAMED_PARAMETERS = unfollowed(
+  "named parameters (:id, @id, $id), which EXPLAIN does not tell apart",
+);
+const UNCOMPARABLE = unfollowed("a key value livecmd cannot compare as SQLite would");
 
 /**
  * Statement plans, read off SQLite's own program for each statement (`EXPLAIN`) once per SQL
@@ -89,7 +87,7 @@ export class StatementPlans {
       reads: mayNameParameters(sql)
         ? [...new Set(reads.map(({ table }) => table))].map((table) => ({
             table,
-            because: NAMED_PARAMETERS,
+            reason: NAMED_PARAMETERS,
           }))
         : reads,
       mayWrite,
@@ -100,6 +98,8 @@ export class StatementPlans {
 /** One statement's values: its parameters, and the values it looks up (each looked up once). */
 class Binding implements FilterBinding {
   readonly #lookups = new Map<string, unknown[] | undefined>();
+  /** Why a lookup's values could not be told, by lookup. */
+  readonly #beyond = new Map<string, string>();
   #like: "sensitive" | "insensitive" | undefined | null = null;
 
   constructor(
@@ -113,7 +113,8 @@ class Binding implements FilterBinding {
         return { table: read.table, filter: this.#filter(read.filter) };
       if (read.column === undefined) return read;
       const values = this.#keys(read.column, read.sources);
-      if (values === undefined) return wholeTable(read.table, this.#whyNotKeyed(read.sources));
+      if (values === undefined)
+        return { table: read.table, reason: this.#whyNotKeyed(read.sources) };
       const lookedUp = lookupsText(read.sources);
       return {
         table: read.table,
@@ -139,11 +140,13 @@ class Binding implements FilterBinding {
     return [...keys];
   }
 
-  #whyNotKeyed(sources: readonly KeySource[]): string {
-    const lookup = sources.find((source) => "lookup" in source);
-    return lookup && this.#raw(lookup) === undefined
-      ? `it is looked up by more than ${LOOKUP_LIMIT} values of ${lookupText(lookup.lookup)}, or by values livecmd cannot tell`
-      : "it is looked up by a value livecmd cannot match as SQLite would (NULL, or a real it prints otherwise)";
+  #whyNotKeyed(sources: readonly KeySource[]): WholeReason {
+    for (const source of sources) {
+      if (!("lookup" in source)) continue;
+      const beyond = this.#beyond.get(source.lookup.id);
+      if (beyond !== undefined) return { kind: "lookup", from: lookupText(source.lookup), beyond };
+    }
+    return UNCOMPARABLE;
   }
 
   /** A source's values as JavaScript holds them before conversion: a parameter, a constant, or the values looked up. */
@@ -158,13 +161,16 @@ class Binding implements FilterBinding {
   #lookUp(lookup: Lookup): unknown[] | undefined {
     const rows = this.#rows(lookup.rows);
     const columns = this.plans.imageColumns.get(lookup.table);
-    if (!columns) return undefined;
+    let found: unknown[] | string = "values livecmd cannot tell";
     try {
-      return lookedUpValues((sql) => this.plans.prepare(sql), lookup, rows, columns);
+      if (columns) found = lookedUpValues((sql) => this.plans.prepare(sql), lookup, rows, columns);
     } catch {
       // A lookup that fails leaves its reads whole; the app's statement runs and fails on its own.
-      return undefined;
+      found = "the lookup of its values failed";
     }
+    if (typeof found !== "string") return found;
+    this.#beyond.set(lookup.id, found);
+    return undefined;
   }
 
   /** The rows a supplier reads, bound: a key it cannot bind makes it whole (every value it holds). */
