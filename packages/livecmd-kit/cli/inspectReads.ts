@@ -1,5 +1,5 @@
-import { SqliteDatabase, type App } from "livecmd";
-import { ANY_TABLE, keyText, ReadSet, readInspector, type TableRead } from "livecmd/internal";
+import type { App } from "livecmd";
+import { ANY_TABLE, ReadSet, readInspector, UNSEEN_FIX, type TableRead } from "livecmd/internal";
 import { InputError } from "livecmd/cli";
 
 /**
@@ -18,10 +18,9 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
   const inspector = await readInspector(app).catch((error: Error) => {
     throw new InputError(error.message);
   });
-  const valueText =
-    app.db instanceof SqliteDatabase ? keyText : (key: string) => JSON.stringify(key);
+  const valueText = (key: string) => app.db.keyText(key);
   for (const uri of uris) {
-    const { command, args, reads, readsPrincipal, failure } = await inspector
+    const { command, args, reads, unseen, readsPrincipal, failure } = await inspector
       .read(uri)
       .catch((error: Error) => {
         throw new InputError(`--reads ${uri}: ${error.message}`);
@@ -29,7 +28,8 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
     log(`${uri}: ${command}(${argumentsText(args)})`);
     if (failure !== undefined)
       log(`  the read failed (${failure}); until it succeeds, a watch of it depends on:`);
-    for (const line of readLines(reads, valueText)) log(`  ${line}`);
+    if (unseen) log(`  ${UNSEEN}`);
+    else for (const line of readLines(reads, valueText)) log(`  ${line}`);
     log(
       readsPrincipal
         ? "  reads ctx.auth: one run per principal"
@@ -38,6 +38,9 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
   }
   inspector.close();
 }
+
+/** A run that made no statement livecmd saw (`ReadSet.unseen`). */
+const UNSEEN = `reads nothing livecmd can see: every write re-runs a watch of it; ${UNSEEN_FIX}`;
 
 /** The handler's arguments as a call would pass them, optional ones left out at the end. */
 function argumentsText(args: readonly unknown[]): string {

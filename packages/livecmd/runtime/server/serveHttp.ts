@@ -14,8 +14,6 @@ import { corsPolicy } from "./corsPolicy.ts";
 import { allowedOriginsOf, frontDoor, MCP_PATH } from "./httpFront.ts";
 import { DEFAULT_HOST, DEFAULT_SESSION_IDLE_MS } from "./httpDefaults.ts";
 import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
-import type { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
-import { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
 import { refusedOversized } from "./oversizedBody.ts";
 import { HEALTH_PATH, readiness } from "./readiness.ts";
 import { asNewRequest, currentRequest, type RequestContext } from "./requestContext.ts";
@@ -143,9 +141,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
   const held = new HeldByToken(options.auth, resource ?? listening, onerror);
   const ownHosts = isWildcard(host) ? ownHostNames() : [];
   // On PostgreSQL the 2025-era sessions are shared by every process serving the database.
-  const shared = served.engine.sharesDatabase
-    ? new PostgresSessionStore(served.engine.db as PostgresDatabase)
-    : undefined;
+  const shared = served.engine.sharedSessions();
   const legacy = new LegacyHttpSessions(served, onerror, sessionIdleMs, held, shared);
   await legacy.ready();
   // The bus delivers by exact URI to every listen holding it, which is every subscriber of it:

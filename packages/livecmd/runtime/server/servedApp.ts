@@ -60,6 +60,11 @@ const UNVERSIONED = "0.0.0";
 /** What a serving entry tells about its live subscriptions (tests and measurements read it). */
 export interface LiveStatus {
   stats(): LiveStats;
+  /**
+   * The live commands whose runs made no statement livecmd saw (each named once on the log):
+   * livecmd cannot tell what they read, so every write re-runs them.
+   */
+  unseen(): readonly string[];
   /** Resolves once every write so far has been re-run and notified. */
   settled(): Promise<void>;
 }
@@ -120,6 +125,7 @@ export class ServedApp {
       },
       holderOf,
       onError: (failure) => this.onerror(new Error(describeRerunFailure(failure))),
+      onUnseen: (warning) => log.warn(warning),
     });
     this.serverInfo = { name: app.name, version: app.version ?? options.version ?? UNVERSIONED };
     if (drift.length > 0)

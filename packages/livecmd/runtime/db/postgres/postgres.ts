@@ -11,10 +11,10 @@ import {
   installChangeFeed,
   WITHOUT_EVENT_TRIGGERS,
 } from "./installChangeFeed.ts";
-import { loadPg } from "./loadPg.ts";
-import type { PgModule, PgPool } from "./pgShapes.ts";
+import { loadPg } from "../node-postgres/loadPg.ts";
+import type { PgModule, PgPool } from "../node-postgres/pgShapes.ts";
 import { PostgresConnection, PostgresDatabase } from "./postgresDatabase.ts";
-import { typeParsers } from "./typeParsers.ts";
+import { typeParsers } from "../node-postgres/typeParsers.ts";
 
 /** A URL, an app's `pg.Pool`, or a function that finds one when the database is first used. */
 export type PostgresTarget = string | PgPool | (() => Promise<string | PgPool>);

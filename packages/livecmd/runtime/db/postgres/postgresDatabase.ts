@@ -2,8 +2,14 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { ANY_TABLE } from "../anyTable.ts";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
 import { boundReads } from "./boundReads.ts";
-import { cancellableQuery } from "./cancellableQuery.ts";
-import type { PgClient, PgPool, PgQueryConfig, PgQueryResult, PgTypeParsers } from "./pgShapes.ts";
+import { cancellableQuery } from "../node-postgres/cancellableQuery.ts";
+import type {
+  PgClient,
+  PgPool,
+  PgQueryConfig,
+  PgQueryResult,
+  PgTypeParsers,
+} from "../node-postgres/pgShapes.ts";
 import { numberedPlaceholders } from "./placeholders.ts";
 import {
   deallocateExplained,
@@ -13,6 +19,7 @@ import {
 } from "./planTables.ts";
 import type { PlannedRead } from "./planReads.ts";
 import { activityOf, unaccounted } from "./readsCheck.ts";
+import { PostgresSessionStore } from "./sessionStore.ts";
 
 /** What the views of one database share beyond its connections. */
 export interface DatabaseLifecycle {
@@ -200,9 +207,20 @@ export class PostgresDatabase implements AppDatabase {
     return this.lifecycle.hear(channel, heard);
   }
 
-  /** Whether the change feed is heard now: a write from elsewhere would reach the subscriptions. */
-  get feedListening(): boolean {
-    return this.lifecycle.listening();
+  /** While the change feed is not heard, a write from elsewhere would not reach the subscriptions. */
+  servingProblem(): string | undefined {
+    return this.lifecycle.listening()
+      ? undefined
+      : "the PostgreSQL change feed is not listened to (reconnecting)";
+  }
+
+  /** Every process serving this database shares its 2025-era sessions. */
+  sharedSessions(): PostgresSessionStore {
+    return new PostgresSessionStore(this);
+  }
+
+  keyText(key: string): string {
+    return JSON.stringify(key);
   }
 
   observedBy(observer: TableObserver): PostgresDatabase {
