@@ -4,9 +4,8 @@ import type { PgClient, PgPool, PgQueryConfig, PgQueryResult } from "./pgShapes.
 /**
  * Sends `config` on the transaction's connection, else the pool's. With a `signal`, the
  * statement runs on a connection this call holds, whose backend PostgreSQL is asked to cancel
- * (`pg_cancel_backend`, from another connection) when the signal fires: node-postgres takes no
- * signal of its own. A connection whose statement was cancelled is not given back to the pool,
- * so a cancel that lands late cannot hit the next statement sent on it.
+ * when the signal fires (`whileCancellable`). A connection whose statement was cancelled is not
+ * given back to the pool, so a cancel that lands late cannot hit the next statement sent on it.
  */
 export async function cancellableQuery(
   pool: PgPool,
@@ -17,15 +16,35 @@ export async function cancellableQuery(
   if (!signal) return (transaction ?? pool).query(config);
   throwIfCancelled(signal);
   const client = transaction ?? (await pool.connect());
+  try {
+    return await whileCancellable(pool, client.processID, signal, () => client.query(config));
+  } finally {
+    if (!transaction) client.release(signal.aborted);
+  }
+}
+
+/**
+ * Runs `send`, a statement on the backend `processID`, asking PostgreSQL to cancel it (with
+ * `pg_cancel_backend`, from another of `pool`'s connections: node-postgres takes no signal of its
+ * own) when `signal` fires meanwhile. Settles only once the cancel was delivered, so that it
+ * cannot land on a statement sent after this one settled.
+ */
+export async function whileCancellable<T>(
+  pool: PgPool,
+  processID: number | null | undefined,
+  signal: AbortSignal,
+  send: () => Promise<T>,
+): Promise<T> {
+  let cancelling: Promise<unknown> | undefined;
   const cancel = () =>
-    void pool
-      .query({ text: "SELECT pg_cancel_backend($1)", values: [client.processID ?? 0] })
-      .catch(() => {});
+    void (cancelling = pool
+      .query({ text: "SELECT pg_cancel_backend($1)", values: [processID ?? 0] })
+      .catch(() => {}));
   signal.addEventListener("abort", cancel, { once: true });
   try {
-    return await client.query(config);
+    return await send();
   } finally {
     signal.removeEventListener("abort", cancel);
-    if (!transaction) client.release(signal.aborted);
+    await cancelling;
   }
 }
