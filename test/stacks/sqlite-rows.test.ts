@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { between, count, eq, inArray, like } from "drizzle-orm";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
@@ -233,8 +233,6 @@ interface Stack {
   readers(handle: TestConnection): ((...params: never[]) => unknown)[];
   write(handle: TestConnection, batch: WriteBatch): Promise<void> | void;
 }
-
-const ROLLED_BACK = new Error("rolled back");
 
 /** The app's SQL through its own handle: a statement each, in better-sqlite3-style transactions. */
 function rawStack(name: string): Stack {
