@@ -1,5 +1,14 @@
 import type { AppDatabase } from "./database.ts";
 import type { TableChange } from "./keyedAccess.ts";
+import type { RunScope } from "./runScope.ts";
+
+/** What an app opens its database with: where its writes are told, and its command runs. */
+export interface DatabaseOwner {
+  /** Told what every committed write changed. */
+  changed(changes: readonly TableChange[]): void;
+  /** The app's command runs, which its statements report to. */
+  readonly runs: RunScope;
+}
 
 /**
  * One library through which livecmd watches an app's database: it recognises the handle the app
@@ -21,6 +30,6 @@ export interface DatabaseDriver {
   loadProblem?(from: string): string | undefined;
   /** Whether `handle` is this driver's to open. */
   accepts(handle: unknown): boolean;
-  /** Opens the app's database on `handle`; `changed` is told what every committed write changed. */
-  open(handle: unknown, changed: (changes: readonly TableChange[]) => void): AppDatabase;
+  /** Opens `owner`'s database on `handle`. */
+  open(handle: unknown, owner: DatabaseOwner): AppDatabase;
 }

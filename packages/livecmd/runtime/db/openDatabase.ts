@@ -1,8 +1,7 @@
 import { SetupError } from "../model/setupError.ts";
 import { betterSqlite3 } from "./better-sqlite3/betterSqlite3.ts";
 import type { AppDatabase } from "./database.ts";
-import type { DatabaseDriver } from "./driver.ts";
-import type { TableChange } from "./keyedAccess.ts";
+import type { DatabaseDriver, DatabaseOwner } from "./driver.ts";
 import { nodePostgres } from "./node-postgres/nodePostgres.ts";
 import { nodeSqlite } from "./node-sqlite/nodeSqlite.ts";
 import type { PostgresSource } from "./postgres/postgres.ts";
@@ -21,21 +20,18 @@ const DRIVERS: readonly DatabaseDriver[] = [nodeSqlite, betterSqlite3, nodePostg
 export type DatabaseSource = (() => SqliteConnection) | PostgresSource;
 
 /**
- * Opens the app's database with the driver whose handle it is. `changed` is told what every
- * committed write changed: on SQLite every write to the file, on PostgreSQL every write from
- * anywhere.
+ * Opens `owner`'s database with the driver whose handle it is. `owner.changed` is told what
+ * every committed write changed: on SQLite every write to the file, on PostgreSQL every write
+ * from anywhere.
  */
-export function openDatabase(
-  source: DatabaseSource,
-  changed: (changes: readonly TableChange[]) => void,
-): AppDatabase {
+export function openDatabase(source: DatabaseSource, owner: DatabaseOwner): AppDatabase {
   const handle = typeof source === "function" ? opened(source) : source;
   const driver = DRIVERS.find((each) => each.accepts(handle));
   if (!driver)
     throw new SetupError(
       `livecmd: defineApp({ database }) got ${describe(handle)}, which no driver opens: give a function that returns the app's SQLite connection (better-sqlite3 or node:sqlite), or postgres(url or pg.Pool)`,
     );
-  return driver.open(handle, changed);
+  return driver.open(handle, owner);
 }
 
 /** The handle the app's database function returns, once nothing stops a driver from loading here. */

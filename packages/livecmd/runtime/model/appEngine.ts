@@ -14,7 +14,7 @@ import type { AppDatabase, Database, TableObserver } from "../db/database.ts";
 import { anyRowsOf, type TableChange, type TableRead } from "../db/keyedAccess.ts";
 import { openDatabase, type DatabaseSource } from "../db/openDatabase.ts";
 import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
-import { observedRun } from "../db/runScope.ts";
+import { RunScope } from "../db/runScope.ts";
 import type { FieldError } from "../uri/template.ts";
 import { argumentValidator } from "../validation/argumentValidator.ts";
 import { InvalidArguments } from "../validation/invalidArguments.ts";
@@ -75,6 +75,8 @@ export class AppEngine {
   readonly #changeListeners = new Set<ChangeListener>();
   readonly #openDatabase?: DatabaseSource;
   #database?: AppDatabase;
+  /** The runs in progress, which the statements made through the app's own handle report to. */
+  readonly #runs = new RunScope();
 
   constructor(definition: AppDefinition) {
     this.name = definition.name;
@@ -145,7 +147,10 @@ export class AppEngine {
         throw new Error(
           `livecmd: app "${this.name}" has no database; pass defineApp({ database })`,
         );
-      this.#database = openDatabase(this.#openDatabase, (changes) => this.#report(changes));
+      this.#database = openDatabase(this.#openDatabase, {
+        changed: (changes) => this.#report(changes),
+        runs: this.#runs,
+      });
     }
     return this.#database;
   }
@@ -278,7 +283,7 @@ export class AppEngine {
     const run = () =>
       this.#throughMiddleware(invocation, async () => command.handler(invocation, ...args));
     // Statements made through the app's own handle within the run report to the run too.
-    return observer ? observedRun(observer, run) : run();
+    return observer ? this.#runs.run(observer, run) : run();
   }
 
   #throughMiddleware(invocation: Invocation, final: () => Promise<unknown>): Promise<unknown> {

@@ -5,5 +5,5 @@ import type { PostgresSource } from "../postgres/postgres.ts";
 export const nodePostgres: DatabaseDriver = {
   name: "node-postgres",
   accepts: (handle) => (handle as Partial<PostgresSource> | undefined)?.kind === "postgres",
-  open: (handle, changed) => (handle as PostgresSource).open(changed),
+  open: (handle, { changed, runs }) => (handle as PostgresSource).open(changed, runs),
 };

@@ -2,6 +2,8 @@ import { ANY_TABLE } from "../anyTable.ts";
 import type { TableChange } from "../keyedAccess.ts";
 import { SetupError } from "../../model/setupError.ts";
 import type { Database } from "../database.ts";
+import type { DatabaseOwner } from "../driver.ts";
+import type { RunScope } from "../runScope.ts";
 import { ChangeListener } from "./changeListener.ts";
 import { redacted, urlProblem } from "./connectionProblem.ts";
 import { firstConnection } from "./firstConnection.ts";
@@ -58,8 +60,11 @@ export interface PostgresOptions {
 /** A PostgreSQL database for `defineApp({ database })`, opened on first use. */
 export interface PostgresSource {
   readonly kind: "postgres";
-  /** Opens it; `changed` is told every change the change feed reports. */
-  open(changed: (changes: readonly TableChange[]) => void): PostgresDatabase;
+  /**
+   * Opens it: `changed` is told every change the change feed reports, and the statements the app
+   * sends through its own pool or client report to its command runs in `runs`.
+   */
+  open(changed: DatabaseOwner["changed"], runs?: RunScope): PostgresDatabase;
 }
 
 /**
@@ -76,7 +81,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   return {
     kind: "postgres",
-    open(changed) {
+    open(changed, runs) {
       const pg = loadPg();
       const pure = new Set(options.pureFunctions);
       const shared = new PostgresConnection(
@@ -84,6 +89,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
         log,
         { pureFunctions: pure },
         checkReads,
+        runs,
       );
       // Every table changed is also what DDL and a lost feed are: plans may have changed too.
       const heard = (changes: readonly TableChange[]) => {

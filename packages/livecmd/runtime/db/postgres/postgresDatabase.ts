@@ -5,7 +5,7 @@ import { boundReads } from "./boundReads.ts";
 import { cancellableQuery, whileCancellable } from "../node-postgres/cancellableQuery.ts";
 import type { PgHandleStatements } from "../node-postgres/observedPool.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
-import { runObserver } from "../runScope.ts";
+import type { RunScope } from "../runScope.ts";
 import type {
   PgClient,
   PgPool,
@@ -65,6 +65,8 @@ export class PostgresConnection {
     private readonly explaining: ExplainOptions = {},
     /** `LIVECMD_CHECK_READS=1`: every statement's read set is checked against what it scanned. */
     readonly checkingReads = false,
+    /** The app's command runs, which the statements it sends through its own pool report to. */
+    private readonly runs?: RunScope,
   ) {}
 
   /**
@@ -135,7 +137,7 @@ export class PostgresConnection {
    */
   readonly handleStatements: PgHandleStatements = {
     statement: async ({ text, values, client, status }, send) => {
-      const observer = runObserver();
+      const observer = this.runs?.observer();
       throwIfCancelled(observer?.signal);
       // A failed transaction runs nothing but its end: the statement will fail, reading nothing.
       if (observer?.read && status !== "failed transaction") {
@@ -146,7 +148,7 @@ export class PostgresConnection {
       return signal ? whileCancellable(this.pool, client.processID, signal, send) : send();
     },
     streamed: (text) => {
-      const observer = runObserver();
+      const observer = this.runs?.observer();
       throwIfCancelled(observer?.signal);
       // It starts at once, before an explain could answer: every table, rather than a read missed.
       observer?.read?.([

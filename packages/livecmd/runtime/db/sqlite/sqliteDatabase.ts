@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
 import { ANY_TABLE } from "../anyTable.ts";
 import { anyRowsOf, type TableChange } from "../keyedAccess.ts";
-import { runObserver } from "../runScope.ts";
+import { RunScope } from "../runScope.ts";
 import { ChangeLog } from "./changeLog.ts";
 import { readingNumbers, type SqliteConnection, type SqliteStatement } from "./sqliteConnection.ts";
 import { keyText } from "./sqliteKeys.ts";
@@ -65,11 +65,12 @@ class Connection {
     readonly handle: SqliteConnection,
     private readonly library: SqliteLibrary,
     private readonly changed: (changes: readonly TableChange[]) => void,
+    readonly runs: RunScope,
   ) {
     this.#unobserved = library.observe(handle, {
-      statement: (sql, params, execute) => this.observed(sql, params, runObserver(), execute),
+      statement: (sql, params, execute) => this.observed(sql, params, runs.observer(), execute),
       unplanned: (execute) => {
-        const observer = runObserver();
+        const observer = runs.observer();
         throwIfCancelled(observer?.signal);
         try {
           return execute();
@@ -255,10 +256,13 @@ export class SqliteDatabase implements AppDatabase {
     connection: SqliteConnection | Connection,
     changed: (changes: readonly TableChange[]) => void = () => {},
     library: SqliteLibrary = UNKNOWN_LIBRARY,
+    runs: RunScope = new RunScope(),
     private readonly observer?: TableObserver,
   ) {
     this.#connection =
-      connection instanceof Connection ? connection : new Connection(connection, library, changed);
+      connection instanceof Connection
+        ? connection
+        : new Connection(connection, library, changed, runs);
   }
 
   get connection(): SqliteConnection {
@@ -267,7 +271,7 @@ export class SqliteDatabase implements AppDatabase {
 
   /** The same connection and caches, reporting reads to another observer (one per command run). */
   observedBy(observer: TableObserver): SqliteDatabase {
-    return new SqliteDatabase(this.#connection, undefined, undefined, observer);
+    return new SqliteDatabase(this.#connection, undefined, undefined, undefined, observer);
   }
 
   all<T>(sql: string, ...params: SqlParam[]): Promise<T[]> {
@@ -364,7 +368,7 @@ export class SqliteDatabase implements AppDatabase {
 
   /** The run a statement made here belongs to: this view's, or (`app.db` used within a command run) the caller's. */
   #run(): TableObserver | undefined {
-    return this.observer ?? runObserver();
+    return this.observer ?? this.#connection.runs.observer();
   }
 }
 

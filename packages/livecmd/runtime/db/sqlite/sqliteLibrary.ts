@@ -43,6 +43,7 @@ export function sqliteDriver(library: SqliteLibrary): DatabaseDriver {
     name: library.name,
     ...(library.loadProblem && { loadProblem: (from: string) => library.loadProblem!(from) }),
     accepts: (handle) => library.accepts(handle),
-    open: (handle, changed) => new SqliteDatabase(handle as SqliteConnection, changed, library),
+    open: (handle, owner) =>
+      new SqliteDatabase(handle as SqliteConnection, owner.changed, library, owner.runs),
   };
 }
