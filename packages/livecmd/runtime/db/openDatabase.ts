@@ -4,6 +4,7 @@ import type { AppDatabase } from "./database.ts";
 import type { DatabaseDriver, DatabaseOwner } from "./driver.ts";
 import { nodePostgres } from "./node-postgres/nodePostgres.ts";
 import { nodeSqlite } from "./node-sqlite/nodeSqlite.ts";
+import { prismaBetterSqlite3, type PrismaAdapterFactory } from "./prisma/prismaBetterSqlite3.ts";
 import type { PostgresSource } from "./postgres/postgres.ts";
 import type { SqliteConnection } from "./sqlite/sqliteConnection.ts";
 
@@ -11,13 +12,20 @@ import type { SqliteConnection } from "./sqlite/sqliteConnection.ts";
  * Every driver, asked in this order whether a handle is theirs: adding one is its folder under
  * db/ and a line here.
  */
-const DRIVERS: readonly DatabaseDriver[] = [nodeSqlite, betterSqlite3, nodePostgres];
+const DRIVERS: readonly DatabaseDriver[] = [
+  nodeSqlite,
+  prismaBetterSqlite3,
+  betterSqlite3,
+  nodePostgres,
+];
 
 /**
  * What `defineApp({ database })` takes: a function that returns the app's SQLite connection (the
- * very one it gives Drizzle, Kysely or its own code), or `postgres(...)`.
+ * very one it gives Drizzle, Kysely or its own code), `postgres(...)` (with the app's own
+ * `pg.Pool` for Drizzle, Kysely or Prisma's `PrismaPg`), or the adapter the app gives Prisma on
+ * SQLite (`prisma(new PrismaBetterSqlite3({ url }))`).
  */
-export type DatabaseSource = (() => SqliteConnection) | PostgresSource;
+export type DatabaseSource = (() => SqliteConnection) | PostgresSource | PrismaAdapterFactory;
 
 /**
  * Opens `owner`'s database with the driver whose handle it is. `owner.changed` is told what
@@ -29,7 +37,7 @@ export function openDatabase(source: DatabaseSource, owner: DatabaseOwner): AppD
   const driver = DRIVERS.find((each) => each.accepts(handle));
   if (!driver)
     throw new SetupError(
-      `livecmd: defineApp({ database }) got ${describe(handle)}, which no driver opens: give a function that returns the app's SQLite connection (better-sqlite3 or node:sqlite), or postgres(url or pg.Pool)`,
+      `livecmd: defineApp({ database }) got ${describe(handle)}, which no driver opens: give a function that returns the app's SQLite connection (better-sqlite3 or node:sqlite), postgres(url, pg.Pool or pg.Client), or Prisma's PrismaBetterSqlite3 adapter`,
     );
   return driver.open(handle, owner);
 }
