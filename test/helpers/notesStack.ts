@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { App } from "../../packages/livecmd/runtime/index.ts";
 import { testApp, type ProtocolVersion } from "../../packages/livecmd/runtime/testing/index.ts";
+import { inspectReads } from "../../packages/livecmd-kit/cli/inspectReads.ts";
 import { root } from "./cli.ts";
 import { psql } from "./postgres.ts";
 
@@ -98,6 +99,12 @@ export async function unseenNotes(app: App, protocol: ProtocolVersion): Promise<
     const show = `notes://notes_show/${note.id}`;
     const listening = await mcp.listen([show]);
     assert.deepEqual(mcp.live.unseen(), ["notes_show"]);
+    const inspected: string[] = [];
+    await inspectReads(app, [show], (line) => inspected.push(line));
+    assert.match(
+      inspected[1]!,
+      /^ {2}reads nothing livecmd can see: every write re-runs a watch of it; give livecmd the handle/,
+    );
     await mcp.call("notes_rename", { id: note.id, title: "two" });
     await app.db.run("UPDATE authors SET name = 'Ada L.' WHERE id = ?", ada.id);
     await mcp.live.settled();
