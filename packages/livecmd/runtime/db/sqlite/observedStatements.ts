@@ -25,7 +25,9 @@ export function observeStatements(
   const methods = target as Record<string, unknown>;
   const bound = new WeakMap<object, readonly unknown[]>();
   const positional = (params: readonly unknown[]): readonly unknown[] =>
-    arraysSpread ? params.flatMap((param) => (Array.isArray(param) ? param : [param])) : params;
+    arraysSpread && params.some(Array.isArray)
+      ? params.flatMap((param) => (Array.isArray(param) ? param : [param]))
+      : params;
   for (const name of RUNNERS) {
     const run = methods[name] as Method | undefined;
     if (typeof run !== "function") continue;
