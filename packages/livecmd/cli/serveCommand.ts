@@ -5,6 +5,7 @@ import type { App } from "livecmd";
 // Light imports only: the CLI registers this command on every run, `codegen` included; the
 // MCP server runtime (livecmd/server) loads when `serve` actually runs.
 import {
+  DEFAULT_CONFIRM_TIMEOUT_MS,
   DEFAULT_HOST,
   DEFAULT_LOG_FORMAT,
   DEFAULT_PAGE_SIZE,
@@ -26,6 +27,7 @@ interface ServeArguments extends HttpFlags {
   "page-size": number;
   "allow-stale"?: boolean;
   "log-format": LogFormat;
+  "confirm-timeout"?: number;
 }
 
 /** `livecmd serve`: the app's commands over MCP, on stdio or Streamable HTTP. */
@@ -54,6 +56,10 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
         default: DEFAULT_LOG_FORMAT,
         describe:
           "Log lines on stderr: pretty (`livecmd: …`, one readable line each) or json (one JSON object a line: level, time, req, principal, msg)",
+      })
+      .option("confirm-timeout", {
+        type: "number",
+        describe: `Seconds a person has to answer a confirm command's question (default ${DEFAULT_CONFIRM_TIMEOUT_MS / 1000}); then the call ends and nothing runs`,
       })
       .option("allow-stale", {
         type: "boolean",
@@ -128,6 +134,11 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
       .check((args) => {
         if (args.http !== undefined && !isPort(args.http))
           throw new InputError(`--http must be a port from 0 to 65535, got ${args.http}`);
+        const timeout = args["confirm-timeout"];
+        if (timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout)))
+          throw new InputError(
+            `--confirm-timeout must be a positive number of seconds, got ${timeout}`,
+          );
         const httpProblem = httpFlagsProblem(args, args.http !== undefined);
         if (httpProblem) throw new InputError(httpProblem);
         return true;
@@ -158,6 +169,9 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
       pageSize: argv["page-size"],
       allowStale: argv["allow-stale"] === true,
       version: packageVersionNear(path.resolve(cwd, appModule)),
+      ...(argv["confirm-timeout"] !== undefined && {
+        confirmTimeoutMs: argv["confirm-timeout"] * 1000,
+      }),
     };
     await serve(
       app,
@@ -170,7 +184,13 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
 async function serve(
   app: App,
   http: { port: number; flags: HttpFlags } | undefined,
-  options: { log: ServerLog; pageSize: number; allowStale: boolean; version: string | undefined },
+  options: {
+    log: ServerLog;
+    pageSize: number;
+    allowStale: boolean;
+    version: string | undefined;
+    confirmTimeoutMs?: number;
+  },
 ): Promise<void> {
   await app.ready().catch((error: Error) => {
     throw new InputError(

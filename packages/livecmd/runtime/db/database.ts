@@ -1,5 +1,6 @@
 import type { KeyValue, TableRead } from "./keyedAccess.ts";
 import type { PostgresSessionStore } from "./postgres/sessionStore.ts";
+import type { PostgresSpentConfirmations } from "./postgres/spentConfirmations.ts";
 
 export type SqlParam = string | number | bigint | boolean | null | Buffer;
 
@@ -65,11 +66,17 @@ export interface AppDatabase extends Database {
    * may (PostgreSQL); undefined when this process is the only one (SQLite).
    */
   sharedSessions(): PostgresSessionStore | undefined;
+  /**
+   * Where the 2026-era confirmations accepted by every process serving this database are
+   * recorded, so that each is spent once (PostgreSQL); undefined when this process is the only one.
+   */
+  spentConfirmations(): PostgresSpentConfirmations | undefined;
   /** A key value as `livecmd inspect --reads` prints it. */
   keyText(key: KeyValue): string;
   /**
    * Resolves once every write committed before the call has been reported as changed (on
-   * PostgreSQL the change feed's notifications arrive after the commit; on SQLite at once).
+   * PostgreSQL the change feed's notifications arrive after the commit; on SQLite once the log
+   * is read, a page a turn: at once for most writes).
    */
   caughtUp(): Promise<void>;
   /** Ends the connections (tests, and shutdown); the database cannot be used afterwards. */

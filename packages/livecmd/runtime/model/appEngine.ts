@@ -14,6 +14,7 @@ import type { AppDatabase, Database, TableObserver } from "../db/database.ts";
 import { anyRowsOf, type TableChange, type TableRead } from "../db/keyedAccess.ts";
 import { openDatabase, type DatabaseSource } from "../db/openDatabase.ts";
 import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
+import type { PostgresSpentConfirmations } from "../db/postgres/spentConfirmations.ts";
 import { RunScope } from "../db/runScope.ts";
 import type { FieldError } from "../uri/template.ts";
 import { argumentValidator } from "../validation/argumentValidator.ts";
@@ -161,6 +162,14 @@ export class AppEngine {
    */
   sharedSessions(): PostgresSessionStore | undefined {
     return this.#openDatabase && this.db.sharedSessions();
+  }
+
+  /**
+   * Where the confirmations accepted by every process serving the app's database are recorded,
+   * when several may serve it (PostgreSQL); undefined otherwise.
+   */
+  spentConfirmations(): PostgresSpentConfirmations | undefined {
+    return this.#openDatabase && this.db.spentConfirmations();
   }
 
   /**

@@ -1,6 +1,15 @@
 export { createServerFactory } from "./createServerFactory.ts";
 export { serveStdio, type ServeStdioOptions, type StdioServing } from "./serveStdio.ts";
 export {
+  mcpHandler,
+  type FetchOptions,
+  type McpHandler,
+  type McpHandlerOptions,
+  type NodeHandler,
+  type Readiness,
+  type RemoteAddress,
+} from "./mcpHandler.ts";
+export {
   serveHttp,
   MCP_PATH,
   HTTP_TIMEOUTS,
@@ -12,6 +21,7 @@ export { staticTokens, type StaticTokens } from "./auth/staticTokens.ts";
 export { jwtBearer, type JwtBearerOptions } from "./auth/jwtBearer.ts";
 export { RATE_LIMITED } from "./protocolErrors.ts";
 export { DEFAULT_PAGE_SIZE } from "./pagination.ts";
+export { DEFAULT_CONFIRM_TIMEOUT_MS } from "./confirmTimeout.ts";
 export { type LiveStatus, type ServeOptions } from "./servedApp.ts";
 export { StaleCatalogError } from "./catalogDrift.ts";
 export { DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionLimits } from "../live/limitDefaults.ts";

@@ -49,6 +49,8 @@ export interface McpTestOptions {
    * server asks (a confirm command's confirmation). Without it the client declares none.
    */
   elicit?: (request: ElicitRequest["params"]) => ElicitResult | Promise<ElicitResult>;
+  /** How long the person has to answer a confirmation (`ServeOptions.confirmTimeoutMs`). */
+  confirmTimeoutMs?: number;
 }
 
 /**
@@ -187,6 +189,7 @@ async function connectTransport(
     ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
     ...(options.onerror && { onerror: options.onerror }),
     ...(options.checkResults !== undefined && { checkResults: options.checkResults }),
+    ...(options.confirmTimeoutMs !== undefined && { confirmTimeoutMs: options.confirmTimeoutMs }),
   };
   if (options.transport === "http") {
     const serving = await serveHttp(app, { ...serveOptions, port: 0 });

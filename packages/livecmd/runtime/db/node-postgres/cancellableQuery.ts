@@ -1,3 +1,4 @@
+import { keepServing } from "../../live/keepServing.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
 import type { PgClient, PgPool, PgQueryConfig, PgQueryResult } from "./pgShapes.ts";
 
@@ -36,10 +37,13 @@ export async function whileCancellable<T>(
   send: () => Promise<T>,
 ): Promise<T> {
   let cancelling: Promise<unknown> | undefined;
-  const cancel = () =>
-    void (cancelling = pool
-      .query({ text: "SELECT pg_cancel_backend($1)", values: [processID ?? 0] })
-      .catch(() => {}));
+  const cancel = keepServing(
+    "cancelling a PostgreSQL statement",
+    () =>
+      void (cancelling = pool
+        .query({ text: "SELECT pg_cancel_backend($1)", values: [processID ?? 0] })
+        .catch(() => {})),
+  );
   signal.addEventListener("abort", cancel, { once: true });
   try {
     return await send();

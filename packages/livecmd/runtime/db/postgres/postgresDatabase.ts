@@ -23,6 +23,7 @@ import {
 import type { PlannedRead } from "./planReads.ts";
 import { activityOf, unaccounted } from "./readsCheck.ts";
 import { PostgresSessionStore } from "./sessionStore.ts";
+import { PostgresSpentConfirmations } from "./spentConfirmations.ts";
 
 /** What the views of one database share beyond its connections. */
 export interface DatabaseLifecycle {
@@ -261,6 +262,11 @@ export class PostgresDatabase implements AppDatabase {
   /** Every process serving this database shares its 2025-era sessions. */
   sharedSessions(): PostgresSessionStore {
     return new PostgresSessionStore(this);
+  }
+
+  /** Every process serving this database spends a confirmation once between them. */
+  spentConfirmations(): PostgresSpentConfirmations {
+    return new PostgresSpentConfirmations(() => this);
   }
 
   keyText(key: string): string {

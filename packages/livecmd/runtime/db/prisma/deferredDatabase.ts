@@ -46,6 +46,10 @@ export class DeferredDatabase implements AppDatabase {
     return this.#opened?.sharedSessions();
   }
 
+  spentConfirmations(): ReturnType<AppDatabase["spentConfirmations"]> {
+    return this.#opened?.spentConfirmations();
+  }
+
   keyText(key: string): string {
     return this.#opened ? this.#opened.keyText(key) : JSON.stringify(key);
   }

@@ -10,6 +10,7 @@ import type { SqliteLibrary } from "./sqliteLibrary.ts";
 import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
 import { boundReads, StatementPlans } from "./statementPlans.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
+import { keepServing } from "../../live/keepServing.ts";
 
 /** The transaction open on a connection: who may use the connection until `done`. */
 interface OpenTransaction {
@@ -39,6 +40,12 @@ const UNKNOWN_LIBRARY: SqliteLibrary = {
   observe: (handle) => handle,
 };
 
+/** A `caughtUp` waiting for the end of the log's read numbered `read`. */
+interface Waiter {
+  readonly read: number;
+  readonly resolve: () => void;
+}
+
 /** What every view of one connection shares: the connection, its statements and their plans, its changes. */
 class Connection {
   readonly statements = new Map<string, SqliteStatement>();
@@ -55,7 +62,23 @@ class Connection {
   #schemaChanged = false;
   #lookAgainQueued = false;
   #closed = false;
+  /** Whether the next page of the log is to be read on a later turn (or once a transaction ends). */
+  #pageDue = false;
+  #waiters: Waiter[] = [];
   readonly #poll: NodeJS.Timeout;
+  readonly #nextPage = keepServing("reading the SQLite change log", () => {
+    this.#pageDue = false;
+    this.#readLog();
+  });
+  readonly #lookAgain = keepServing(
+    "reading a transaction committed through the app's handle",
+    () => {
+      this.#lookAgainQueued = false;
+      if (this.#closed || this.inTransaction) return;
+      this.#noteHandleTransaction(undefined);
+      this.committed();
+    },
+  );
   /** The connection as livecmd prepares `ctx.db`'s statements: past the observation of the app's. */
   readonly #unobserved: SqliteConnection;
   /** The same for livecmd's own statements, which must read numbers. */
@@ -84,7 +107,10 @@ class Connection {
     this.plans = new StatementPlans(own, () => this.#schema);
     this.#schema = this.#openLog(false);
     this.#dataVersion = this.#pragma("data_version");
-    this.#poll = setInterval(() => this.otherWriters(), OTHER_WRITERS_POLL_MS).unref();
+    this.#poll = setInterval(
+      keepServing("polling the SQLite change log", () => this.otherWriters()),
+      OTHER_WRITERS_POLL_MS,
+    ).unref();
   }
 
   prepare(sql: string): SqliteStatement {
@@ -175,21 +201,20 @@ class Connection {
   #lookAgainAfterThisJob(): void {
     if (this.#lookAgainQueued) return;
     this.#lookAgainQueued = true;
-    queueMicrotask(() => {
-      this.#lookAgainQueued = false;
-      if (this.#closed || this.inTransaction) return;
-      this.#noteHandleTransaction(undefined);
-      this.committed();
-    });
+    queueMicrotask(this.#lookAgain);
   }
 
-  /** Reports what the writes committed (or made outside a transaction) changed, by anyone. */
+  /**
+   * Reports what the writes committed (or made outside a transaction) changed, by anyone: a
+   * changed schema at once as every table; the log's first page at once, the rest a page a turn.
+   */
   committed(): void {
-    const changes = this.#log?.read() ?? [];
-    if (this.#schemaChanged) changes.unshift(anyRowsOf(ANY_TABLE));
-    this.#schemaChanged = false;
-    if (changes.length > 0) this.changed(changes);
-    this.#log?.prune();
+    if (this.#schemaChanged) {
+      this.#schemaChanged = false;
+      this.#log?.skip();
+      this.#report([anyRowsOf(ANY_TABLE)]);
+    }
+    this.#readLog();
   }
 
   /**
@@ -209,10 +234,63 @@ class Connection {
     } else this.#log?.prune();
   }
 
+  /** Resolves once every entry logged before the call has been reported (outside a transaction). */
+  reported(): Promise<void> {
+    const read = this.#log?.readCoveringNow();
+    if (read === undefined) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push({ read, resolve }));
+  }
+
+  /** Stops reading the log (a page due is dropped, a `caughtUp` waiting resolves) and closes the handle. */
   close(): void {
     this.#closed = true;
     clearInterval(this.#poll);
+    this.#log = undefined;
+    for (const { resolve } of this.#waiters.splice(0)) resolve();
     (this.handle as { close?: () => void }).close?.();
+  }
+
+  /**
+   * Reads a page of the log, unless one is due on a later turn already or a transaction is open
+   * (its commit, or its end, carries on: `ctx.db`'s, one the app began through its handle and
+   * livecmd saw begin, else the statement or the job that ends it, else the poll). Between pages
+   * other work runs: reads, other clients.
+   */
+  #readLog(): void {
+    const log = this.#log;
+    if (!log || this.#pageDue) return;
+    if (this.inTransaction) {
+      const end = this.open?.done ?? this.handleTransaction?.done;
+      if (end) {
+        this.#pageDue = true;
+        void end.then(this.#nextPage);
+      }
+      return;
+    }
+    const changes = log.readPage();
+    if (changes) {
+      this.#report(changes);
+      log.prune();
+    }
+    if (!changes || log.behind) {
+      this.#pageDue = true;
+      setImmediate(this.#nextPage);
+    }
+  }
+
+  /** Tells `changed`, then every `caughtUp` the report covers: all of them when it is every table. */
+  #report(changes: readonly TableChange[]): void {
+    try {
+      if (changes.length > 0) this.changed(changes);
+    } finally {
+      const everyTable = changes.some(({ table }) => table === ANY_TABLE);
+      const ended = this.#log?.readsEnded ?? Infinity;
+      const waiting = this.#waiters;
+      this.#waiters = [];
+      for (const waiter of waiting)
+        if (everyTable || waiter.read <= ended) waiter.resolve();
+        else this.#waiters.push(waiter);
+    }
   }
 
   /** A changed schema: what any read reads may have moved, so every subscription re-runs. */
@@ -336,13 +414,33 @@ export class SqliteDatabase implements AppDatabase {
     return undefined;
   }
 
+  /** So are its spent confirmations. */
+  spentConfirmations(): undefined {
+    return undefined;
+  }
+
   keyText(key: string): string {
     return keyText(key);
   }
 
-  /** Other connections' writes are seen within a poll; this reads them now. */
+  /**
+   * Other connections' writes are seen within a poll; this reads them now, and resolves once
+   * every write committed before the call has been reported, a page of the log a turn. A
+   * transaction open on the connection is waited for; inside one (whose writes are reported at
+   * its commit, and during which the log is not read) it resolves at once.
+   */
   async caughtUp(): Promise<void> {
-    this.#connection.otherWriters();
+    const connection = this.#connection;
+    const run = this.#run();
+    for (
+      let wait = connection.foreignTransaction(run);
+      wait;
+      wait = connection.foreignTransaction(run)
+    )
+      await wait;
+    if (connection.inTransaction) return;
+    connection.otherWriters();
+    await connection.reported();
   }
 
   async close(): Promise<void> {

@@ -59,6 +59,8 @@ export async function authenticate(
   // An endpoint with no one URL to advertise names no metadata document in its challenges.
   const resourceMetadataUrl = advertised ? metadataUrlOf(resource).href : undefined;
   const requiredScopes = auth.requiredScopes === undefined ? undefined : [...auth.requiredScopes];
+  if (!request.headers.get("authorization"))
+    return tokenMissing(resourceMetadataUrl, requiredScopes);
   const verifier = {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
       const principal = await auth.verify(token, resource);
@@ -87,6 +89,36 @@ export async function authenticate(
       ...(requiredScopes && { requiredScopes }),
     });
   }
+}
+
+/**
+ * 401 to a request with no token at all: a challenge naming where to learn how to get one, and
+ * no error code (RFC 6750 §3.1: a request that lacks any authentication information is not
+ * told of an error; the SDK's challenge says `invalid_token`).
+ */
+function tokenMissing(
+  resourceMetadataUrl: string | undefined,
+  requiredScopes: readonly string[] | undefined,
+): Response {
+  const parameters = [
+    ...(requiredScopes?.length ? [`scope="${quotedString(requiredScopes.join(" "))}"`] : []),
+    ...(resourceMetadataUrl ? [`resource_metadata="${quotedString(resourceMetadataUrl)}"`] : []),
+  ];
+  return new Response(
+    "Unauthorized: this endpoint needs a bearer token in the Authorization header; the WWW-Authenticate challenge names the metadata that says where to get one\n",
+    {
+      status: 401,
+      headers: {
+        "www-authenticate": ["Bearer", parameters.join(", ")].filter(Boolean).join(" "),
+        "content-type": "text/plain",
+      },
+    },
+  );
+}
+
+/** A value inside an auth-param's quotes (RFC 9110 quoted-string). */
+function quotedString(value: string): string {
+  return value.replace(/["\\]/g, "\\$&");
 }
 
 /** 503 with `Retry-After`: the token may be good, but cannot be checked now. */
@@ -124,21 +156,41 @@ function oauthErrorResponse(
   );
 }
 
+/** How a problem with the endpoint's URL is told: in `livecmd serve`'s flags, or in code. */
+const SPELLINGS = {
+  listening: {
+    unknown: "serving on every interface, the server",
+    publicUrl: (url: string) => `--public-url ${url}`,
+    audience: (url: string) => `--audience ${url}`,
+  },
+  mounted: {
+    unknown: "mounted in your server, the endpoint",
+    publicUrl: (url: string) => `publicUrl: new URL(${JSON.stringify(url)})`,
+    audience: (url: string) => `jwtBearer({ audience: ${JSON.stringify(url)} })`,
+  },
+};
+
 /**
  * Why `auth` can never accept a token for `resource`, if so: its audience is another URL (the
- * SDK compares the two exactly, but for a fragment and a trailing slash).
+ * SDK compares the two exactly, but for a fragment and a trailing slash), or the endpoint has no
+ * one URL (`serving`: on every interface, or mounted in an app's server) to compare it with.
  */
-export function audienceProblem(auth: HttpAuth, resource: URL | undefined): string | undefined {
+export function audienceProblem(
+  auth: HttpAuth,
+  resource: URL | undefined,
+  serving: keyof typeof SPELLINGS = "listening",
+): string | undefined {
   if (auth.audience === undefined) return undefined;
+  const spell = SPELLINGS[serving];
   if (resource === undefined)
-    return `serving on every interface, the server does not know the URL tokens for the audience ${auth.audience} are presented at; pass --public-url ${auth.audience}`;
+    return `${spell.unknown} does not know the URL tokens for the audience ${auth.audience} are presented at; pass ${spell.publicUrl(auth.audience)}`;
   const comparable = (url: string) => url.replace(/#.*$/, "").replace(/\/$/, "");
   if (
     URL.canParse(auth.audience) &&
     comparable(new URL(auth.audience).href) === comparable(resource.href)
   )
     return undefined;
-  return `the audience ${auth.audience} is not this endpoint's URL ${resource.href}, so every token would be refused (RFC 8707); pass --audience ${resource.href}, or --public-url ${auth.audience} if clients reach the server there`;
+  return `the audience ${auth.audience} is not this endpoint's URL ${resource.href}, so every token would be refused (RFC 8707); pass ${spell.audience(resource.href)}, or ${spell.publicUrl(auth.audience)} if clients reach the server there`;
 }
 
 /** RFC 9728: what a client learns of this resource server before it gets a token. */
