@@ -1,4 +1,8 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { after, before, describe, test } from "node:test";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
@@ -12,7 +16,7 @@ import {
   postgres,
   type App,
 } from "../../packages/livecmd/runtime/index.ts";
-import type { TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
+import type { KeyValue, TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { SQLITE_DRIVERS } from "../helpers/sqliteDrivers.ts";
@@ -80,6 +84,54 @@ describe(
       controller.abort("the client went away");
       const { running } = runObserved(app, "many", [], controller.signal);
       await assert.rejects(running, { name: "AbortError" });
+    });
+  },
+);
+
+describe(
+  "the change log, read a page a turn, meets a transaction the app began through its handle",
+  { skip: betterSqlite3.skip },
+  () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "livecmd-handle-pages-"));
+    const file = path.join(folder, "notes.sqlite");
+    const sqlite = new Database(file);
+    sqlite.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT)");
+    const app = defineApp({
+      name: "n",
+      commands: {},
+      agent: { grant: [] },
+      database: () => sqlite,
+    });
+    after(async () => {
+      await app.close();
+      rmSync(folder, { recursive: true, force: true });
+    });
+
+    test("no page is read inside it: its rolled-back row is never reported, and every row another connection wrote is, after it", async () => {
+      await app.ready();
+      const other = new Database(file);
+      const insert = other.prepare("INSERT INTO notes VALUES (?, 'bulk')");
+      other.transaction(() => {
+        for (let id = 1; id <= 2_500; id++) insert.run(id);
+      })();
+      other.close();
+      const reported = new Set<KeyValue | null | undefined>();
+      engineOf(app).onChange((changes) => {
+        for (const { rows } of changes) {
+          assert.ok(rows, "each change carries its rows");
+          for (const row of rows) reported.add(row.rowid);
+        }
+      });
+      const caughtUp = engineOf(app).changesCaughtUp(); // reads the first of three pages now
+      sqlite.prepare("BEGIN").run();
+      sqlite.prepare("INSERT INTO notes VALUES (10001, 'own')").run();
+      await sleep(100); // page turns and polls come and go
+      assert.equal(reported.size, 0, "no page is read inside it");
+      sqlite.prepare("ROLLBACK").run();
+      await caughtUp;
+      await engineOf(app).changesCaughtUp();
+      assert.equal(reported.size, 2_500);
+      assert.ok(!reported.has("n10001"), "a rolled-back row is not reported");
     });
   },
 );
