@@ -16,7 +16,9 @@ export {
   type CommandEntry,
 } from "./model/catalog.ts";
 export { isSetupError } from "./model/setupError.ts";
+export { isStruct, toolArguments } from "./model/commandArguments.ts";
 export { byCodeUnit } from "./text/byCodeUnit.ts";
+export { descriptionExamples } from "./text/descriptionExamples.ts";
 export type { JsonSchema, TemplateVariable } from "./uri/template.ts";
 export { isJsonNumberSyntax } from "./uri/scalarSyntax.ts";
 export { isPlainConstant } from "./uri/uriCursor.ts";
@@ -34,6 +36,8 @@ export {
   WITHOUT_EVENT_TRIGGERS,
 } from "./db/postgres/installChangeFeed.ts";
 export { ReadSet, UNSEEN_FIX } from "./live/readSet.ts";
+export { keyValueText } from "./live/rerunCause.ts";
+export { wholeReasonText, type WholeReason } from "./db/wholeReason.ts";
 export { DEFAULT_SUBSCRIPTION_LIMITS, FAIR_SHARES } from "./live/limitDefaults.ts";
 export { DEFAULT_PAGE_SIZE } from "./server/defaultPageSize.ts";
 export { DEFAULT_HOST, DEFAULT_SESSION_IDLE_MS } from "./server/httpDefaults.ts";

@@ -1,5 +1,6 @@
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { KeyValue, TableChange, TableRead } from "../db/keyedAccess.ts";
+import type { WholeReason } from "../db/wholeReason.ts";
 
 /**
  * What to do about a live command whose run made no statement livecmd saw (`ReadSet.unseen`),
@@ -20,6 +21,8 @@ export class ReadSet {
   readonly keyed = new Map<string, Map<string, Set<KeyValue>>>();
   /** How many statements the run made that livecmd saw (one that reads no table included). */
   statements = 0;
+  /** Why tables are read whole, as the first statement reading each so said. */
+  readonly reasons = new Map<string, WholeReason>();
 
   constructor(private readonly matching: Matching) {}
 
@@ -49,6 +52,8 @@ export class ReadSet {
       if (this.whole.has(read.table)) continue;
       if (read.column === undefined || this.matching === "tables") {
         this.whole.add(read.table);
+        const reason = read.column === undefined ? reasonOf(read) : undefined;
+        if (reason) this.reasons.set(read.table, reason);
         this.keyed.delete(read.table);
         continue;
       }
@@ -74,4 +79,9 @@ export class ReadSet {
       }),
     );
   }
+}
+
+/** Why a read is whole: the plan's reason, else what livecmd says of the table (`because`). */
+function reasonOf(read: TableRead & { column?: undefined }): WholeReason | undefined {
+  return read.reason ?? (read.because ? { kind: "unknown", what: read.because } : undefined);
 }
