@@ -385,18 +385,6 @@ export function listenNotResumable(): ProtocolError {
 /** -32001, the SDK's 2025 transport's code for a session it does not have. */
 const SESSION_NOT_FOUND = -32001;
 
-/**
- * A 2025-era session's request whose `MCP-Protocol-Version` header names another version than
- * the one its `initialize` negotiated (answered 400: the transports spec's answer to an invalid
- * version; a request without the header is taken as the session's).
- */
-export function protocolVersionMismatch(header: string, negotiated: string): ProtocolError {
-  return refusal(
-    SDK_TRANSPORT_REFUSAL,
-    `Bad Request: this session negotiated protocol version ${negotiated} at initialize; the MCP-Protocol-Version header of its requests must name it, not ${JSON.stringify(shortened(header))}`,
-  );
-}
-
 /** A 2025-era request other than `initialize` without the `Mcp-Session-Id` header. */
 export function sessionRequired(): ProtocolError {
   return refusal(
