@@ -14,7 +14,16 @@ export {
   type ArgumentShape,
   type Catalog,
   type CommandEntry,
+  type ToolAnnotations,
+  type ToolEntry,
 } from "./model/catalog.ts";
+export {
+  DEFAULT_WATCH_TOOL,
+  MAX_WATCH_WAIT_MS,
+  VERSION_META_KEY,
+  watchToolEntry,
+  watchToolNameProblem,
+} from "./model/watchTool.ts";
 export { isSetupError } from "./model/setupError.ts";
 export { byCodeUnit } from "./text/byCodeUnit.ts";
 export type { JsonSchema, TemplateVariable } from "./uri/template.ts";
