@@ -20,10 +20,10 @@ export {
 export {
   DEFAULT_WATCH_TOOL,
   MAX_WATCH_WAIT_MS,
-  VERSION_META_KEY,
   watchToolEntry,
   watchToolNameProblem,
 } from "./model/watchTool.ts";
+export { VERSION_META_KEY } from "./model/resultMeta.ts";
 export { isSetupError } from "./model/setupError.ts";
 export { byCodeUnit } from "./text/byCodeUnit.ts";
 export type { JsonSchema, TemplateVariable } from "./uri/template.ts";

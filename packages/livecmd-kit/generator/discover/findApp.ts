@@ -88,7 +88,10 @@ function readDescription(definition: ObjectLiteralExpression): string | undefine
   const initializer = propertyInitializer(definition, "description");
   if (Node.isStringLiteral(initializer) || Node.isNoSubstitutionTemplateLiteral(initializer))
     return initializer.getLiteralValue();
-  throw fail(initializer, `the app's description must be a string literal, e.g. "Customers and their orders."`);
+  throw fail(
+    initializer,
+    `the app's description must be a string literal, e.g. "Customers and their orders."`,
+  );
 }
 
 /** `agent.watchTool`: a string literal or `false`; `DEFAULT_WATCH_TOOL` when absent. */

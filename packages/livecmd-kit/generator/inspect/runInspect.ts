@@ -30,7 +30,9 @@ export async function runInspect(options: InspectOptions): Promise<number> {
     `app "${catalog.app}" (${analysis.app.file}): ${catalog.commands.length} commands, ${listed.resourceTemplates.length} templates, ${listed.resources.length} plain resources, ${listed.tools.length} tools\n`,
   );
   options.log(renderInspectTable(catalog.commands));
-  options.log(`\n${watchToolLine(catalog.watchTool, listed.resourceTemplates.length + listed.resources.length > 0)}`);
+  options.log(
+    `\n${watchToolLine(catalog.watchTool, listed.resourceTemplates.length + listed.resources.length > 0)}`,
+  );
   return EXIT.ok;
 }
 

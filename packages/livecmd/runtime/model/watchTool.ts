@@ -1,4 +1,5 @@
 import type { ToolEntry } from "./catalog.ts";
+import { VERSION_META_KEY } from "./resultMeta.ts";
 
 /**
  * The watch tool's name when the app gives none (`agent.watchTool`): a verb and what it acts on,
@@ -15,9 +16,6 @@ export const DEFAULT_WATCH_TOOL = "watch_resources";
  * rather than a timeout. An agent that wants to wait longer calls again.
  */
 export const MAX_WATCH_WAIT_MS = 25_000;
-
-/** Where the version of a result travels: `_meta` of a read's contents and of a live command's call. */
-export const VERSION_META_KEY = "io.github.livecmd/version";
 
 /** Tool names as SEP-986 has them: 1 to 128 of letters, digits, `_`, `-` and `.`. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -42,7 +40,8 @@ export function watchToolEntry(name: string): ToolEntry {
             properties: {
               uri: {
                 type: "string",
-                description: "A URI this server reads: an expanded resource template or a resource.",
+                description:
+                  "A URI this server reads: an expanded resource template or a resource.",
               },
               version: {
                 type: "string",
@@ -83,7 +82,10 @@ export function watchToolEntry(name: string): ToolEntry {
               uri: { type: "string" },
               version: { type: "string" },
               value: { description: "What reading the URI returns now, as JSON." },
-              error: { type: "string", description: "Why reading the URI now fails, instead of a value." },
+              error: {
+                type: "string",
+                description: "Why reading the URI now fails, instead of a value.",
+              },
             },
             required: ["uri", "version"],
             additionalProperties: false,
