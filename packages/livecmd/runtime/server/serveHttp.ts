@@ -202,6 +202,8 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     live: served.room.registry,
     async close({ drainMs = DRAIN_MS } = {}) {
       draining = true;
+      // Waiting watch calls answer now: their clients call again, behind a balancer elsewhere.
+      served.room.drain();
       stopWatchingGrants();
       held.close();
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));

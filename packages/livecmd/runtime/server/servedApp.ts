@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/server";
+import type { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import type { App, RunOptions } from "../model/app.ts";
 import { engineOf, type AppEngine } from "../model/appEngine.ts";
 import type { CommandEntry } from "../model/catalog.ts";
@@ -52,6 +53,13 @@ export interface ServeOptions {
    * to another's question. `LIVECMD_REQUEST_STATE_KEY` when this is absent.
    */
   requestStateKey?: string | Uint8Array;
+  /**
+   * The app's agent skill, served through the SDK's skills extension (`skills/list`,
+   * `skills/get`, its files by `resources/read`): the folder codegen writes, loaded with
+   * `await loadSkills("src/generated/skills")` (`livecmd/server`). Served when the app serves
+   * resources, which the extension needs.
+   */
+  skills?: SkillsExtension;
 }
 
 /** `serverInfo.version` of an app that gives none, from neither `defineApp` nor a package.json. */
@@ -71,8 +79,8 @@ export class ServedApp {
   readonly catalog: GrantedCatalog;
   readonly validator = argumentValidator();
   readonly pageSize: number;
-  /** `serverInfo`: the app's name and version. */
-  readonly serverInfo: { name: string; version: string };
+  /** `serverInfo`: the app's name, version and description. */
+  readonly serverInfo: { name: string; version: string; description?: string };
   readonly onerror: (error: Error) => void;
   readonly log: ServerLog;
   /** Every URI watched by the connections this entry serves: admitted, limited, re-run on writes. */
@@ -84,6 +92,8 @@ export class ServedApp {
    */
   readonly stateKey: Uint8Array | string;
   readonly confirmations: Confirmations;
+  /** The app's agent skill, when it is served. */
+  readonly skills: SkillsExtension | undefined;
   readonly #limiter: RateLimiter;
   readonly #checkResults: boolean;
 
@@ -121,12 +131,17 @@ export class ServedApp {
       holderOf,
       onError: (failure) => this.onerror(new Error(describeRerunFailure(failure))),
     });
-    this.serverInfo = { name: app.name, version: app.version ?? options.version ?? UNVERSIONED };
+    this.serverInfo = {
+      name: app.name,
+      version: app.version ?? options.version ?? UNVERSIONED,
+      ...(app.description !== undefined && { description: app.description }),
+    };
     if (drift.length > 0)
       this.onerror(new Error(`serving a stale catalog.json (allowStale): ${drift.join("; ")}`));
     this.stateKey =
       options.requestStateKey ?? (process.env.LIVECMD_REQUEST_STATE_KEY || randomBytes(32));
     this.confirmations = new Confirmations(this.stateKey);
+    this.skills = options.skills;
   }
 
   /** Counts a run against the command's rate limit; over the limit, throws the retry hint. */

@@ -13,6 +13,7 @@ import {
   type ResourceTemplateType as ResourceTemplate,
   type Tool,
 } from "@modelcontextprotocol/client";
+import type { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import type { App } from "../model/app.ts";
 import {
   ListChangeRecorder,
@@ -49,6 +50,8 @@ export interface McpTestOptions {
    * server asks (a confirm command's confirmation). Without it the client declares none.
    */
   elicit?: (request: ElicitRequest["params"]) => ElicitResult | Promise<ElicitResult>;
+  /** Agent skills to serve (`ServeOptions.skills`: `await loadSkills("src/generated/skills")`). */
+  skills?: SkillsExtension;
 }
 
 /**
@@ -187,6 +190,7 @@ async function connectTransport(
     ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
     ...(options.onerror && { onerror: options.onerror }),
     ...(options.checkResults !== undefined && { checkResults: options.checkResults }),
+    ...(options.skills && { skills: options.skills }),
   };
   if (options.transport === "http") {
     const serving = await serveHttp(app, { ...serveOptions, port: 0 });

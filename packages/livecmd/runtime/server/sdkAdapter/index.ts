@@ -31,6 +31,11 @@
  *    takes a second acknowledgement on the resumed stream without harm; a `405` ends the
  *    listen. So a listen's ids carry it (`listenResume.ts`) and any replica serves that `GET`
  *    as the listen again (`HttpListens`).
+ * 9. The skills extension (`@modelcontextprotocol/server/ext/skills`) attaches to an `McpServer`
+ *    and uses only its `server`, `isConnected()` and `registerResource(name, template, config,
+ *    read)` (its skill files as one `ResourceTemplate` whose `list` gives the `SKILL.md` files).
+ *    An `McpServer` would take over `resources/*`, so livecmd hands it just those
+ *    (`attachSkills`) and serves the skill files from its own handlers.
  */
 export { narrowedTo, requestedUris } from "./listenRequest.ts";
 export { StdioListenTap } from "./stdioListenTap.ts";
@@ -38,3 +43,4 @@ export { HttpListens } from "./httpListens.ts";
 export { ListenResumes } from "./listenResume.ts";
 export { routeByEra } from "./httpEraRouting.ts";
 export { CheckedParamsServer } from "./requestParams.ts";
+export { attachSkills, type ServedSkills } from "./skillsHost.ts";
