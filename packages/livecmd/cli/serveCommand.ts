@@ -158,8 +158,7 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
       ),
   handler: async (argv) => {
     const cwd = process.cwd();
-    const project =
-      argv.app === undefined ? await loadProjectConfig(cwd) : { config: {}, source: undefined };
+    const project = await loadProjectConfig(cwd);
     const appModule = resolveAppModule(argv.app, project, cwd);
     const app = await loadApp(appModule, cwd);
     const { serverLog } = await import("livecmd/server");

@@ -10,6 +10,7 @@ export { engineOf, type AppEngine } from "./model/appEngine.ts";
 export {
   annotationsOf,
   CATALOG_VERSION,
+  isReadable,
   listings,
   type ArgumentShape,
   type Catalog,
