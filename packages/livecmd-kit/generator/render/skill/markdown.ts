@@ -7,11 +7,16 @@ import { printJson } from "../printJson.ts";
  * by the layout engine, and nothing prose-wrapped.
  */
 
-/** `text` as a code span: fenced with more backticks than it holds in a row. */
+/**
+ * `text` as a code span: fenced with more backticks than it holds in a row, and padded with a
+ * space only where it starts or ends with a backtick (CommonMark strips the padding; prettier
+ * writes it only there).
+ */
 export function code(text: string): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map(([run]) => run.length));
   const fence = "`".repeat(longest + 1);
-  return longest === 0 ? `${fence}${text}${fence}` : `${fence} ${text} ${fence}`;
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
 }
 
 /** A fenced code block of `language`, its lines `indent` in (a list item's content column). */

@@ -47,7 +47,8 @@ function variableLine({ name, required, kind, schema }: VariableSkill): string {
       : [CONSTRAINT_WORDS[keyword](schema[keyword])],
   );
   const bounds = constraints.length === 0 ? "" : ` ${sentence(constraints.join(", "))}`;
-  return `- ${code(name)} (${typeInWords(kind, schema)}; ${where}):${described}${bounds}`;
+  const about = `${described}${bounds}`;
+  return `- ${code(name)} (${typeInWords(kind, schema)}; ${where})${about && `:${about}`}`;
 }
 
 function typeInWords(kind: ScalarKind, schema: JsonSchema): string {
