@@ -17,6 +17,28 @@ export const DEFAULT_WATCH_TOOL = "watch_resources";
  */
 export const MAX_WATCH_WAIT_MS = 25_000;
 
+/** The watch tool's answer: its `structuredContent`, and its text content as JSON. */
+export interface WatchAnswer {
+  /** "changed": some result is not the version given; "unchanged": the wait ended with none. */
+  status: "changed" | "unchanged";
+  /** The URIs whose result is not the version given, in the order asked. */
+  changed: WatchChange[];
+  /** Every URI watched, with the version of its result now: the next call's `resources`. */
+  resources: { uri: string; version: string }[];
+}
+
+/** One URI of a watch's answer whose result is not the version the agent gave. */
+export interface WatchChange {
+  uri: string;
+  version: string;
+  /** What reading the URI returns now (absent when it fails: see `error`). */
+  value?: unknown;
+  /** Why reading the URI now fails. */
+  error?: string;
+  /** When livecmd saw the result change (ISO 8601), when it knows. */
+  lastModified?: string;
+}
+
 /** Tool names as SEP-986 has them: 1 to 128 of letters, digits, `_`, `-` and `.`. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -85,6 +107,11 @@ export function watchToolEntry(name: string): ToolEntry {
               error: {
                 type: "string",
                 description: "Why reading the URI now fails, instead of a value.",
+              },
+              lastModified: {
+                type: "string",
+                format: "date-time",
+                description: "When the server saw the result change, when it knows.",
               },
             },
             required: ["uri", "version"],

@@ -1,7 +1,12 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { FAILED, type LastResult } from "../live/liveRegistry.ts";
 import { versionOf } from "../live/resultVersion.ts";
-import { MAX_WATCH_WAIT_MS, watchToolEntry } from "../model/watchTool.ts";
+import {
+  MAX_WATCH_WAIT_MS,
+  watchToolEntry,
+  type WatchAnswer,
+  type WatchChange,
+} from "../model/watchTool.ts";
 import { invalidToolArguments, unwatchableUris, watchLimitReached } from "./protocolErrors.ts";
 import { progressReporter, type ProgressReporter } from "./progressReporter.ts";
 import type { ToolCall } from "./callTool.ts";
@@ -11,23 +16,6 @@ import type { ServedApp } from "./servedApp.ts";
 interface WatchArguments {
   resources: { uri: string; version?: string }[];
   timeoutMs?: number;
-}
-
-/** One URI of the answer whose result is not the version the agent gave. */
-interface Change {
-  uri: string;
-  version: string;
-  value?: unknown;
-  error?: string;
-  lastModified?: string;
-}
-
-/** The watch tool's answer (`structuredContent`, and its JSON text). */
-interface WatchAnswer {
-  [key: string]: unknown;
-  status: "changed" | "unchanged";
-  changed: Change[];
-  resources: { uri: string; version: string }[];
 }
 
 /**
@@ -91,7 +79,7 @@ function answer(
   const changed = watched
     .filter(({ uri, result }) => isNews(result, given.get(uri)))
     .map(({ uri, result }) => changeOf(uri, result));
-  const structured: WatchAnswer = {
+  const structured: WatchAnswer & Record<string, unknown> = {
     status: changed.length > 0 ? "changed" : "unchanged",
     changed,
     resources: watched.map(({ uri, result }) => ({ uri, version: versionOf(result.text) })),
@@ -102,7 +90,7 @@ function answer(
   };
 }
 
-function changeOf(uri: string, result: LastResult): Change {
+function changeOf(uri: string, result: LastResult): WatchChange {
   const version = versionOf(result.text);
   const lastModified =
     result.changedAt === undefined
