@@ -11,7 +11,10 @@ import {
 } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../example/app.ts";
 import { serveHttp, staticTokens } from "../../packages/livecmd/runtime/server/index.ts";
-import { VERSION_META_KEY } from "../../packages/livecmd/runtime/model/resultMeta.ts";
+import {
+  LAST_MODIFIED_META_KEY,
+  VERSION_META_KEY,
+} from "../../packages/livecmd/runtime/model/resultMeta.ts";
 import { MAX_WATCH_WAIT_MS } from "../../packages/livecmd/runtime/model/watchTool.ts";
 import {
   testApp,
@@ -120,6 +123,27 @@ for (const protocol of PROTOCOLS) {
         assert.equal(await mcp.version(SHOW_12), change!.version);
         const call = await mcp.call("customers_show", { id: 12 });
         assert.equal(call._meta?.[VERSION_META_KEY], change!.version);
+        await mcp.close();
+      });
+
+      it("stamps reads and live calls with the version, and with lastModified once it saw a change", async () => {
+        const mcp = await connect();
+        const listening = await mcp.listen([SHOW_12]);
+        const meta = async () => (await mcp.read(SHOW_12)).contents[0]!._meta!;
+        const before = await meta();
+        assert.equal(before[LAST_MODIFIED_META_KEY], undefined, "no change seen yet");
+        await rename(mcp, 12, "Twelve");
+        assert.equal(await listening.updates.next(), SHOW_12);
+        const after = await meta();
+        assert.notEqual(after[VERSION_META_KEY], before[VERSION_META_KEY]);
+        assert.match(String(after[LAST_MODIFIED_META_KEY]), /^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+        const call = await mcp.call("customers_show", { id: 12 });
+        assert.equal(call._meta?.[VERSION_META_KEY], after[VERSION_META_KEY]);
+        assert.deepEqual((call.content[0] as { annotations?: unknown }).annotations, {
+          lastModified: after[LAST_MODIFIED_META_KEY],
+        });
+        const write = await mcp.call("customers_rename", { id: 13, name: "Thirteen" });
+        assert.equal(write._meta?.[VERSION_META_KEY], undefined, "a write's result has no version");
         await mcp.close();
       });
 
