@@ -21,6 +21,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["watch", async () => (await import("./watch.bench.ts")).watchBench],
   ["read", async () => (await import("./read.bench.ts")).readBench],
   ["fanout", async () => (await import("./fanout.bench.ts")).fanoutBench],
+  ["watch-tool", async () => (await import("./watchTool.bench.ts")).watchToolBench],
   ["fairness", async () => (await import("./fairness.bench.ts")).fairnessBench],
   ["rows", async () => (await import("./rows.bench.ts")).rowsBench],
   ["postgres", async () => (await import("./postgres.bench.ts")).postgresBench],

@@ -15,7 +15,7 @@ export interface ServedSkills {
   owns(uri: string): boolean;
   /** `resources/read` of a skill file, as the extension answers it (checked against its digest). */
   read(uri: string, ctx: ServerContext): Promise<ReadResourceResult>;
-  /** The skills' `SKILL.md` files, as `resources/list` lists them. */
+  /** The skills' `SKILL.md` files, as `resources/list` lists them (each with a title). */
   listed(ctx: ServerContext): Promise<Resource[]>;
 }
 
@@ -63,6 +63,11 @@ export function attachSkills(skills: SkillsExtension, server: Server): ServedSki
       if (!URL.canParse(uri)) throw resourceNotFound(uri);
       return readFile(new URL(uri), {}, ctx);
     },
-    listed: async (ctx) => (list ? (await list(ctx)).resources : []),
+    // Titled, as a host's menu shows a resource by its title (the SDK lists a skill by its name).
+    listed: async (ctx) =>
+      (list ? (await list(ctx)).resources : []).map((resource) => ({
+        title: `${resource.name} (agent skill)`,
+        ...resource,
+      })),
   };
 }
