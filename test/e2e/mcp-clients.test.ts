@@ -204,7 +204,13 @@ describe("the MCP Inspector CLI against `livecmd serve` on stdio", () => {
 
   it("calls the watch tool as docs/mcp.md prints it", async () => {
     const docs = await readFile(path.join(root, "docs/mcp.md"), "utf8");
-    const line = docs.split("\n").find((each) => each.includes("--tool-name watch_resources"));
+    const line = docs
+      .split("\n")
+      .find(
+        (each) =>
+          each.startsWith("npx @modelcontextprotocol/inspector") &&
+          each.includes(" watch_resources "),
+      );
     assert.ok(line, "docs/mcp.md prints an Inspector call of the watch tool");
     const printed = shellWords(
       line.slice(line.indexOf("npx livecmd serve") + "npx livecmd serve".length),
