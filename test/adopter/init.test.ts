@@ -48,7 +48,7 @@ describe("livecmd init", () => {
         });
         assert.equal(init.code, 0, init.stdout + init.stderr);
         assert.match(init.stdout, /^wrote src\/app\.ts \(SQLite through better-sqlite3\)$/m);
-        assert.match(init.stdout, /^src\/generated\/: 3 written/m);
+        assert.match(init.stdout, /^src\/generated\/: 5 written/m);
         const manifest = JSON.parse(await readFile(path.join(project, "package.json"), "utf8"));
         assert.equal(manifest.type, "module");
         assert.deepEqual(

@@ -23,13 +23,16 @@ export class GrantedCatalog {
   readonly #generated: Generated;
   /** In name order; a stale catalog may list a command the app lost (see `catalogDrift`): not served. */
   readonly #commands: ReadonlyMap<string, CommandEntry>;
-  /** The watch tool the app serves, as livecmd lists it (catalog.json lists the same, or drifted). */
-  readonly #watchTool: ToolEntry | null;
+  /**
+   * The watch tool the app serves, as livecmd lists it (catalog.json lists the same, or drifted):
+   * one object for the process, so its schema is compiled once.
+   */
+  readonly watchTool: ToolEntry | null;
 
   constructor(engine: AppEngine, generated: Generated) {
     this.#engine = engine;
     this.#generated = generated;
-    this.#watchTool = engine.watchTool === undefined ? null : watchToolEntry(engine.watchTool);
+    this.watchTool = engine.watchTool === undefined ? null : watchToolEntry(engine.watchTool);
     const served = generated.catalog.commands.filter((entry) => engine.commands.has(entry.name));
     this.#commands = new Map(
       served.sort((a, b) => byCodeUnit(a.name, b.name)).map((entry) => [entry.name, entry]),
@@ -82,14 +85,14 @@ export class GrantedCatalog {
    */
   isWatchTool(name: string, auth: AuthInfo | undefined): boolean {
     return (
-      this.#watchTool?.name === name &&
+      this.watchTool?.name === name &&
       [...this.#commands.keys()].some((command) => this.readable(command, auth) !== undefined)
     );
   }
 
   /** The `outputSchema` the tool is listed with, if it has one. */
   outputSchema(name: string): JsonSchema | undefined {
-    if (name === this.#watchTool?.name) return this.#watchTool.outputSchema;
+    if (name === this.watchTool?.name) return this.watchTool.outputSchema;
     const entry = this.#commands.get(name);
     return entry && outputSchemaOf(entry);
   }
@@ -99,7 +102,7 @@ export class GrantedCatalog {
     return listings(
       [...this.#commands.values()],
       (entry) => this.#engine.mayUse(entry.name, auth),
-      this.#watchTool,
+      this.watchTool,
     );
   }
 }

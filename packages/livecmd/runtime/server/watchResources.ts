@@ -1,12 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { FAILED, type LastResult } from "../live/liveRegistry.ts";
 import { versionOf } from "../live/resultVersion.ts";
-import {
-  MAX_WATCH_WAIT_MS,
-  watchToolEntry,
-  type WatchAnswer,
-  type WatchChange,
-} from "../model/watchTool.ts";
+import { MAX_WATCH_WAIT_MS, type WatchAnswer, type WatchChange } from "../model/watchTool.ts";
 import { invalidToolArguments, unwatchableUris, watchLimitReached } from "./protocolErrors.ts";
 import { progressReporter, type ProgressReporter } from "./progressReporter.ts";
 import type { ToolCall } from "./callTool.ts";
@@ -32,7 +27,7 @@ const PROGRESS_EVERY_MS = 5000;
  */
 export async function watchResources(served: ServedApp, call: ToolCall): Promise<CallToolResult> {
   const { name, values = {}, auth, ctx } = call;
-  const errors = served.validator.validate(watchToolEntry(name).inputSchema, values);
+  const errors = served.validator.validate(served.catalog.watchTool!.inputSchema, values);
   if (errors.length > 0) return invalidToolArguments(name, errors);
   const { resources, timeoutMs = MAX_WATCH_WAIT_MS } = values as unknown as WatchArguments;
   // A URI given twice is watched once, with the version given first.
