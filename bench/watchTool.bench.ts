@@ -33,6 +33,12 @@ import {
 const ROUNDS = 5;
 const WRITES_PER_ROUND = 40;
 const WAITING = 1000;
+/**
+ * Calls and listens opened this many at a time, each batch waiting before the next: a thousand
+ * connections opened at once overflow the listening socket's backlog (Node's 511), and the
+ * kernel's SYN retries (1 s, 3 s, ...) would be measured instead.
+ */
+const RAMP = 100;
 const START_TIMEOUT_MS = 60_000;
 const WATCH = "watch_resources";
 const show = (id: number) => `app://customers_show/${id}`;
@@ -186,12 +192,18 @@ async function measureWaitingCalls(server: Server, clients: Client[]): Promise<W
   }
   const before = Number(await server.ask("heap"));
   const cancels = versions.map(() => new AbortController());
-  const waiting = versions.map((resource, at) =>
-    watch(caller, { resources: [resource], timeoutMs: 25_000 }, cancels[at]!.signal).catch(
-      () => undefined,
-    ),
-  );
-  await until(server, WAITING);
+  const waiting: Promise<WatchAnswer | undefined>[] = [];
+  for (let first = 0; first < WAITING; first += RAMP) {
+    for (const [at, resource] of versions.slice(first, first + RAMP).entries())
+      waiting.push(
+        watch(
+          caller,
+          { resources: [resource], timeoutMs: 25_000 },
+          cancels[first + at]!.signal,
+        ).catch(() => undefined),
+      );
+    await until(server, waiting.length);
+  }
   const heapPerCall = (Number(await server.ask("heap")) - before) / WAITING;
   const { reruns } = await stats(server);
   await server.ask("rename 500 Somebody-Else");
@@ -208,12 +220,17 @@ async function measureWaitingCalls(server: Server, clients: Client[]): Promise<W
 async function measureListens(server: Server, clients: Client[]): Promise<Waiting> {
   const listener = await client(server.url, clients);
   const before = Number(await server.ask("heap"));
-  const listens: McpSubscription[] = await Promise.all(
-    Array.from({ length: WAITING }, (_, i) =>
-      listener.listen({ resourceSubscriptions: [show(i + 1)] }),
-    ),
-  );
-  await until(server, WAITING);
+  const listens: McpSubscription[] = [];
+  for (let first = 0; first < WAITING; first += RAMP) {
+    listens.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(RAMP, WAITING - first) }, (_, i) =>
+          listener.listen({ resourceSubscriptions: [show(first + i + 1)] }),
+        ),
+      )),
+    );
+    await until(server, listens.length);
+  }
   const heapPerCall = (Number(await server.ask("heap")) - before) / WAITING;
   const { reruns } = await stats(server);
   await server.ask("rename 501 Somebody-Else");
@@ -271,7 +288,7 @@ function section(latencies: Latencies, calls: Waiting, listens: Waiting): Sectio
     method: [
       "`serveHttp` of the example app on a fresh in-memory SQLite, in a child process (`bench/peers/watchServer.ts`); 2026-07-28 SDK clients in the bench process.",
       `Latency: a listen of \`${show(1)}\` and, for each write, a watch call waiting on it with the version last seen (\`timeoutMs\` 25 s); the write is the app's own \`customers_rename\` of customer 1 in the server process. From just before the write began (the server's wall clock) to the arrival of the listen's \`notifications/resources/updated\`, of that client's \`resources/read\` made on it, and of the watch call's answer (the bench's wall clock, one machine). Both watch one registry group, so one re-run answers both. ${ROUNDS} rounds of ${WRITES_PER_ROUND} writes; p50 ratios round by round, p99 over all ${ROUNDS * WRITES_PER_ROUND}.`,
-      `Waiting: ${WAITING} watch calls at once over HTTP from one SDK client (its own connection each, as undici pools them), each on its own customer (\`${show(1)}\`..\`${show(WAITING)}\`) with its version; then the same ${WAITING} URIs as ${WAITING} listens. Heap: the server's heap used after a forced GC before and once all wait (the live registry's count), over ${WAITING}. Re-runs of one write: the registry's count across one rename of a watched customer (500, then 501).`,
+      `Waiting: ${WAITING} watch calls waiting at once over HTTP from one SDK client (its own connection each, as undici pools them), opened ${RAMP} at a time (a thousand connections opened at once overflow the listening socket's backlog), each on its own customer (\`${show(1)}\`..\`${show(WAITING)}\`) with its version; then the same ${WAITING} URIs as ${WAITING} listens, opened alike. Heap: the server's heap used after a forced GC before and once all wait (the live registry's count), over ${WAITING}. Re-runs of one write: the registry's count across one rename of a watched customer (500, then 501).`,
     ],
     figures: [listen, listenRead, watchAnswer, listenP99, watchP99],
     comparisons,
