@@ -24,6 +24,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["watch-tool", async () => (await import("./watchTool.bench.ts")).watchToolBench],
   ["fairness", async () => (await import("./fairness.bench.ts")).fairnessBench],
   ["rows", async () => (await import("./rows.bench.ts")).rowsBench],
+  ["bulk", async () => (await import("./bulkWrites.bench.ts")).bulkWritesBench],
   ["postgres", async () => (await import("./postgres.bench.ts")).postgresBench],
   ["postgres-rows", async () => (await import("./postgresRows.bench.ts")).postgresRowsBench],
   ["replicas", async () => (await import("./replicas.bench.ts")).replicasBench],

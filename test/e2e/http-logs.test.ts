@@ -61,10 +61,30 @@ for (const format of ["pretty", "json"] as const) {
       }
       for (const each of lines) JSON.parse(each);
       const entry = JSON.parse(line) as Record<string, unknown>;
-      assert.equal(entry.level, "error");
+      // The client's fault, answered: a refusal, not an error of the server's.
+      assert.equal(entry.level, "warn");
       assert.match(String(entry.req), /^r\d+$/);
-      assert.match(String(entry.msg), /customers_show\/1\nlivecmd: re-read/);
+      assert.match(
+        String(entry.msg),
+        /^refused a client's request \(name-header-missing\): Bad Request: .*customers_show\/1\nlivecmd: re-read/,
+      );
       assert.equal(typeof entry.time, "string");
+    });
+
+    it("writes one line for a refusal sent again and again (the others are counted, told a minute later)", async () => {
+      for (let sent = 0; sent < 5; sent++) await forgingRead(served.url);
+      // Another kind of refusal, logged after those: once its line is out, theirs are too.
+      await fetch(served.url, {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: "{}",
+      });
+      await served.stderrLine(/unsupported-media-type/);
+      const refusals = served
+        .stderr()
+        .split("\n")
+        .filter((line) => /Mcp-Name/.test(line));
+      assert.equal(refusals.length, 1, served.stderr());
     });
   });
 }

@@ -65,3 +65,43 @@ describe("2025-era sessions capped per principal and in all", () => {
     assert.equal((await initialize(serving.url, READER)).status, 200);
   });
 });
+
+describe("a 2025-era session's protocol version", () => {
+  let serving: HttpServing;
+  before(async () => {
+    serving = await serveHttp(createExampleApp(":memory:"), { port: 0 });
+  });
+  after(() => serving.close());
+
+  /** A request of `session` whose MCP-Protocol-Version header is `version` (none when null). */
+  const listTools = (session: string, version: string | null) =>
+    fetch(serving.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": session,
+        ...(version !== null && { "mcp-protocol-version": version }),
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    });
+
+  it("is the one its initialize negotiated: a request naming another in its header is 400, and says which", async () => {
+    const { session } = await initialize(serving.url);
+    for (const other of ["2025-06-18", "2024-11-05", "1999-01-01"]) {
+      const refused = await listTools(session!, other);
+      assert.equal(refused.status, 400, other);
+      assert.deepEqual(await refused.json(), {
+        jsonrpc: "2.0",
+        id: null,
+        error: {
+          code: -32000,
+          message: `Bad Request: this session negotiated protocol version 2025-11-25 at initialize; the MCP-Protocol-Version header of its requests must name it, not "${other}"`,
+        },
+      });
+    }
+    assert.equal((await listTools(session!, "2025-11-25")).status, 200);
+    // Without the header, a request is taken as the session's (the spec's fallback).
+    assert.equal((await listTools(session!, null)).status, 200);
+  });
+});

@@ -93,10 +93,24 @@ describe("bearer tokens on the HTTP endpoint", () => {
     });
     assert.equal(response.status, 401);
     const metadataUrl = new URL(`/.well-known/oauth-protected-resource/mcp`, serving.url).href;
-    assert.match(
-      response.headers.get("www-authenticate") ?? "",
-      new RegExp(`^Bearer .*resource_metadata="${metadataUrl.replace(/[.?]/g, "\\$&")}"`),
+    // No error code: the request carried no token (RFC 6750 §3.1).
+    assert.equal(
+      response.headers.get("www-authenticate"),
+      `Bearer resource_metadata="${metadataUrl}"`,
     );
+    assert.match(await response.text(), /^Unauthorized: this endpoint needs a bearer token/);
+    // A token it does not know is an invalid one, and told so.
+    const wrong = await fetch(serving.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: "Bearer not-a-token-of-this-server",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: {} }),
+    });
+    assert.equal(wrong.status, 401);
+    assert.match(wrong.headers.get("www-authenticate") ?? "", /^Bearer error="invalid_token", /);
     const metadata = (await (await fetch(metadataUrl)).json()) as Record<string, unknown>;
     assert.equal(metadata.resource, serving.url.href);
     assert.deepEqual(metadata.bearer_methods_supported, ["header"]);
@@ -121,11 +135,11 @@ describe("bearer tokens on the HTTP endpoint", () => {
   for (const protocol of PROTOCOLS) {
     describe(`through the SDK client on ${protocol}`, () => {
       it("cannot connect without a token, nor with a token the server does not know", async () => {
-        // Without an auth provider the SDK reports the 401 (its body, or "requires authorization" while
+        // Without an auth provider the SDK reports the 401 (livecmd's body, or "requires authorization" while
         // negotiating 2026-07-28); with one whose token is refused, UnauthorizedError.
         await assert.rejects(
           connectAs(serving.url, protocol, undefined),
-          /invalid_token.*Missing Authorization header|requires authorization \(HTTP 401\)/,
+          /needs a bearer token in the Authorization header|requires authorization \(HTTP 401\)/,
         );
         await assert.rejects(connectAs(serving.url, protocol, "not-a-token"), UnauthorizedError);
       });

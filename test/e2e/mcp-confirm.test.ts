@@ -13,8 +13,15 @@ import {
 import { createExampleApp } from "../../example/app.ts";
 import type { CommandEntry } from "../../packages/livecmd/runtime/model/catalog.ts";
 import { confirmationMessage } from "../../packages/livecmd/runtime/server/confirmation.ts";
-import { serveHttp, staticTokens } from "../../packages/livecmd/runtime/server/index.ts";
+import {
+  serveHttp,
+  serveStdio,
+  staticTokens,
+} from "../../packages/livecmd/runtime/server/index.ts";
 import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
+import { initialize, messagesOf, sessionRequest } from "../helpers/rawStreams.ts";
+import { root, run } from "../helpers/cli.ts";
+import { CLI } from "../helpers/servedCli.ts";
 import { servedExample } from "../helpers/servedExample.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
 
@@ -97,6 +104,37 @@ for (const protocol of PROTOCOLS) {
           await mcp.close();
         });
       }
+
+      it(
+        "nobody answers within the timeout: a tool error like a decline's, and nothing runs",
+        {
+          skip:
+            protocol === "2026-07-28" &&
+            "on 2026-07-28 the server waits for nothing: the question's requestState expires instead (below)",
+        },
+        async () => {
+          const asked: Question[] = [];
+          const mcp = await testApp(createExampleApp(":memory:")).mcp({
+            protocol,
+            transport,
+            confirmTimeoutMs: 200,
+            // A person who never answers.
+            elicit: (question) => {
+              asked.push(question);
+              return new Promise<ElicitResult>(() => {});
+            },
+          });
+          const result = await mcp.call("customers_delete", { id: 3 });
+          assert.equal(result.isError, true);
+          assert.equal(
+            textOf(result),
+            "Nobody answered the confirmation of customers_delete within 1 s; nothing ran. Ask the user before calling it again",
+          );
+          assert.equal(asked.length, 1);
+          await mcp.read("app://customers_show/3");
+          await mcp.close();
+        },
+      );
 
       it("a client that declares no elicitation gets today's answer, and nothing runs", async () => {
         const mcp = await connect();
@@ -203,9 +241,150 @@ describe("who may answer a confirmation (2026-07-28 over HTTP with auth)", () =>
     const ran = (await alice.callTool({ ...call, ...yes } as never, MANUAL)) as CallToolResult;
     assert.equal(ran.isError, undefined, JSON.stringify(ran));
     assert.equal((ran.structuredContent as { id: number }).id, 3);
+    // The same yes again (a retry, a replay): refused, the command does not run twice.
+    const replayed = (await alice.callTool({ ...call, ...yes } as never, MANUAL)) as CallToolResult;
+    assert.equal(replayed.isError, true);
+    assert.match(textOf(replayed), /^This confirmation of customers_delete was already used/);
     await alice.close();
     await bob.close();
     await serving.close();
+  });
+});
+
+describe("a 2026-07-28 question expires after the confirmation timeout", () => {
+  it("a yes sent after it is refused as expired, and nothing runs", async () => {
+    const serving = await serveHttp(createExampleApp(":memory:"), {
+      port: 0,
+      confirmTimeoutMs: 1000,
+    });
+    const client = new Client(
+      { name: "confirm-test", version: "0" },
+      {
+        versionNegotiation: { mode: { pin: "2026-07-28" } },
+        capabilities: { elicitation: { form: {} } },
+        inputRequired: { autoFulfill: false },
+      },
+    );
+    await client.connect(new StreamableHTTPClientTransport(serving.url));
+    const call = { name: "customers_delete", arguments: { id: 3 } };
+    const asked = (await client.callTool(call, {
+      allowInputRequired: true,
+    } as never)) as unknown as {
+      requestState: string;
+    };
+    // The state's expiry is whole seconds: past it within two more.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const late = {
+      ...call,
+      inputResponses: { confirm: { action: "accept", content: {} } },
+      requestState: asked.requestState,
+    };
+    const refused = await protocolError(
+      client.callTool(late as never, { allowInputRequired: true } as never),
+      -32602,
+    );
+    assert.equal(refused.message, "Invalid or expired requestState");
+    const { contents } = await client.readResource({ uri: "app://customers_show/3" });
+    assert.match(JSON.stringify(contents), /Alan Turing/);
+    await client.close();
+    await serving.close();
+  });
+});
+
+describe("a 2025-era answer that is no elicitation result, or that comes too late (raw HTTP)", () => {
+  /** A raw 2025 session that declares form elicitation, and its call of customers_delete. */
+  async function callAsked(confirmTimeoutMs?: number) {
+    const serving = await serveHttp(createExampleApp(":memory:"), {
+      port: 0,
+      ...(confirmTimeoutMs !== undefined && { confirmTimeoutMs }),
+    });
+    const { session } = await initialize(serving.url, undefined, { elicitation: { form: {} } });
+    const call = await sessionRequest(serving.url, session!, {
+      id: "call-1",
+      method: "tools/call",
+      params: { name: "customers_delete", arguments: { id: 3 } },
+    });
+    const messages = messagesOf(call);
+    const question = (await messages.next()).value as { id: string; method: string };
+    assert.equal(question.method, "elicitation/create");
+    const answer = (result: unknown) =>
+      sessionRequest(serving.url, session!, { id: question.id, result });
+    const outcome = async () => {
+      for await (const message of messages)
+        if (message.id === "call-1")
+          return (
+            (message.result as CallToolResult | undefined) ?? assert.fail(JSON.stringify(message))
+          );
+      return assert.fail("the call's stream ended without its answer");
+    };
+    const stillThere = async () => {
+      const read = await sessionRequest(serving.url, session!, {
+        id: "read-1",
+        method: "resources/read",
+        params: { uri: "app://customers_show/3" },
+      });
+      return (await read.text()).includes("Alan Turing");
+    };
+    return { answer, outcome, stillThere, close: () => serving.close() };
+  }
+
+  for (const [garbage, why] of [
+    [{ action: "maybe" }, 'its action must be "accept", "decline" or "cancel", not "maybe"'],
+    [{}, 'its action must be "accept", "decline" or "cancel", not missing'],
+    [{ action: "accept", content: "yes" }, 'its content must be an object, not "yes"'],
+  ] as const) {
+    it(`${JSON.stringify(garbage)}: one line saying what is wrong with it, and nothing runs`, async () => {
+      const asked = await callAsked();
+      assert.equal((await asked.answer(garbage)).status, 202);
+      const result = await asked.outcome();
+      assert.equal(result.isError, true);
+      assert.equal(
+        textOf(result),
+        `The confirmation of customers_delete failed: the client's answer is no elicitation result: ${why}; nothing ran`,
+      );
+      assert.ok(await asked.stillThere());
+      await asked.close();
+    });
+  }
+
+  it("a yes sent after the timeout is not taken: the call has ended, and nothing runs", async () => {
+    const asked = await callAsked(200);
+    const result = await asked.outcome();
+    assert.match(
+      textOf(result),
+      /^Nobody answered the confirmation of customers_delete within 1 s/,
+    );
+    assert.equal((await asked.answer({ action: "accept", content: {} })).status, 202);
+    assert.ok(await asked.stillThere());
+    await asked.close();
+  });
+});
+
+describe("the key that signs a question's state, and the confirmation timeout", () => {
+  const serve = (env: NodeJS.ProcessEnv, flags: string[] = []) =>
+    run(process.execPath, [...CLI, "serve", "--app", "example/app.ts", ...flags], {
+      cwd: root,
+      env: { ...process.env, LIVECMD_EXAMPLE_DB: ":memory:", ...env },
+      timeoutMs: 60_000,
+    });
+
+  it("a key shorter than 32 bytes is refused in the words of where it came from", async () => {
+    assert.throws(
+      () => serveStdio(createExampleApp(":memory:"), { requestStateKey: "too short" }),
+      /^Error: livecmd: requestStateKey must be at least 32 bytes, got 9; make one with `openssl rand -base64 32`/,
+    );
+    const refused = await serve({ LIVECMD_REQUEST_STATE_KEY: "too short" });
+    assert.equal(refused.code, 2);
+    assert.equal(
+      refused.stderr,
+      "livecmd: LIVECMD_REQUEST_STATE_KEY must be at least 32 bytes, got 9; make one with `openssl rand -base64 32` and give every replica the same\n",
+    );
+  });
+
+  it("--confirm-timeout must be a positive number of seconds", async () => {
+    const refused = await serve({}, ["--confirm-timeout", "0"]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--confirm-timeout must be a positive number of seconds, got 0/);
   });
 });
 

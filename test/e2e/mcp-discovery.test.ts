@@ -1,10 +1,16 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { SdkHttpError } from "@modelcontextprotocol/client";
 import { defineApp } from "../../packages/livecmd/runtime/model/app.ts";
 import { command } from "../../packages/livecmd/runtime/model/command.ts";
 import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
 import { withFixtureGenerated } from "./fixtures/fixtureCatalog.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
+
+/** Whatever a request answers, for methods the client's own registry has no result for. */
+const ANY_RESULT = {
+  "~standard": { version: 1, vendor: "test", validate: (value: unknown) => ({ value }) },
+} as never;
 import { createShopApp } from "./fixtures/shopApp.ts";
 import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
 
@@ -30,6 +36,37 @@ for (const protocol of PROTOCOLS) {
       });
       await mcp.close();
     });
+
+    for (const transport of ["memory", "http"] as const) {
+      it(`answers tasks/* with -32601 over ${transport}: it declares no tasks (no 2026-07-28 tasks extension either)`, async () => {
+        // The conformance alpha's -32021 is for a server that has the tasks extension, to a
+        // request that did not declare it; a server without tasks has no such method.
+        const mcp = await testApp(createShopApp().app).mcp({ protocol, transport });
+        const methods =
+          protocol === "2026-07-28"
+            ? ["tasks/get", "tasks/update", "tasks/cancel"]
+            : ["tasks/get", "tasks/list", "tasks/cancel", "tasks/result"];
+        try {
+          for (const method of methods) {
+            const failure = await mcp.client
+              .request({ method, params: { taskId: "t1" } } as never, ANY_RESULT)
+              .then(
+                () => assert.fail(`${method} answered`),
+                (error: unknown) => error as Error & { code?: unknown },
+              );
+            // A 2026-07-28 -32601 over HTTP is a 404, which the SDK's client reports with the body.
+            const code =
+              failure instanceof SdkHttpError
+                ? (JSON.parse(failure.message.replace(/^[^{]*/, "")) as { error: { code: number } })
+                    .error.code
+                : failure.code;
+            assert.deepEqual({ method, code }, { method, code: -32601 });
+          }
+        } finally {
+          await mcp.close();
+        }
+      });
+    }
 
     it("declares no resources capability for an app with no live command", async () => {
       const mcp = await testApp(toolsOnlyApp()).mcp({ protocol });

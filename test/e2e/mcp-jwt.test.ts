@@ -178,7 +178,7 @@ describe("livecmd doctor against a JWT-protected server", () => {
     try {
       assert.equal(
         await refusal({ kind: "http", url, headers: {} }, 5_000),
-        `the server answered 401 Unauthorized: it needs a token (WWW-Authenticate: Bearer error="invalid_token", error_description="Missing Authorization header", resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"); its resource metadata names the authorization server ${issuer}; pass one: --header 'Authorization: Bearer <token>' or --token-file FILE`,
+        `the server answered 401 Unauthorized: it needs a token (WWW-Authenticate: Bearer resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"); its resource metadata names the authorization server ${issuer}; pass one: --header 'Authorization: Bearer <token>' or --token-file FILE`,
       );
       const bearer = await token({ issuer, audience: url.href, key: pair.privateKey });
       assert.equal(

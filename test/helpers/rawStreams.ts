@@ -46,15 +46,22 @@ export function openListen(url: URL, uris: string[], token?: string): Promise<Re
   });
 }
 
-/** A 2025-era session opened by a raw `initialize`: the answer's status, session id and text. */
+/**
+ * A 2025-era session opened by a raw `initialize` (declaring `capabilities`, none when absent):
+ * the answer's status, session id and text.
+ */
 export async function initialize(
   url: URL,
   token?: string,
+  capabilities?: Record<string, unknown>,
 ): Promise<{ status: number; session: string | null; text: string }> {
+  const opening = JSON.parse(INITIALIZE) as { params: Record<string, unknown> };
   const response = await fetch(url, {
     method: "POST",
     headers: { ...JSON_AND_SSE, ...bearer(token) },
-    body: INITIALIZE,
+    body: capabilities
+      ? JSON.stringify({ ...opening, params: { ...opening.params, capabilities } })
+      : INITIALIZE,
   });
   const text = await response.text();
   return { status: response.status, session: response.headers.get("mcp-session-id"), text };
@@ -104,4 +111,18 @@ export async function untilEnd(stream: Response): Promise<string> {
   const decoder = new TextDecoder();
   for await (const chunk of stream.body!) text += decoder.decode(chunk as Uint8Array);
   return text;
+}
+
+/** The JSON-RPC messages an event stream carries, as they arrive. */
+export async function* messagesOf(stream: Response): AsyncGenerator<Record<string, unknown>> {
+  const decoder = new TextDecoder();
+  let pending = "";
+  for await (const chunk of stream.body!) {
+    pending += decoder.decode(chunk as Uint8Array, { stream: true });
+    for (let end = pending.indexOf("\n\n"); end >= 0; end = pending.indexOf("\n\n")) {
+      const data = /^data: (.+)$/m.exec(pending.slice(0, end))?.[1];
+      pending = pending.slice(end + 2);
+      if (data) yield JSON.parse(data) as Record<string, unknown>;
+    }
+  }
 }

@@ -6,6 +6,8 @@ import {
   Client,
   StreamableHTTPClientTransport,
   type CallToolResult,
+  type ClientOptions,
+  type ElicitResult,
   type McpSubscription,
 } from "@modelcontextprotocol/client";
 import { nginxMissing, startNginx, type Nginx } from "../helpers/nginx.ts";
@@ -26,11 +28,21 @@ interface Balanced {
   readonly answeredBy: { method: string; upstream: string }[];
 }
 
-async function balanced(url: URL, era: "2025" | "2026"): Promise<Balanced> {
-  const client = new Client(
-    { name: `replicas-${era}`, version: "1.0.0" },
-    era === "2026" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
-  );
+/**
+ * `elicit`: the person behind the client, who answers each question (a confirmation); `manual`:
+ * a 2026-07-28 client that hands `input_required` back instead of asking anyone.
+ */
+async function balanced(
+  url: URL,
+  era: "2025" | "2026",
+  person: { elicit?: () => ElicitResult; manual?: true } = {},
+): Promise<Balanced> {
+  const client = new Client({ name: `replicas-${era}`, version: "1.0.0" }, {
+    ...(era === "2026" && { versionNegotiation: { mode: { pin: "2026-07-28" } } }),
+    ...((person.elicit || person.manual) && { capabilities: { elicitation: { form: {} } } }),
+    ...(person.manual && { inputRequired: { autoFulfill: false } }),
+  } satisfies ClientOptions);
+  if (person.elicit) client.setRequestHandler("elicitation/create", person.elicit);
   const updates: string[] = [];
   client.setNotificationHandler("notifications/resources/updated", (notification) => {
     updates.push(notification.params.uri);
@@ -42,9 +54,10 @@ async function balanced(url: URL, era: "2025" | "2026"): Promise<Balanced> {
     const response = await fetch(input, init);
     // nginx lists every replica it tried ("refused, answered"): the last one answered.
     const upstream = (response.headers.get("x-upstream") ?? "").split(", ").at(-1)!;
+    // A POST of an answer (a response to the server's request) has no method: "answer".
     const method =
       typeof init?.body === "string"
-        ? ((JSON.parse(init.body) as { method?: string }).method ?? "")
+        ? ((JSON.parse(init.body) as { method?: string }).method ?? "answer")
         : (init?.method ?? "GET");
     // The streams that carry updates: a 2025 session's GET stream, a 2026 listen.
     if (
@@ -185,6 +198,63 @@ describe(
       await rename(writer.client, 5, "Listened");
       await heard(modern.updates, show(5));
       await listen.close();
+    });
+
+    test("a 2025 confirmation asked by one replica and answered through another runs the command once", async () => {
+      let asked = 0;
+      const confirming = await balanced(nginx.url, "2025", {
+        elicit: () => {
+          asked += 1;
+          return { action: "accept", content: {} };
+        },
+      });
+      clients.push(confirming);
+      // Round-robin sends the answer to the next replica; a GET reconnect between the two could
+      // put it on the same one, so the call is made again (another customer) until it is not.
+      let call: { upstream: string } | undefined;
+      let answer: { upstream: string } | undefined;
+      for (let id = 11; id <= 14 && call?.upstream === answer?.upstream; id++) {
+        const made = confirming.answeredBy.length;
+        const result = (await confirming.client.callTool({
+          name: "customers_delete",
+          arguments: { id },
+        })) as CallToolResult;
+        assert.equal(result.isError, undefined, JSON.stringify(result.content));
+        assert.equal((result.structuredContent as { id: number }).id, id);
+        assert.equal(psql(databaseUrl, `SELECT count(*) FROM customers WHERE id = ${id}`), "0");
+        const exchange = confirming.answeredBy.slice(made);
+        call = exchange.find(({ method }) => method === "tools/call");
+        answer = exchange.find(({ method }) => method === "answer");
+      }
+      assert.ok(call && answer, JSON.stringify(confirming.answeredBy));
+      assert.notEqual(answer.upstream, call.upstream);
+      assert.equal(asked, confirming.answeredBy.filter(({ method }) => method === "answer").length);
+    });
+
+    test("a 2026 yes is spent once across replicas: sent again through another, it is refused and nothing runs twice", async () => {
+      const manual = await balanced(nginx.url, "2026", { manual: true });
+      clients.push(manual);
+      const call = { name: "customers_delete", arguments: { id: 15 } };
+      const question = (await manual.client.callTool(call, {
+        allowInputRequired: true,
+      } as never)) as unknown as { requestState: string };
+      const yes = {
+        ...call,
+        inputResponses: { confirm: { action: "accept", content: {} } },
+        requestState: question.requestState,
+      };
+      const ran = (await manual.client.callTool(yes as never)) as CallToolResult;
+      assert.equal(ran.isError, undefined, JSON.stringify(ran.content));
+      const replayed = (await manual.client.callTool(yes as never)) as CallToolResult;
+      assert.equal(replayed.isError, true);
+      assert.match(
+        (replayed.content[0] as { text: string }).text,
+        /^This confirmation of customers_delete was already used/,
+      );
+      const [first, again] = manual.answeredBy
+        .filter(({ method }) => method === "tools/call")
+        .slice(-2);
+      assert.notEqual(again!.upstream, first!.upstream);
     });
 
     test("every replica is ready on /healthz: its database answers and its change feed is heard", async () => {

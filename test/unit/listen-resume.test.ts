@@ -68,6 +68,15 @@ describe("a listen's resumable event ids", () => {
     assert.equal(resumes.resumed("livecmd-7", "alice"), undefined);
   });
 
+  it("are taken only whole: a part added after the signature, or one dropped, refuses the id", () => {
+    const ids = resumes.ids(listenOf([A]), "alice");
+    ids.told(A, "null");
+    const id = ids.current()!;
+    assert.ok(resumes.resumed(id, "alice"));
+    for (const altered of [`${id}.x`, `${id}.`, id.slice(0, id.lastIndexOf("."))])
+      assert.equal(resumes.resumed(altered, "alice"), undefined, altered);
+  });
+
   it("are not sent when longer than 4 KiB, too long to come back as a header", () => {
     // Each URI its own (random) search: they do not compress into one another.
     const many = Array.from(

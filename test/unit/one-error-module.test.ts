@@ -172,3 +172,57 @@ describe("each JSON-RPC error's wire shape", () => {
     );
   });
 });
+
+/** 1 MiB: what a client may put in any field a refusal quotes. */
+const HUGE = "x".repeat(2 ** 20);
+const HUGE_ERRORS = Array.from({ length: 1000 }, () => ({ field: HUGE, message: HUGE }));
+
+/** Each refusal given the longest input a client can send, in every place it echoes one. */
+const HUGE_INPUTS: readonly (readonly [name: string, error: ProtocolError])[] = [
+  ["resourceNotFound", protocolErrors.resourceNotFound(HUGE)],
+  ["invalidUri", protocolErrors.invalidUri(HUGE, HUGE_ERRORS)],
+  ["unknownTool", protocolErrors.unknownTool(HUGE)],
+  ["staleCursor", protocolErrors.staleCursor(HUGE)],
+  ["invalidCursor", protocolErrors.invalidCursor(HUGE)],
+  ["unknownPrompt", protocolErrors.unknownPrompt({ name: HUGE, extra: HUGE } as { name: string })],
+  [
+    "unknownTemplate",
+    protocolErrors.unknownTemplate({ uri: HUGE, extra: HUGE } as { uri: string }),
+  ],
+  ["unknownVariable", protocolErrors.unknownVariable({ uri: "app://t/{id}" }, HUGE, ["id"])],
+  ["invalidRequestParams", protocolErrors.invalidRequestParams("tools/call", HUGE_ERRORS)],
+  ["commandFailed", protocolErrors.commandFailed(new Error(HUGE))],
+  ["headerMismatch", protocolErrors.headerMismatch("uri", HUGE, HUGE)],
+  ["hostRefused", protocolErrors.hostRefused(HUGE)],
+  ["originRefused", protocolErrors.originRefused(HUGE)],
+  ["sessionNotFound", protocolErrors.sessionNotFound(HUGE)],
+];
+
+describe(`no error answer is longer than MAX_ERROR_ANSWER (${protocolErrors.MAX_ERROR_ANSWER}), whatever the request carried`, () => {
+  for (const [name, error] of HUGE_INPUTS) {
+    it(`${name}: 1 MiB in each field it quotes`, () => {
+      const text = protocolErrors.errorAnswerText(error, "request-1");
+      assert.ok(text.length <= protocolErrors.MAX_ERROR_ANSWER, `${text.length} characters`);
+    });
+  }
+
+  for (const [name, result] of [
+    ["invalidToolArguments", protocolErrors.invalidToolArguments("notes_add", HUGE_ERRORS)],
+    ["toolFailed", protocolErrors.toolFailed(new Error(HUGE))],
+  ] as const) {
+    it(`${name}: the tool error (text and structuredContent) too`, () => {
+      const text = JSON.stringify({ jsonrpc: "2.0", id: "request-1", result });
+      assert.ok(text.length <= protocolErrors.MAX_ERROR_ANSWER, `${text.length} characters`);
+    });
+  }
+
+  it("a field list names what fits, each cut, and counts the rest", () => {
+    const error = protocolErrors.invalidUri("app://t/1", HUGE_ERRORS);
+    assert.match(
+      error.message,
+      /^Invalid URI app:\/\/t\/1: x{200}… \(1048576 characters\): x{300}… \(1048576 characters\); and 999 more$/,
+    );
+    const { errors, more } = error.data as { errors: unknown[]; more: number };
+    assert.equal(errors.length + more, HUGE_ERRORS.length);
+  });
+});

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
+import { PassThrough } from "node:stream";
 import path from "node:path";
 import { describe, it } from "node:test";
 import {
@@ -7,8 +8,16 @@ import {
   InMemoryTransport,
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
-import { createMcpHandler, isLegacyRequest, Server } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  ResourceTemplate,
+  Server,
+  type McpServer,
+} from "@modelcontextprotocol/server";
+import { memorySkillFiles, SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
+import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { clientRefusal } from "../../packages/livecmd/runtime/server/sdkAdapter/index.ts";
 import { root } from "../helpers/cli.ts";
 
 /**
@@ -170,5 +179,111 @@ describe("the SDK behaviours livecmd's listen narrowing relies on", () => {
           `${era}: ${JSON.stringify(body).slice(0, 80)}`,
         );
     }
+  });
+
+  it("9. the entries report the client's refused requests through onerror, in words clientRefusal knows", async () => {
+    const reported: Error[] = [];
+    const handler = createMcpHandler(bareServer, {
+      legacy: "reject",
+      onerror: (error) => void reported.push(error),
+    });
+    const envelope = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const post = (body: string, headers: Record<string, string>) =>
+      handler.fetch(
+        new Request("http://127.0.0.1/mcp", {
+          method: "POST",
+          headers: { accept: "application/json, text/event-stream", ...headers },
+          body,
+        }),
+      );
+    const json = { "content-type": "application/json" };
+    const list = { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope } };
+    await post(JSON.stringify(list), {
+      ...json,
+      "mcp-protocol-version": "2025-11-25",
+      "mcp-method": "tools/list",
+    });
+    await post(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "c", version: "0" },
+        },
+      }),
+      json,
+    );
+    await post(JSON.stringify(list), { "content-type": "text/plain" });
+    const unversioned = {
+      ...list,
+      params: { _meta: { ...envelope, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } },
+    };
+    await post(JSON.stringify(unversioned), {
+      ...json,
+      "mcp-protocol-version": "2099-01-01",
+      "mcp-method": "tools/list",
+    });
+
+    // A stdio client's line that is no JSON (dropped unreported), and one that is no JSON-RPC message.
+    const stdin = new PassThrough();
+    const entry = serveStdio(bareServer, {
+      transport: new StdioServerTransport(stdin, new PassThrough()),
+      onerror: (error) => void reported.push(error),
+    });
+    stdin.write('garbage\n{"jsonrpc":"2.0","id":{}}\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    await entry.close();
+
+    assert.deepEqual(
+      reported.map((error) => clientRefusal(error)?.kind ?? error.message),
+      [
+        "header-body-version-mismatch",
+        "modern-only-missing-envelope",
+        "unsupported-media-type",
+        "unsupported-protocol-version",
+        "unreadable-message",
+      ],
+    );
+    assert.equal(clientRefusal(new Error("connection reset")), undefined);
+  });
+
+  it("10. the skills extension attaches through an McpServer's server, isConnected() and registerResource alone", async () => {
+    const skills = await SkillsExtension.load(
+      memorySkillFiles({
+        "demo/SKILL.md": "---\nname: demo\ndescription: A skill to attach.\n---\n\n# demo\n",
+      }),
+    );
+    const registered: unknown[][] = [];
+    const touched = new Set<PropertyKey>();
+    const host = new Proxy(
+      {
+        server: bareServer(),
+        isConnected: () => false,
+        registerResource: (...args: unknown[]) => void registered.push(args),
+      },
+      {
+        get(target, key, receiver) {
+          touched.add(key);
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      },
+    );
+    skills.attach(host as unknown as McpServer);
+    assert.deepEqual([...touched].map(String).sort(), [
+      "isConnected",
+      "registerResource",
+      "server",
+    ]);
+    assert.equal(registered.length, 1, "one resource template for the skill files");
+    const [, template, , read] = registered[0]!;
+    assert.ok(template instanceof ResourceTemplate, "registered a ResourceTemplate");
+    assert.equal(typeof template.listCallback, "function", "whose list gives the SKILL.md files");
+    assert.equal(typeof read, "function");
   });
 });

@@ -5,6 +5,7 @@ import type { App } from "livecmd";
 // Light imports only: the CLI registers this command on every run, `codegen` included; the
 // MCP server runtime (livecmd/server) loads when `serve` actually runs.
 import {
+  DEFAULT_CONFIRM_TIMEOUT_MS,
   DEFAULT_HOST,
   DEFAULT_LOG_FORMAT,
   DEFAULT_PAGE_SIZE,
@@ -33,6 +34,7 @@ interface ServeArguments extends HttpFlags {
   "page-size": number;
   "allow-stale"?: boolean;
   "log-format": LogFormat;
+  "confirm-timeout"?: number;
 }
 
 /** `livecmd serve`: the app's commands over MCP, on stdio or Streamable HTTP. */
@@ -66,6 +68,10 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
         default: DEFAULT_LOG_FORMAT,
         describe:
           "Log lines on stderr: pretty (`livecmd: …`, one readable line each) or json (one JSON object a line: level, time, req, principal, msg)",
+      })
+      .option("confirm-timeout", {
+        type: "number",
+        describe: `Seconds a person has to answer a confirm command's question (default ${DEFAULT_CONFIRM_TIMEOUT_MS / 1000}); then the call ends and nothing runs`,
       })
       .option("allow-stale", {
         type: "boolean",
@@ -140,6 +146,11 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
       .check((args) => {
         if (args.http !== undefined && !isPort(args.http))
           throw new InputError(`--http must be a port from 0 to 65535, got ${args.http}`);
+        const timeout = args["confirm-timeout"];
+        if (timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout)))
+          throw new InputError(
+            `--confirm-timeout must be a positive number of seconds, got ${timeout}`,
+          );
         const httpProblem = httpFlagsProblem(args, args.http !== undefined);
         if (httpProblem) throw new InputError(httpProblem);
         return true;
@@ -175,6 +186,9 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
       allowStale: argv["allow-stale"] === true,
       version: packageVersionNear(path.resolve(cwd, appModule)),
       ...(skills && { skills }),
+      ...(argv["confirm-timeout"] !== undefined && {
+        confirmTimeoutMs: argv["confirm-timeout"] * 1000,
+      }),
     };
     await serve(
       app,
@@ -220,6 +234,7 @@ async function serve(
     allowStale: boolean;
     version: string | undefined;
     skills?: SkillsExtension;
+    confirmTimeoutMs?: number;
   },
 ): Promise<void> {
   await app.ready().catch((error: Error) => {

@@ -48,6 +48,7 @@ export { ReadSet } from "./live/readSet.ts";
 export { DEFAULT_SUBSCRIPTION_LIMITS, FAIR_SHARES } from "./live/limitDefaults.ts";
 export { DEFAULT_PAGE_SIZE } from "./server/defaultPageSize.ts";
 export { DEFAULT_HOST, DEFAULT_SESSION_IDLE_MS } from "./server/httpDefaults.ts";
+export { DEFAULT_CONFIRM_TIMEOUT_MS } from "./server/confirmTimeout.ts";
 export { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from "./server/logFormat.ts";
 export type { InspectedRead, ReadInspector } from "./server/readInspector.ts";
 

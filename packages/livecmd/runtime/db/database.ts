@@ -53,7 +53,8 @@ export interface AppDatabase extends Database {
   observedBy(observer: TableObserver): Database;
   /**
    * Resolves once every write committed before the call has been reported as changed (on
-   * PostgreSQL the change feed's notifications arrive after the commit; on SQLite at once).
+   * PostgreSQL the change feed's notifications arrive after the commit; on SQLite once the log
+   * is read, a page a turn: at once for most writes).
    */
   caughtUp(): Promise<void>;
   /** Ends the connections (tests, and shutdown); the database cannot be used afterwards. */

@@ -6,6 +6,7 @@ import { cutText } from "../text/cutText.ts";
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { TableChange } from "../db/keyedAccess.ts";
 import { principalOf } from "../server/auth/principal.ts";
+import { failureLog, keepServing } from "./keepServing.ts";
 import { ReadIndex } from "./readIndex.ts";
 import { ReadSet, type Matching } from "./readSet.ts";
 import { resultText } from "./resultVersion.ts";
@@ -272,13 +273,15 @@ export class LiveRegistry {
     this.#pendingChanges.push(...changes);
     if (this.#flushScheduled) return;
     this.#flushScheduled = true;
-    setImmediate(() => {
-      this.#flushScheduled = false;
-      const burst = this.#pendingChanges;
-      this.#pendingChanges = [];
-      this.#rerunReaders(burst);
-    });
+    setImmediate(this.#flush);
   }
+
+  readonly #flush = keepServing("matching a burst of writes to live subscriptions", () => {
+    this.#flushScheduled = false;
+    const burst = this.#pendingChanges;
+    this.#pendingChanges = [];
+    this.#rerunReaders(burst);
+  });
 
   #rerunReaders(changes: readonly TableChange[]): void {
     const affected = new Set<Group>();
@@ -304,11 +307,13 @@ export class LiveRegistry {
   #schedulePump(): void {
     if (this.#pumpScheduled || this.#queued.size === 0) return;
     this.#pumpScheduled = true;
-    setImmediate(() => {
-      this.#pumpScheduled = false;
-      this.#pump();
-    });
+    setImmediate(this.#pumpTurn);
   }
+
+  readonly #pumpTurn = keepServing("starting queued re-runs of live subscriptions", () => {
+    this.#pumpScheduled = false;
+    this.#pump();
+  });
 
   /** Starts queued re-runs until the slice ends or enough are in flight; the rest wait a turn. */
   #pump(): void {
@@ -324,18 +329,24 @@ export class LiveRegistry {
   #run(group: Group): void {
     this.#inFlight += 1;
     this.#running.add(group);
-    group.running = this.#execute(group).then(() => {
-      this.#inFlight -= 1;
-      this.#running.delete(group);
-      group.running = undefined;
-      if (group.owed > 0 && this.#groups.get(group.key) === group) {
-        group.owed -= 1;
-        this.#queued.add(group);
-      }
-      this.#schedulePump();
-      if (this.#inFlight === 0 && this.#queued.size === 0) this.#reportFailures();
-    });
+    group.running = this.#execute(group)
+      .catch(this.#runFailed)
+      .then(() => this.#ran(group));
   }
+
+  readonly #runFailed = failureLog("re-running a live subscription");
+
+  readonly #ran = keepServing("ending a re-run of a live subscription", (group: Group) => {
+    this.#inFlight -= 1;
+    this.#running.delete(group);
+    group.running = undefined;
+    if (group.owed > 0 && this.#groups.get(group.key) === group) {
+      group.owed -= 1;
+      this.#queued.add(group);
+    }
+    this.#schedulePump();
+    if (this.#inFlight === 0 && this.#queued.size === 0) this.#reportFailures();
+  });
 
   /** The end of a burst: one report per command whose re-runs threw, however many did. */
   #reportFailures(): void {

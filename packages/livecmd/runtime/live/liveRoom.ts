@@ -1,6 +1,7 @@
 import type { AuthInfo, ProtocolError } from "@modelcontextprotocol/server";
 import type { App } from "../model/app.ts";
 import { shortened } from "../text/cutText.ts";
+import { keepServing } from "./keepServing.ts";
 import { LiveRegistry, type LastResult, type LiveRegistryOptions } from "./liveRegistry.ts";
 import { OpenCount } from "./openCount.ts";
 import type { SubscriptionLimits } from "./limitDefaults.ts";
@@ -373,14 +374,13 @@ export class Watches {
  */
 export function oncePerTurn(publish: (uri: string) => void): (uri: string) => void {
   const pending = new Set<string>();
+  const flush = keepServing("telling clients of changed resources", () => {
+    const uris = [...pending];
+    pending.clear();
+    for (const each of uris) publish(each);
+  });
   return (uri) => {
-    if (pending.size === 0) {
-      queueMicrotask(() => {
-        const uris = [...pending];
-        pending.clear();
-        for (const each of uris) publish(each);
-      });
-    }
+    if (pending.size === 0) queueMicrotask(flush);
     pending.add(uri);
   };
 }

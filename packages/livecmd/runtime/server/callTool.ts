@@ -8,11 +8,15 @@ import type {
 import { outputSchemaOf, type CommandEntry } from "../model/catalog.ts";
 import { handlerArgs, type ArgumentsObject } from "../model/commandArguments.ts";
 import { InvalidArguments } from "../validation/invalidArguments.ts";
+import type { ConfirmationStep } from "./confirmation.ts";
 import {
   cannotConfirm,
+  confirmationFailed,
+  confirmationSpent,
   declined,
   invalidToolArguments,
   toolFailed,
+  unanswered,
   unknownTool,
 } from "./protocolErrors.ts";
 import { progressReporter } from "./progressReporter.ts";
@@ -38,7 +42,8 @@ export interface ToolCall {
  * `tools/call` of a granted command. An unknown tool and the rate limit are protocol errors (the
  * request itself was wrong, or must wait); arguments the schema or the command refuses, a
  * command that throws, and a person who declines are tool errors the model reads and acts on
- * (SEP-1303). A confirm command first asks the person, when the client can ask. The resources
+ * (SEP-1303). A confirm command first asks the person, when the client can ask, and runs only
+ * on a yes given in time and not used before (`Confirmations`). The resources
  * the command linked to (`ctx.link`) follow the result as `resource_link` content.
  */
 export async function callTool(
@@ -59,9 +64,7 @@ export async function callTool(
       ctx,
       call.declared,
     );
-    if (step.kind === "ask") return step.result;
-    if (step.kind === "cannot-ask") return cannotConfirm(name);
-    if (step.kind === "declined") return declined(name, step.action);
+    if (step.kind !== "confirmed") return unconfirmed(name, step);
   }
   served.admit(entry);
   const linked: string[] = [];
@@ -85,6 +88,27 @@ export async function callTool(
     return toolFailed(error);
   } finally {
     progress?.finish();
+  }
+}
+
+/** What a call of `tool` answers when its confirmation is not a yes (yet). */
+function unconfirmed(
+  tool: string,
+  step: Exclude<ConfirmationStep, { kind: "confirmed" }>,
+): CallToolResult | InputRequiredResult {
+  switch (step.kind) {
+    case "ask":
+      return step.result;
+    case "cannot-ask":
+      return cannotConfirm(tool);
+    case "declined":
+      return declined(tool, step.action);
+    case "unanswered":
+      return unanswered(tool, step.timeoutMs);
+    case "failed":
+      return confirmationFailed(tool, step.why);
+    case "spent":
+      return confirmationSpent(tool);
   }
 }
 

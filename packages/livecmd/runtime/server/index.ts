@@ -12,6 +12,7 @@ export { staticTokens, type StaticTokens } from "./auth/staticTokens.ts";
 export { jwtBearer, type JwtBearerOptions } from "./auth/jwtBearer.ts";
 export { RATE_LIMITED } from "./protocolErrors.ts";
 export { DEFAULT_PAGE_SIZE } from "./pagination.ts";
+export { DEFAULT_CONFIRM_TIMEOUT_MS } from "./confirmTimeout.ts";
 export { type LiveStatus, type ServeOptions } from "./servedApp.ts";
 export { StaleCatalogError } from "./catalogDrift.ts";
 export { DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionLimits } from "../live/limitDefaults.ts";

@@ -12,6 +12,7 @@ import { OpenCount } from "../live/openCount.ts";
 import { SessionEventStore } from "./sessionEventStore.ts";
 import {
   errorResponse,
+  protocolVersionMismatch,
   sessionLimitReached,
   sessionNotFound,
   sessionRequired,
@@ -21,6 +22,7 @@ import { principalOf } from "./auth/principal.ts";
 import { invalidParams } from "./sdkAdapter/requestParams.ts";
 import { replayInitialize } from "./resumedSession.ts";
 import type { ServedApp } from "./servedApp.ts";
+import { SessionAnswers } from "./sessionAnswers.ts";
 import { SharedSubscriptions } from "./sharedSubscriptions.ts";
 import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
 import type { SessionMessage } from "../db/postgres/sessionMessage.ts";
@@ -50,7 +52,9 @@ import type { SessionMessage } from "../db/postgres/sessionMessage.ts";
  * answers any request. Its subscriptions are rows too, watched by the process holding its GET
  * stream (`SharedSubscriptions`); a process lets its copy of a session go when it is idle here,
  * and ends the session only on DELETE, revocation, or when no process marked it active for
- * `idleMs` (whichever process sees that first).
+ * `idleMs` (whichever process sees that first). A client's answer to a request its copy sent (a
+ * confirmation's question) is relayed to that copy from whichever process it reaches
+ * (`SessionAnswers`).
  */
 export class LegacyHttpSessions {
   readonly #served: ServedApp;
@@ -111,6 +115,10 @@ export class LegacyHttpSessions {
       const session = this.#sessions.get(sessionId) ?? (await this.#resume(sessionId, auth));
       if (!session || session.principal !== principalOf(auth))
         return errorResponse(404, sessionNotFound(sessionId));
+      const version = request.headers.get("mcp-protocol-version");
+      const negotiated = session.protocolVersion();
+      if (version !== null && negotiated !== undefined && version !== negotiated)
+        return errorResponse(400, protocolVersionMismatch(version, negotiated));
       if (session.shared && auth) session.shared.auth = auth;
       const done = session.activity.begin();
       const handled = session.transport.handleRequest(
@@ -226,6 +234,7 @@ export class LegacyHttpSessions {
     // A shared session's event ids rise across processes (they start at the time in µs), so a
     // client resuming on this process with another's id is sent only what came after it.
     const events = new SessionEventStore(store ? Date.now() * 1000 : 0);
+    let answers: SessionAnswers | undefined;
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => resumed ?? randomUUID(),
@@ -246,15 +255,23 @@ export class LegacyHttpSessions {
             transport,
             connection,
             principal: principalOf(auth),
+            // Deprecated for the 2026-07-28 era's requests, it is what a 2025 session negotiated.
+            protocolVersion: () => server.getNegotiatedProtocolVersion(),
             activity: new Activity(),
             events,
             reconnectGrace: undefined,
             shared,
+            answers,
             leaving: false,
           });
         },
       });
+    if (store)
+      answers = new SessionAnswers(transport, (answer) =>
+        store.tell({ session: transport.sessionId!, answer }).catch(this.#onerror),
+      );
     await server.connect(transport);
+    answers?.takeAnswers();
     const onclose = transport.onclose;
     transport.onclose = () => {
       unhold();
@@ -320,6 +337,7 @@ export class LegacyHttpSessions {
     else if ("subscriptions" in message) {
       if (session.shared?.streaming) session.shared.sync().catch(this.#onerror);
     } else if ("unsubscribed" in message) session.shared?.unsubscribed(message.unsubscribed);
+    else if ("answer" in message) session.answers?.deliver(message.answer);
     else if (message.stream !== this.#self && session.shared) {
       // The client's stream is now on another process: this one's, if any, is stale.
       clearTimeout(session.reconnectGrace);
@@ -358,12 +376,16 @@ interface Session {
   readonly connection: Connection;
   /** The client id of the principal that opened it; undefined on an endpoint without auth. */
   readonly principal: string | undefined;
+  /** The protocol version its `initialize` negotiated; every request's header must name it. */
+  readonly protocolVersion: () => string | undefined;
   readonly activity: Activity;
   readonly events: SessionEventStore;
   /** Set while the GET stream is away: when its subscriptions end if it does not come back. */
   reconnectGrace: NodeJS.Timeout | undefined;
   /** A shared session's subscriptions (on PostgreSQL). */
   readonly shared: SharedSubscriptions | undefined;
+  /** Its client's answers to this copy's requests, wherever they arrive (on PostgreSQL). */
+  readonly answers: SessionAnswers | undefined;
   /** Closed here only (shutdown, idle here, ended by another process): the session goes on. */
   leaving: boolean;
 }

@@ -13,7 +13,9 @@ import type { FieldError } from "../uri/template.ts";
 
 // Every JSON-RPC error livecmd answers is built here, and every error answer it writes itself
 // (an HTTP body, a message on a wire) is written by `errorMessage`; a build anywhere else fails
-// test/unit/one-error-module.test.ts.
+// test/unit/one-error-module.test.ts. What a request carried comes back cut (`shortened`, a
+// field list by `listed`), and every error passes `withinCap` once, as it is built: no answer
+// carries a client's input back whole, whatever field it came in.
 
 /**
  * JSON-RPC code of "over the command's rate limit": among JSON-RPC's implementation-defined
@@ -27,14 +29,15 @@ export const RATE_LIMITED = -32010;
  * confirm-only and tool-only commands all get it, byte for byte, so a read cannot probe the app.
  */
 export function resourceNotFound(uri: string): ProtocolError {
-  return new ResourceNotFoundError(uri);
+  const echoed = cutText(uri, MAX_DATA_URI);
+  return withinCap(new ResourceNotFoundError(echoed, `Resource not found: ${shortened(uri)}`));
 }
 
-export function invalidUri(uri: string, errors: FieldError[]): ProtocolError {
-  return new ProtocolError(
+export function invalidUri(uri: string, errors: readonly FieldError[]): ProtocolError {
+  return refusal(
     ProtocolErrorCode.InvalidParams,
     `Invalid URI ${shortened(uri)}: ${describe(errors)}`,
-    { uri: cutText(uri, MAX_DATA_URI), errors },
+    { uri: cutText(uri, MAX_DATA_URI), ...listedData(errors) },
   );
 }
 
@@ -42,42 +45,48 @@ export function invalidUri(uri: string, errors: FieldError[]): ProtocolError {
 const MAX_DATA_URI = 2048;
 
 export function unknownTool(name: string): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
+  const echoed = shortened(name);
+  return refusal(ProtocolErrorCode.InvalidParams, `Unknown tool: ${echoed}`, { name: echoed });
 }
 
 /** A listing cursor this server issued for a list that has changed since. */
 export function staleCursor(cursor: string): ProtocolError {
-  return new ProtocolError(
+  const echoed = shortened(cursor);
+  return refusal(
     ProtocolErrorCode.InvalidParams,
-    `Stale cursor ${JSON.stringify(cursor)}: the list changed since it was issued; list again without a cursor`,
-    { cursor },
+    `Stale cursor ${JSON.stringify(echoed)}: the list changed since it was issued; list again without a cursor`,
+    { cursor: echoed },
   );
 }
 
 /** A listing cursor this server never issued (or one past the list's end). */
 export function invalidCursor(cursor: string): ProtocolError {
-  return new ProtocolError(
+  const echoed = shortened(cursor);
+  return refusal(
     ProtocolErrorCode.InvalidParams,
-    `Invalid cursor ${JSON.stringify(cursor)}: this server never issued it; list again without a cursor`,
-    { cursor },
+    `Invalid cursor ${JSON.stringify(echoed)}: this server never issued it; list again without a cursor`,
+    { cursor: echoed },
   );
 }
 
 /** `completion/complete` of a prompt's argument: livecmd serves no prompts. */
 export function unknownPrompt(ref: { name: string }): ProtocolError {
-  return new ProtocolError(
+  const name = shortened(ref.name);
+  return refusal(
     ProtocolErrorCode.InvalidParams,
-    `Unknown prompt ${JSON.stringify(ref.name)}: this server has no prompts`,
-    { ref },
+    `Unknown prompt ${JSON.stringify(name)}: this server has no prompts`,
+    // The ref as livecmd read it: anything else the client put in it is not sent back.
+    { ref: { type: "ref/prompt", name } },
   );
 }
 
 /** `completion/complete` of a template the agent may not read, or that does not exist. */
 export function unknownTemplate(ref: { uri: string }): ProtocolError {
-  return new ProtocolError(
+  const uri = shortened(ref.uri);
+  return refusal(
     ProtocolErrorCode.InvalidParams,
-    `Unknown resource template ${JSON.stringify(ref.uri)}: pass a uriTemplate exactly as resources/templates/list gives it`,
-    { ref },
+    `Unknown resource template ${JSON.stringify(uri)}: pass a uriTemplate exactly as resources/templates/list gives it`,
+    { ref: { type: "ref/resource", uri } },
   );
 }
 
@@ -87,20 +96,20 @@ export function unknownVariable(
   variable: string,
   known: readonly string[],
 ): ProtocolError {
-  return new ProtocolError(
+  const argument = shortened(variable);
+  return refusal(
     ProtocolErrorCode.InvalidParams,
-    `Template ${ref.uri} has no variable ${JSON.stringify(variable)}; its variables are: ${known.join(", ")}`,
-    { ref, argument: variable },
+    `Template ${ref.uri} has no variable ${JSON.stringify(argument)}; its variables are: ${known.join(", ")}`,
+    { ref: { type: "ref/resource", uri: ref.uri }, argument },
   );
 }
 
 /** A `method` request whose params have the wrong shape: one line naming each wrong param. */
 export function invalidRequestParams(method: string, errors: readonly FieldError[]): ProtocolError {
-  const described = errors.map((error) => `${error.field} ${error.message}`).join("; ");
-  return new ProtocolError(
+  return refusal(
     ProtocolErrorCode.InvalidParams,
-    `Invalid params for ${method}: ${described}`,
-    { errors },
+    `Invalid params for ${method}: ${describe(errors, " ")}`,
+    listedData(errors),
   );
 }
 
@@ -118,7 +127,7 @@ export function invalidToolArguments(tool: string, errors: readonly FieldError[]
         text: `Invalid arguments for ${tool}: ${describe(errors)}; change them and call ${tool} again`,
       },
     ],
-    structuredContent: { errors: [...errors] },
+    structuredContent: listedData(errors),
   };
 }
 
@@ -138,22 +147,44 @@ export function declined(tool: string, action: "decline" | "cancel"): CallToolRe
   );
 }
 
+/**
+ * Nobody answered the question within `timeoutMs`: nothing ran, as after a decline, and the
+ * answer that comes later is not taken.
+ */
+export function unanswered(tool: string, timeoutMs: number): CallToolResult {
+  return toolError(
+    `Nobody answered the confirmation of ${tool} within ${Math.ceil(timeoutMs / 1000)} s; nothing ran. Ask the user before calling it again`,
+  );
+}
+
+/** The client answered the question with an error, or with what no elicitation answers: nothing ran. */
+export function confirmationFailed(tool: string, why: string): CallToolResult {
+  return toolError(`The confirmation of ${tool} failed: ${why}; nothing ran`);
+}
+
+/** A 2026-07-28 yes sent again (a retry, a replay): it already ran the command once. */
+export function confirmationSpent(tool: string): CallToolResult {
+  return toolError(
+    `This confirmation of ${tool} was already used: the command ran when it was first sent. To run it again, call ${tool} without requestState and ask the person again`,
+  );
+}
+
 /** A command that threw during `tools/call`: its message, as a tool error the model can read. */
 export function toolFailed(error: unknown): CallToolResult {
   return toolError(failureMessage(error));
 }
 
+/** A tool error the model reads: one text, cut to `MAX_ERROR_TEXT` (an app's message may quote anything). */
 function toolError(message: string): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: message }] };
+  return { isError: true, content: [{ type: "text", text: cutText(message, MAX_ERROR_TEXT) }] };
 }
 
 export function rateLimited(command: string, retryAfterMs: number): ProtocolError {
   const seconds = Math.ceil(retryAfterMs / 1000);
-  return new ProtocolError(
-    RATE_LIMITED,
-    `Rate limit of ${command} reached; retry in ${seconds} s`,
-    { command, retryAfterMs },
-  );
+  return refusal(RATE_LIMITED, `Rate limit of ${command} reached; retry in ${seconds} s`, {
+    command,
+    retryAfterMs,
+  });
 }
 
 /**
@@ -161,7 +192,7 @@ export function rateLimited(command: string, retryAfterMs: number): ProtocolErro
  * or `data` (a database driver's, say) must not pass for a JSON-RPC error of livecmd's.
  */
 export function commandFailed(error: unknown): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InternalError, failureMessage(error));
+  return refusal(ProtocolErrorCode.InternalError, failureMessage(error));
 }
 
 /** What a failed command says, for a read's error and a tool call's error result alike. */
@@ -169,9 +200,67 @@ export function failureMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function describe(errors: readonly FieldError[]): string {
-  return errors.map((error) => `${error.field}: ${error.message}`).join("; ");
+/** The field errors in a message, one after another (`field: message; ...`), as `listed` cuts them. */
+function describe(errors: readonly FieldError[], separator = ": "): string {
+  const { shown, more } = listed(errors);
+  const described = shown.map((error) => `${error.field}${separator}${error.message}`).join("; ");
+  return more > 0 ? `${described}; and ${more} more` : described;
 }
+
+/** `data.errors` (or a tool's `structuredContent`) of the same field errors: those `listed` shows. */
+function listedData(errors: readonly FieldError[]): { errors: FieldError[]; more?: number } {
+  const { shown, more } = listed(errors);
+  return more > 0 ? { errors: shown, more } : { errors: shown };
+}
+
+/**
+ * The field errors an answer names: each field and message cut (a field can be a client's key,
+ * a message can quote a value), and only as many as fit `MAX_LISTED_ERRORS` characters; `more`
+ * counts the rest.
+ */
+function listed(errors: readonly FieldError[]): { shown: FieldError[]; more: number } {
+  const shown: FieldError[] = [];
+  let length = 0;
+  for (const error of errors) {
+    const cut = {
+      field: shortened(error.field),
+      message: cutText(error.message, MAX_FIELD_MESSAGE),
+    };
+    length += cut.field.length + cut.message.length;
+    if (shown.length > 0 && length > MAX_LISTED_ERRORS) break;
+    shown.push(cut);
+  }
+  return { shown, more: errors.length - shown.length };
+}
+
+/** The longest field error message an answer quotes. */
+const MAX_FIELD_MESSAGE = 300;
+
+/** How many characters of field errors an answer lists; they come twice (message and data). */
+const MAX_LISTED_ERRORS = 1000;
+
+/** The longest text of a tool error (`isError` result). */
+const MAX_ERROR_TEXT = 3000;
+
+/** A JSON-RPC error livecmd answers, kept within the cap (`withinCap`). */
+function refusal(code: number, message: string, data?: unknown): ProtocolError {
+  return withinCap(new ProtocolError(code, message, data));
+}
+
+/**
+ * `error` as built, when its answer fits `MAX_ERROR_ANSWER` with room for the envelope
+ * (`jsonrpc` and an id); otherwise the same code with its message cut and no `data`. The
+ * builders above cut what they echo, so only an app's own long message (a command that threw)
+ * or an unforeseen echo gets here.
+ */
+function withinCap(error: ProtocolError): ProtocolError {
+  const { code, message, data } = error;
+  if (JSON.stringify({ code, message, data }).length <= MAX_ERROR_BODY) return error;
+  return new ProtocolError(code, cutText(message, MAX_ERROR_LINE_IN_ANSWER));
+}
+
+/** The error object's share of `MAX_ERROR_ANSWER`: the rest is `{"jsonrpc":"2.0","id":…}`. */
+const MAX_ERROR_BODY = 3900;
 
 /**
  * JSON-RPC's `-32020` (SEP-2243 HeaderMismatch) for a 2026-07-28 request whose `Mcp-Name` header
@@ -184,11 +273,9 @@ export function headerMismatch(field: string, bodyValue: string, header: string 
     header === undefined
       ? `the body carries params.${field}=${JSON.stringify(quoted)} but the required Mcp-Name header is absent`
       : `the body carries params.${field}=${JSON.stringify(quoted)} but the Mcp-Name header names ${JSON.stringify(shortened(header))}`;
-  return new ProtocolError(
-    HEADER_MISMATCH,
-    `Bad Request: the request headers and body disagree: ${body}`,
-    { mismatch: { header: header === undefined ? "(missing)" : shortened(header), body } },
-  );
+  return refusal(HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${body}`, {
+    mismatch: { header: header === undefined ? "(missing)" : shortened(header), body },
+  });
 }
 
 /** SEP-2243's HeaderMismatch code, as the SDK answers it. */
@@ -233,25 +320,22 @@ export function errorMessage(
 
 /** JSON-RPC's answer to a body that is not JSON: there is no request to give an id to. */
 export function parseError(): ProtocolError {
-  return new ProtocolError(
-    ProtocolErrorCode.ParseError,
-    "Parse error: the request body is not JSON",
-  );
+  return refusal(ProtocolErrorCode.ParseError, "Parse error: the request body is not JSON");
 }
 
 /** The front door's refusal of a `Host` this server does not answer to (DNS rebinding). */
 export function hostRefused(host: string | null): ProtocolError {
-  return new ProtocolError(
+  return refusal(
     SDK_TRANSPORT_REFUSAL,
-    `Forbidden: the Host ${JSON.stringify(host ?? "")} is not one this server answers to`,
+    `Forbidden: the Host ${JSON.stringify(shortened(host ?? ""))} is not one this server answers to`,
   );
 }
 
 /** The front door's refusal of a browser's `Origin` that is not this server's own. */
 export function originRefused(origin: string): ProtocolError {
-  return new ProtocolError(
+  return refusal(
     SDK_TRANSPORT_REFUSAL,
-    `Forbidden: requests from the origin ${JSON.stringify(origin)} are not allowed`,
+    `Forbidden: requests from the origin ${JSON.stringify(shortened(origin))} are not allowed`,
   );
 }
 
@@ -260,7 +344,7 @@ export function originRefused(origin: string): ProtocolError {
  * SDK's -32001 for a session it does not have, the id cut.
  */
 export function sessionNotFound(sessionId: string): ProtocolError {
-  return new ProtocolError(
+  return refusal(
     SESSION_NOT_FOUND,
     `Session ${sessionId.slice(0, 100)} not found; initialize again`,
   );
@@ -271,7 +355,7 @@ export function sessionNotFound(sessionId: string): ProtocolError {
  * principal, altered): the SDK's client then ends the listen, and its caller opens it again.
  */
 export function listenNotResumable(): ProtocolError {
-  return new ProtocolError(
+  return refusal(
     ProtocolErrorCode.InvalidRequest,
     "This listen cannot be resumed here: open it again (subscriptions/listen)",
   );
@@ -280,17 +364,40 @@ export function listenNotResumable(): ProtocolError {
 /** -32001, the SDK's 2025 transport's code for a session it does not have. */
 const SESSION_NOT_FOUND = -32001;
 
+/**
+ * A 2025-era session's request whose `MCP-Protocol-Version` header names another version than
+ * the one its `initialize` negotiated (answered 400: the transports spec's answer to an invalid
+ * version; a request without the header is taken as the session's).
+ */
+export function protocolVersionMismatch(header: string, negotiated: string): ProtocolError {
+  return refusal(
+    SDK_TRANSPORT_REFUSAL,
+    `Bad Request: this session negotiated protocol version ${negotiated} at initialize; the MCP-Protocol-Version header of its requests must name it, not ${JSON.stringify(shortened(header))}`,
+  );
+}
+
 /** A 2025-era request other than `initialize` without the `Mcp-Session-Id` header. */
 export function sessionRequired(): ProtocolError {
-  return new ProtocolError(
+  return refusal(
     SDK_TRANSPORT_REFUSAL,
     "Bad Request: a 2025-era request needs the Mcp-Session-Id header that initialize returned",
   );
 }
 
+/**
+ * A 2025 client's answer that reached another replica than the one whose call waits for it, too
+ * long to relay there (a NOTIFY payload): that call gets this error answer instead, and ends.
+ */
+export function answerTooLong(bytes: number, max: number): ProtocolError {
+  return refusal(
+    ProtocolErrorCode.InvalidRequest,
+    `the answer is ${bytes} bytes, more than the ${max} one replica relays to another`,
+  );
+}
+
 /** The SDK's refusal of a body over its limit (answered 413), word for word. */
 export function payloadTooLarge(): ProtocolError {
-  return new ProtocolError(
+  return refusal(
     SDK_TRANSPORT_REFUSAL,
     `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`,
   );
@@ -342,7 +449,7 @@ function overLimit(
   message: (bound: string) => string,
 ): ProtocolError {
   const value = limits[limit];
-  return new ProtocolError(code, message(`${LIMIT_WORDS[limit]} is ${value}`), {
+  return refusal(code, message(`${LIMIT_WORDS[limit]} is ${value}`), {
     limit: value,
     scope: limit,
   });
@@ -387,26 +494,27 @@ const MAX_ERROR_LINE_IN_ANSWER = 1000;
 /**
  * The watch tool's refusal of URIs a read would refuse (a typo, a command the principal may not
  * read): a tool error naming each, with its read's error, so the model fixes them all at once;
- * `structuredContent.errors` holds them as `{ uri, message }`. Nothing was watched.
+ * `structuredContent.errors` holds them as `{ uri, message }`, cut and as many as fit, as
+ * `listed` cuts field errors (`more` counts the rest). Nothing was watched.
  */
 export function unwatchableUris(
   tool: string,
   refusals: readonly { uri: string; error: unknown }[],
 ): CallToolResult {
-  const errors = refusals.map(({ uri, error }) => ({
-    uri: cutText(uri, MAX_DATA_URI),
-    message: failureMessage(error),
-  }));
-  const each = errors.map(({ uri, message }) => `${shortened(uri)}: ${message}`).join("; ");
+  const { shown, more } = listed(
+    refusals.map(({ uri, error }) => ({ field: uri, message: failureMessage(error) })),
+  );
+  const errors = shown.map(({ field, message }) => ({ uri: field, message }));
+  const each = errors.map(({ uri, message }) => `${uri}: ${message}`).join("; ");
   return {
     isError: true,
     content: [
       {
         type: "text",
-        text: `Cannot watch ${errors.length === 1 ? "this URI" : `these ${errors.length} URIs`}, so nothing is watched: ${each}. Watch only URIs resources/read accepts (an expanded template of resources/templates/list), and call ${tool} again`,
+        text: `Cannot watch ${refusals.length === 1 ? "this URI" : `these ${refusals.length} URIs`}, so nothing is watched: ${each}${more > 0 ? `; and ${more} more` : ""}. Watch only URIs resources/read accepts (an expanded template of resources/templates/list), and call ${tool} again`,
       },
     ],
-    structuredContent: { errors },
+    structuredContent: more > 0 ? { errors, more } : { errors },
   };
 }
 

@@ -118,7 +118,7 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     );
   const modern = createMcpHandler(() => buildServer(served), {
     legacy: "reject",
-    onerror,
+    onerror: served.refusals.or(onerror),
     // Above livecmd's own limits, which answer first with -32602 and data.limit.
     maxSubscriptions: served.room.limits.listensTotal + 1,
   });

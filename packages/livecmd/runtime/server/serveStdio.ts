@@ -50,7 +50,7 @@ export function serveStdio(app: App, options: ServeStdioOptions = {}): StdioServ
       pinned = { server, era: context.era };
       return server;
     },
-    { transport, onerror },
+    { transport, onerror: served.refusals.or(onerror) },
   );
   return {
     live: served.room.registry,

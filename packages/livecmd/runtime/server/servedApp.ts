@@ -12,13 +12,18 @@ import { argumentValidator } from "../validation/argumentValidator.ts";
 import { checkResult, ResultMismatch } from "../validation/resultMismatch.ts";
 import { catalogDrift, StaleCatalogError } from "./catalogDrift.ts";
 import { Confirmations } from "./confirmation.ts";
+import { DEFAULT_CONFIRM_TIMEOUT_MS } from "./confirmTimeout.ts";
 import { GrantedCatalog } from "./grantedCatalog.ts";
 import { DEFAULT_PAGE_SIZE } from "./pagination.ts";
 import { rateLimited } from "./protocolErrors.ts";
 import { rateLimiterOf, type RateLimiter } from "./rateLimiter.ts";
 import { holderOf } from "./requestContext.ts";
 import { resolveUri } from "./resolveUri.ts";
+import { RefusalLog } from "./refusalLog.ts";
 import { serverLog, type ServerLog } from "./serverLog.ts";
+import { SpentInMemory, type SpentConfirmations } from "./spentConfirmations.ts";
+import type { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
+import { PostgresSpentConfirmations } from "../db/postgres/spentConfirmations.ts";
 
 export interface ServeOptions {
   /** Entries per page of `tools/list`, `resources/list` and `resources/templates/list`. */
@@ -60,6 +65,38 @@ export interface ServeOptions {
    * resources, which the extension needs.
    */
   skills?: SkillsExtension;
+  /**
+   * How long a person has to answer a confirmation: a 2025-era call waits this long for the
+   * answer, then ends with a tool error (nothing ran); a 2026-07-28 `requestState` expires after
+   * it. `DEFAULT_CONFIRM_TIMEOUT_MS` (five minutes) when absent.
+   */
+  confirmTimeoutMs?: number;
+}
+
+/**
+ * The key that signs what clients carry back: `given` (`requestStateKey`), else
+ * `LIVECMD_REQUEST_STATE_KEY`, else random. One that is too short is refused in the words of
+ * where it came from (the SDK's own refusal names its function).
+ */
+function stateKeyOf(given: string | Uint8Array | undefined): string | Uint8Array {
+  const key = given ?? (process.env.LIVECMD_REQUEST_STATE_KEY || undefined);
+  if (key === undefined) return randomBytes(32);
+  const bytes = typeof key === "string" ? Buffer.byteLength(key) : key.byteLength;
+  if (bytes < MIN_STATE_KEY_BYTES)
+    throw new Error(
+      `livecmd: ${given === undefined ? "LIVECMD_REQUEST_STATE_KEY" : "requestStateKey"} must be at least ${MIN_STATE_KEY_BYTES} bytes, got ${bytes}; make one with \`openssl rand -base64 32\` and give every replica the same`,
+    );
+  return key;
+}
+
+/** What the SDK's state codec asks of a key: 256 bits. */
+const MIN_STATE_KEY_BYTES = 32;
+
+/** Where accepted confirmations are recorded: the shared database's table, else this process. */
+function spentOf(engine: AppEngine): SpentConfirmations {
+  return engine.sharesDatabase
+    ? new PostgresSpentConfirmations(() => engine.db as PostgresDatabase)
+    : new SpentInMemory();
 }
 
 /** `serverInfo.version` of an app that gives none, from neither `defineApp` nor a package.json. */
@@ -83,6 +120,8 @@ export class ServedApp {
   readonly serverInfo: { name: string; version: string; description?: string };
   readonly onerror: (error: Error) => void;
   readonly log: ServerLog;
+  /** Requests refused for the client's own fault, logged apart from `onerror` (`RefusalLog`). */
+  readonly refusals: RefusalLog;
   /** Every URI watched by the connections this entry serves: admitted, limited, re-run on writes. */
   readonly room: LiveRoom;
   /** Asks a person before a confirm command runs. */
@@ -119,6 +158,7 @@ export class ServedApp {
     this.#limiter = rateLimiterOf(app);
     const log = (this.log = options.log ?? serverLog());
     this.onerror = options.onerror ?? ((error) => log.error(error.message));
+    this.refusals = new RefusalLog(log);
     this.#checkResults = options.checkResults ?? process.env.LIVECMD_CHECK_RESULTS === "1";
     this.room = new LiveRoom(app, {
       limits: options.limits,
@@ -138,9 +178,13 @@ export class ServedApp {
     };
     if (drift.length > 0)
       this.onerror(new Error(`serving a stale catalog.json (allowStale): ${drift.join("; ")}`));
-    this.stateKey =
-      options.requestStateKey ?? (process.env.LIVECMD_REQUEST_STATE_KEY || randomBytes(32));
-    this.confirmations = new Confirmations(this.stateKey);
+    this.stateKey = stateKeyOf(options.requestStateKey);
+    const confirmTimeoutMs = options.confirmTimeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS;
+    if (!(confirmTimeoutMs > 0 && Number.isFinite(confirmTimeoutMs)))
+      throw new Error(
+        `livecmd: confirmTimeoutMs must be a positive number of milliseconds, got ${confirmTimeoutMs}`,
+      );
+    this.confirmations = new Confirmations(this.stateKey, confirmTimeoutMs, spentOf(engine));
     this.skills = options.skills;
   }
 

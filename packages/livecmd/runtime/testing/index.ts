@@ -57,6 +57,8 @@ export interface McpTestOptions {
   elicit?: (request: ElicitRequest["params"]) => ElicitResult | Promise<ElicitResult>;
   /** Agent skills to serve (`ServeOptions.skills`: `await loadSkills("src/generated/skills")`). */
   skills?: SkillsExtension;
+  /** How long the person has to answer a confirmation (`ServeOptions.confirmTimeoutMs`). */
+  confirmTimeoutMs?: number;
 }
 
 /**
@@ -219,6 +221,7 @@ async function connectTransport(
     ...(options.onerror && { onerror: options.onerror }),
     ...(options.checkResults !== undefined && { checkResults: options.checkResults }),
     ...(options.skills && { skills: options.skills }),
+    ...(options.confirmTimeoutMs !== undefined && { confirmTimeoutMs: options.confirmTimeoutMs }),
   };
   if (options.transport === "http") {
     const serving = await serveHttp(app, { ...serveOptions, port: 0 });

@@ -1,3 +1,4 @@
+import { keepServing } from "../../live/keepServing.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
 import type { PgClient, PgPool, PgQueryConfig, PgQueryResult } from "./pgShapes.ts";
 
@@ -17,10 +18,13 @@ export async function cancellableQuery(
   if (!signal) return (transaction ?? pool).query(config);
   throwIfCancelled(signal);
   const client = transaction ?? (await pool.connect());
-  const cancel = () =>
-    void pool
-      .query({ text: "SELECT pg_cancel_backend($1)", values: [client.processID ?? 0] })
-      .catch(() => {});
+  const cancel = keepServing(
+    "cancelling a PostgreSQL statement",
+    () =>
+      void pool
+        .query({ text: "SELECT pg_cancel_backend($1)", values: [client.processID ?? 0] })
+        .catch(() => {}),
+  );
   signal.addEventListener("abort", cancel, { once: true });
   try {
     return await client.query(config);

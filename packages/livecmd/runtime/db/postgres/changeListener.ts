@@ -1,8 +1,9 @@
+import { keepServing } from "../../live/keepServing.ts";
 import { ANY_TABLE } from "../anyTable.ts";
 import { anyRowsOf, type TableChange } from "../keyedAccess.ts";
 import { CHANGES_CHANNEL } from "./changeFeed.ts";
 import { changeOfPayload } from "./changePayload.ts";
-import type { PgClient, PgPool } from "./pgShapes.ts";
+import type { PgClient, PgNotification, PgPool } from "./pgShapes.ts";
 
 const FIRST_RETRY_MS = 100;
 const LAST_RETRY_MS = 5_000;
@@ -94,19 +95,21 @@ export class ChangeListener {
       this.#stopWaiting();
       if (!this.#closed) this.#reconnectLater(error);
     };
-    client.on("error", drop);
-    client.on("end", () => drop());
-    client.on("notification", ({ channel, payload }) => {
-      if (channel !== CHANGES_CHANNEL) {
-        for (const heard of this.#heard.get(channel) ?? []) heard(payload);
-        return;
-      }
-      if (!payload) return;
-      if (!payload.startsWith(CAUGHT_UP)) return this.changed([changeOfPayload(payload)]);
-      this.#waiting.get(payload)?.();
-      this.#waiting.delete(payload);
-      this.#holdProcess();
-    });
+    const dropped = keepServing(
+      "dropping a lost PostgreSQL change feed connection",
+      drop,
+      this.log,
+    );
+    client.on("error", dropped);
+    client.on("end", () => dropped());
+    client.on(
+      "notification",
+      keepServing(
+        "handling a PostgreSQL change feed notification",
+        ({ channel, payload }: PgNotification) => this.#notified(channel, payload),
+        this.log,
+      ),
+    );
     try {
       await client.query({ text: `LISTEN ${CHANGES_CHANNEL}` });
       for (const channel of this.#heard.keys()) await client.query({ text: `LISTEN ${channel}` });
@@ -115,6 +118,18 @@ export class ChangeListener {
       throw error;
     }
     this.#client = client;
+    this.#holdProcess();
+  }
+
+  #notified(channel: string, payload: string | undefined): void {
+    if (channel !== CHANGES_CHANNEL) {
+      for (const heard of this.#heard.get(channel) ?? []) heard(payload);
+      return;
+    }
+    if (!payload) return;
+    if (!payload.startsWith(CAUGHT_UP)) return this.changed([changeOfPayload(payload)]);
+    this.#waiting.get(payload)?.();
+    this.#waiting.delete(payload);
     this.#holdProcess();
   }
 
@@ -142,21 +157,25 @@ export class ChangeListener {
     this.log(
       `livecmd: the PostgreSQL change feed connection was lost${error ? ` (${error.message})` : ""}; reconnecting in ${wait} ms`,
     );
-    this.#retry = setTimeout(() => {
-      this.#connect().then(
-        () => {
-          this.#retryMs = FIRST_RETRY_MS;
-          this.log(
-            "livecmd: the PostgreSQL change feed is back; re-running every subscription once",
-          );
-          this.changed([anyRowsOf(ANY_TABLE)]);
-          for (const hearers of this.#heard.values()) for (const heard of hearers) heard(undefined);
-        },
-        (failure: Error) => {
+    const back = keepServing(
+      "re-running every subscription after the PostgreSQL change feed came back",
+      () => {
+        this.#retryMs = FIRST_RETRY_MS;
+        this.log("livecmd: the PostgreSQL change feed is back; re-running every subscription once");
+        this.changed([anyRowsOf(ANY_TABLE)]);
+        for (const hearers of this.#heard.values()) for (const heard of hearers) heard(undefined);
+      },
+      this.log,
+    );
+    const retry = keepServing(
+      "reconnecting to the PostgreSQL change feed",
+      () =>
+        void this.#connect().then(back, (failure: Error) => {
           if (!this.#closed) this.#reconnectLater(failure);
-        },
-      );
-    }, wait);
+        }),
+      this.log,
+    );
+    this.#retry = setTimeout(retry, wait);
     this.#retry.unref();
   }
 }

@@ -5,9 +5,20 @@
  */
 export const SESSIONS_CHANNEL = "livecmd_sessions";
 
-/** The tables of shared sessions in livecmd's schema (`LIVECMD_SCHEMA`, given: it imports this). */
-export function sessionTables(schema: string): { sessions: string; subscriptions: string } {
-  return { sessions: `${schema}.sessions`, subscriptions: `${schema}.session_subscriptions` };
+/**
+ * The tables serving processes share in livecmd's schema (`LIVECMD_SCHEMA`, given: it imports
+ * this): 2025-era sessions, their subscriptions, and the confirmations spent.
+ */
+export function sessionTables(schema: string): {
+  sessions: string;
+  subscriptions: string;
+  spentConfirmations: string;
+} {
+  return {
+    sessions: `${schema}.sessions`,
+    subscriptions: `${schema}.session_subscriptions`,
+    spentConfirmations: `${schema}.spent_confirmations`,
+  };
 }
 
 /**
@@ -15,11 +26,13 @@ export function sessionTables(schema: string): { sessions: string; subscriptions
  * `initialize` (replayed to a process that has not seen the session), whom it belongs to, when
  * it was last active, and its `resources/subscribe` subscriptions, each with a digest of the
  * result its client was last told of (a process that takes the session over re-runs each and
- * notifies those whose digest differs). In livecmd's schema, which the change feed leaves out:
- * writing here notifies no subscription. Installed with the change feed, under its lock.
+ * notifies those whose digest differs). Beside them, the accepted confirmations (a
+ * `requestState` id until it expires), so that a yes runs its command once on any replica. In
+ * livecmd's schema, which the change feed leaves out: writing here notifies no subscription.
+ * Installed with the change feed, under its lock.
  */
 export function installSessionTables(schema: string): string {
-  const { sessions, subscriptions } = sessionTables(schema);
+  const { sessions, subscriptions, spentConfirmations } = sessionTables(schema);
   return /* sql */ `
 CREATE TABLE IF NOT EXISTS ${sessions} (
   id text PRIMARY KEY,
@@ -34,5 +47,10 @@ CREATE TABLE IF NOT EXISTS ${subscriptions} (
   seen text NOT NULL,
   PRIMARY KEY (session_id, uri)
 );
+CREATE TABLE IF NOT EXISTS ${spentConfirmations} (
+  id text PRIMARY KEY,
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS spent_confirmations_expires_at ON ${spentConfirmations} (expires_at);
 `;
 }

@@ -1,5 +1,7 @@
-import { ANY_TABLE } from "../anyTable.ts";
-import { anyRowsOf, type RowImage, type TableChange } from "../keyedAccess.ts";
+import { cutText } from "../../text/cutText.ts";
+import { logLine, RecurringProblem } from "../../live/keepServing.ts";
+import type { RowImage, TableChange } from "../keyedAccess.ts";
+import { HeldChanges } from "./heldChanges.ts";
 import type { SqliteConnection } from "./sqliteConnection.ts";
 import { storedKey } from "./sqliteKeys.ts";
 import { CHANGE_LOG_TABLE, quoteName, type KeyColumn, type SqliteSchema } from "./sqliteSchema.ts";
@@ -15,9 +17,48 @@ const EVENTS = [
 /**
  * How long an entry stays in the log once written. Every process reads the log within a poll of
  * a write, so only a process stalled this long finds entries gone, and then it re-runs every
- * read rather than miss a change (`read`).
+ * read rather than miss a change (`readPage`).
  */
 export const LOG_RETENTION_MS = 60_000;
+
+/**
+ * The bounds of one read of the log (docs/mcp.md, "What counts as a change"). A read takes at
+ * most `pageEntries` entries per turn of the event loop, so clients are answered between pages
+ * of a bulk write; it holds at most `heldRowImages` row images (one per entry), past which its
+ * change is "any row" of every table it names; and an entry whose keys and image take more than
+ * `entryChars` characters of SQL is any row of its table, never loaded.
+ */
+export const CHANGE_LOG_BOUNDS = {
+  pageEntries: 1_000,
+  heldRowImages: 10_000,
+  entryChars: 4_096,
+} as const;
+
+/** One read of the log: up to the last entry logged when it began. */
+interface Read {
+  readonly target: bigint;
+  readonly found: HeldChanges;
+}
+
+/**
+ * An entry as a page reads it: its number after the page's first (SQLite integers may be past
+ * what a JavaScript number holds), `keys` and `image` only when the entry is not too large.
+ */
+interface Entry {
+  offset: number;
+  table: unknown;
+  large: number | null;
+  keys: unknown;
+  image: unknown;
+}
+
+export interface ChangeLogOptions {
+  /** Whether a transaction is open on the connection (triggers are then installed inside it). */
+  inTransaction?: boolean;
+  retentionMs?: number;
+  /** Where a line about entries no trigger of livecmd's wrote goes; stderr by default. */
+  log?: (line: string) => void;
+}
 
 /**
  * The rows every write to the database file changed, from any writer: a trigger per table and
@@ -27,19 +68,28 @@ export const LOG_RETENTION_MS = 60_000;
  * cascades. The triggers use only `quote()`, which every SQLite has, so no writer needs
  * anything of livecmd's. Entries are numbered without gaps (AUTOINCREMENT, whose counter rolls
  * back with the write), so a reader that finds entries missing knows it, and counts every table
- * as changed.
+ * as changed. Entry numbers are held as bigints: they are SQLite integers, and another writer
+ * may set the counter anywhere.
  */
 export class ChangeLog {
-  #seen: number;
+  /** The last entry read (reported, or held by the read in progress). */
+  #seen: bigint;
+  #read: Read | undefined;
+  #readsBegun = 0;
+  #readsEnded = 0;
   #columns = new Map<string, Map<string, KeyColumn[]>>();
   /** High-water marks noted as time passed, oldest first: entries up to one are pruned once it is old. */
-  #checkpoints: { at: number; high: number }[] = [];
+  #checkpoints: { at: number; high: bigint }[] = [];
+  readonly #badEntries: RecurringProblem;
+  readonly #images = new RowImages();
 
   private constructor(
     private readonly connection: SqliteConnection,
     private readonly retentionMs: number,
+    log: (line: string) => void,
   ) {
     this.#seen = this.high();
+    this.#badEntries = new RecurringProblem(log);
   }
 
   /**
@@ -49,7 +99,7 @@ export class ChangeLog {
   static open(
     connection: SqliteConnection,
     schema: SqliteSchema,
-    { inTransaction = false, retentionMs = LOG_RETENTION_MS } = {},
+    { inTransaction = false, retentionMs = LOG_RETENTION_MS, log = logLine }: ChangeLogOptions = {},
   ): ChangeLog | undefined {
     try {
       connection
@@ -61,9 +111,9 @@ export class ChangeLog {
       if (!isReadOnly(error)) throw error;
       if (!exists(connection)) return undefined;
     }
-    const log = new ChangeLog(connection, retentionMs);
-    log.#install(schema, inTransaction);
-    return log;
+    const changeLog = new ChangeLog(connection, retentionMs, log);
+    changeLog.#install(schema, inTransaction);
+    return changeLog;
   }
 
   /**
@@ -95,34 +145,68 @@ export class ChangeLog {
     }
   }
 
-  /** The number of the last entry written, by anyone. */
-  high(): number {
+  /** The number of the last entry written, by anyone (whatever another writer set the counter to). */
+  high(): bigint {
     const row = this.connection
-      .prepare(`SELECT seq FROM sqlite_sequence WHERE name = '${CHANGE_LOG_TABLE}'`)
-      .get() as { seq: number } | undefined;
-    return row?.seq ?? 0;
-  }
-
-  /** Whether entries were written since the last `read`. */
-  get behind(): boolean {
-    return this.high() > this.#seen;
-  }
-
-  /** The changes logged since the last `read`, one per table; every table when some were pruned unread. */
-  read(): TableChange[] {
-    const rows = this.connection
       .prepare(
-        `SELECT seq, "table", keys, image FROM ${LOG} WHERE seq > ?
-         UNION ALL SELECT seq, NULL, NULL, NULL FROM sqlite_sequence WHERE name = '${CHANGE_LOG_TABLE}'`,
+        `SELECT CAST(CAST(seq AS INTEGER) AS TEXT) AS seq FROM sqlite_sequence WHERE name = '${CHANGE_LOG_TABLE}'`,
       )
-      .all(this.#seen) as LogRow[];
-    const entries = rows.filter((row) => row.table !== null);
-    const high = rows.find((row) => row.table === null)?.seq ?? 0;
-    // Fewer entries than numbers: some were pruned unread. A lower high: the log was dropped.
-    const missed = entries.length !== high - this.#seen;
-    this.#seen = high;
-    if (missed) return [anyRowsOf(ANY_TABLE)];
-    return byTable(entries.map((entry) => this.#change(entry)));
+      .get() as { seq: string } | undefined;
+    return BigInt(row?.seq ?? 0);
+  }
+
+  /** Whether entries were written (or the counter moved) since the last read, or a read is under way. */
+  get behind(): boolean {
+    return this.#read !== undefined || this.high() !== this.#seen;
+  }
+
+  /** How many reads have ended (a read ends when `readPage` returns its changes). */
+  get readsEnded(): number {
+    return this.#readsEnded;
+  }
+
+  /**
+   * The number of the read whose end reports every entry logged now (compare `readsEnded`): the
+   * read under way when it began after the last of them, else the next; undefined when every
+   * entry has been reported. Counted in reads, not entries: another writer may move the counter
+   * back.
+   */
+  readCoveringNow(): number | undefined {
+    const high = this.high();
+    if (this.#read) return this.#read.target === high ? this.#readsBegun : this.#readsBegun + 1;
+    return high === this.#seen ? undefined : this.#readsBegun + 1;
+  }
+
+  /**
+   * Reads the next page of the log: once the read has come to the last entry logged when it
+   * began, the changes since the last read, one per table (every table when entries are missing,
+   * pruned unread or the counter moved back); undefined while entries remain, to be read by the
+   * next call, a turn of the event loop later.
+   */
+  readPage(): TableChange[] | undefined {
+    const read = (this.#read ??= this.#begin());
+    if (read.target > this.#seen) this.#page(read);
+    else if (read.target < this.#seen) read.found.anyTable();
+    if (read.found.everyTable) this.#seen = read.target;
+    if (this.#seen !== read.target) return undefined;
+    this.#end();
+    return read.found.changes();
+  }
+
+  /** Ends the read under way and skips every entry logged so far: a change to every table covers them. */
+  skip(): void {
+    if (this.#read) this.#end();
+    this.#seen = this.high();
+  }
+
+  #begin(): Read {
+    this.#readsBegun += 1;
+    return { target: this.high(), found: new HeldChanges(CHANGE_LOG_BOUNDS.heldRowImages) };
+  }
+
+  #end(): void {
+    this.#read = undefined;
+    this.#readsEnded = this.#readsBegun;
   }
 
   /**
@@ -133,7 +217,7 @@ export class ChangeLog {
   prune(now = Date.now()): void {
     const last = this.#checkpoints.at(-1);
     if (!last || now - last.at >= 1000) this.#checkpoints.push({ at: now, high: this.#seen });
-    let due: number | undefined;
+    let due: bigint | undefined;
     while (this.#checkpoints[0] && now - this.#checkpoints[0].at >= this.retentionMs)
       due = this.#checkpoints.shift()!.high;
     if (due === undefined) return;
@@ -148,18 +232,97 @@ export class ChangeLog {
     }
   }
 
-  #change({ table, keys, image }: LogRow): TableChange {
-    const columns = this.#columns.get(table!);
-    if (!columns) return anyRowsOf(table!);
-    const values = parseLiterals(image!);
-    const row: Record<string, string | null> = {};
-    parseLiterals(keys!).forEach((sql, i) => {
-      for (const column of columns.get(sql as string) ?? []) {
-        const key = storedKey(values[i], column);
-        if (key !== undefined) row[column.key] = key;
-      }
-    });
-    return { table: table!, rows: [row] };
+  /**
+   * Reads up to `pageEntries` entries after the last one seen: each row image, or once the read
+   * holds no more images, only which tables they changed. Fewer entries than numbers in the
+   * range means some are missing (every table changed); so does a page SQLite cannot read (the
+   * log's table altered by another writer): it is logged, and nothing is missed.
+   */
+  #page(read: Read): void {
+    const from = this.#seen;
+    const to = minimum(read.target, from + BigInt(CHANGE_LOG_BOUNDS.pageEntries));
+    const expected = Number(to - from);
+    try {
+      const found = read.found.full
+        ? this.#tablesBetween(from, to, read.found)
+        : this.#entriesBetween(from, to, read.found);
+      if (found !== expected) read.found.anyTable();
+    } catch (error) {
+      this.#badEntries.happened(
+        `livecmd: entries ${from + 1n} to ${to} of ${CHANGE_LOG_TABLE} cannot be read (${cutText((error as Error).message, 200)}); every table counts as changed`,
+      );
+      read.found.anyTable();
+    }
+    this.#seen = to;
+  }
+
+  /** Adds the entries in (`from`, `to`] to `found`, row by row; returns how many there were. */
+  #entriesBetween(from: bigint, to: bigint, found: HeldChanges): number {
+    const entries = this.connection
+      .prepare(
+        `SELECT seq - ? AS offset, "table", length(keys) + length(image) > ${CHANGE_LOG_BOUNDS.entryChars} AS large,
+           CASE WHEN length(keys) + length(image) <= ${CHANGE_LOG_BOUNDS.entryChars} THEN keys END AS keys,
+           CASE WHEN length(keys) + length(image) <= ${CHANGE_LOG_BOUNDS.entryChars} THEN image END AS image
+         FROM ${LOG} WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
+      )
+      .all(from, from, to, Number(to - from) + 1) as Entry[];
+    for (const entry of entries) {
+      if (found.everyTable) break;
+      this.#add(from + BigInt(entry.offset), entry, found);
+    }
+    return entries.length;
+  }
+
+  /** Adds the tables of the entries in (`from`, `to`] to `found`, as any row; returns how many entries there were. */
+  #tablesBetween(from: bigint, to: bigint, found: HeldChanges): number {
+    const tables = this.connection
+      .prepare(
+        `SELECT "table", count(*) AS entries FROM ${LOG} WHERE seq > ? AND seq <= ? GROUP BY "table"`,
+      )
+      .all(from, to) as { table: unknown; entries: number }[];
+    let entries = 0;
+    for (const { table, entries: count } of tables) {
+      if (typeof table === "string") found.anyRow(table);
+      else found.anyTable();
+      entries += count;
+    }
+    return entries;
+  }
+
+  /**
+   * One entry's change: its row image, or any row of its table when the entry is too large to
+   * load; an entry no trigger of livecmd's wrote (another process can write anything into the
+   * log) is logged, and counts as any row of its table, or of every table when its table cannot
+   * be told.
+   */
+  #add(seq: bigint, entry: Entry, found: HeldChanges): void {
+    const { table } = entry;
+    if (typeof table !== "string") {
+      this.#bad(seq, entry, "its table is not text");
+      return found.anyTable();
+    }
+    if (entry.large || found.full) return found.anyRow(table);
+    const columns = this.#columns.get(table);
+    if (!columns) {
+      this.#bad(seq, entry, "no table of that name has livecmd's triggers");
+      return found.anyRow(table);
+    }
+    try {
+      found.row(table, this.#images.of(columns, entry.keys, entry.image));
+    } catch (error) {
+      this.#bad(seq, entry, (error as Error).message);
+      found.anyRow(table);
+    }
+  }
+
+  #bad(seq: bigint, { table }: Entry, problem: string): void {
+    const named =
+      typeof table === "string"
+        ? `table ${JSON.stringify(cutText(table, 100))}`
+        : "a table that is not text";
+    this.#badEntries.happened(
+      `livecmd: entry ${seq} of ${CHANGE_LOG_TABLE} (${named}) is not one livecmd's triggers write: ${cutText(problem, 200)}; it counts as a change to every row of ${typeof table === "string" ? "its table" : "every table"}. Another process wrote it into the log`,
+    );
   }
 
   #exec(sql: string): void {
@@ -167,11 +330,40 @@ export class ChangeLog {
   }
 }
 
-interface LogRow {
-  seq: number;
-  table: string | null;
-  keys: string | null;
-  image: string | null;
+/**
+ * Row images from entries: the key columns of a row, as an entry of `columns`' table lists them
+ * (`keys`) with their values (`image`). Every entry of a table lists the same keys, so the last
+ * list read is kept rather than read again.
+ */
+class RowImages {
+  #keys = "";
+  #names: unknown[] = [];
+
+  of(columns: ReadonlyMap<string, KeyColumn[]>, keys: unknown, image: unknown): RowImage {
+    if (typeof keys !== "string" || typeof image !== "string")
+      throw new Error("its keys and image are not both text");
+    if (keys !== this.#keys) {
+      this.#names = parseLiterals(keys);
+      this.#keys = keys;
+    }
+    const names = this.#names;
+    const values = parseLiterals(image);
+    if (names.length !== values.length)
+      throw new Error(`it names ${names.length} key columns and holds ${values.length} values`);
+    const row: Record<string, string | null> = {};
+    for (let i = 0; i < names.length; i++) {
+      const sql = names[i];
+      for (const column of (typeof sql === "string" && columns.get(sql)) || []) {
+        const key = storedKey(values[i], column);
+        if (key !== undefined) row[column.key] = key;
+      }
+    }
+    return row;
+  }
+}
+
+function minimum(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
 }
 
 /** Each table's key columns by the SQL that names them in a trigger (two collations of one column share it). */
@@ -185,16 +377,6 @@ function columnsBySql(schema: SqliteSchema): Map<string, Map<string, KeyColumn[]
       tables.set(table, bySql);
     }
   return tables;
-}
-
-/** One change per table: the images of every row, or none when a change of it is whole. */
-function byTable(changes: readonly TableChange[]): TableChange[] {
-  const rows = new Map<string, RowImage[] | undefined>();
-  for (const { table, rows: images } of changes) {
-    const earlier = rows.has(table) ? rows.get(table) : [];
-    rows.set(table, earlier && images ? [...earlier, ...images] : undefined);
-  }
-  return [...rows].map(([table, images]) => (images ? { table, rows: images } : anyRowsOf(table)));
 }
 
 function triggerName(event: string, table: string): string {

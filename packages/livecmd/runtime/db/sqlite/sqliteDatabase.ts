@@ -7,6 +7,7 @@ import { readingNumbers, type SqliteConnection, type SqliteStatement } from "./s
 import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
 import { boundReads, StatementPlans } from "./statementPlans.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
+import { keepServing } from "../../live/keepServing.ts";
 
 /** The transaction open on a connection: who may use the connection until `done`. */
 interface OpenTransaction {
@@ -16,6 +17,12 @@ interface OpenTransaction {
 
 /** How often a connection looks for writes made by other connections to its database file. */
 export const OTHER_WRITERS_POLL_MS = 25;
+
+/** A `caughtUp` waiting for the end of the log's read numbered `read`. */
+interface Waiter {
+  readonly read: number;
+  readonly resolve: () => void;
+}
 
 /** What every view of one connection shares: the connection, its statements and their plans, its changes. */
 class Connection {
@@ -29,7 +36,14 @@ class Connection {
   #log: ChangeLog | undefined;
   #dataVersion: number;
   #schemaChanged = false;
+  /** Whether the next page of the log is to be read on a later turn (or once a transaction ends). */
+  #pageDue = false;
+  #waiters: Waiter[] = [];
   readonly #poll: NodeJS.Timeout;
+  readonly #nextPage = keepServing("reading the SQLite change log", () => {
+    this.#pageDue = false;
+    this.#readLog();
+  });
   /** The handle for livecmd's own statements, which must read numbers. */
   readonly #own: SqliteConnection;
 
@@ -41,7 +55,10 @@ class Connection {
     this.plans = new StatementPlans(own, () => this.#schema);
     this.#schema = this.#openLog(false);
     this.#dataVersion = this.#pragma("data_version");
-    this.#poll = setInterval(() => this.otherWriters(), OTHER_WRITERS_POLL_MS).unref();
+    this.#poll = setInterval(
+      keepServing("polling the SQLite change log", () => this.otherWriters()),
+      OTHER_WRITERS_POLL_MS,
+    ).unref();
   }
 
   prepare(sql: string): SqliteStatement {
@@ -72,13 +89,17 @@ class Connection {
     if (!this.open) this.committed();
   }
 
-  /** Reports what the writes committed (or made outside a transaction) changed, by anyone. */
+  /**
+   * Reports what the writes committed (or made outside a transaction) changed, by anyone: a
+   * changed schema at once as every table; the log's first page at once, the rest a page a turn.
+   */
   committed(): void {
-    const changes = this.#log?.read() ?? [];
-    if (this.#schemaChanged) changes.unshift(anyRowsOf(ANY_TABLE));
-    this.#schemaChanged = false;
-    if (changes.length > 0) this.changed(changes);
-    this.#log?.prune();
+    if (this.#schemaChanged) {
+      this.#schemaChanged = false;
+      this.#log?.skip();
+      this.#report([anyRowsOf(ANY_TABLE)]);
+    }
+    this.#readLog();
   }
 
   /**
@@ -98,9 +119,57 @@ class Connection {
     } else this.#log?.prune();
   }
 
+  /** Resolves once every entry logged before the call has been reported (outside a transaction). */
+  reported(): Promise<void> {
+    const read = this.#log?.readCoveringNow();
+    if (read === undefined) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push({ read, resolve }));
+  }
+
+  /** Stops reading the log (a page due is dropped, a `caughtUp` waiting resolves) and closes the handle. */
   close(): void {
     clearInterval(this.#poll);
+    this.#log = undefined;
+    for (const { resolve } of this.#waiters.splice(0)) resolve();
     (this.handle as { close?: () => void }).close?.();
+  }
+
+  /**
+   * Reads a page of the log, unless one is due on a later turn already or a transaction is open
+   * (its commit, or its end, carries on). Between pages other work runs: reads, other clients.
+   */
+  #readLog(): void {
+    const log = this.#log;
+    if (!log || this.#pageDue) return;
+    if (this.open) {
+      this.#pageDue = true;
+      void this.open.done.then(this.#nextPage);
+      return;
+    }
+    const changes = log.readPage();
+    if (changes) {
+      this.#report(changes);
+      log.prune();
+    }
+    if (!changes || log.behind) {
+      this.#pageDue = true;
+      setImmediate(this.#nextPage);
+    }
+  }
+
+  /** Tells `changed`, then every `caughtUp` the report covers: all of them when it is every table. */
+  #report(changes: readonly TableChange[]): void {
+    try {
+      if (changes.length > 0) this.changed(changes);
+    } finally {
+      const everyTable = changes.some(({ table }) => table === ANY_TABLE);
+      const ended = this.#log?.readsEnded ?? Infinity;
+      const waiting = this.#waiters;
+      this.#waiters = [];
+      for (const waiter of waiting)
+        if (everyTable || waiter.read <= ended) waiter.resolve();
+        else this.#waiters.push(waiter);
+    }
   }
 
   /** A changed schema: what any read reads may have moved, so every subscription re-runs. */
@@ -198,9 +267,19 @@ export class SqliteDatabase implements AppDatabase {
     }
   }
 
-  /** Other connections' writes are seen within a poll; this reads them now. */
+  /**
+   * Other connections' writes are seen within a poll; this reads them now, and resolves once
+   * every write committed before the call has been reported, a page of the log a turn. A
+   * transaction open on the connection is waited for; inside one (whose writes are reported at
+   * its commit, and during which the log is not read) it resolves at once.
+   */
   async caughtUp(): Promise<void> {
-    this.#connection.otherWriters();
+    const connection = this.#connection;
+    for (let open = connection.foreignTransaction(); open; open = connection.foreignTransaction())
+      await open.done;
+    if (connection.open) return;
+    connection.otherWriters();
+    await connection.reported();
   }
 
   async close(): Promise<void> {

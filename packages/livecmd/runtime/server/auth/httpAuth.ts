@@ -59,6 +59,8 @@ export async function authenticate(
   // An endpoint with no one URL to advertise names no metadata document in its challenges.
   const resourceMetadataUrl = advertised ? metadataUrlOf(resource).href : undefined;
   const requiredScopes = auth.requiredScopes === undefined ? undefined : [...auth.requiredScopes];
+  if (!request.headers.get("authorization"))
+    return tokenMissing(resourceMetadataUrl, requiredScopes);
   const verifier = {
     async verifyAccessToken(token: string): Promise<AuthInfo> {
       const principal = await auth.verify(token, resource);
@@ -87,6 +89,36 @@ export async function authenticate(
       ...(requiredScopes && { requiredScopes }),
     });
   }
+}
+
+/**
+ * 401 to a request with no token at all: a challenge naming where to learn how to get one, and
+ * no error code (RFC 6750 §3.1: a request that lacks any authentication information is not
+ * told of an error; the SDK's challenge says `invalid_token`).
+ */
+function tokenMissing(
+  resourceMetadataUrl: string | undefined,
+  requiredScopes: readonly string[] | undefined,
+): Response {
+  const parameters = [
+    ...(requiredScopes?.length ? [`scope="${quotedString(requiredScopes.join(" "))}"`] : []),
+    ...(resourceMetadataUrl ? [`resource_metadata="${quotedString(resourceMetadataUrl)}"`] : []),
+  ];
+  return new Response(
+    "Unauthorized: this endpoint needs a bearer token in the Authorization header; the WWW-Authenticate challenge names the metadata that says where to get one\n",
+    {
+      status: 401,
+      headers: {
+        "www-authenticate": ["Bearer", parameters.join(", ")].filter(Boolean).join(" "),
+        "content-type": "text/plain",
+      },
+    },
+  );
+}
+
+/** A value inside an auth-param's quotes (RFC 9110 quoted-string). */
+function quotedString(value: string): string {
+  return value.replace(/["\\]/g, "\\$&");
 }
 
 /** 503 with `Retry-After`: the token may be good, but cannot be checked now. */

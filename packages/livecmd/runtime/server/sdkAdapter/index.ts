@@ -31,11 +31,17 @@
  *    takes a second acknowledgement on the resumed stream without harm; a `405` ends the
  *    listen. So a listen's ids carry it (`listenResume.ts`) and any replica serves that `GET`
  *    as the listen again (`HttpListens`).
- * 9. The skills extension (`@modelcontextprotocol/server/ext/skills`) attaches to an `McpServer`
- *    and uses only its `server`, `isConnected()` and `registerResource(name, template, config,
- *    read)` (its skill files as one `ResourceTemplate` whose `list` gives the `SKILL.md` files).
- *    An `McpServer` would take over `resources/*`, so livecmd hands it just those
- *    (`attachSkills`) and serves the skill files from its own handlers.
+ * 9. The serving entries report what they refused for the client's own fault through `onerror`,
+ *    as they do their own failures: "Rejected inbound request (<cell>): …", "Rejected 2025-era
+ *    request on a modern-only endpoint (<cell>)", "Unsupported Media Type…", the -32022 and
+ *    -32021 errors' classes, and on stdio a line that is JSON but no JSON-RPC message (its
+ *    `ZodError`; a line that is no JSON is dropped unreported). So `clientRefusal` tells them
+ *    apart, and `RefusalLog` logs them as refusals, not as the server's errors.
+ * 10. The skills extension (`@modelcontextprotocol/server/ext/skills`) attaches to an `McpServer`
+ *     and uses only its `server`, `isConnected()` and `registerResource(name, template, config,
+ *     read)` (its skill files as one `ResourceTemplate` whose `list` gives the `SKILL.md` files).
+ *     An `McpServer` would take over `resources/*`, so livecmd hands it just those
+ *     (`attachSkills`) and serves the skill files from its own handlers.
  */
 export { narrowedTo, requestedUris } from "./listenRequest.ts";
 export { StdioListenTap } from "./stdioListenTap.ts";
@@ -44,3 +50,4 @@ export { ListenResumes } from "./listenResume.ts";
 export { routeByEra } from "./httpEraRouting.ts";
 export { CheckedParamsServer } from "./requestParams.ts";
 export { attachSkills, type ServedSkills } from "./skillsHost.ts";
+export { clientRefusal, type ClientRefusal } from "./clientRefusals.ts";

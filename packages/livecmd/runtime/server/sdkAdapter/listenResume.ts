@@ -118,8 +118,10 @@ export class ListenResumes {
    */
   resumed(lastEventId: string | null, principal: string | undefined): ResumedListen | undefined {
     if (!isListenEventId(lastEventId)) return undefined;
-    const [request, digests, signature] = lastEventId!.slice(PREFIX.length).split(".");
-    if (request === undefined || digests === undefined || signature === undefined) return undefined;
+    const parts = lastEventId!.slice(PREFIX.length).split(".");
+    // Exactly the three parts an id is made of: anything after them was not signed.
+    if (parts.length !== 3) return undefined;
+    const [request, digests, signature] = parts as [string, string, string];
     const expected = Buffer.from(this.#signature(`${request}.${digests}`, principal));
     const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
@@ -130,6 +132,7 @@ export class ListenResumes {
       return undefined;
     }
     const uris = (carried.f.resourceSubscriptions as string[] | undefined) ?? [];
+    if (digests.length !== uris.length * DIGEST_CHARS) return undefined;
     const told = new Map(
       uris.map((uri, at) => [uri, digests.slice(at * DIGEST_CHARS, (at + 1) * DIGEST_CHARS)]),
     );

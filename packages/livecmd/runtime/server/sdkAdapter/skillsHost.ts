@@ -28,7 +28,7 @@ type ReadCallback = (
 /**
  * Attaches the SDK's skills extension (SEP-2640) to `server`, one of livecmd's own `Server`
  * instances. The extension attaches to an `McpServer`, whose resource handlers would replace
- * livecmd's: it is given the part of one it uses instead (behaviour 9 of `index.ts`). Its
+ * livecmd's: it is given the part of one it uses instead (behaviour 10 of `index.ts`). Its
  * `skills/list`, `skills/get` and `resources/directory/read` handlers and its capability go on
  * `server` as they are; the resource template it registers for the skill files is kept here,
  * for livecmd's `resources/read` and `resources/list` to answer through.
