@@ -6,12 +6,21 @@
  *
  *   npx tsx bench/read.bench.ts        # prints this row alone, writes nothing
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { deepStrictEqual } from "node:assert/strict";
 import { pathToFileURL } from "node:url";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
 import { createContext } from "./lib/context.ts";
-import { LineStream, REPO_ROOT } from "./lib/processes.ts";
+import {
+  checkSameAnswers,
+  connectClient,
+  measure,
+  PROTOCOL,
+  readCustomer,
+  READ_PLAN,
+  startServer,
+  stopServer,
+  type Contender,
+  type Samples,
+} from "./lib/httpRounds.ts";
 import {
   figureOf,
   ratio,
@@ -22,35 +31,11 @@ import {
   type Section,
 } from "./lib/section.ts";
 
-/** Many short rounds: on a shared machine, ratios are paired round by round (see `ratio`). */
-const ROUNDS = 8;
-/** Sequential requests per contender per round: 2,000 in all for p50/p99. */
-const SEQUENTIAL = 250;
-/** Requests in flight at once for throughput, and how many per contender per round. */
-const CONCURRENCY = 16;
-const CONCURRENT = 640;
-const WARM_UP = 400;
-/** Customers 1..IDS, cycled: every request reads a different row than the one before. */
-const IDS = 1000;
-const PROTOCOL = "2026-07-28";
-const START_TIMEOUT_MS = 30_000;
+const PLAN = READ_PLAN;
+const { rounds: ROUNDS, sequential: SEQUENTIAL, concurrency: CONCURRENCY } = PLAN;
+const { concurrent: CONCURRENT, warmUp: WARM_UP, ids: IDS } = PLAN;
 
-interface Contender {
-  key: "read" | "call" | "sdk";
-  label: string;
-  server: Server;
-  request(id: number): Promise<string>;
-}
-
-interface Server {
-  url: URL;
-  child: ChildProcess;
-  /** The child's user + system CPU time so far, in microseconds. */
-  cpu(): Promise<number>;
-}
-
-/** Node flags for the server children, e.g. `READ_BENCH_SERVER_FLAGS=--cpu-prof` to profile them. */
-const SERVER_FLAGS = (process.env.READ_BENCH_SERVER_FLAGS ?? "").split(" ").filter(Boolean);
+type Key = "read" | "call" | "sdk";
 
 export const readBench: BenchModule = {
   async run(context) {
@@ -59,29 +44,18 @@ export const readBench: BenchModule = {
     const clients: Client[] = [];
     try {
       const connect = async (url: URL) => {
-        const client = new Client(
-          { name: "read-bench", version: "0.0.0" },
-          { versionNegotiation: { mode: { pin: PROTOCOL } } },
-        );
-        await client.connect(new StreamableHTTPClientTransport(url));
+        const client = await connectClient(url, "read-bench");
         clients.push(client);
         return client;
       };
       const livecmdClient = await connect(livecmd.url);
       const sdkClient = await connect(sdk.url);
-      const readText = async (client: Client, id: number) => {
-        const result = await client.readResource(
-          { uri: `app://customers_show/${id}` },
-          { cacheMode: "bypass" },
-        );
-        return (result.contents[0] as { text: string }).text;
-      };
-      const contenders: Contender[] = [
+      const contenders: Contender<Key>[] = [
         {
           key: "read",
           label: "livecmd `resources/read`",
           server: livecmd,
-          request: (id) => readText(livecmdClient, id),
+          request: (id) => readCustomer(livecmdClient, id),
         },
         {
           key: "call",
@@ -101,14 +75,14 @@ export const readBench: BenchModule = {
           key: "sdk",
           label: "SDK `McpServer` + `ResourceTemplate` read",
           server: sdk,
-          request: (id) => readText(sdkClient, id),
+          request: (id) => readCustomer(sdkClient, id),
         },
       ];
-      await checkSameAnswers(contenders);
+      await checkSameAnswers(contenders, [1, 2, 17, 500, IDS]);
       context.log(
         `read: warm-up, then ${ROUNDS} rounds x 3 contenders x (${SEQUENTIAL} sequential + ${CONCURRENT} at ${CONCURRENCY} in flight)`,
       );
-      const samples = await measure(contenders);
+      const samples = await measure(contenders, PLAN);
       return section(contenders, samples);
     } finally {
       await Promise.allSettled(clients.map((client) => client.close()));
@@ -117,118 +91,8 @@ export const readBench: BenchModule = {
   },
 };
 
-async function startServer(script: string): Promise<Server> {
-  const child = spawn(
-    process.execPath,
-    [...SERVER_FLAGS, "--conditions=livecmd-source", "--import", "tsx", script],
-    {
-      cwd: REPO_ROOT,
-      stdio: ["pipe", "pipe", "inherit"],
-    },
-  );
-  const lines = new LineStream(child.stdout!);
-  try {
-    const line = await lines.next(/^listening /, START_TIMEOUT_MS);
-    const cpu = async () => {
-      child.stdin!.write("cpu\n");
-      return Number((await lines.next(/^cpu \d+$/, START_TIMEOUT_MS)).text.slice(4));
-    };
-    return { url: new URL(line.text.slice("listening ".length)), child, cpu };
-  } catch (error) {
-    child.kill();
-    throw error;
-  }
-}
-
-/** Closes its stdin (the server exits cleanly, writing a profile if asked), SIGKILL after 5 s. */
-async function stopServer({ child }: Server): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.stdin!.end();
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** Every contender answers every id with the same JSON text (the same rows, the same shape). */
-async function checkSameAnswers(contenders: Contender[]): Promise<void> {
-  for (const id of [1, 2, 17, 500, IDS]) {
-    const [first, ...rest] = await Promise.all(
-      contenders.map((contender) => contender.request(id)),
-    );
-    for (const text of rest) deepStrictEqual(JSON.parse(text), JSON.parse(first!));
-  }
-}
-
-interface Samples {
-  /** Milliseconds per sequential request, all rounds. */
-  latency: number[];
-  /** Each round's median of those. */
-  p50: number[];
-  /** Each round's server CPU time per request, sequential and concurrent together, in microseconds. */
-  cpu: number[];
-  /** Each round's 99th percentile of those. */
-  p99: number[];
-  /** Each round's wall time per request with CONCURRENCY in flight, in microseconds. */
-  perRequest: number[];
-}
-
-const idOf = (i: number) => (i % IDS) + 1;
-
-async function measure(contenders: Contender[]): Promise<Map<Contender["key"], Samples>> {
-  for (const contender of contenders) {
-    for (let i = 0; i < WARM_UP; i++) await contender.request(idOf(i));
-    await concurrent(contender, WARM_UP);
-  }
-  const samples = new Map(
-    contenders.map((contender) => [
-      contender.key,
-      { latency: [], p50: [], p99: [], perRequest: [], cpu: [] } as Samples,
-    ]),
-  );
-  for (let round = 0; round < ROUNDS; round++) {
-    // A different contender goes first each round, so a slow spell on the machine hits them alike.
-    const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!);
-    for (const contender of order) {
-      const own = samples.get(contender.key)!;
-      const latencies: number[] = [];
-      const cpuBefore = await contender.server.cpu();
-      for (let i = 0; i < SEQUENTIAL; i++) {
-        const started = performance.now();
-        await contender.request(idOf(round * SEQUENTIAL + i));
-        latencies.push(performance.now() - started);
-      }
-      own.latency.push(...latencies);
-      own.p50.push(percentile(latencies, 0.5));
-      own.p99.push(percentile(latencies, 0.99));
-      own.perRequest.push(((await concurrent(contender, CONCURRENT)) * 1000) / CONCURRENT);
-      own.cpu.push(((await contender.server.cpu()) - cpuBefore) / (SEQUENTIAL + CONCURRENT));
-    }
-  }
-  return samples;
-}
-
-/** `total` requests, CONCURRENCY in flight; returns the wall time in milliseconds. */
-async function concurrent(contender: Contender, total: number): Promise<number> {
-  let next = 0;
-  const started = performance.now();
-  const worker = async () => {
-    while (next < total) await contender.request(idOf(next++));
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return performance.now() - started;
-}
-
-function percentile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
-}
-
-function section(contenders: Contender[], samples: Map<Contender["key"], Samples>): Section {
-  const figures = new Map<
-    Contender["key"],
-    { p50: Figure; p99: Figure; throughput: Figure; cpu: Figure }
-  >();
+function section(contenders: Contender<Key>[], samples: Map<Key, Samples>): Section {
+  const figures = new Map<Key, { p50: Figure; p99: Figure; throughput: Figure; cpu: Figure }>();
   for (const contender of contenders) {
     const own = samples.get(contender.key)!;
     figures.set(contender.key, {

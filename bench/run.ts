@@ -20,6 +20,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["codegen", async () => (await import("./codegen.bench.ts")).codegenBench],
   ["watch", async () => (await import("./watch.bench.ts")).watchBench],
   ["read", async () => (await import("./read.bench.ts")).readBench],
+  ["mount", async () => (await import("./mount.bench.ts")).mountBench],
   ["fanout", async () => (await import("./fanout.bench.ts")).fanoutBench],
   ["watch-tool", async () => (await import("./watchTool.bench.ts")).watchToolBench],
   ["fairness", async () => (await import("./fairness.bench.ts")).fairnessBench],

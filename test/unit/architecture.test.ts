@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { root } from "../helpers/cli.ts";
 
 const ARCHITECTURE = readFileSync(path.join(root, "ARCHITECTURE.md"), "utf8");
-const TOP_FOLDERS = ["bench", "docs", "example", "packages", "scripts", "test"];
+const TOP_FOLDERS = ["bench", "docs", "example", "examples", "packages", "scripts", "test"];
 /** The folders of each package, which the tables name from the package's own folder (`runtime/uri/int.ts`). */
 const PACKAGE_FOLDERS = ["bin", "cli", "generator", "runtime", "templates"];
 const PACKAGES = ["packages/livecmd", "packages/livecmd-kit"];

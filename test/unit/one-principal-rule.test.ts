@@ -71,7 +71,9 @@ describe("one principal rule: a principal is its token's client id (runtime/serv
     it(`${pair}: ${samePrincipal ? "one principal" : "two principals"}, ${sameRun ? "one re-run" : "a re-run each"}`, async () => {
       assert.equal(principalOf(first) === principalOf(second), samePrincipal);
       // Whom a session or subscription counts against is the principal, on any connection.
-      const holders = [first, second].map((auth, i) => asNewRequest(() => holderOf(auth), `c${i}`));
+      const holders = [first, second].map((auth, i) =>
+        asNewRequest(() => holderOf(auth), { address: "127.0.0.1", port: 5000 + i }),
+      );
       assert.equal(holders[0] === holders[1], samePrincipal);
 
       const app = defineApp({ name: "who", commands: { whoami }, agent: { grant: [whoami] } });
@@ -86,7 +88,7 @@ describe("one principal rule: a principal is its token's client id (runtime/serv
   it("without auth there is no principal: a request counts against its TCP connection", () => {
     assert.equal(principalOf(undefined), undefined);
     assert.equal(
-      asNewRequest(() => holderOf(undefined), "127.0.0.1:5000"),
+      asNewRequest(() => holderOf(undefined), { address: "127.0.0.1", port: 5000 }),
       "connection 127.0.0.1:5000",
     );
     assert.equal(holderOf(undefined), undefined);

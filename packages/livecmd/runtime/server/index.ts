@@ -1,6 +1,15 @@
 export { createServerFactory } from "./createServerFactory.ts";
 export { serveStdio, type ServeStdioOptions, type StdioServing } from "./serveStdio.ts";
 export {
+  mcpHandler,
+  type FetchOptions,
+  type McpHandler,
+  type McpHandlerOptions,
+  type NodeHandler,
+  type Readiness,
+  type RemoteAddress,
+} from "./mcpHandler.ts";
+export {
   serveHttp,
   MCP_PATH,
   HTTP_TIMEOUTS,

@@ -4,6 +4,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
 } from "@modelcontextprotocol/server";
+import { Activity } from "./activity.ts";
 import type { HeldByToken } from "./auth/heldByToken.ts";
 import { buildServer } from "./buildServer.ts";
 import { Connection } from "./connection.ts";
@@ -398,29 +399,6 @@ export const RECONNECT_GRACE_MS = 2 * SSE_RETRY_MS;
 
 /** The SDK transport's id of a session's GET stream (`_standaloneSseStreamId`). */
 const STANDALONE_STREAM = "_GET_stream";
-
-/** Requests in progress and streams open in one session, and since when it has had none. */
-class Activity {
-  #open = 0;
-  #lastEnded = performance.now();
-
-  /** Marks a request or stream as open; returns what ends it (once, however often called). */
-  begin(): () => void {
-    this.#open++;
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
-      this.#open--;
-      this.#lastEnded = performance.now();
-    };
-  }
-
-  /** Milliseconds without anything open; 0 while something is. */
-  idleSince(now: number): number {
-    return this.#open > 0 ? 0 : now - this.#lastEnded;
-  }
-}
 
 function isRequestOf(
   message: unknown,

@@ -27,6 +27,11 @@ export function refusedOversized(request: IncomingMessage, response: ServerRespo
   });
   // Written whole now (the client may read while it sends); ended once the body is read.
   response.write(text);
+  // A body parser in front (Express's, Fastify's) may have read it already.
+  if (request.readableEnded) {
+    response.end();
+    return true;
+  }
   let drained = 0;
   request.on("data", (chunk: Buffer) => {
     drained += chunk.length;

@@ -17,3 +17,17 @@ export function ownHostNames(): string[] {
 export function isWildcard(host: string): boolean {
   return host === "0.0.0.0" || host === "::" || host === "[::]";
 }
+
+/**
+ * Whether `host` (a name or an address, as a server listens on it or a socket names its peer)
+ * is this machine's loopback: `localhost`, 127.0.0.0/8, `::1`, or 127.0.0.0/8 mapped into IPv6
+ * (how a server listening on `::` sees an IPv4 loopback client).
+ */
+export function isLoopback(host: string): boolean {
+  return (
+    host === "localhost" ||
+    host === "::1" ||
+    host === "[::1]" ||
+    /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(host)
+  );
+}

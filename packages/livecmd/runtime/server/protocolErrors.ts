@@ -327,7 +327,28 @@ export function parseError(): ProtocolError {
 export function hostRefused(host: string | null): ProtocolError {
   return refusal(
     SDK_TRANSPORT_REFUSAL,
-    `Forbidden: the Host ${JSON.stringify(shortened(host ?? ""))} is not one this server answers to`,
+    `Forbidden: the Host ${JSON.stringify(shortened(host ?? ""))} is not one this server answers to; its operator can allow it (allowedHosts or publicUrl; livecmd serve --allowed-host, --public-url)`,
+  );
+}
+
+/** The front door's refusal of a client on another machine, by an endpoint without auth. */
+export function peerRefused(address: string): ProtocolError {
+  return refusal(
+    SDK_TRANSPORT_REFUSAL,
+    `Forbidden: this endpoint has no auth, so it answers only clients on its own machine, and ${shortened(address)} is not; its operator can give it auth (staticTokens or jwtBearer; livecmd serve --tokens, --issuer)`,
+  );
+}
+
+/** A request the endpoint failed on unexpectedly (the error goes to `onerror`), as the SDK's Node adapter answers it. */
+export function internalError(): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InternalError, "Internal server error");
+}
+
+/** A request to an endpoint that was closed (`close()`): the app's server may still be up. */
+export function endpointClosed(): ProtocolError {
+  return new ProtocolError(
+    SDK_TRANSPORT_REFUSAL,
+    "Service unavailable: this MCP endpoint has shut down",
   );
 }
 

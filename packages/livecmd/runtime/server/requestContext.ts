@@ -9,16 +9,25 @@ export interface RequestContext {
   principal?: string;
   /** The TCP connection it came on (`address:port`): what counts an unauthenticated client. */
   readonly connection?: string;
+  /** The client's IP address, as the server's socket tells it (unknown to a bare `fetch` handler). */
+  readonly address?: string;
+}
+
+/** Where a request came from, when the server that took it tells (Hono's `getConnInfo(c).remote`). */
+export interface RemoteAddress {
+  address?: string;
+  port?: number;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
 let served = 0;
 
-/** Runs `handle` as a new request, come on `connection`: every log line written while it runs names it. */
-export function asNewRequest<T>(handle: (context: RequestContext) => T, connection?: string): T {
+/** Runs `handle` as a new request, come from `remote`: every log line written while it runs names it. */
+export function asNewRequest<T>(handle: (context: RequestContext) => T, remote?: RemoteAddress): T {
+  const address = remote?.address;
   const context: RequestContext = {
     id: `r${++served}`,
-    ...(connection !== undefined && { connection }),
+    ...(address !== undefined && { address, connection: `${address}:${remote?.port ?? ""}` }),
   };
   return storage.run(context, () => handle(context));
 }

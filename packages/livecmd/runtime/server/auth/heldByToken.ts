@@ -25,12 +25,17 @@ interface Hold {
  */
 export class HeldByToken {
   readonly #auth: HttpAuth | undefined;
-  readonly #resource: URL;
+  /** The endpoint's URL; undefined when it has no one URL (each token is then checked at its own). */
+  readonly #resource: URL | undefined;
   readonly #onerror: (error: Error) => void;
   readonly #holds = new Set<Hold>();
   readonly #stopWatching: (() => void) | undefined;
 
-  constructor(auth: HttpAuth | undefined, resource: URL, onerror: (error: Error) => void) {
+  constructor(
+    auth: HttpAuth | undefined,
+    resource: URL | undefined,
+    onerror: (error: Error) => void,
+  ) {
     this.#auth = auth;
     this.#resource = resource;
     this.#onerror = onerror;
@@ -64,7 +69,9 @@ export class HeldByToken {
   async #check(hold: Hold): Promise<void> {
     let verified: AuthInfo | undefined;
     try {
-      verified = await this.#auth!.verify(hold.info.token, this.#resource);
+      // A token held was verified for its `resource` (the SDK refuses one without).
+      const resource = this.#resource ?? hold.info.resource!;
+      verified = await this.#auth!.verify(hold.info.token, resource);
     } catch (error) {
       // An issuer that cannot be reached revokes nothing: the token is checked again soon.
       this.#onerror(error instanceof Error ? error : new Error(String(error)));

@@ -156,21 +156,41 @@ function oauthErrorResponse(
   );
 }
 
+/** How a problem with the endpoint's URL is told: in `livecmd serve`'s flags, or in code. */
+const SPELLINGS = {
+  listening: {
+    unknown: "serving on every interface, the server",
+    publicUrl: (url: string) => `--public-url ${url}`,
+    audience: (url: string) => `--audience ${url}`,
+  },
+  mounted: {
+    unknown: "mounted in your server, the endpoint",
+    publicUrl: (url: string) => `publicUrl: new URL(${JSON.stringify(url)})`,
+    audience: (url: string) => `jwtBearer({ audience: ${JSON.stringify(url)} })`,
+  },
+};
+
 /**
  * Why `auth` can never accept a token for `resource`, if so: its audience is another URL (the
- * SDK compares the two exactly, but for a fragment and a trailing slash).
+ * SDK compares the two exactly, but for a fragment and a trailing slash), or the endpoint has no
+ * one URL (`serving`: on every interface, or mounted in an app's server) to compare it with.
  */
-export function audienceProblem(auth: HttpAuth, resource: URL | undefined): string | undefined {
+export function audienceProblem(
+  auth: HttpAuth,
+  resource: URL | undefined,
+  serving: keyof typeof SPELLINGS = "listening",
+): string | undefined {
   if (auth.audience === undefined) return undefined;
+  const spell = SPELLINGS[serving];
   if (resource === undefined)
-    return `serving on every interface, the server does not know the URL tokens for the audience ${auth.audience} are presented at; pass --public-url ${auth.audience}`;
+    return `${spell.unknown} does not know the URL tokens for the audience ${auth.audience} are presented at; pass ${spell.publicUrl(auth.audience)}`;
   const comparable = (url: string) => url.replace(/#.*$/, "").replace(/\/$/, "");
   if (
     URL.canParse(auth.audience) &&
     comparable(new URL(auth.audience).href) === comparable(resource.href)
   )
     return undefined;
-  return `the audience ${auth.audience} is not this endpoint's URL ${resource.href}, so every token would be refused (RFC 8707); pass --audience ${resource.href}, or --public-url ${auth.audience} if clients reach the server there`;
+  return `the audience ${auth.audience} is not this endpoint's URL ${resource.href}, so every token would be refused (RFC 8707); pass ${spell.audience(resource.href)}, or ${spell.publicUrl(auth.audience)} if clients reach the server there`;
 }
 
 /** RFC 9728: what a client learns of this resource server before it gets a token. */
