@@ -10,6 +10,11 @@ import { scratchProject } from "../helpers/scratchProject.ts";
 import { inspectorCommand, nodeLine } from "../helpers/peerTools.ts";
 import { packageManagerOf } from "../../packages/livecmd/cli/packageManager.ts";
 import { starterDriver } from "../../packages/livecmd-kit/cli/init/starterFiles.ts";
+import {
+  recordInstallScripts,
+  type ScriptSettings,
+} from "../../packages/livecmd-kit/cli/init/installScripts.ts";
+import type { Report } from "../../packages/livecmd/cli/doctor/report.ts";
 
 /** The MCP peers the tests run: init prints the Inspector at the version they pin. */
 const PEERS = JSON.parse(
@@ -47,6 +52,8 @@ describe("livecmd init", () => {
           timeoutMs: 400_000,
         });
         assert.equal(init.code, 0, init.stdout + init.stderr);
+        // npm 11 warns of every install script package.json does not decide on (esbuild comes with tsx).
+        assert.doesNotMatch(init.stdout + init.stderr, /install.scripts/i);
         assert.match(init.stdout, /^wrote src\/app\.ts \(SQLite through better-sqlite3\)$/m);
         assert.match(init.stdout, /^src\/generated\/: 5 written/m);
         const manifest = JSON.parse(await readFile(path.join(project, "package.json"), "utf8"));
@@ -99,6 +106,55 @@ describe("livecmd init", () => {
       }
     },
   );
+
+  it("the untouched starter passes livecmd doctor on both eras, every step ok (its example is where the docs say to write one)", async () => {
+    const project = await scratchProject({}, [
+      "tsx",
+      "better-sqlite3",
+      "@modelcontextprotocol/client",
+    ]);
+    try {
+      for (const args of [["init", "--no-install"], ["codegen"]]) {
+        const step = await project.livecmd(args);
+        assert.equal(step.code, 0, step.stdout + step.stderr);
+      }
+      // A start compiled on the fly waits on a loaded machine: each answer gets a minute.
+      const doctor = await project.livecmd(
+        [
+          "doctor",
+          "--json",
+          "--timeout",
+          "60",
+          "--",
+          process.execPath,
+          "node_modules/livecmd/bin/livecmd.js",
+          "serve",
+        ],
+        { NOTES_DB: ":memory:" },
+      );
+      assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
+      const report = JSON.parse(doctor.stdout) as Report;
+      const { steps } = report;
+      assert.deepEqual(
+        report.eras.map((era) => era.served),
+        [true, true],
+      );
+      assert.deepEqual(
+        steps.filter((step) => step.status !== "ok"),
+        [],
+        "no warning and no failure",
+      );
+      assert.ok(
+        steps.some(
+          (step) =>
+            step.step === "read template" && /\(id from the description\)/.test(step.detail),
+        ),
+        "the template read with the starter's own example",
+      );
+    } finally {
+      await project.remove();
+    }
+  });
 
   const refusals: { rule: string; files: Record<string, string>; says: RegExp }[] = [
     {
@@ -219,6 +275,52 @@ describe("livecmd init", () => {
       } finally {
         await project.remove();
       }
+    });
+  }
+
+  const scriptDecisions: {
+    rule: string;
+    manager: "npm" | "pnpm";
+    installing: string[];
+    before: ScriptSettings;
+    after: ScriptSettings;
+  }[] = [
+    {
+      rule: "npm: esbuild's script (tsx's compiler) is denied, better-sqlite3's (its native build) allowed",
+      manager: "npm",
+      installing: ["livecmd", "better-sqlite3", "tsx"],
+      before: {},
+      after: { allowScripts: { "better-sqlite3": true, esbuild: false } },
+    },
+    {
+      rule: "npm: a decision of the project's own stays",
+      manager: "npm",
+      installing: ["tsx"],
+      before: { allowScripts: { esbuild: true } },
+      after: { allowScripts: { esbuild: true } },
+    },
+    {
+      rule: "pnpm: the same decisions, as pnpm reads them",
+      manager: "pnpm",
+      installing: ["better-sqlite3", "tsx"],
+      before: {},
+      after: {
+        pnpm: { onlyBuiltDependencies: ["better-sqlite3"], ignoredBuiltDependencies: ["esbuild"] },
+      },
+    },
+    {
+      rule: "nothing for a package init does not install (tsx declared already)",
+      manager: "npm",
+      installing: ["livecmd"],
+      before: {},
+      after: {},
+    },
+  ];
+  for (const { rule, manager, installing, before, after } of scriptDecisions) {
+    it(`records install-script decisions in package.json: ${rule}`, () => {
+      const manifest = structuredClone(before);
+      recordInstallScripts(manifest, manager, installing);
+      assert.deepEqual(manifest, after);
     });
   }
 

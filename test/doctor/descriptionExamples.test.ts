@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { descriptionExamples } from "../../packages/livecmd/cli/doctor/descriptionExamples.ts";
+import { descriptionExamples } from "../../packages/livecmd/runtime/text/descriptionExamples.ts";
 
 /** Where `livecmd doctor` finds a value to try for a template variable when completion has none. */
 describe("values from a template's description", () => {

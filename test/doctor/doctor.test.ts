@@ -146,6 +146,17 @@ describe("livecmd doctor", () => {
     );
   });
 
+  it("times a stdio server's answers, not its start: one slow to start (2.5 s) lists at its own speed on both eras", async () => {
+    const { run, report } = await doctorJson(fixtureCommand("healthy"), {
+      HEALTHY_START_MS: "2500",
+    });
+    assert.equal(run.code, 0);
+    assert.deepEqual(
+      report.steps.filter((step) => step.status !== "ok"),
+      [],
+    );
+  });
+
   it("warns when tools say nothing of what they do: the host asks the person before each call", async () => {
     const { run, report } = await doctorJson(fixtureCommand("unannotatedTools"));
     assert.equal(run.code, 0);

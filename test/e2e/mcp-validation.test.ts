@@ -39,7 +39,7 @@ const refusals: {
     uri: "app://orders_between/2025-02-01/2025-02-30",
     tool: "orders_between",
     args: { from: "2025-02-01", to: "2025-02-30" },
-    errors: [{ field: "to", message: "must be a date written YYYY-MM-DD" }],
+    errors: [{ field: "to", message: "is not a date in the calendar (February 2025 has 28 days)" }],
   },
   {
     rule: "a page size above its @maximum",

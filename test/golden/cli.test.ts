@@ -82,8 +82,8 @@ test("cli: inspect --reads prints, per URI, the rows by key or whole tables a wa
       "  orders               by customer_id = 1",
       "  never reads ctx.auth: one run serves every principal",
       'app://orders_between/2026-01-01/2026-01-31: orders_between("2026-01-01", "2026-01-31")',
-      "  customers  whole table: every write to it re-runs this",
-      "  orders     whole table: every write to it re-runs this",
+      "  customers  whole table (looked up by values read off other rows: a join, a subquery): every write to it re-runs this",
+      "  orders     whole table (a range on placed_on): every write to it re-runs this",
       "  never reads ctx.auth: one run serves every principal",
       "",
     ].join("\n"),
@@ -110,6 +110,28 @@ test("cli: inspect --reads prints, per URI, the rows by key or whole tables a wa
   assert.match(
     refused.stderr,
     /--reads app:\/\/customers_show\/x: .*"id" must be an integer like 12; got "x"/,
+  );
+});
+
+test("cli: inspect --cost reads each template once with its examples and tells what a write must touch to re-run a watch of it", async () => {
+  const run = await livecmd(["inspect", "--cost"], { LIVECMD_EXAMPLE_DB: ":memory:" });
+  assert.equal(run.code, 0, run.stderr);
+  const cost = run.stdout.slice(run.stdout.indexOf("\ncost of watching each template"));
+  assert.equal(
+    cost,
+    [
+      "",
+      "cost of watching each template (read once on the app's database, with its examples):",
+      "",
+      "command          read as                                     cost: a write re-runs a watch of it when it changes",
+      "---------------  ------------------------------------------  ---------------------------------------------------",
+      "customers_index  app://customers_index                       whole customers (LIKE on name)",
+      "customers_show   app://customers_show/1                      by key: customer_attributes.customer_id, customer_tags.customer_id, customers.rowid, orders.customer_id",
+      "orders_between   app://orders_between/2025-01-01/2025-01-31  whole customers (looked up by values read off other rows: a join, a subquery); whole orders (a range on placed_on)",
+      "orders_flagged   app://orders_flagged                        whole customers (looked up by values read off other rows: a join, a subquery); whole orders (a scan of every row)",
+      "orders_over      app://orders_over/10000                     whole customers (looked up by values read off other rows: a join, a subquery); whole orders (a scan of every row)",
+      "",
+    ].join("\n"),
   );
 });
 

@@ -4,6 +4,7 @@ import pg from "pg";
 import { defineApp } from "../../packages/livecmd/runtime/model/app.ts";
 import { command } from "../../packages/livecmd/runtime/model/command.ts";
 import type { TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
+import type { WholeReason } from "../../packages/livecmd/runtime/db/wholeReason.ts";
 import { boundReads } from "../../packages/livecmd/runtime/db/postgres/boundReads.ts";
 import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
 import { INSTALL_CHANGE_FEED } from "../../packages/livecmd/runtime/db/postgres/changeFeed.ts";
@@ -31,11 +32,16 @@ const SCHEMA = `
 
 const UUID = "6F9619FF-8B86-D011-B42D-00C04FC964FF";
 
+const UNSURE = unknown(
+  "a parameter livecmd cannot be sure how PostgreSQL reads (' 7', a uuid in braces, a Buffer)",
+);
+const SUBPLAN = unknown("a parameter in a plan with a subquery, whose result prints as $n too");
+
 /** Statement, parameters, and the reads a run of it reports. */
 const CASES: [sql: string, params: unknown[], reads: TableRead[]][] = [
   ["SELECT * FROM customers WHERE id = ?", [7], [keyed("customers", "id", "7")]],
   ["SELECT * FROM customers WHERE id = ?", ["007"], [keyed("customers", "id", "7")]],
-  ["SELECT * FROM customers WHERE id = ?", [" 7"], [{ table: "customers" }]],
+  ["SELECT * FROM customers WHERE id = ?", [" 7"], [whole("customers", UNSURE)]],
   ["SELECT * FROM customers WHERE id = ?", [null], [keyed("customers", "id")]],
   [
     "SELECT * FROM customers WHERE big = ?",
@@ -69,19 +75,38 @@ const CASES: [sql: string, params: unknown[], reads: TableRead[]][] = [
     [keyed("customers", "email", "a b@x", "c@x")],
   ],
   ["SELECT * FROM customers WHERE id = ? OR id = ?", [1, 2], [keyed("customers", "id", "1", "2")]],
-  ["SELECT * FROM customers WHERE id = ? OR email = ?", [1, "a"], [{ table: "customers" }]],
+  [
+    "SELECT * FROM customers WHERE id = ? OR email = ?",
+    [1, "a"],
+    [whole("customers", unknown("conditions joined by OR that do not all key one column"))],
+  ],
   [
     "SELECT * FROM customers WHERE id = ? AND name LIKE ?",
     [1, "a%"],
     [keyed("customers", "id", "1")],
   ],
   ["SELECT * FROM tiny WHERE k = ?", ["a"], [keyed("tiny", "k", "a")]],
-  // Whole: no index, numeric (7.0 = 7), a nondeterministic collation, a range, a function of the key.
-  ["SELECT * FROM customers WHERE name = ?", ["x"], [{ table: "customers" }]],
-  ["SELECT * FROM customers WHERE score = ?", [7], [{ table: "customers" }]],
-  ["SELECT * FROM customers WHERE handle = ?", ["H7"], [{ table: "customers" }]],
-  ["SELECT * FROM customers WHERE id < ?", [7], [{ table: "customers" }]],
-  ["SELECT * FROM customers WHERE id + 0 = ?", [7], [{ table: "customers" }]],
+  // Whole, and why: no index, numeric (7.0 = 7), a nondeterministic collation, a range, a
+  // function of the key, a pattern, no condition.
+  ["SELECT * FROM customers WHERE name = ?", ["x"], [whole("customers", filter("name"))]],
+  ["SELECT * FROM customers WHERE score = ?", [7], [whole("customers", notKeyed("score"))]],
+  ["SELECT * FROM customers WHERE handle = ?", ["H7"], [whole("customers", notKeyed("handle"))]],
+  [
+    "SELECT * FROM customers WHERE id < ?",
+    [7],
+    [whole("customers", { kind: "range", column: "id" })],
+  ],
+  ["SELECT * FROM customers WHERE id + 0 = ?", [7], [whole("customers", filter("id"))]],
+  [
+    "SELECT * FROM customers WHERE lower(name) LIKE ?",
+    ["ada%"],
+    [whole("customers", filter("name", "LIKE"))],
+  ],
+  [
+    "SELECT * FROM customers WHERE email ILIKE ?",
+    ["ada%"],
+    [whole("customers", filter("email", "ILIKE"))],
+  ],
   // A join's inner side looked up by the outer side's key; a view; a subquery's own parameters.
   [
     "SELECT c.id, count(o.id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.id WHERE c.id = ? GROUP BY c.id",
@@ -91,25 +116,46 @@ const CASES: [sql: string, params: unknown[], reads: TableRead[]][] = [
   [
     "SELECT * FROM customers c JOIN orders o ON o.customer_id = c.id WHERE c.email = ?",
     ["c9@x"],
-    [keyed("customers", "email", "c9@x"), { table: "orders" }],
+    [
+      keyed("customers", "email", "c9@x"),
+      whole("orders", unknown("joined on customer_id = c.id, whose values livecmd does not know")),
+    ],
   ],
   ["SELECT * FROM big_orders WHERE id = ?", [5], [keyed("orders", "id", "5")]],
   [
     "SELECT * FROM orders WHERE id = (SELECT max(id) FROM orders WHERE customer_id = ?)",
     [3],
-    [{ table: "orders" }],
+    [whole("orders", SUBPLAN)],
   ],
   // The plan prints the subquery's result as $1, like the parameter: neither keys.
   [
     "SELECT * FROM customers WHERE id = (SELECT max(customer_id) FROM orders WHERE id = ?)",
     [3],
-    [{ table: "customers" }, { table: "orders" }],
+    [whole("customers", SUBPLAN), whole("orders", SUBPLAN)],
   ],
-  ["SELECT count(*) FROM orders", [], [{ table: "orders" }]],
+  ["SELECT count(*) FROM orders", [], [whole("orders", { kind: "scan" })]],
 ];
 
 function keyed(table: string, column: string, ...values: string[]): TableRead {
   return { table, column, values };
+}
+
+function whole(table: string, reason: WholeReason): TableRead {
+  return { table, reason };
+}
+
+function unknown(what: string): WholeReason {
+  return { kind: "unknown", what };
+}
+
+function filter(column: string, match?: "LIKE" | "ILIKE"): WholeReason {
+  return { kind: "scan", filter: match ? { column, match } : { column } };
+}
+
+function notKeyed(column: string): WholeReason {
+  return unknown(
+    `an equality on ${column} that livecmd does not key on (its type, its collation, or an expression of it)`,
+  );
 }
 
 describe(

@@ -346,7 +346,7 @@ describe("orders", () => {
       message: "from: must be a date written YYYY-MM-DD",
     });
     await assert.rejects(run("orders_between", "2025-02-01", "2025-02-30"), {
-      message: "to: must be a date written YYYY-MM-DD",
+      message: "to: is not a date in the calendar (February 2025 has 28 days)",
     });
     await assert.rejects(run("orders_between", "2025-02-01", "2025-01-01"), {
       message: "to: is before from (2025-02-01)",

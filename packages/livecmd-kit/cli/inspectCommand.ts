@@ -7,6 +7,7 @@ interface InspectArguments {
   app?: string;
   tsconfig?: string;
   reads?: string[];
+  cost?: boolean;
 }
 
 /** `livecmd inspect`: every command, and what codegen makes of it; with `--reads`, what reading URIs depends on. */
@@ -24,6 +25,12 @@ export const inspectCommand: CommandModule<object, InspectArguments> = {
         describe:
           "Read URI once on the app's database and print what watching it depends on: the rows (by key) or whole tables it reads, and whether it reads ctx.auth; repeatable",
       })
+      .option("cost", {
+        type: "boolean",
+        describe:
+          "Also read each template once on the app's database, with the examples its docs give, and print what watching it costs: the keys a write must touch to re-run it, or the tables it reads whole and why",
+      })
+      .example("$0 inspect --cost", "")
       .example("$0 inspect --reads app://customers_show/1", ""),
   handler: async (argv) => {
     const cwd = process.cwd();
@@ -41,5 +48,13 @@ export const inspectCommand: CommandModule<object, InspectArguments> = {
     }
     const { runInspect } = await import("../generator/inspect/runInspect.ts");
     process.exitCode = await runInspect({ app, tsconfig, cwd, log });
+    if (!argv.cost || process.exitCode !== 0) return;
+    const { inspectCost } = await import("./inspectCost.ts");
+    const loaded = await loadApp(app, cwd);
+    try {
+      await inspectCost(loaded, log);
+    } finally {
+      await loaded.close();
+    }
   },
 };

@@ -1,5 +1,12 @@
-import { SqliteDatabase, type App } from "livecmd";
-import { ANY_TABLE, keyText, ReadSet, readInspector, type TableRead } from "livecmd/internal";
+import type { App } from "livecmd";
+import {
+  ANY_TABLE,
+  keyValueText,
+  ReadSet,
+  readInspector,
+  wholeReasonText,
+  type TableRead,
+} from "livecmd/internal";
 import { InputError } from "livecmd/cli";
 
 /**
@@ -18,8 +25,7 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
   const inspector = await readInspector(app).catch((error: Error) => {
     throw new InputError(error.message);
   });
-  const valueText =
-    app.db instanceof SqliteDatabase ? keyText : (key: string) => JSON.stringify(key);
+  const valueText = keyValueText(app.db);
   for (const uri of uris) {
     const { command, args, reads, readsPrincipal, failure } = await inspector
       .read(uri)
@@ -47,8 +53,9 @@ function argumentsText(args: readonly unknown[]): string {
 }
 
 /**
- * One line per table, by name: `customers  by rowid: 1` or `orders  whole table`, and why a
- * whole table is not all there is to it (a foreign table); or one line when it is every table.
+ * One line per table, by name: `customers  by rowid = 1` or `orders  whole table (a range on
+ * placed_on)`: why the plan reads it whole, or why a whole table is not all there is to it (a
+ * foreign table); or one line when it is every table.
  */
 export function readLines(
   runReads: readonly TableRead[],
@@ -70,7 +77,10 @@ export function readLines(
     const name = table.padEnd(width);
     const why = because.get(table);
     if (why) return `${name}  whole table, ${why}`;
-    if (reads.whole.has(table)) return `${name}  whole table: every write to it re-runs this`;
+    if (reads.whole.has(table)) {
+      const reason = reads.reasons.get(table);
+      return `${name}  whole table${reason ? ` (${wholeReasonText(reason)})` : ""}: every write to it re-runs this`;
+    }
     const keys = [...reads.keyed.get(table)!].map(
       ([column, values]) => `${column} = ${[...values].map(valueText).join(", ")}`,
     );

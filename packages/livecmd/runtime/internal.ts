@@ -26,7 +26,9 @@ export {
 } from "./model/watchTool.ts";
 export { VERSION_META_KEY } from "./model/resultMeta.ts";
 export { isSetupError } from "./model/setupError.ts";
+export { isStruct, toolArguments } from "./model/commandArguments.ts";
 export { byCodeUnit } from "./text/byCodeUnit.ts";
+export { descriptionExamples } from "./text/descriptionExamples.ts";
 export type { JsonSchema, TemplateVariable } from "./uri/template.ts";
 export { isJsonNumberSyntax } from "./uri/scalarSyntax.ts";
 export { isPlainConstant } from "./uri/uriCursor.ts";
@@ -35,7 +37,6 @@ export { argumentValidator } from "./validation/argumentValidator.ts";
 export { ANY_TABLE } from "./db/anyTable.ts";
 export type { TableRead } from "./db/keyedAccess.ts";
 export { sqliteDriverProblem } from "./db/sqlite/sqliteDriver.ts";
-export { keyText } from "./db/sqlite/sqliteKeys.ts";
 export { redacted, urlProblem } from "./db/postgres/connectionProblem.ts";
 export { loadPg } from "./db/postgres/loadPg.ts";
 export { firstConnection } from "./db/postgres/firstConnection.ts";
@@ -45,6 +46,8 @@ export {
   WITHOUT_EVENT_TRIGGERS,
 } from "./db/postgres/installChangeFeed.ts";
 export { ReadSet } from "./live/readSet.ts";
+export { keyValueText } from "./live/rerunCause.ts";
+export { wholeReasonText, type WholeReason } from "./db/wholeReason.ts";
 export { DEFAULT_SUBSCRIPTION_LIMITS, FAIR_SHARES } from "./live/limitDefaults.ts";
 export { DEFAULT_PAGE_SIZE } from "./server/defaultPageSize.ts";
 export { DEFAULT_HOST, DEFAULT_SESSION_IDLE_MS } from "./server/httpDefaults.ts";

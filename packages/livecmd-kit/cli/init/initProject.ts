@@ -10,8 +10,8 @@ import {
   livecmdManifest,
   packageManagerOf,
   shellLine,
-  type PackageManager,
 } from "livecmd/cli";
+import { recordInstallScripts, type ScriptSettings } from "./installScripts.ts";
 import { STARTER_TSCONFIG, starterApp, starterDriver, type StarterDriver } from "./starterFiles.ts";
 
 export interface InitOptions {
@@ -25,7 +25,7 @@ const APP = "src/app.ts";
 const OUT = "src/generated";
 const SCRIPTS = { codegen: "livecmd codegen", serve: "livecmd serve" } as const;
 
-interface Manifest {
+interface Manifest extends ScriptSettings {
   name?: string;
   type?: string;
   scripts?: Record<string, string>;
@@ -63,7 +63,10 @@ export async function initProject(options: InitOptions): Promise<{ scheme: strin
 
   const scheme = schemeOf(manifest.name ?? packageName(cwd));
   const driver = starterDriver();
+  const manager = packageManagerOf(cwd);
+  const wanted = missingPackages(manifest, driver);
   manifest.scripts = { ...manifest.scripts, ...SCRIPTS };
+  recordInstallScripts(manifest, manager, [...wanted.save, ...wanted.saveDev].map(nameOf));
   await mkdir(path.join(cwd, "src"), { recursive: true });
   await writeFile(path.join(cwd, APP), starterApp(scheme, driver));
   log(`wrote ${APP} (SQLite through ${driver})`);
@@ -74,7 +77,9 @@ export async function initProject(options: InitOptions): Promise<{ scheme: strin
   await writeFile(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
   log(`wrote package.json (scripts: ${Object.keys(SCRIPTS).join(", ")})`);
 
-  const installs = missingInstalls(manifest, driver, packageManagerOf(cwd));
+  const installs = (["save", "saveDev"] as const)
+    .filter((kind) => wanted[kind].length > 0)
+    .map((kind) => addCommand(manager, kind, wanted[kind]));
   if (!options.install) {
     for (const command of installs)
       log(`to install what the app needs, run: ${shellLine(command)}`);
@@ -111,12 +116,11 @@ function conflictsIn(cwd: string, manifest: Manifest): string[] {
   return conflicts;
 }
 
-/** The install commands for what the starter app needs and package.json does not declare yet. */
-function missingInstalls(
+/** What the starter app needs and package.json does not declare yet, as `name@range`. */
+function missingPackages(
   manifest: Manifest,
   driver: StarterDriver,
-  manager: PackageManager,
-): string[][] {
+): { save: string[]; saveDev: string[] } {
   const declared = new Set([
     ...Object.keys(manifest.dependencies ?? {}),
     ...Object.keys(manifest.devDependencies ?? {}),
@@ -139,12 +143,12 @@ function missingInstalls(
     Object.entries(wanted)
       .filter(([name]) => !declared.has(name))
       .map(([name, range]) => `${name}@${range}`);
-  return [
-    { kind: "save", specs: specs(runtime) } as const,
-    { kind: "saveDev", specs: specs(development) } as const,
-  ]
-    .filter((install) => install.specs.length > 0)
-    .map((install) => addCommand(manager, install.kind, install.specs));
+  return { save: specs(runtime), saveDev: specs(development) };
+}
+
+/** `better-sqlite3` of `better-sqlite3@^12.0.0`, `@types/node` of `@types/node@^20.0.0`. */
+function nameOf(spec: string): string {
+  return spec.slice(0, spec.lastIndexOf("@"));
 }
 
 function run(command: string[], cwd: string, log: (text: string) => void): Promise<void> {

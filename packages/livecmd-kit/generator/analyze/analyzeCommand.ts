@@ -3,6 +3,7 @@ import type { CommandDecl, ParamDecl } from "../model.ts";
 import { diagnosticAt, DiagnosticError, locationOf } from "../discover/locate.ts";
 import type { CommandSyntax } from "../discover/readCommand.ts";
 import { withConstraintTags } from "./constraintTags.ts";
+import { withExampleTags } from "./exampleTags.ts";
 import { resultSchema } from "./resultSchema.ts";
 import { typeToSchema } from "./typeToSchema.ts";
 
@@ -60,14 +61,14 @@ function analyzeParam(command: CommandSyntax, param: ParameterDeclaration): Para
     describe: `parameter "${name}" of command "${command.name}"`,
   });
   const doc = command.paramDocs.get(name);
-  const constrained = withConstraintTags(schema, command.paramTags.get(name) ?? [], {
-    describe: `parameter "${name}" of command "${command.name}"`,
-  });
+  const tags = command.paramTags.get(name) ?? [];
+  const site = { describe: `parameter "${name}" of command "${command.name}"` };
+  const constrained = withConstraintTags(schema, tags, site);
   return {
     name,
     optional: param.hasQuestionToken() || param.hasInitializer(),
     typeText: typeNode.getText(),
-    schema: doc ? { ...constrained, description: doc } : constrained,
+    schema: withExampleTags(doc ? { ...constrained, description: doc } : constrained, tags, site),
     location: locationOf(param),
   };
 }

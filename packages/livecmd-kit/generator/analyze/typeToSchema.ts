@@ -3,6 +3,7 @@ import { byCodeUnit, type JsonSchema } from "../model.ts";
 import { diagnosticAt, DiagnosticError } from "../discover/locate.ts";
 import { isLivecmdModule } from "../discover/resolveDeclaration.ts";
 import { withConstraintTags } from "./constraintTags.ts";
+import { withExampleTags } from "./exampleTags.ts";
 
 /** Where a type is written: for messages, and for reading literal order from the syntax. */
 export interface TypeSite {
@@ -192,10 +193,13 @@ function propertiesToSchema(type: Type, site: TypeSite, visiting: Type[]): JsonS
     const documented = declaration && Node.isJSDocable(declaration) ? declaration : undefined;
     const description = documented ? docText(documented) : "";
     const tags = documented?.getJsDocs().flatMap((doc) => doc.getTags()) ?? [];
-    const constrained = withConstraintTags(schema, tags, {
-      describe: propertySite.describe,
-    });
-    properties[name] = description ? { ...constrained, description } : constrained;
+    const tagSite = { describe: propertySite.describe };
+    const constrained = withConstraintTags(schema, tags, tagSite);
+    properties[name] = withExampleTags(
+      description ? { ...constrained, description } : constrained,
+      tags,
+      tagSite,
+    );
     if (!property.isOptional() && !propertyType.isUndefined() && !includesUndefined(propertyType))
       required.push(name);
   }

@@ -1,5 +1,9 @@
-import { argumentValidator, isJsonNumberSyntax, percentEncode } from "livecmd/internal";
-import { descriptionExamples } from "livecmd/cli";
+import {
+  argumentValidator,
+  descriptionExamples,
+  isJsonNumberSyntax,
+  percentEncode,
+} from "livecmd/internal";
 import type { JsonSchema } from "../model.ts";
 import type { TemplatePlan } from "./planCommand.ts";
 import type { PlannedVariable } from "./planVariables.ts";
@@ -28,9 +32,11 @@ const FORMAT_EXAMPLES: Readonly<Record<string, string>> = {
 
 /**
  * A value for `variable`, as a person filling the template in would pick it: an example its
- * description gives (`e.g. 12`), or its command's (`fromCommand`), its first constant, its
- * default, else one its type, format and bounds allow; the first of those its schema accepts. Undefined when none is (a pattern the
- * guesses miss): such a template gets no example rather than a wrong one.
+ * command's summary gives (`fromCommand`), its `@example`, one its own doc gives (`e.g. 12`), in
+ * the order `runtime/model/templateExamples.ts` reads them for a template's description; else
+ * its first constant, its default, or one its type, format and bounds allow; the first of those
+ * its schema accepts. Undefined when none is (a pattern the guesses miss): such a template gets
+ * no example rather than a wrong one.
  */
 export function exampleValue(
   variable: PlannedVariable,
@@ -41,8 +47,9 @@ export function exampleValue(
     variable.name,
   );
   const candidates = [
-    described,
     fromCommand,
+    ...(Array.isArray(schema.examples) ? [schema.examples[0]] : []),
+    described,
     ...(Array.isArray(schema.enum) ? [schema.enum[0]] : []),
     schema.default,
     guessed(variable),

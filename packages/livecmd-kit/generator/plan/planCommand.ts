@@ -1,8 +1,12 @@
-import { annotationsOf, type ArgumentShape, type CommandEntry } from "livecmd/internal";
+import {
+  annotationsOf,
+  isStruct,
+  toolArguments,
+  type ArgumentShape,
+  type CommandEntry,
+} from "livecmd/internal";
 import type { CommandDecl, JsonSchema } from "../model.ts";
-import { planInputSchema } from "./inputSchema.ts";
 import { planVariables, type PlannedVariable } from "./planVariables.ts";
-import { isStruct } from "./scalar.ts";
 
 /** How one handler argument is rebuilt from the variables. */
 export type ArgumentPlan =
@@ -31,7 +35,7 @@ export interface CommandPlan {
 }
 
 export function planCommand(command: CommandDecl, scheme: string): CommandPlan {
-  const { inputSchema, arguments: shape } = planInputSchema(command.params);
+  const { inputSchema, shape } = toolArguments(command.params);
   const base = `${scheme}://${command.name}`;
   const eligible = command.live && !command.confirm;
   const variables = eligible ? planVariables(command.name, command.params) : undefined;

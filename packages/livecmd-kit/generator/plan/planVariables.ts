@@ -1,5 +1,6 @@
 import { byCodeUnit, type JsonSchema, type ParamDecl } from "../model.ts";
-import { describeShape, isStruct, scalarKind, withoutNull, type ScalarKind } from "./scalar.ts";
+import { isStruct } from "livecmd/internal";
+import { describeShape, scalarKind, withoutNull, type ScalarKind } from "./scalar.ts";
 
 /** One URI template variable and where its value goes back in the argument list. */
 export interface PlannedVariable {

@@ -1,3 +1,4 @@
+import { isStruct } from "livecmd/internal";
 import type { JsonSchema } from "../model.ts";
 
 export type ScalarKind = "string" | "integer" | "number" | "boolean" | "enum";
@@ -25,17 +26,6 @@ export function withoutNull(schema: JsonSchema): JsonSchema {
   const copy: JsonSchema = { ...schema, type: schema.type.find((type) => type !== "null") };
   if (Array.isArray(schema.enum)) copy.enum = schema.enum.filter((value) => value !== null);
   return copy;
-}
-
-/** A struct: an object with named fields and no open keys (what one level of flattening takes). */
-export function isStruct(
-  schema: JsonSchema,
-): schema is JsonSchema & { properties: Record<string, JsonSchema>; required: string[] } {
-  return (
-    schema.type === "object" &&
-    typeof schema.properties === "object" &&
-    schema.additionalProperties === false
-  );
 }
 
 /** A few words naming what kind of non-scalar a schema is, for reasons. */

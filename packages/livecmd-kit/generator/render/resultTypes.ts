@@ -3,7 +3,7 @@ import { builders } from "prettier/doc";
 import type { JsonSchema } from "../model.ts";
 import type { TemplatePlan } from "../plan/planCommand.ts";
 import { resultTypeName } from "../plan/naming.ts";
-import { isStruct } from "../plan/scalar.ts";
+import { isStruct } from "livecmd/internal";
 import { docUnit, type CodeLine } from "./layout/code.ts";
 import type { Doc } from "./layout/layOut.ts";
 import { stringLiteral } from "./layout/stringLiteral.ts";

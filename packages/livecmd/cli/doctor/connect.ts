@@ -41,6 +41,11 @@ export async function connect(target: Target, era: Era, timeoutMs: number): Prom
     if (unreachable) throw new InputError(unreachableMessage(target, unreachable));
     return { served: false, reason: failureReason(error, timeoutMs, stderr()) };
   }
+  // On 2026-07-28 the SDK answered `server/discover` from its sibling process and starts this
+  // one only now: asking it again waits for it to be up, so the steps time the server, not its
+  // start (a TypeScript app compiled on the fly takes seconds).
+  if (target.kind === "stdio" && era.handshake === "server/discover")
+    await client.discover({ timeout: timeoutMs }).catch(() => undefined);
   return { served: true, session: { era, client, close: () => client.close() } };
 }
 

@@ -1,5 +1,5 @@
 import type { Session } from "./connect.ts";
-import { descriptionExamples } from "./descriptionExamples.ts";
+import { descriptionExamples } from "livecmd/internal";
 import { errorText } from "./errorText.ts";
 import { templateVariables, type TemplatePart } from "./templateGrammar.ts";
 

@@ -1,3 +1,5 @@
+import type { WholeReason } from "./wholeReason.ts";
+
 /**
  * A value as the database compares it, encoded so that two values the database holds equal in
  * a column (under that column's type, affinity and collation) encode the same, and values it
@@ -11,10 +13,16 @@ export type KeyValue = string;
  * one of `values` (what a statement that looks the table up by `column = ?` or `IN (...)` can
  * see). A run that read nothing through a key is a whole-table read: a change to any row counts;
  * `because` says why livecmd may not hear of every change to it (a foreign table), or why it
- * is every table (`ANY_TABLE`: a function whose reads the plan does not show).
+ * is every table (`ANY_TABLE`: a function whose reads the plan does not show); `reason`, why the
+ * plan reads it whole.
  */
 export type TableRead =
-  | { readonly table: string; readonly column?: undefined; readonly because?: string }
+  | {
+      readonly table: string;
+      readonly column?: undefined;
+      readonly because?: string;
+      readonly reason?: WholeReason;
+    }
   | { readonly table: string; readonly column: string; readonly values: readonly KeyValue[] };
 
 /**
@@ -33,11 +41,6 @@ export type RowImage = Readonly<Record<string, KeyValue | null>>;
 export interface TableChange {
   readonly table: string;
   readonly rows?: readonly RowImage[];
-}
-
-/** A read of every row of `table`. */
-export function wholeTable(table: string): TableRead {
-  return { table };
 }
 
 /** A change to rows of `table` that are not known: every reader of it counts as changed. */

@@ -7,8 +7,10 @@ import { ANY_TABLE } from "../db/anyTable.ts";
 import type { TableChange } from "../db/keyedAccess.ts";
 import { principalOf } from "../server/auth/principal.ts";
 import { failureLog, keepServing } from "./keepServing.ts";
+import { terminalSafe } from "../server/terminalSafe.ts";
 import { ReadIndex } from "./readIndex.ts";
 import { ReadSet, type Matching } from "./readSet.ts";
+import { causeOf, causeText, keyValueText } from "./rerunCause.ts";
 import { resultText } from "./resultVersion.ts";
 
 /** What a group last "returned" when its run threw; no JSON text looks like it. */
@@ -293,8 +295,27 @@ export class LiveRegistry {
         for (const group of this.#running)
           if (group.reading?.touchedBy(change)) affected.add(group);
       }
-    if (debugLive && affected.size > 0) logCauses(changes, affected.size);
+    if (debugLive && affected.size > 0) this.#logCauses(changes, affected);
     for (const group of affected) this.#rerun(group);
+  }
+
+  /** `LIVECMD_DEBUG=live`: the burst, then each group it re-runs: its command, a URI, the cause. */
+  #logCauses(changes: readonly TableChange[], affected: ReadonlySet<Group>): void {
+    const valueText = keyValueText(this.#engine.db);
+    const lines = [...affected].slice(0, DEBUG_GROUPS).map((group) => {
+      const reads = group.reading ?? group.reads;
+      const cause = changes.map((change) => reads && causeOf(reads, change)).find(Boolean);
+      const uris = new Set([...group.subscribers.keys()].map((subscriber) => subscriber.uri));
+      const [uri] = uris;
+      const more = uris.size > 1 ? ` (and ${uris.size - 1} more URIs)` : "";
+      const why = cause ? causeText(cause, valueText) : "what it reads";
+      // A URI and a key value are a client's text: nothing in them acts on the terminal.
+      return `livecmd: live:   ${terminalSafe(`${group.command} ${cutText(uri ?? "", 200)}${more}: ${why}`)}\n`;
+    });
+    const rest = affected.size - lines.length;
+    process.stderr.write(
+      `livecmd: live: ${burstText(changes)} re-runs ${affected.size} ${affected.size === 1 ? "group" : "groups"}:\n${lines.join("")}${rest > 0 ? `livecmd: live:   and ${rest} more\n` : ""}`,
+    );
   }
 
   #rerun(group: Group): void {
@@ -468,20 +489,22 @@ function groupKey(command: string, args: readonly unknown[], principal: string |
   return JSON.stringify([command, args, principal]);
 }
 
-/** `LIVECMD_DEBUG=live`: each burst's re-runs and what caused them, on stderr. */
+/** `LIVECMD_DEBUG=live`: each burst's re-runs, one a line with what caused it, on stderr. */
 const debugLive = /(^|,)live(,|$)/.test(process.env.LIVECMD_DEBUG ?? "");
 
-function logCauses(changes: readonly TableChange[], reruns: number): void {
-  const causes = changes.map(({ table, rows }) =>
+/** Groups named one a line per burst; past them, how many more. */
+const DEBUG_GROUPS = 50;
+
+/** What a burst changed: `customers (2 row images), orders (any rows)`. */
+function burstText(changes: readonly TableChange[]): string {
+  const tables = changes.map(({ table, rows }) =>
     table === ANY_TABLE
       ? "every table"
       : rows
-        ? `${table} (${rows.length} row images)`
+        ? `${table} (${rows.length} row ${rows.length === 1 ? "image" : "images"})`
         : `${table} (any rows)`,
   );
-  process.stderr.write(
-    `livecmd: live: ${reruns} re-runs for a change to ${cutText(causes.join(", "), 300)}\n`,
-  );
+  return `a change to ${cutText([...new Set(tables)].join(", "), 300)}`;
 }
 
 /**

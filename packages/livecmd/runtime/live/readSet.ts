@@ -1,5 +1,6 @@
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { KeyValue, TableChange, TableRead } from "../db/keyedAccess.ts";
+import type { WholeReason } from "../db/wholeReason.ts";
 
 /** Whether reads are matched to changes row by row, or by table (the oracle the row matching is tested against). */
 export type Matching = "rows" | "tables";
@@ -11,6 +12,8 @@ export type Matching = "rows" | "tables";
 export class ReadSet {
   readonly whole = new Set<string>();
   readonly keyed = new Map<string, Map<string, Set<KeyValue>>>();
+  /** Why tables are read whole, as the first statement reading each so said. */
+  readonly reasons = new Map<string, WholeReason>();
 
   constructor(private readonly matching: Matching) {}
 
@@ -23,6 +26,8 @@ export class ReadSet {
       if (this.whole.has(read.table)) continue;
       if (read.column === undefined || this.matching === "tables") {
         this.whole.add(read.table);
+        const reason = read.column === undefined ? reasonOf(read) : undefined;
+        if (reason) this.reasons.set(read.table, reason);
         this.keyed.delete(read.table);
         continue;
       }
@@ -48,4 +53,9 @@ export class ReadSet {
       }),
     );
   }
+}
+
+/** Why a read is whole: the plan's reason, else what livecmd says of the table (`because`). */
+function reasonOf(read: TableRead & { column?: undefined }): WholeReason | undefined {
+  return read.reason ?? (read.because ? { kind: "unknown", what: read.because } : undefined);
 }

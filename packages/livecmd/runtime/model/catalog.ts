@@ -1,5 +1,6 @@
 import { byCodeUnit } from "../text/byCodeUnit.ts";
 import type { CommandTemplate, JsonSchema } from "../uri/template.ts";
+import { templateDescription } from "./templateExamples.ts";
 
 /**
  * The format of catalog.json. 2: every command once, with its schema once; the listings are
@@ -78,9 +79,12 @@ export interface ToolAnnotations {
 
 /**
  * How `tools/call` arguments become the handler's argument list: `object` passes the arguments
- * object as the single parameter; `positional` takes one property per parameter, in order.
+ * object as the single parameter; `positional` takes one property per parameter, in order, and
+ * `emptyIfAbsent` names the struct parameters whose fields are all optional: left out of a call,
+ * as of a URI, the handler gets `{}` (absent from catalogs written before it: none).
  */
-export type ArgumentShape = { kind: "object" } | { kind: "positional"; names: string[] };
+export type ArgumentShape =
+  { kind: "object" } | { kind: "positional"; names: string[]; emptyIfAbsent?: string[] };
 
 export interface CommandEntry {
   name: string;
@@ -142,7 +146,15 @@ export function listings(
       entry.resource === null ? [] : [{ uri: entry.resource, ...described(entry) }],
     ),
     resourceTemplates: readable.flatMap((entry) =>
-      entry.template === null ? [] : [{ uriTemplate: entry.template, ...described(entry) }],
+      entry.template === null
+        ? []
+        : [
+            {
+              uriTemplate: entry.template,
+              ...described(entry),
+              description: templateDescription(entry),
+            },
+          ],
     ),
     tools,
   };

@@ -1,6 +1,8 @@
 import type { App } from "../model/app.ts";
 import { Origin } from "../model/context.ts";
 import type { TableRead } from "../db/keyedAccess.ts";
+import { exampleUri } from "../model/templateExamples.ts";
+import { byCodeUnit } from "../text/byCodeUnit.ts";
 import { resolveUri } from "./resolveUri.ts";
 import { ServedApp } from "./servedApp.ts";
 
@@ -46,6 +48,22 @@ export class ReadInspector {
         (error: unknown) => (error instanceof Error ? error.message : String(error)),
       );
     return { command: entry.name, args, reads, readsPrincipal, failure };
+  }
+
+  /**
+   * Each command an agent may watch (its template, else its plain resource), with the URI that
+   * reads it with its examples, or the path variables no example fills in.
+   */
+  watchable(): { command: string; listed: string; uri?: string; missing: string[] }[] {
+    const { resourceTemplates, resources } = this.#served.catalog.listings(undefined);
+    const templated = new Set(resourceTemplates.map(({ name }) => name));
+    return [...resourceTemplates, ...resources.filter(({ name }) => !templated.has(name))]
+      .map((listed) => {
+        const entry = this.#served.catalog.readable(listed.name, undefined)!;
+        const listing = "uriTemplate" in listed ? listed.uriTemplate : listed.uri;
+        return { command: entry.name, listed: listing, ...exampleUri(entry) };
+      })
+      .sort((a, b) => byCodeUnit(a.command, b.command));
   }
 
   close(): void {

@@ -2,7 +2,7 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { CommandEntry } from "../model/catalog.ts";
 import { commandOf } from "../uri/index.ts";
 import type { FieldError } from "../uri/template.ts";
-import { argumentsObject, handlerArgs } from "../model/commandArguments.ts";
+import { argumentsObject, handlerArgs, variableOf } from "../model/commandArguments.ts";
 import { invalidUri, resourceNotFound } from "./protocolErrors.ts";
 import type { ServedApp } from "./servedApp.ts";
 
@@ -16,7 +16,8 @@ export interface ResolvedUri {
  * Resolves a plain resource or an expanded template URI the way `resources/read` does: parse
  * with the generated parser, rebuild the handler's arguments and validate them against the
  * published `inputSchema` exactly as `tools/call` would. Throws the error a read of `uri` gives,
- * so reads and subscriptions accept exactly the same URIs and refuse the rest alike.
+ * so reads and subscriptions accept exactly the same URIs and refuse the rest alike; its fields
+ * are the URI's variables, as the parser's are.
  */
 export function resolveUri(
   served: ServedApp,
@@ -31,7 +32,11 @@ export function resolveUri(
     entry.inputSchema,
     argumentsObject(entry.arguments, args),
   );
-  if (errors.length > 0) throw invalidUri(uri, errors);
+  if (errors.length > 0)
+    throw invalidUri(
+      uri,
+      errors.map(({ field, message }) => ({ field: variableOf(entry.arguments, field), message })),
+    );
   return { entry, args };
 }
 

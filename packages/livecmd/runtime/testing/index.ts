@@ -4,6 +4,7 @@ import {
   ProtocolError,
   StreamableHTTPClientTransport,
   type CallToolResult,
+  type ClientOptions,
   type CompleteResult,
   type ElicitRequest,
   type ElicitResult,
@@ -135,13 +136,21 @@ export function testApp(app: App): { mcp(options: McpTestOptions): Promise<McpTe
 
 const BYPASS = { cacheMode: "bypass" } as const;
 
+/**
+ * How the SDK client speaks each era: pinned to 2026-07-28 (`server/discover`, the envelope on
+ * every request), or the 2025 `initialize` handshake, `mode: "legacy"` (the SDK's default; a pin
+ * takes only a 2026 revision: with `{ pin: "2025-11-25" }`, `connect()` rejects with a TypeError).
+ */
+const ERA_MODES = {
+  "2026-07-28": { mode: { pin: "2026-07-28" } },
+  "2025-11-25": { mode: "legacy" },
+} as const satisfies Record<ProtocolVersion, ClientOptions["versionNegotiation"]>;
+
 async function connect(app: App, options: McpTestOptions): Promise<McpTestClient> {
   const client = new Client(
     { name: "livecmd-testing", version: "0.1.0" },
     {
-      ...(options.protocol === "2026-07-28" && {
-        versionNegotiation: { mode: { pin: "2026-07-28" } },
-      }),
+      versionNegotiation: ERA_MODES[options.protocol],
       ...(options.elicit && { capabilities: { elicitation: { form: {} } } }),
     },
   );

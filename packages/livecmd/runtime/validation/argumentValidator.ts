@@ -14,7 +14,14 @@ export class ArgumentValidator {
   readonly #compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
   constructor() {
-    this.#ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
+    // verbose: an error carries the value it is about, so a message can say what is wrong with it.
+    this.#ajv = new Ajv({
+      allErrors: true,
+      strict: false,
+      coerceTypes: false,
+      useDefaults: false,
+      verbose: true,
+    });
     addFormats.default(this.#ajv);
   }
 

@@ -96,6 +96,8 @@ function fieldErrorOf(
         field: field([...path, String(params.additionalProperty)]),
         message: unknownField,
       };
+    case "format":
+      return { field: field(path), message: formatMessage(String(params.format), error.data) };
     default:
       return { field: field(path), message: messageOf(error.keyword, params) };
   }
@@ -129,11 +131,41 @@ function messageOf(keyword: string, params: Record<string, unknown>): string {
       return `must hold at most ${items(params.limit)}`;
     case "pattern":
       return `must match the pattern ${String(params.pattern)}`;
-    case "format":
-      return `must be ${FORMAT_NOUNS[String(params.format)] ?? `in the format ${String(params.format)}`}`;
     default:
       return `does not satisfy ${keyword}`;
   }
+}
+
+/**
+ * What is wrong with a value its format refuses. A date written as the format asks that names no
+ * day (`2026-02-30`) is told so: "must be a date written YYYY-MM-DD" would send its writer
+ * looking for a typo that is not there.
+ */
+function formatMessage(format: string, value: unknown): string {
+  const calendar =
+    CALENDAR_FORMATS.has(format) && typeof value === "string" && notInCalendar(value);
+  if (calendar) return `is not a date in the calendar (${calendar})`;
+  return `must be ${FORMAT_NOUNS[format] ?? `in the format ${format}`}`;
+}
+
+/** Formats whose value starts with a date, `YYYY-MM-DD`. */
+const CALENDAR_FORMATS = new Set(["date", "date-time", "iso-date-time"]);
+
+const MONTHS = [
+  ...["January", "February", "March", "April", "May", "June", "July"],
+  ...["August", "September", "October", "November", "December"],
+];
+
+/** Why a value that starts `YYYY-MM-DD` names no day of the (proleptic Gregorian) calendar; "" when it does, or is not written so. */
+function notInCalendar(value: string): string {
+  const written = /^(\d{4})-(\d{2})-(\d{2})(?:$|T)/i.exec(value);
+  if (!written) return "";
+  const [year, month, day] = written.slice(1).map(Number) as [number, number, number];
+  if (month < 1 || month > 12) return `there is no month ${written[2]}`;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  if (day < 1) return `there is no day ${written[3]}`;
+  return day > days ? `${MONTHS[month - 1]} ${written[1]} has ${days} days` : "";
 }
 
 const BOUNDS = {

@@ -1,6 +1,12 @@
-import { wholeTable, type KeyValue, type TableRead } from "../keyedAccess.ts";
+import type { KeyValue, TableRead } from "../keyedAccess.ts";
+import type { WholeReason } from "../wholeReason.ts";
 import type { PlannedRead } from "./planReads.ts";
 import { arrayElements, keysOfTexts, sentText } from "./pgKeys.ts";
+
+const UNSURE: WholeReason = {
+  kind: "unknown",
+  what: "a parameter livecmd cannot be sure how PostgreSQL reads (' 7', a uuid in braces, a Buffer)",
+};
 
 /**
  * The rows a statement planned as `reads` reads when bound to `params`: each key source's values
@@ -16,7 +22,7 @@ export function boundReads(reads: readonly PlannedRead[], params: readonly unkno
         "value" in source
           ? [source.value]
           : keysOfTexts(paramTexts(params[source.param - 1], source.array), read.kind);
-      if (!keys) return wholeTable(read.table);
+      if (!keys) return { table: read.table, reason: UNSURE };
       for (const key of keys) values.add(key);
     }
     return { table: read.table, column: read.column, values: [...values] };

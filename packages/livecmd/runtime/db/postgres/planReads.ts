@@ -1,7 +1,9 @@
 import type { KeyValue } from "../keyedAccess.ts";
+import type { WholeReason } from "../wholeReason.ts";
 import { KEY_KINDS, tableKey, type KeyColumns, type KeyKind } from "./keyColumns.ts";
 import { parseCondition, type ColumnRef, type Condition, type Operand } from "./planConditions.ts";
 import { arrayElements, keysOfTexts } from "./pgKeys.ts";
+import { wholeReasonOfScan } from "./scanReasons.ts";
 
 /** A node of `EXPLAIN (FORMAT JSON, VERBOSE)`, the fields livecmd reads. */
 export interface PlanNode {
@@ -23,10 +25,16 @@ export type KeySource =
 
 /**
  * How a statement reads a table, as planned: whole (`because`, when livecmd will not hear of
- * every change to it), or only rows whose `column` equals one of `sources`.
+ * every change to it; `reason`, why the plan reads it whole), or only rows whose `column` equals
+ * one of `sources`.
  */
 export type PlannedRead =
-  | { readonly table: string; readonly column?: undefined; readonly because?: string }
+  | {
+      readonly table: string;
+      readonly column?: undefined;
+      readonly because?: string;
+      readonly reason?: WholeReason;
+    }
   | {
       readonly table: string;
       readonly column: string;
@@ -44,13 +52,14 @@ interface Keyed {
  * The conditions each kind of scan applies to every row it returns. Other scans of a table
  * (TID, sample, foreign...) read it whole.
  */
-const CONDITIONS: Readonly<Record<string, readonly ("Index Cond" | "Recheck Cond" | "Filter")[]>> =
-  {
-    "Seq Scan": ["Filter"],
-    "Index Scan": ["Index Cond", "Filter"],
-    "Index Only Scan": ["Index Cond", "Filter"],
-    "Bitmap Heap Scan": ["Recheck Cond", "Filter"],
-  };
+export const CONDITIONS: Readonly<
+  Record<string, readonly ("Index Cond" | "Recheck Cond" | "Filter")[]>
+> = {
+  "Seq Scan": ["Filter"],
+  "Index Scan": ["Index Cond", "Filter"],
+  "Index Only Scan": ["Index Cond", "Filter"],
+  "Bitmap Heap Scan": ["Recheck Cond", "Filter"],
+};
 
 /**
  * The rows each table is read by, from a generic plan: a scan reads a table by key when one of
@@ -71,14 +80,17 @@ export function planReads(
 ): PlannedRead[] {
   const analysis = new PlanAnalysis(plan, keys, paramTypes);
   const byTable = new Map<string, Keyed[] | "whole">();
+  const reasons = new Map<string, WholeReason>();
   for (const scan of analysis.scans) {
     const table = tableOf(scan);
     const keyed = analysis.keyed(scan);
     const earlier = byTable.get(table) ?? [];
     byTable.set(table, earlier === "whole" || keyed === "whole" ? "whole" : [...earlier, keyed]);
+    if (keyed === "whole" && !reasons.has(table))
+      reasons.set(table, wholeReasonOfScan(scan, analysis.paramsKnown));
   }
   return [...byTable].flatMap(([table, keyed]): PlannedRead[] =>
-    keyed === "whole" ? [{ table }] : mergeByColumn(table, keyed),
+    keyed === "whole" ? [{ table, reason: reasons.get(table)! }] : mergeByColumn(table, keyed),
   );
 }
 
@@ -108,7 +120,8 @@ class PlanAnalysis {
   readonly scans: PlanNode[];
   /** Scans by the alias the plan's conditions name them by; null when two share one. */
   readonly #byAlias = new Map<string, PlanNode | null>();
-  readonly #paramsKnown: boolean;
+  /** False in a plan with a subplan, whose output prints as `$n` like a parameter. */
+  readonly paramsKnown: boolean;
   readonly #keyed = new Map<PlanNode, Keyed | "whole">();
 
   constructor(
@@ -123,7 +136,7 @@ class PlanAnalysis {
     for (const scan of this.scans)
       if (scan.Alias !== undefined)
         this.#byAlias.set(scan.Alias, this.#byAlias.has(scan.Alias) ? null : scan);
-    this.#paramsKnown = !nodes.some((node) => node["Subplan Name"] !== undefined);
+    this.paramsKnown = !nodes.some((node) => node["Subplan Name"] !== undefined);
   }
 
   /** The key every row `scan` returns has; memoized, and "whole" while being worked out. */
@@ -178,7 +191,7 @@ class PlanAnalysis {
   #sources(operand: Operand, kind: KeyKind): readonly KeySource[] | undefined {
     if (operand.kind === "constant") return constantKeys(operand.text, operand.type, kind);
     if (operand.kind === "param") {
-      const type = this.#paramsKnown ? this.paramTypes[operand.index - 1] : undefined;
+      const type = this.paramsKnown ? this.paramTypes[operand.index - 1] : undefined;
       const element = operand.array ? type?.match(/^(.*)\[\]$/)?.[1] : type;
       return element !== undefined && KEY_KINDS[element] === kind
         ? [{ param: operand.index, array: operand.array }]

@@ -1,6 +1,8 @@
 import { affinityLetters, conversions, registersWritten } from "./opcodes.ts";
 import type { ProgramStep } from "./sqliteProgram.ts";
 import type { Affinity, Btree, KeyColumn, SqliteSchema } from "./sqliteSchema.ts";
+import type { WholeReason } from "../wholeReason.ts";
+import { wholeReasonOf } from "./wholeReasons.ts";
 
 /**
  * Where a key value comes from when the statement runs: a positional parameter (1-based) or a
@@ -10,9 +12,9 @@ export type KeySource =
   | { readonly param: number; readonly via: readonly Affinity[] }
   | { readonly constant: string | bigint; readonly via: readonly Affinity[] };
 
-/** How a statement reads a table, as planned: whole, or through `column` = one of `sources`. */
+/** How a statement reads a table, as planned: whole (and why), or through `column` = one of `sources`. */
 export type PlannedRead =
-  | { readonly table: string; readonly column?: undefined }
+  | { readonly table: string; readonly column?: undefined; readonly reason?: WholeReason }
   | { readonly table: string; readonly column: KeyColumn; readonly sources: readonly KeySource[] };
 
 /** A register's possible values: known sources, or unknown (read off a row, computed...). */
@@ -63,7 +65,9 @@ export function planReads(program: readonly ProgramStep[], schema: SqliteSchema)
     );
   }
   return [...byTable].flatMap(([table, visited]): PlannedRead[] =>
-    visited === "whole" ? [{ table }] : mergeByColumn(table, visited),
+    visited === "whole"
+      ? [{ table, reason: wholeReasonOf(program, analysis.cursorsOn(table)) }]
+      : mergeByColumn(table, visited),
   );
 }
 
@@ -110,6 +114,11 @@ class ProgramAnalysis {
       }
     }
     this.known = known;
+  }
+
+  /** The cursors opened on `table`'s b-trees, each with its b-tree. */
+  cursorsOn(table: string): [number, Btree][] {
+    return [...this.btrees].filter(([, btree]) => btree.table === table);
   }
 
   /** The rows `cursor` visits; memoized, and "whole" while being worked out (a cycle is unknown). */

@@ -18,8 +18,13 @@ export interface KeyColumn {
 
 /** What a b-tree holds: a table's rows by rowid, or entries ordered by a first column. */
 export type Btree =
-  /** `rowid` undefined: every name of the rowid is taken by a column. */
-  | { readonly kind: "rowid table"; readonly table: string; readonly rowid: KeyColumn | undefined }
+  /** `rowid` undefined: every name of the rowid is taken by a column; `columns` in order, to name them. */
+  | {
+      readonly kind: "rowid table";
+      readonly table: string;
+      readonly rowid: KeyColumn | undefined;
+      readonly columns?: readonly string[];
+    }
   /** An index, or a WITHOUT ROWID table (its primary key's b-tree); `first` undefined: an expression, or another collation. */
   | { readonly kind: "index"; readonly table: string; readonly first: KeyColumn | undefined };
 
@@ -97,7 +102,7 @@ function tableBtree(
   )[0];
   if (tableKind(connection, table).wr && primaryKey)
     return indexBtree(connection, table, primaryKey.name, columns);
-  return { kind: "rowid table", table, rowid: rowidColumn(columns) };
+  return { kind: "rowid table", table, rowid: rowidColumn(columns), columns: [...columns.keys()] };
 }
 
 function indexBtree(

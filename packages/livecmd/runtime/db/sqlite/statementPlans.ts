@@ -1,4 +1,5 @@
 import type { TableRead } from "../keyedAccess.ts";
+import type { WholeReason } from "../wholeReason.ts";
 import { registersWritten } from "./opcodes.ts";
 import { planReads, type KeySource, type PlannedRead } from "./planReads.ts";
 import type { SqliteConnection } from "./sqliteConnection.ts";
@@ -43,11 +44,20 @@ export class StatementPlans {
     );
     // EXPLAIN does not say which parameter a name is: key values could not be found by name.
     return {
-      reads: mayNameParameters(sql) ? reads.map(({ table }) => ({ table })) : reads,
+      reads: mayNameParameters(sql) ? reads.map(({ table }) => ({ table, reason: NAMED })) : reads,
       mayWrite,
     };
   }
 }
+
+const NAMED: WholeReason = {
+  kind: "unknown",
+  what: "named parameters (:id), which EXPLAIN does not tell apart",
+};
+const UNCOMPARABLE: WholeReason = {
+  kind: "unknown",
+  what: "a key value livecmd cannot compare as SQLite would",
+};
 
 /** The rows a statement planned as `reads` reads when bound to `params`. */
 export function boundReads(reads: readonly PlannedRead[], params: readonly unknown[]): TableRead[] {
@@ -56,7 +66,7 @@ export function boundReads(reads: readonly PlannedRead[], params: readonly unkno
     const values = new Set<string>();
     for (const source of read.sources) {
       const key = boundKey(sourceValue(source, params), source.via, read.column);
-      if (key === undefined) return { table: read.table };
+      if (key === undefined) return { table: read.table, reason: UNCOMPARABLE };
       values.add(key);
     }
     return { table: read.table, column: read.column.key, values: [...values] };

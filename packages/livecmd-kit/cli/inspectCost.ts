@@ -1,0 +1,93 @@
+import type { App } from "livecmd";
+import { InputError } from "livecmd/cli";
+import {
+  ANY_TABLE,
+  byCodeUnit,
+  ReadSet,
+  readInspector,
+  wholeReasonText,
+  type ReadInspector,
+  type TableRead,
+} from "livecmd/internal";
+
+const COLUMNS = ["command", "read as", "cost: a write re-runs a watch of it when it changes"];
+
+/**
+ * `livecmd inspect --cost`: what watching each template costs, told by reading it once on the
+ * app's database as an agent would, with the values its docs give as examples: the keys it looks
+ * rows up by (a write re-runs it only for those rows) or the tables it reads whole, and why the
+ * plan reads them so (every write to them re-runs it). The database is needed: what a statement
+ * reads is its plan on the app's own schema, which no source text tells.
+ */
+export async function inspectCost(app: App, log: (text: string) => void): Promise<void> {
+  await app.ready().catch((error: Error) => {
+    throw new InputError(
+      `--cost reads each template on the app's database, and app "${app.name}" cannot open it: ${error.message.replace(/^livecmd: /, "")}`,
+    );
+  });
+  const inspector = await readInspector(app).catch((error: Error) => {
+    throw new InputError(error.message);
+  });
+  try {
+    const rows = await costRows(inspector);
+    log(`\ncost of watching each template (read once on the app's database, with its examples):\n`);
+    log(table(rows));
+  } finally {
+    inspector.close();
+  }
+}
+
+async function costRows(inspector: ReadInspector): Promise<string[][]> {
+  const rows: string[][] = [];
+  for (const { command, uri, missing } of inspector.watchable()) {
+    if (uri === undefined) {
+      rows.push([
+        command,
+        "-",
+        `unknown: no example of ${missing.join(", ")}; write one in its @param or field doc (e.g. 1) or an @example tag`,
+      ]);
+      continue;
+    }
+    const { reads, readsPrincipal, failure } = await inspector.read(uri);
+    const cost = costText(reads);
+    const notes = [
+      ...(failure === undefined ? [] : [`the read failed: ${failure}`]),
+      ...(readsPrincipal ? ["one run per principal (it reads ctx.auth)"] : []),
+    ];
+    rows.push([command, uri, notes.length > 0 ? `${cost}; ${notes.join("; ")}` : cost]);
+  }
+  return rows;
+}
+
+/** `customers.rowid, orders.customer_id`, `whole customers (LIKE on name)`, `every table (...)`. */
+function costText(runReads: readonly TableRead[]): string {
+  const reads = new ReadSet("rows");
+  reads.add(runReads);
+  const why = (table: string) => {
+    const reason = reads.reasons.get(table);
+    return reason ? ` (${wholeReasonText(reason)})` : "";
+  };
+  if (reads.whole.has(ANY_TABLE)) return `every table${why(ANY_TABLE)}`;
+  const whole = [...reads.whole].sort(byCodeUnit).map((table) => `whole ${table}${why(table)}`);
+  const keyed = [...reads.keyed]
+    .sort(([a], [b]) => byCodeUnit(a, b))
+    .flatMap(([table, columns]) => [...columns.keys()].map((column) => `${table}.${column}`));
+  const parts = [...whole, ...(keyed.length > 0 ? [`by key: ${keyed.join(", ")}`] : [])];
+  return parts.length > 0 ? parts.join("; ") : "reads no table: no write re-runs it";
+}
+
+function table(rows: readonly string[][]): string {
+  const widths = COLUMNS.slice(0, -1).map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => (column < widths.length ? cell.padEnd(widths[column]!) : cell))
+      .join("  ")
+      .trimEnd();
+  return [
+    line(COLUMNS),
+    line([...widths.map((width) => "-".repeat(width)), "-".repeat(COLUMNS.at(-1)!.length)]),
+    ...rows.map(line),
+  ].join("\n");
+}

@@ -1,0 +1,69 @@
+import { ANY_TABLE } from "../db/anyTable.ts";
+import type { KeyValue, TableChange } from "../db/keyedAccess.ts";
+import { keyText } from "../db/sqlite/sqliteKeys.ts";
+import { SqliteDatabase } from "../db/sqlite/sqliteDatabase.ts";
+import type { Database } from "../db/database.ts";
+import { wholeReasonText, type WholeReason } from "../db/wholeReason.ts";
+import type { ReadSet } from "./readSet.ts";
+
+/**
+ * Why a change re-runs what a run read: a row it read by key (`customers.id = 7`), a table it
+ * read whole (and why the plan reads it so), a change that names no rows of a table it read by
+ * key, or every table. What `LIVECMD_DEBUG=live` tells of each re-run; it grows with the reads.
+ */
+export type RerunCause =
+  | {
+      readonly kind: "key";
+      readonly table: string;
+      readonly column: string;
+      readonly value: KeyValue;
+    }
+  | { readonly kind: "whole table"; readonly table: string; readonly reason?: WholeReason }
+  | { readonly kind: "rows unknown"; readonly table: string }
+  | { readonly kind: "every table"; readonly reason?: WholeReason };
+
+/** Why `change` touches what `reads` read, or undefined when it does not (as `ReadSet.touchedBy`). */
+export function causeOf(reads: ReadSet, change: TableChange): RerunCause | undefined {
+  if (change.table === ANY_TABLE) return { kind: "every table" };
+  if (reads.whole.has(ANY_TABLE))
+    return withReason({ kind: "every table" }, reads.reasons.get(ANY_TABLE));
+  if (reads.whole.has(change.table))
+    return withReason(
+      { kind: "whole table", table: change.table },
+      reads.reasons.get(change.table),
+    );
+  const columns = reads.keyed.get(change.table);
+  if (!columns) return undefined;
+  if (!change.rows) return { kind: "rows unknown", table: change.table };
+  for (const image of change.rows)
+    for (const [column, values] of columns) {
+      const value = image[column];
+      if (value === undefined) return { kind: "rows unknown", table: change.table };
+      if (value !== null && values.has(value))
+        return { kind: "key", table: change.table, column, value };
+    }
+  return undefined;
+}
+
+/** `customers.id = 7`, `whole table customers: LIKE on name`. */
+export function causeText(cause: RerunCause, valueText: (value: KeyValue) => string): string {
+  switch (cause.kind) {
+    case "key":
+      return `${cause.table}.${cause.column} = ${valueText(cause.value)}`;
+    case "whole table":
+      return `whole table ${cause.table}${cause.reason ? `: ${wholeReasonText(cause.reason)}` : ""}`;
+    case "rows unknown":
+      return `${cause.table}, a change that names no rows (a truncate, app.changed, or too many to carry)`;
+    case "every table":
+      return `every table${cause.reason ? `: ${wholeReasonText(cause.reason)}` : ""}`;
+  }
+}
+
+/** How a key value of `db` is written for a person: as SQL on SQLite (`7`, `'ada'`), as JSON otherwise. */
+export function keyValueText(db: Database): (value: KeyValue) => string {
+  return db instanceof SqliteDatabase ? keyText : (value) => JSON.stringify(value);
+}
+
+function withReason<T extends RerunCause>(cause: T, reason: WholeReason | undefined): T {
+  return reason ? { ...cause, reason } : cause;
+}

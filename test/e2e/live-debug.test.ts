@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { servedCli, type ServedCli } from "../helpers/servedCli.ts";
+
+/*
+ * docs/mcp.md "Cost": `LIVECMD_DEBUG=live` names, per burst of writes, each group it re-runs with
+ * its command, a URI and the cause, from the plan's own reasons (the example app on SQLite).
+ */
+
+describe("LIVECMD_DEBUG=live: each re-run named with its command, URI and cause", () => {
+  let served: ServedCli;
+  let client: Client;
+  before(async () => {
+    served = await servedCli([], { env: { LIVECMD_DEBUG: "live" } });
+    client = new Client(
+      { name: "live-debug", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(served.url));
+  });
+  after(async () => {
+    await client.close();
+    await served.close();
+  });
+
+  it("a rename re-runs the keyed show by its key, and the search by the table it reads whole, LIKE on name", async () => {
+    const watched = [
+      "app://customers_show/7",
+      "app://customers_show/8",
+      "app://customers_index?search=ada",
+    ];
+    const listen = await client.listen({ resourceSubscriptions: watched });
+    assert.deepEqual(listen.honoredFilter.resourceSubscriptions, watched);
+    const renamed = await client.callTool({
+      name: "customers_rename",
+      arguments: { id: 7, name: "Ada Seven" },
+    });
+    assert.equal(renamed.isError, undefined);
+    const header = await served.stderrLine(/^livecmd: live: a change to customers /);
+    assert.match(
+      header,
+      /^livecmd: live: a change to customers \(2 row images\) re-runs 2 groups:$/,
+    );
+    const lines = served.stderr().split("\n");
+    const groups = lines.slice(lines.indexOf(header) + 1, lines.indexOf(header) + 3).sort();
+    assert.deepEqual(groups, [
+      "livecmd: live:   customers_index app://customers_index?search=ada: whole table customers: LIKE on name",
+      "livecmd: live:   customers_show app://customers_show/7: customers.rowid = 7",
+    ]);
+    await listen.close();
+  });
+});
