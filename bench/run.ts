@@ -30,6 +30,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["postgres-rows", async () => (await import("./postgresRows.bench.ts")).postgresRowsBench],
   ["replicas", async () => (await import("./replicas.bench.ts")).replicasBench],
   ["startup", async () => (await import("./startup.bench.ts")).startupBench],
+  ["stacks", async () => (await import("./stacks.bench.ts")).stacksBench],
 ];
 
 const RESULTS_FILE = path.join(import.meta.dirname, "RESULTS.md");

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
+import { once } from "node:events";
 import { request } from "node:http";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
+import { setTimeout } from "node:timers/promises";
 import { createExampleApp } from "../../example/app.ts";
 import { serveHttp, type HttpServing } from "../../packages/livecmd/runtime/server/index.ts";
 import { INITIALIZE, MODERN_ENVELOPE } from "../helpers/rawStreams.ts";
@@ -138,7 +140,6 @@ describe("the HTTP front door", () => {
     serving = await serveHttp(createExampleApp(":memory:"), {
       port: 0,
       onerror: (error) => errors.push(error.message),
-      timeouts: { headersTimeoutMs: 300 },
     });
   });
   after(() => serving.close());
@@ -186,6 +187,8 @@ describe("the HTTP front door", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri } }),
     });
     const text = await response.text();
+    assert.equal(response.status, 200, text);
+    assert.equal(response.headers.get("content-type"), "text/event-stream");
     assert.ok(text.length < 8 * 1024, `the answer is ${text.length} characters`);
     assert.match(
       text,
@@ -231,12 +234,61 @@ describe("the HTTP front door", () => {
     });
   }
 
+  it("serves the first request of a connection opened well before it, as a client's pool opens one", async () => {
+    // Node counts a new connection's headers time from when it opens: with a headersTimeout
+    // shorter than this pause, the request would be answered 408 before it is read.
+    const socket = connect(Number(serving.url.port), "127.0.0.1");
+    await once(socket, "connect");
+    await setTimeout(IDLE_BEFORE_FIRST_REQUEST_MS);
+    const answer = await exchange(socket, rawPost(serving.url, INITIALIZE));
+    assert.match(answer, /^HTTP\/1\.1 200 /);
+  });
+});
+
+describe("Node's server timeouts", () => {
+  let serving: HttpServing;
+  // Short here, and only here: a new connection's headersTimeout counts from when it opens, so
+  // on a server shared with requests fetch's pool sends later it would answer them 408.
+  before(async () => {
+    serving = await serveHttp(createExampleApp(":memory:"), {
+      port: 0,
+      timeouts: { headersTimeoutMs: 300 },
+    });
+  });
+  after(() => serving.close());
+
   it("closes a connection whose headers do not arrive within headersTimeout (408)", async () => {
     const socket = connect(Number(serving.url.port), "127.0.0.1");
-    let answer = "";
-    socket.on("data", (chunk) => (answer += chunk.toString()));
-    socket.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");
-    await new Promise((resolve) => socket.once("close", resolve));
+    const answer = await exchange(socket, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");
     assert.match(answer, /^HTTP\/1\.1 408/);
   });
 });
+
+/**
+ * Longer than a 300 ms headersTimeout plus Node's check interval (as long): a server with that
+ * timeout answers the request after this pause 408 every time.
+ */
+const IDLE_BEFORE_FIRST_REQUEST_MS = 700;
+
+/** Writes `text` on `socket` and resolves with all it receives until it closes. */
+async function exchange(socket: Socket, text: string): Promise<string> {
+  let answer = "";
+  socket.on("data", (chunk) => (answer += chunk.toString()));
+  socket.write(text);
+  await once(socket, "close");
+  return answer;
+}
+
+/** A raw HTTP/1.1 POST of `body` to `url`, the connection closed after the answer. */
+function rawPost(url: URL, body: string): string {
+  return [
+    `POST ${url.pathname} HTTP/1.1`,
+    `Host: ${url.host}`,
+    "Content-Type: application/json",
+    "Accept: application/json, text/event-stream",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    "Connection: close",
+    "",
+    body,
+  ].join("\r\n");
+}

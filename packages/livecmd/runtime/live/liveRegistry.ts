@@ -9,7 +9,7 @@ import { principalOf } from "../server/auth/principal.ts";
 import { failureLog, keepServing } from "./keepServing.ts";
 import { terminalSafe } from "../server/terminalSafe.ts";
 import { ReadIndex } from "./readIndex.ts";
-import { ReadSet, type Matching } from "./readSet.ts";
+import { ReadSet, UNSEEN_FIX, type Matching } from "./readSet.ts";
 import { causeOf, causeText, keyValueText } from "./rerunCause.ts";
 import { resultText } from "./resultVersion.ts";
 
@@ -49,6 +49,11 @@ export interface LiveRegistryOptions {
    * stay). Defaults to a line on stderr.
    */
   onError?: (failure: RerunFailure) => void;
+  /**
+   * Told once per command the first time a run of it made no statement livecmd saw
+   * (`unseenReadsWarning`). Defaults to a line on stderr.
+   */
+  onUnseen?: (warning: string) => void;
 }
 
 /** The re-runs of one command that threw in one burst: how many, and the first of them. */
@@ -113,6 +118,9 @@ export class LiveRegistry {
   readonly #coalesce: boolean;
   readonly #matching: Matching;
   readonly #onError: NonNullable<LiveRegistryOptions["onError"]>;
+  readonly #onUnseen: NonNullable<LiveRegistryOptions["onUnseen"]>;
+  /** The commands a run of which made no statement livecmd saw, in the order first found. */
+  readonly #unseen = new Set<string>();
   readonly #groups = new Map<string, Group>();
   readonly #index = new ReadIndex<Group>();
   /** Groups with a run in progress: a change meanwhile is matched against what it read so far. */
@@ -133,6 +141,8 @@ export class LiveRegistry {
     this.#coalesce = options.coalesce ?? true;
     this.#matching = options.matching ?? "rows";
     this.#onError = options.onError ?? logRerunError;
+    this.#onUnseen =
+      options.onUnseen ?? ((warning) => process.stderr.write(`livecmd: ${warning}\n`));
     this.#stopListening = this.#engine.onChange((changes) => this.#changed(changes));
   }
 
@@ -236,6 +246,11 @@ export class LiveRegistry {
       this.#inFlight > 0
     )
       await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** The commands watched whose runs made no statement livecmd saw, each named once on the log. */
+  unseen(): readonly string[] {
+    return [...this.#unseen];
   }
 
   /**
@@ -411,6 +426,7 @@ export class LiveRegistry {
       failure = error instanceof Error ? error.message : String(error);
     }
     group.reading = undefined;
+    if (result !== FAILED && reads.unseen) this.#readsUnseen(group.command, reads);
     // What a failed run read before failing (a missing row's table) is what can make it succeed;
     // one that failed before reading anything keeps what it read last.
     if (result !== FAILED || !reads.empty || !group.reads) {
@@ -429,6 +445,14 @@ export class LiveRegistry {
       this.#notifications += 1;
       subscriber.notify(subscriber.uri);
     }
+  }
+
+  /** A run that made no statement livecmd saw is watched as reading every table, and named once. */
+  #readsUnseen(command: string, reads: ReadSet): void {
+    reads.seeNothing();
+    if (this.#unseen.has(command)) return;
+    this.#unseen.add(command);
+    this.#onUnseen(unseenReadsWarning(command));
   }
 
   /**
@@ -517,6 +541,11 @@ function principalKey(auth: AuthInfo | undefined): string | null {
   return principal === undefined
     ? null
     : `${principal}\u0000${[...(auth?.scopes ?? [])].sort().join(" ")}`;
+}
+
+/** What is said of a live command whose run made no statement livecmd saw, and what to do. */
+export function unseenReadsWarning(command: string): string {
+  return `${command} is watched, but its run made no statement livecmd could see, so every write re-runs it: ${UNSEEN_FIX}`;
 }
 
 function logRerunError(failure: RerunFailure): void {

@@ -26,6 +26,8 @@ export interface LiveRoomOptions {
   readonly holderOf: (auth: AuthInfo | undefined) => string | undefined;
   /** Told of the re-runs that threw, once per command per burst. */
   readonly onError: NonNullable<LiveRegistryOptions["onError"]>;
+  /** Told once per command whose run made no statement livecmd saw. */
+  readonly onUnseen?: LiveRegistryOptions["onUnseen"];
 }
 
 /**
@@ -85,7 +87,10 @@ export class LiveRoom {
     this.#listens = new OpenCount(this.limits, "listensPerPrincipal", "listensTotal");
     this.resolve = options.resolve;
     this.holderOf = options.holderOf;
-    this.registry = new LiveRegistry(app, { onError: options.onError });
+    this.registry = new LiveRegistry(app, {
+      onError: options.onError,
+      ...(options.onUnseen && { onUnseen: options.onUnseen }),
+    });
   }
 
   /** One connection's watches (a stdio connection, a 2025 session); `notify(uri)` on a change. */

@@ -35,7 +35,8 @@ export interface ServeHttpOptions extends McpHandlerOptions {
 /**
  * Node's server timeouts, set so that no client can hold a socket by sending slowly: the
  * headers within 10 s, the whole request within 30 s (an event stream's response is not bound
- * by it), and an idle keep-alive socket closed after 5 s.
+ * by it), and an idle keep-alive socket closed after 5 s. A new connection's headers time runs
+ * from when it opens, so the first bound is also how long a client may leave it unused.
  */
 export const HTTP_TIMEOUTS: HttpTimeouts = {
   headersTimeoutMs: 10_000,

@@ -22,8 +22,6 @@ import { resolveUri } from "./resolveUri.ts";
 import { RefusalLog } from "./refusalLog.ts";
 import { serverLog, type ServerLog } from "./serverLog.ts";
 import { SpentInMemory, type SpentConfirmations } from "./spentConfirmations.ts";
-import type { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
-import { PostgresSpentConfirmations } from "../db/postgres/spentConfirmations.ts";
 
 export interface ServeOptions {
   /** Entries per page of `tools/list`, `resources/list` and `resources/templates/list`. */
@@ -92,11 +90,16 @@ function stateKeyOf(given: string | Uint8Array | undefined): string | Uint8Array
 /** What the SDK's state codec asks of a key: 256 bits. */
 const MIN_STATE_KEY_BYTES = 32;
 
-/** Where accepted confirmations are recorded: the shared database's table, else this process. */
+/**
+ * Where accepted confirmations are recorded: the shared database's table, else this process.
+ * Asked at the first, so that serving opens no database before a command needs it.
+ */
 function spentOf(engine: AppEngine): SpentConfirmations {
-  return engine.sharesDatabase
-    ? new PostgresSpentConfirmations(() => engine.db as PostgresDatabase)
-    : new SpentInMemory();
+  let spent: SpentConfirmations | undefined;
+  return {
+    spend: (id, expiresAt) =>
+      (spent ??= engine.spentConfirmations() ?? new SpentInMemory()).spend(id, expiresAt),
+  };
 }
 
 /** `serverInfo.version` of an app that gives none, from neither `defineApp` nor a package.json. */
@@ -105,6 +108,11 @@ const UNVERSIONED = "0.0.0";
 /** What a serving entry tells about its live subscriptions (tests and measurements read it). */
 export interface LiveStatus {
   stats(): LiveStats;
+  /**
+   * The live commands whose runs made no statement livecmd saw (each named once on the log):
+   * livecmd cannot tell what they read, so every write re-runs them.
+   */
+  unseen(): readonly string[];
   /** Resolves once every write so far has been re-run and notified. */
   settled(): Promise<void>;
 }
@@ -170,6 +178,7 @@ export class ServedApp {
       },
       holderOf,
       onError: (failure) => this.onerror(new Error(describeRerunFailure(failure))),
+      onUnseen: (warning) => log.warn(warning),
     });
     this.serverInfo = {
       name: app.name,

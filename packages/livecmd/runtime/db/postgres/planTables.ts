@@ -1,6 +1,6 @@
 import { callsRead } from "./functionReads.ts";
 import { keyColumnsOf, tableKey, type PlannedTable } from "./keyColumns.ts";
-import type { PgClient } from "./pgShapes.ts";
+import type { PgClient } from "../node-postgres/pgShapes.ts";
 import { planCalls } from "./planCalls.ts";
 import { planNodes, planReads, type PlanNode, type PlannedRead } from "./planReads.ts";
 import { relationsOf, type Relations } from "./relationRoots.ts";
