@@ -22,6 +22,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["read", async () => (await import("./read.bench.ts")).readBench],
   ["mount", async () => (await import("./mount.bench.ts")).mountBench],
   ["fanout", async () => (await import("./fanout.bench.ts")).fanoutBench],
+  ["watch-tool", async () => (await import("./watchTool.bench.ts")).watchToolBench],
   ["fairness", async () => (await import("./fairness.bench.ts")).fairnessBench],
   ["rows", async () => (await import("./rows.bench.ts")).rowsBench],
   ["bulk", async () => (await import("./bulkWrites.bench.ts")).bulkWritesBench],

@@ -10,11 +10,21 @@ export { engineOf, type AppEngine } from "./model/appEngine.ts";
 export {
   annotationsOf,
   CATALOG_VERSION,
+  isReadable,
   listings,
   type ArgumentShape,
   type Catalog,
   type CommandEntry,
+  type ToolAnnotations,
+  type ToolEntry,
 } from "./model/catalog.ts";
+export {
+  DEFAULT_WATCH_TOOL,
+  MAX_WATCH_WAIT_MS,
+  watchToolEntry,
+  watchToolNameProblem,
+} from "./model/watchTool.ts";
+export { VERSION_META_KEY } from "./model/resultMeta.ts";
 export { isSetupError } from "./model/setupError.ts";
 export { isStruct, toolArguments } from "./model/commandArguments.ts";
 export { byCodeUnit } from "./text/byCodeUnit.ts";

@@ -11,9 +11,10 @@ import { terminalSafe } from "../server/terminalSafe.ts";
 import { ReadIndex } from "./readIndex.ts";
 import { ReadSet, UNSEEN_FIX, type Matching } from "./readSet.ts";
 import { causeOf, causeText, keyValueText } from "./rerunCause.ts";
+import { resultText } from "./resultVersion.ts";
 
 /** What a group last "returned" when its run threw; no JSON text looks like it. */
-const FAILED = "\u0000failed";
+export const FAILED = "\u0000failed";
 
 /**
  * Re-runs after a write go through a queue drained in slices: at most this many runs in flight
@@ -22,6 +23,12 @@ const FAILED = "\u0000failed";
  */
 const RERUN_CONCURRENCY = 32;
 const RERUN_SLICE_MS = 4;
+
+/**
+ * How many turns a caller waits for a group's owed runs (`settledResultOf`): enough for a burst
+ * to be flushed, queued behind a full pump and run, and the run owed meanwhile.
+ */
+const SETTLE_TURNS = 64;
 
 /** One place a change is delivered: a client's subscription to the URI it sent. */
 export interface Subscriber {
@@ -57,6 +64,16 @@ export interface RerunFailure {
   readonly args: readonly unknown[];
 }
 
+/** What a watched (command, arguments) returns now, as its group last ran it. */
+export interface LastResult {
+  /** Its JSON text (`resultText`), or `FAILED` when the run threw. */
+  readonly text: string;
+  /** The message of the run that threw, when `text` is `FAILED`. */
+  readonly failure?: string;
+  /** When a re-run last found it changed (ms since the epoch); undefined before the first change. */
+  readonly changedAt?: number;
+}
+
 export interface LiveStats {
   subscriptions: number;
   /** Distinct (command, arguments[, principal]): each is re-run once per change however many watch it. */
@@ -82,6 +99,10 @@ interface Group {
   /** What the run in progress has read so far. */
   reading: ReadSet | undefined;
   lastResult: string | undefined;
+  /** The message of the last run, when it threw. */
+  failure: string | undefined;
+  /** When a re-run last found the result changed. */
+  changedAt: number | undefined;
   running: Promise<void> | undefined;
   /** Changes that arrived during a run: runs still owed (at most one when coalescing). */
   owed: number;
@@ -152,10 +173,55 @@ export class LiveRegistry {
    * what the client was last told of.
    */
   lastResultOf(command: string, args: readonly unknown[], auth?: AuthInfo): string | undefined {
+    return this.#groupOf(command, args, auth)?.lastResult;
+  }
+
+  /**
+   * What `command(...args)` returns for `auth` once the runs owed to it when asked (a write's
+   * re-run queued or running) are done; undefined when nobody watches it. A watch compares this,
+   * not a result a write has already made stale. Bounded: under a stream of writes it settles
+   * for the result of the runs owed when it was asked.
+   */
+  async settledResultOf(
+    command: string,
+    args: readonly unknown[],
+    auth?: AuthInfo,
+  ): Promise<LastResult | undefined> {
+    for (let turn = 0; turn < SETTLE_TURNS; turn++) {
+      const group = this.#groupOf(command, args, auth);
+      if (!group) return undefined;
+      if (group.running) await group.running;
+      else if (this.#queued.has(group) || this.#flushScheduled)
+        await new Promise((resolve) => setImmediate(resolve));
+      else break;
+    }
+    return this.resultOf(command, args, auth);
+  }
+
+  /** What the group of `command(...args)` for `auth` returns now, as last run; undefined when not watched. */
+  resultOf(command: string, args: readonly unknown[], auth?: AuthInfo): LastResult | undefined {
+    const group = this.#groupOf(command, args, auth);
+    return group && this.#resultOf(group);
+  }
+
+  #resultOf(group: Group): LastResult | undefined {
+    if (group.lastResult === undefined) return undefined;
+    return {
+      text: group.lastResult,
+      ...(group.failure !== undefined && { failure: group.failure }),
+      ...(group.changedAt !== undefined && { changedAt: group.changedAt }),
+    };
+  }
+
+  #groupOf(
+    command: string,
+    args: readonly unknown[],
+    auth: AuthInfo | undefined,
+  ): Group | undefined {
     return (
       this.#groups.get(groupKey(command, args, COHORT)) ??
       this.#groups.get(groupKey(command, args, principalKey(auth)))
-    )?.lastResult;
+    );
   }
 
   stats(): LiveStats {
@@ -210,6 +276,8 @@ export class LiveRegistry {
       reads: undefined,
       reading: undefined,
       lastResult: undefined,
+      failure: undefined,
+      changedAt: undefined,
       running: undefined,
       owed: 0,
     };
@@ -339,22 +407,23 @@ export class LiveRegistry {
     let sawPrincipal = false;
     group.reading = reads;
     let result: string;
+    let failure: string | undefined;
     try {
-      result =
-        JSON.stringify(
-          await this.#engine.run(group.command, group.args, {
-            origin: Origin.Agent,
-            observer: {
-              read: (tableReads) => reads.add(tableReads),
-              sawPrincipal: () => (sawPrincipal = true),
-            },
-            auth: group.auth,
-          }),
-        ) ?? "undefined";
+      result = resultText(
+        await this.#engine.run(group.command, group.args, {
+          origin: Origin.Agent,
+          observer: {
+            read: (tableReads) => reads.add(tableReads),
+            sawPrincipal: () => (sawPrincipal = true),
+          },
+          auth: group.auth,
+        }),
+      );
     } catch (error) {
       if (!first) this.#failed(group, error);
       // A read of the URI now fails (the customer was deleted): that is a change to tell.
       result = FAILED;
+      failure = error instanceof Error ? error.message : String(error);
     }
     group.reading = undefined;
     if (result !== FAILED && reads.unseen) this.#readsUnseen(group.command, reads);
@@ -368,6 +437,8 @@ export class LiveRegistry {
     if (!this.#groups.has(group.key)) return;
     const changed = !first && result !== group.lastResult;
     group.lastResult = result;
+    group.failure = failure;
+    if (changed) group.changedAt = Date.now();
     this.#regroup(group, sawPrincipal);
     if (!changed) return;
     for (const subscriber of group.subscribers.keys()) {
@@ -412,6 +483,8 @@ export class LiveRegistry {
           own = this.#newGroup(key, group.command, group.args, auth);
           own.reads = group.reads;
           own.lastResult = group.lastResult;
+          own.failure = group.failure;
+          own.changedAt = group.changedAt;
           this.#index.add(own, own.reads!);
           this.#rerun(own);
         }

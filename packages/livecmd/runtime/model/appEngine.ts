@@ -2,6 +2,7 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { App, ChangeListener, Completer, Invocation, Middleware, RunOptions } from "./app.ts";
 import {
   checkedScopes,
+  checkedWatchTool,
   checkGenerated,
   nameCommands,
   type AppDefinition,
@@ -62,8 +63,11 @@ export function engineOf(app: App): AppEngine {
 export class AppEngine {
   readonly name: string;
   readonly version: string | undefined;
+  readonly description: string | undefined;
   /** Commands by name, in code-unit order of name. */
   readonly commands: ReadonlyMap<string, Command>;
+  /** The watch tool's name (`agent.watchTool`); undefined when the app serves none. */
+  readonly watchTool: string | undefined;
   readonly generated?: Generated;
   /** The commands `agent.grant` names, before any runtime `grant` or `revoke` (what codegen saw). */
   readonly definedGrant: ReadonlySet<string>;
@@ -82,7 +86,9 @@ export class AppEngine {
   constructor(definition: AppDefinition) {
     this.name = definition.name;
     this.version = definition.version;
+    this.description = definition.description;
     this.commands = nameCommands(definition.commands);
+    this.watchTool = checkedWatchTool(definition.agent.watchTool, this.commands.keys());
     this.#openDatabase = definition.database;
     this.generated = definition.generated && checkGenerated(this.name, definition.generated);
     for (const granted of definition.agent.grant) this.#granted.add(this.nameOf(granted));

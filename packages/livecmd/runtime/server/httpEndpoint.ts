@@ -143,6 +143,8 @@ export class HttpEndpoint implements McpHandler {
 
   async #drain(drainMs: number): Promise<void> {
     this.#state = "draining";
+    // Waiting watch calls answer now: their clients call again, behind a balancer elsewhere.
+    this.#served.room.drain();
     this.#stopWatchingGrants();
     this.#held.close();
     // 2025 GET streams end first: their clients reconnect (to another replica) meanwhile.

@@ -499,3 +499,44 @@ export function boundedErrorText(text: string): string {
 }
 
 const MAX_ERROR_LINE_IN_ANSWER = 1000;
+
+/**
+ * The watch tool's refusal of URIs a read would refuse (a typo, a command the principal may not
+ * read): a tool error naming each, with its read's error, so the model fixes them all at once;
+ * `structuredContent.errors` holds them as `{ uri, message }`, cut and as many as fit, as
+ * `listed` cuts field errors (`more` counts the rest). Nothing was watched.
+ */
+export function unwatchableUris(
+  tool: string,
+  refusals: readonly { uri: string; error: unknown }[],
+): CallToolResult {
+  const { shown, more } = listed(
+    refusals.map(({ uri, error }) => ({ field: uri, message: failureMessage(error) })),
+  );
+  const errors = shown.map(({ field, message }) => ({ uri: field, message }));
+  const each = errors.map(({ uri, message }) => `${uri}: ${message}`).join("; ");
+  return {
+    isError: true,
+    content: [
+      {
+        type: "text",
+        text: `Cannot watch ${refusals.length === 1 ? "this URI" : `these ${refusals.length} URIs`}, so nothing is watched: ${each}${more > 0 ? `; and ${more} more` : ""}. Watch only URIs resources/read accepts (an expanded template of resources/templates/list), and call ${tool} again`,
+      },
+    ],
+    structuredContent: more > 0 ? { errors, more } : { errors },
+  };
+}
+
+/** The watch tool over a limit (`limitReached`'s error): a tool error with its `limit` and `scope`. */
+export function watchLimitReached(tool: string, refused: ProtocolError): CallToolResult {
+  return {
+    isError: true,
+    content: [
+      {
+        type: "text",
+        text: `${refused.message}; nothing is watched. Call ${tool} with fewer URIs, or when another watch has answered`,
+      },
+    ],
+    structuredContent: refused.data as Record<string, unknown>,
+  };
+}

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/server";
+import type { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import type { App, RunOptions } from "../model/app.ts";
 import { engineOf, type AppEngine } from "../model/appEngine.ts";
 import type { CommandEntry } from "../model/catalog.ts";
@@ -55,6 +56,13 @@ export interface ServeOptions {
    * to another's question. `LIVECMD_REQUEST_STATE_KEY` when this is absent.
    */
   requestStateKey?: string | Uint8Array;
+  /**
+   * The app's agent skill, served through the SDK's skills extension (`skills/list`,
+   * `skills/get`, its files by `resources/read`): the folder codegen writes, loaded with
+   * `await loadSkills("src/generated/skills")` (`livecmd/server`). Served when the app serves
+   * resources, which the extension needs.
+   */
+  skills?: SkillsExtension;
   /**
    * How long a person has to answer a confirmation: a 2025-era call waits this long for the
    * answer, then ends with a tool error (nothing ran); a 2026-07-28 `requestState` expires after
@@ -116,8 +124,8 @@ export class ServedApp {
   readonly catalog: GrantedCatalog;
   readonly validator = argumentValidator();
   readonly pageSize: number;
-  /** `serverInfo`: the app's name and version. */
-  readonly serverInfo: { name: string; version: string };
+  /** `serverInfo`: the app's name, version and description. */
+  readonly serverInfo: { name: string; version: string; description?: string };
   readonly onerror: (error: Error) => void;
   readonly log: ServerLog;
   /** Requests refused for the client's own fault, logged apart from `onerror` (`RefusalLog`). */
@@ -131,6 +139,8 @@ export class ServedApp {
    */
   readonly stateKey: Uint8Array | string;
   readonly confirmations: Confirmations;
+  /** The app's agent skill, when it is served. */
+  readonly skills: SkillsExtension | undefined;
   readonly #limiter: RateLimiter;
   readonly #checkResults: boolean;
 
@@ -170,7 +180,11 @@ export class ServedApp {
       onError: (failure) => this.onerror(new Error(describeRerunFailure(failure))),
       onUnseen: (warning) => log.warn(warning),
     });
-    this.serverInfo = { name: app.name, version: app.version ?? options.version ?? UNVERSIONED };
+    this.serverInfo = {
+      name: app.name,
+      version: app.version ?? options.version ?? UNVERSIONED,
+      ...(app.description !== undefined && { description: app.description }),
+    };
     if (drift.length > 0)
       this.onerror(new Error(`serving a stale catalog.json (allowStale): ${drift.join("; ")}`));
     this.stateKey = stateKeyOf(options.requestStateKey);
@@ -180,6 +194,7 @@ export class ServedApp {
         `livecmd: confirmTimeoutMs must be a positive number of milliseconds, got ${confirmTimeoutMs}`,
       );
     this.confirmations = new Confirmations(this.stateKey, confirmTimeoutMs, spentOf(engine));
+    this.skills = options.skills;
   }
 
   /** Counts a run against the command's rate limit; over the limit, throws the retry hint. */
