@@ -12,6 +12,7 @@ export default tseslint.config(
       "test/fixtures/*/app/",
       "test/consumer/fixture/",
       "test/conformance/uritemplate-test/",
+      "examples/prisma/client/",
     ],
   },
   {

@@ -22,6 +22,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["read", async () => (await import("./read.bench.ts")).readBench],
   ["mount", async () => (await import("./mount.bench.ts")).mountBench],
   ["fanout", async () => (await import("./fanout.bench.ts")).fanoutBench],
+  ["watch-tool", async () => (await import("./watchTool.bench.ts")).watchToolBench],
   ["fairness", async () => (await import("./fairness.bench.ts")).fairnessBench],
   ["rows", async () => (await import("./rows.bench.ts")).rowsBench],
   ["bulk", async () => (await import("./bulkWrites.bench.ts")).bulkWritesBench],
@@ -29,6 +30,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["postgres-rows", async () => (await import("./postgresRows.bench.ts")).postgresRowsBench],
   ["replicas", async () => (await import("./replicas.bench.ts")).replicasBench],
   ["startup", async () => (await import("./startup.bench.ts")).startupBench],
+  ["stacks", async () => (await import("./stacks.bench.ts")).stacksBench],
 ];
 
 const RESULTS_FILE = path.join(import.meta.dirname, "RESULTS.md");

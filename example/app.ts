@@ -18,6 +18,8 @@ import { templates } from "../generated/templates.ts";
 export function createExampleApp(databasePath?: string, options: { sqlite?: boolean } = {}): App {
   return defineApp({
     name: "app",
+    description:
+      "A small shop's customers (their tags and attributes) and their orders: find, read and watch customers and orders, create and rename customers, and place orders.",
     commands: { ...customers, ...orders },
     agent: {
       // Everything but customers_export: a bulk dump of every customer is not an agent's business.

@@ -1,7 +1,8 @@
 /**
  * The main job's demo: an agent's view of the example app over MCP. It starts `livecmd serve`
  * as a real child process on stdio and talks to it with the official SDK client, as Claude
- * Desktop or any MCP host would: discovery, reads, an error, completion, then live updates.
+ * Desktop or any MCP host would: discovery, reads, an error, completion, then live updates, by a
+ * listen and by the watch tool.
  *
  * The database persists (`.tmp/example.sqlite`, or the PostgreSQL database `DATABASE_URL` names),
  * so the demo renames customers back to what they were called before it ran.
@@ -108,7 +109,14 @@ say(
 
 await subscription.close();
 await rename(500, other);
+
+// A host that only calls tools keeps an eye on customer 1 through the watch tool: the first call
+// answers at once with the contents and version, the next waits for a change to that version.
+say("\nwithout subscriptions, as a host that only calls tools does:");
+const first = await watchTool({ resources: [{ uri: watched[1]! }] });
+const waiting = watchTool({ resources: first.resources, timeoutMs: 10_000 });
 await rename(1, ada);
+await waiting;
 say(`\nrestored customers 1 and 500 to ${show(ada)} and ${show(other)}`);
 await client.close();
 if (!quiet) process.exitCode = 1;
@@ -128,6 +136,29 @@ async function rename(id: number, name: string): Promise<void> {
   })) as CallToolResult;
   if (result.isError) throw new Error(`customers_rename ${id} failed: ${show(result.content)}`);
   say(`tools/call customers_rename ${show({ id, name })}`);
+}
+
+interface WatchAnswer {
+  status: string;
+  changed: { uri: string; version: string; value?: { name?: string } }[];
+  resources: { uri: string; version: string }[];
+}
+
+/** Calls the watch tool as an agent would, and says what it sent and what came back. */
+async function watchTool(args: Record<string, unknown>): Promise<WatchAnswer> {
+  say(`tools/call watch_resources ${show(args)}`);
+  const started = performance.now();
+  const result = (await client.callTool({
+    name: "watch_resources",
+    arguments: args,
+  })) as CallToolResult;
+  if (result.isError) throw new Error(`watch_resources failed: ${show(result.content)}`);
+  const answer = result.structuredContent as unknown as WatchAnswer;
+  const after = `${Math.round(performance.now() - started)} ms`;
+  for (const { uri, version, value } of answer.changed)
+    say(`  -> ${answer.status} after ${after}: ${uri} ${show(value?.name)}, version ${version}`);
+  if (answer.changed.length === 0) say(`  -> ${answer.status} after ${after}`);
+  return answer;
 }
 
 /** Resolves once `count` updates arrived in all; rejects after `timeoutMs`. */

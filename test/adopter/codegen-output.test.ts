@@ -114,6 +114,8 @@ describe("codegen owns only the files it wrote", () => {
         "src/app.ts",
         "src/db.ts",
         "src/generated/catalog.json",
+        "src/generated/skills/desk/SKILL.md",
+        "src/generated/skills/desk/references/tickets_show.md",
         "src/generated/templates.ts",
         "src/generated/uris.ts",
         "tsconfig.json",

@@ -55,7 +55,7 @@ describe("livecmd init", () => {
         // npm 11 warns of every install script package.json does not decide on (esbuild comes with tsx).
         assert.doesNotMatch(init.stdout + init.stderr, /install.scripts/i);
         assert.match(init.stdout, /^wrote src\/app\.ts \(SQLite through better-sqlite3\)$/m);
-        assert.match(init.stdout, /^src\/generated\/: 3 written/m);
+        assert.match(init.stdout, /^src\/generated\/: 5 written/m);
         const manifest = JSON.parse(await readFile(path.join(project, "package.json"), "utf8"));
         assert.equal(manifest.type, "module");
         assert.deepEqual(

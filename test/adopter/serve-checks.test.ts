@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { sqliteDriverProblem } from "../../packages/livecmd/runtime/db/sqlite/sqliteDriver.ts";
+import { sqliteDriverProblem } from "../../packages/livecmd/runtime/db/better-sqlite3/versionProblem.ts";
 import { scratchProject, TICKETS_APP, type ScratchProject } from "../helpers/scratchProject.ts";
 
 const TSCONFIG = JSON.stringify({

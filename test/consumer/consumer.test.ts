@@ -193,7 +193,7 @@ describe(
     it("codegen writes the project's generated files, and --check finds them current", async () => {
       const generated = await livecmd("codegen", "--app", "src/app.ts", "--out", "src/generated");
       assert.equal(generated.code, 0, generated.stdout + generated.stderr);
-      assert.match(generated.stdout, /src\/generated\/: 3 written/);
+      assert.match(generated.stdout, /src\/generated\/: 7 written/);
       const checked = await livecmd(
         "codegen",
         "--app",

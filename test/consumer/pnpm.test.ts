@@ -60,7 +60,7 @@ describe("the two packages under pnpm, on Node 22 with node:sqlite", { timeout: 
     assert.equal(init.code, 0, init.stdout + init.stderr);
     assert.match(init.stdout, /^wrote src\/app\.ts \(SQLite through node:sqlite\)$/m);
     assert.match(init.stdout, /^running pnpm add --save-dev tsx@\^4\.0\.0 /m);
-    assert.match(init.stdout, /^src\/generated\/: 3 written/m);
+    assert.match(init.stdout, /^src\/generated\/: 5 written/m);
     assert.ok(existsSync(path.join(project, "pnpm-lock.yaml")));
     assert.ok(!existsSync(path.join(project, "package-lock.json")), "npm was not run");
     const store = readdirSync(path.join(project, "node_modules/.pnpm"));

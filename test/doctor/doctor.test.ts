@@ -239,8 +239,8 @@ describe("livecmd doctor", () => {
     assert.deepEqual(
       toolSteps,
       ERAS.flatMap((era) => [
-        `${era} tool annotations ok: every tool says whether it only reads (13): 9 read-only, 4 writes`,
-        `${era} confirmations ok: a host asks the person before 1 of 13 tools (destructiveHint): customers_delete`,
+        `${era} tool annotations ok: every tool says whether it only reads (14): 10 read-only, 4 writes`,
+        `${era} confirmations ok: a host asks the person before 1 of 14 tools (destructiveHint): customers_delete`,
       ]),
     );
     assert.deepEqual(

@@ -27,6 +27,14 @@ async function npmStart(env: NodeJS.ProcessEnv) {
   assert.equal(started.code, 0, started.stdout + started.stderr);
   assert.match(started.stdout, /<- notifications\/resources\/updated app:\/\/customers_show\/1/);
   assert.match(started.stdout, /no notification within 500 ms: neither watched result changed/);
+  // The watch tool: the first call answers at once, the next when customer 1 is renamed back.
+  for (const name of ["Ada King", "Ada Lovelace"])
+    assert.match(
+      started.stdout,
+      new RegExp(
+        `\\n {2}-> changed after \\d+ ms: app://customers_show/1 "${name}", version \\S+\\n`,
+      ),
+    );
   return started.stdout;
 }
 

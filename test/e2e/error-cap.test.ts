@@ -55,6 +55,14 @@ const FIELDS: readonly {
     send: (c) => c.readResource({ uri: `app://nowhere/${HUGE}` }),
     inHeader: true,
   },
+  {
+    field: "a URI given to the watch tool",
+    send: (c) =>
+      c.callTool({
+        name: "watch_resources",
+        arguments: { resources: [{ uri: `app://nowhere/${HUGE}` }] },
+      }),
+  },
 ];
 
 /** The answers the client's transport receives, as they arrive, before the SDK reads them. */
@@ -116,6 +124,25 @@ for (const protocol of PROTOCOLS) {
         );
         const { errors, more } = result.structuredContent as { errors: unknown[]; more: number };
         assert.equal(errors.length + more, 10_000);
+      });
+
+      it("60 long URIs the watch tool cannot watch: the tool error names the first and counts the rest", async () => {
+        answers.length = 0;
+        const resources = Array.from({ length: 60 }, (_, at) => ({
+          uri: `app://nowhere/${at}-${"z".repeat(10_000)}`,
+        }));
+        const result = (await mcp.client.callTool({
+          name: "watch_resources",
+          arguments: { resources },
+        })) as { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };
+        assert.equal(result.isError, true);
+        assert.ok(JSON.stringify(answers[0]).length <= MAX_ERROR_ANSWER);
+        assert.match(
+          result.content[0]!.text,
+          /^Cannot watch these 60 URIs, so nothing is watched: app:\/\/nowhere\/0-z+… \(10016 characters\): .*; and \d+ more\. Watch only/,
+        );
+        const { errors, more } = result.structuredContent as { errors: unknown[]; more: number };
+        assert.equal(errors.length + more, 60);
       });
     });
   }

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { request } from "node:http";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
 import { Client, ProtocolError } from "@modelcontextprotocol/client";
@@ -11,6 +13,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioClientTransportV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { inspectorCommand } from "../helpers/peerTools.ts";
+import { root } from "../helpers/cli.ts";
 
 // The example app, served by real processes started the way a user starts them, to clients this
 // project did not write. Each server gets a fresh in-memory database.
@@ -152,7 +155,8 @@ describe("the v1 @modelcontextprotocol/sdk Client against `livecmd serve` on std
     );
     assert.deepEqual(
       (await client.listResources()).resources.map((r) => r.uri),
-      ["app://customers_index", "app://orders_flagged"],
+      // The generated agent skill's SKILL.md follows the app's resources.
+      ["app://customers_index", "app://orders_flagged", "skill://app/SKILL.md"],
     );
     assert.deepEqual(textOf(await client.readResource({ uri: "app://customers_show/1" })), ADA);
     const call = await client.callTool({ name: "customers_show", arguments: { id: 1 } });
@@ -197,4 +201,30 @@ describe("the MCP Inspector CLI against `livecmd serve` on stdio", () => {
     );
     assert.deepEqual(textOf(JSON.parse(stdout) as { contents: unknown[] }), ADA);
   });
+
+  it("calls the watch tool as docs/mcp.md prints it", async () => {
+    const docs = await readFile(path.join(root, "docs/mcp.md"), "utf8");
+    const line = docs
+      .split("\n")
+      .find(
+        (each) =>
+          each.startsWith("npx @modelcontextprotocol/inspector") &&
+          each.includes(" watch_resources "),
+      );
+    assert.ok(line, "docs/mcp.md prints an Inspector call of the watch tool");
+    const printed = shellWords(
+      line.slice(line.indexOf("npx livecmd serve") + "npx livecmd serve".length),
+    );
+    const { stdout } = await inspector(...printed);
+    const answer = JSON.parse(stdout) as {
+      structuredContent: { status: string; changed: { uri: string; value: unknown }[] };
+    };
+    assert.equal(answer.structuredContent.status, "changed");
+    assert.deepEqual(customerIn(JSON.stringify(answer.structuredContent.changed[0]!.value)), ADA);
+  });
 });
+
+/** The words of a shell command line: split at spaces, single quotes kept together, as sh reads it. */
+function shellWords(line: string): string[] {
+  return [...line.matchAll(/'([^']*)'|(\S+)/g)].map(([, quoted, bare]) => quoted ?? bare!);
+}

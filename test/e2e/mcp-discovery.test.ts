@@ -105,7 +105,7 @@ for (const protocol of PROTOCOLS) {
       await mcp.close();
     });
 
-    it("lists every granted command as a tool, with its inputSchema from the catalog", async () => {
+    it("lists every granted command as a tool, with its inputSchema from the catalog, and the watch tool", async () => {
       const { app } = createShopApp();
       const mcp = await testApp(app).mcp({ protocol });
       const tools = await mcp.tools();
@@ -118,6 +118,7 @@ for (const protocol of PROTOCOLS) {
           "customers_show",
           "quota_show",
           "server_time",
+          "watch_resources",
         ],
       );
       const show = engineOf(app).generated!.catalog.commands.find(
@@ -178,6 +179,7 @@ describe("an app without generated output", () => {
       { app: "app", resources: [], resourceTemplates: [], tools: [], commands: [] },
     ],
     ["format 2 (no result schemas)", 2, { catalogVersion: 2, app: "app", commands: [] }],
+    ["format 3 (no watch tool)", 3, { catalogVersion: 3, app: "app", commands: [] }],
   ] as const;
   for (const [label, version, catalog] of olderFormats) {
     it(`given a catalog.json of ${label}, is refused with what to run`, () => {
@@ -190,7 +192,7 @@ describe("an app without generated output", () => {
             generated: { catalog, templates: {} },
           }),
         new RegExp(
-          `was given a catalog\\.json of format ${version}, and this livecmd reads format 3; run \`npx livecmd codegen\` to write it again`,
+          `was given a catalog\\.json of format ${version}, and this livecmd reads format 4; run \`npx livecmd codegen\` to write it again`,
         ),
       );
     });

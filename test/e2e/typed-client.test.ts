@@ -33,6 +33,28 @@ function recorder<T>(): { values: T[]; onChange(value: T): void; next(): Promise
 for (const era of ERAS) {
   for (const transport of TRANSPORTS) {
     describe(`livecmd/client against livecmd serve (${era}, ${transport})`, () => {
+      it("reads a value with its version, the one a change replaces", async () => {
+        const served = await servedExample(era, transport);
+        try {
+          const typed = new TypedClient(served.client);
+          const uri = uris.customers_show({ id: int(1) });
+          const first = await typed.readVersioned(uri);
+          const name: string = first.value.name;
+          assert.equal(name, "Ada Lovelace");
+          assert.match(first.version, /^[A-Za-z0-9_-]{22}$/);
+          assert.equal((await typed.readVersioned(uri)).version, first.version, "unchanged");
+          await served.client.callTool({
+            name: "customers_rename",
+            arguments: { id: 1, name: "Ada King" },
+          });
+          const renamed = await typed.readVersioned(uri);
+          assert.equal(renamed.value.name, "Ada King");
+          assert.notEqual(renamed.version, first.version);
+        } finally {
+          await served.close();
+        }
+      });
+
       it("reads a uris.* URI as its template's result type", async () => {
         const served = await servedExample(era, transport);
         try {

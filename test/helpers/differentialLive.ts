@@ -55,6 +55,16 @@ export function queryCommand(reads: readonly (readonly [string, ...unknown[]])[]
   );
 }
 
+/**
+ * The live command `query(i, params)` of an app that reads through a library: runs
+ * `readers[i](...params)` (Drizzle, Kysely or the app's SQL on its own handle).
+ */
+export function readerCommand(readers: readonly ((...params: never[]) => unknown)[]) {
+  return command({ live: true }, async (_ctx, i: number, args: unknown[]) =>
+    readers[i]!(...(args.map(asParam) as never[])),
+  );
+}
+
 /** A registry's subscriptions to `query` of each of `reads`, and the notifications each got. */
 export async function watch(app: App, matching: Matching, reads: readonly Statement[]) {
   const live = new LiveRegistry(app, { matching, onError: () => {} });
@@ -75,24 +85,26 @@ export async function watch(app: App, matching: Matching, reads: readonly Statem
 type Watched = Awaited<ReturnType<typeof watch>>;
 
 /**
- * Runs each batch of `writes` (`sqls[i]` with its parameters; a statement that fails is rolled
- * back to a savepoint, as an app that catches it would), and after each, once both registries
- * have settled, checks that they notified the same URIs, and with an `oracle` that row matching
- * notified exactly the reads whose results changed.
+ * Runs each batch of `writes` (`sqls[i]` with its parameters through `ctx.db`, or through
+ * `writeInApp` when given; a statement that fails is rolled back to a savepoint, as an app that
+ * catches it would), and after each, once both registries have settled, checks that they
+ * notified the same URIs, and with an `oracle` that row matching notified exactly the reads
+ * whose results changed.
  */
-export async function writeAndCompare(
+export async function writeAndCompare<Batch extends WriteBatch>(
   app: App,
   sqls: readonly (readonly [string, ...unknown[]])[],
-  writes: readonly WriteBatch[],
+  writes: readonly Batch[],
   rows: Watched,
   tables: Watched,
   oracle?: Oracle,
+  writeInApp: (batch: Batch) => Promise<void> | void = (batch) => writeThroughApp(app, sqls, batch),
 ): Promise<void> {
   const owed: string[] = [];
   for (const batch of writes) {
     const before = await oracle?.results();
     if (batch.elsewhere && oracle) await oracle.writeElsewhere(batch);
-    else await writeThroughApp(app, sqls, batch);
+    else await writeInApp(batch);
     await app.db.caughtUp();
     await rows.live.settled();
     await tables.live.settled();
@@ -105,7 +117,8 @@ export async function writeAndCompare(
   assert.ok(rows.live.stats().reruns <= tables.live.stats().reruns);
 }
 
-async function writeThroughApp(
+/** Writes `batch` through the app's `ctx.db` (`app.db`), in a transaction with a savepoint per statement. */
+export async function writeThroughApp(
   app: App,
   sqls: readonly (readonly [string, ...unknown[]])[],
   { statements, rollback }: WriteBatch,

@@ -11,6 +11,6 @@ export const PRETTIER_OPTIONS: prettier.Options = prettierConfig as prettier.Opt
 export function prettierFormat(file: string, text: string): Promise<string> {
   return prettier.format(text, {
     ...PRETTIER_OPTIONS,
-    parser: file.endsWith(".json") ? "json" : "typescript",
+    parser: file.endsWith(".json") ? "json" : file.endsWith(".md") ? "markdown" : "typescript",
   });
 }

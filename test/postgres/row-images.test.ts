@@ -6,7 +6,7 @@ import type { TableChange } from "../../packages/livecmd/runtime/db/keyedAccess.
 import { PAYLOAD_LIMIT } from "../../packages/livecmd/runtime/db/postgres/changeFeed.ts";
 import { ChangeListener } from "../../packages/livecmd/runtime/db/postgres/changeListener.ts";
 import { installChangeFeed } from "../../packages/livecmd/runtime/db/postgres/installChangeFeed.ts";
-import type { PgPool } from "../../packages/livecmd/runtime/db/postgres/pgShapes.ts";
+import type { PgPool } from "../../packages/livecmd/runtime/db/node-postgres/pgShapes.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 
 const server = postgresServer();

@@ -120,7 +120,7 @@ describe("PostgreSQL: bad input is one line that says what to do", { skip: serve
 
   test("no URL at all (DATABASE_URL unset) is refused when the app is defined, and so is a function that finds none", async () => {
     const message =
-      "livecmd: postgres() was given no database: pass a postgres:// URL (is DATABASE_URL set?), a pg.Pool, or a function that returns either";
+      "livecmd: postgres() was given no database: pass a postgres:// URL (is DATABASE_URL set?), a pg.Pool, a connected pg.Client, or a function that returns one";
     assert.throws(() => postgres(undefined as never), { message });
     const app = reader(postgres(async () => undefined as never));
     await assert.rejects(app.ready(), { message });

@@ -6,6 +6,7 @@ import {
   type DatabaseSource,
 } from "../../packages/livecmd/runtime/db/openDatabase.ts";
 import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
+import { RunScope } from "../../packages/livecmd/runtime/db/runScope.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { SQLITE_DRIVERS } from "../helpers/sqliteDrivers.ts";
 
@@ -25,7 +26,10 @@ const drivers: Driver[] = [
         return connection;
       };
       return {
-        db: openDatabase(source, (changes) => wrote.push(changes.map(({ table }) => table))),
+        db: openDatabase(source, {
+          changed: (changes) => void wrote.push(changes.map(({ table }) => table)),
+          runs: new RunScope(),
+        }),
         wrote,
       };
     },
@@ -38,7 +42,10 @@ const drivers: Driver[] = [
       psql(url, TABLE);
       const wrote: string[][] = [];
       return {
-        db: openDatabase(postgres(url), (changes) => wrote.push(changes.map(({ table }) => table))),
+        db: openDatabase(postgres(url), {
+          changed: (changes) => void wrote.push(changes.map(({ table }) => table)),
+          runs: new RunScope(),
+        }),
         wrote,
       };
     },

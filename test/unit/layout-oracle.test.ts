@@ -11,6 +11,7 @@ import {
   TAB_WIDTH,
 } from "../../packages/livecmd-kit/generator/render/layout/layOut.ts";
 import { PRETTIER_OPTIONS, prettierFormat } from "../helpers/prettierOracle.ts";
+import { listFiles } from "../../packages/livecmd-kit/generator/output/writeOutputs.ts";
 
 /**
  * The render stage prints the final layout itself, with no formatter pass; prettier is the
@@ -21,7 +22,7 @@ async function assertPrettierStable(
   outputs: ReadonlyMap<string, string>,
 ): Promise<void> {
   for (const [file, text] of outputs) {
-    if (!/\.(ts|json)$/.test(file)) continue;
+    if (!/\.(ts|json|md)$/.test(file)) continue;
     assert.equal(
       await prettierFormat(file, text),
       text,
@@ -31,7 +32,7 @@ async function assertPrettierStable(
 }
 
 async function filesIn(dir: string): Promise<Map<string, string>> {
-  const files = await readdir(dir);
+  const files = await listFiles(dir);
   return new Map(
     await Promise.all(
       files.map(async (file) => [file, await readFile(path.join(dir, file), "utf8")] as const),

@@ -222,6 +222,7 @@ test("plan: the rebuild puts struct fields back in their object, and an optional
 test("catalog: the listings hold granted commands only, and resources never hold a template", () => {
   const { catalog } = buildCatalog({
     name: "app",
+    watchTool: "watch_resources",
     file: "app.ts",
     commands: [
       command("index", [param("q", struct({ s: str }))]),
@@ -229,7 +230,7 @@ test("catalog: the listings hold granted commands only, and resources never hold
       command("show", [param("id", int)]),
     ],
   });
-  const listed = listings(catalog.commands, (entry) => entry.granted);
+  const listed = listings(catalog.commands, (entry) => entry.granted, catalog.watchTool);
   assert.deepEqual(
     listed.resources.map((r) => r.uri),
     ["app://index"],
@@ -240,7 +241,7 @@ test("catalog: the listings hold granted commands only, and resources never hold
   );
   assert.deepEqual(
     listed.tools.map((t) => t.name),
-    ["index", "show"],
+    ["index", "show", "watch_resources"],
   );
   assert.deepEqual(
     catalog.commands.map((c) => [c.name, c.granted]),

@@ -8,7 +8,14 @@ import {
   InMemoryTransport,
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
-import { createMcpHandler, isLegacyRequest, Server } from "@modelcontextprotocol/server";
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  ResourceTemplate,
+  Server,
+  type McpServer,
+} from "@modelcontextprotocol/server";
+import { memorySkillFiles, SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import { serveStdio, StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { clientRefusal } from "../../packages/livecmd/runtime/server/sdkAdapter/index.ts";
 import { root } from "../helpers/cli.ts";
@@ -244,5 +251,39 @@ describe("the SDK behaviours livecmd's listen narrowing relies on", () => {
       ],
     );
     assert.equal(clientRefusal(new Error("connection reset")), undefined);
+  });
+
+  it("10. the skills extension attaches through an McpServer's server, isConnected() and registerResource alone", async () => {
+    const skills = await SkillsExtension.load(
+      memorySkillFiles({
+        "demo/SKILL.md": "---\nname: demo\ndescription: A skill to attach.\n---\n\n# demo\n",
+      }),
+    );
+    const registered: unknown[][] = [];
+    const touched = new Set<PropertyKey>();
+    const host = new Proxy(
+      {
+        server: bareServer(),
+        isConnected: () => false,
+        registerResource: (...args: unknown[]) => void registered.push(args),
+      },
+      {
+        get(target, key, receiver) {
+          touched.add(key);
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      },
+    );
+    skills.attach(host as unknown as McpServer);
+    assert.deepEqual([...touched].map(String).sort(), [
+      "isConnected",
+      "registerResource",
+      "server",
+    ]);
+    assert.equal(registered.length, 1, "one resource template for the skill files");
+    const [, template, , read] = registered[0]!;
+    assert.ok(template instanceof ResourceTemplate, "registered a ResourceTemplate");
+    assert.equal(typeof template.listCallback, "function", "whose list gives the SKILL.md files");
+    assert.equal(typeof read, "function");
   });
 });

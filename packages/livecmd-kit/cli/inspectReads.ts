@@ -4,6 +4,7 @@ import {
   keyValueText,
   ReadSet,
   readInspector,
+  UNSEEN_FIX,
   wholeReasonText,
   type TableRead,
 } from "livecmd/internal";
@@ -27,7 +28,7 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
   });
   const valueText = keyValueText(app.db);
   for (const uri of uris) {
-    const { command, args, reads, readsPrincipal, failure } = await inspector
+    const { command, args, reads, unseen, readsPrincipal, failure } = await inspector
       .read(uri)
       .catch((error: Error) => {
         throw new InputError(`--reads ${uri}: ${error.message}`);
@@ -35,7 +36,8 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
     log(`${uri}: ${command}(${argumentsText(args)})`);
     if (failure !== undefined)
       log(`  the read failed (${failure}); until it succeeds, a watch of it depends on:`);
-    for (const line of readLines(reads, valueText)) log(`  ${line}`);
+    if (unseen) log(`  ${UNSEEN}`);
+    else for (const line of readLines(reads, valueText)) log(`  ${line}`);
     log(
       readsPrincipal
         ? "  reads ctx.auth: one run per principal"
@@ -44,6 +46,9 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
   }
   inspector.close();
 }
+
+/** A run that made no statement livecmd saw (`ReadSet.unseen`). */
+const UNSEEN = `reads nothing livecmd can see: every write re-runs a watch of it; ${UNSEEN_FIX}`;
 
 /** The handler's arguments as a call would pass them, optional ones left out at the end. */
 function argumentsText(args: readonly unknown[]): string {

@@ -28,12 +28,12 @@ export type DiagnosticCode =
   | "CG002" // a command option is not a literal
   | "CG003" // a parameter has no type annotation, or is destructured
   | "CG004" // a type that has no JSON form (Map, Date, function, bigint, ...)
-  | "CG005" // two commands with one name (or one generated type name)
+  | "CG005" // two commands with one name (or one generated type name), or a command named as the watch tool
   | "CG006" // the grant lists something that is not one of the app's commands
   | "CG007" // no defineApp(...) call in the app module, or more than one
   | "CG008" // a command without a JSDoc summary
   | "CG009" // commands or grant come through an import that does not resolve
-  | "CG010" // a command name that cannot be a URI segment and a tool name
+  | "CG010" // a command name that cannot be a URI segment and a tool name, or a watch tool name that is no tool name
   | "CG011" // defineApp({...}) is not written out the way codegen reads it
   | "CG012" // the app's name is not a URI scheme
   | "CG014" // confirm or annotations written other than livecmd reads them
@@ -76,6 +76,10 @@ export interface CommandDecl {
 export interface AppDecl {
   /** The app's name: its URI scheme. */
   name: string;
+  /** What the app is, as `defineApp({ description })` says. */
+  description?: string;
+  /** The watch tool's name; null when the app serves none (`agent.watchTool: false`). */
+  watchTool: string | null;
   /** The app module, as a POSIX path relative to the working directory. */
   file: string;
   /** In code-unit order of name. */

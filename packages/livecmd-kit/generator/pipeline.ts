@@ -6,7 +6,9 @@ import { rootedAt } from "./discover/locate.ts";
 import type { AppDecl, Diagnostic, OutputSet } from "./model.ts";
 import { GENERATED_MARK } from "./output/outputFolder.ts";
 import { buildCatalog, type CatalogPlan } from "./plan/buildCatalog.ts";
+import { planSkill, type SkillPlan } from "./plan/planSkill.ts";
 import { renderCatalog } from "./render/renderCatalog.ts";
+import { renderSkill } from "./render/skill/renderSkill.ts";
 import { renderTemplatesModule } from "./render/renderTemplatesModule.ts";
 import { renderUrisModule } from "./render/renderUrisModule.ts";
 
@@ -36,7 +38,8 @@ export function generate(project: Project, input: CodegenInput): Generation {
   if (!analysis.ok) return analysis;
   const { app } = analysis;
   const plan = buildCatalog(app);
-  return { ok: true, app, plan, outputs: render(app, plan, input.rerun ?? DEFAULT_RERUN) };
+  const skill = planSkill(app, plan);
+  return { ok: true, app, plan, outputs: render(app, plan, skill, input.rerun ?? DEFAULT_RERUN) };
 }
 
 /** discover -> analyze: the app's commands as plain data, or every problem found on the way. */
@@ -53,12 +56,13 @@ export function discoverAndAnalyze(
   return { ok: true, app: analysis.app };
 }
 
-/** render: the plan as the exact bytes of each generated file, in their final layout. */
-function render(app: AppDecl, plan: CatalogPlan, rerun: string): OutputSet {
+/** render: the plans as the exact bytes of each generated file, in their final layout. */
+function render(app: AppDecl, plan: CatalogPlan, skill: SkillPlan, rerun: string): OutputSet {
   const notice = `${GENERATED_MARK} from ${app.file}. Do not edit: change the commands and run \`${rerun}\`.`;
   const context = { app: app.name, header: `// ${notice}`, templates: plan.templates };
   return new Map([
     ["catalog.json", renderCatalog(plan.catalog, notice)],
+    ...renderSkill(skill, notice),
     ["templates.ts", renderTemplatesModule(context)],
     ["uris.ts", renderUrisModule(context)],
   ]);

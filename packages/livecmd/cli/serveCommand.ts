@@ -16,13 +16,20 @@ import {
   type LogFormat,
 } from "livecmd/internal";
 import type { ServerLog } from "livecmd/server";
+import type { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import { httpFlagsProblem, type HttpFlags } from "./httpServeOptions.ts";
 import { loadApp } from "./loadApp.ts";
 import { InputError } from "./inputError.ts";
-import { DEFAULT_APP_MODULES, loadProjectConfig, resolveAppModule } from "./projectConfig.ts";
+import {
+  DEFAULT_APP_MODULES,
+  loadProjectConfig,
+  resolveAppModule,
+  resolveOutFolder,
+} from "./projectConfig.ts";
 
 interface ServeArguments extends HttpFlags {
   app?: string;
+  skills?: string;
   http?: number;
   "page-size": number;
   "allow-stale"?: boolean;
@@ -45,6 +52,11 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
         type: "number",
         describe:
           "Serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio (0 picks a free port)",
+      })
+      .option("skills", {
+        type: "string",
+        describe:
+          "The agent skills to serve (skills/list, skills/get): a folder of skill folders, each with a SKILL.md (default: the skills/ folder codegen writes into its output, when there is one)",
       })
       .option("page-size", {
         type: "number",
@@ -157,18 +169,23 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
       ),
   handler: async (argv) => {
     const cwd = process.cwd();
-    const appModule = resolveAppModule(
-      argv.app,
-      argv.app === undefined ? await loadProjectConfig(cwd) : { config: {}, source: undefined },
-      cwd,
-    );
+    const project = await loadProjectConfig(cwd);
+    const appModule = resolveAppModule(argv.app, project, cwd);
     const app = await loadApp(appModule, cwd);
     const { serverLog } = await import("livecmd/server");
+    const log = serverLog(argv["log-format"]);
+    const skills = await loadedSkills(
+      argv.skills ?? path.join(resolveOutFolder(undefined, project, appModule), "skills"),
+      argv.skills !== undefined,
+      cwd,
+      log,
+    );
     const options = {
-      log: serverLog(argv["log-format"]),
+      log,
       pageSize: argv["page-size"],
       allowStale: argv["allow-stale"] === true,
       version: packageVersionNear(path.resolve(cwd, appModule)),
+      ...(skills && { skills }),
       ...(argv["confirm-timeout"] !== undefined && {
         confirmTimeoutMs: argv["confirm-timeout"] * 1000,
       }),
@@ -181,6 +198,33 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
   },
 };
 
+/**
+ * The skills in `folder` (relative to `cwd`), loaded with the SDK's `loadSkills`; none when the
+ * folder does not exist and was not `named` by --skills (an app served before its first codegen,
+ * or a compiled app deployed without its generated folder). Problems with a skill go to the log.
+ */
+async function loadedSkills(
+  folder: string,
+  named: boolean,
+  cwd: string,
+  log: ServerLog,
+): Promise<SkillsExtension | undefined> {
+  const root = path.resolve(cwd, folder);
+  if (!existsSync(root)) {
+    if (named) throw new InputError(`--skills ${folder} does not exist`);
+    log.info(`no agent skills served: ${folder} does not exist (npx livecmd codegen writes them)`);
+    return undefined;
+  }
+  const { loadSkills } = await import("livecmd/server");
+  try {
+    return await loadSkills(root, {
+      onWarning: ({ path: file, message }) => log.warn(`skills: ${file}: ${message}`),
+    });
+  } catch (error) {
+    throw new InputError(`the skills in ${folder} cannot be served: ${(error as Error).message}`);
+  }
+}
+
 async function serve(
   app: App,
   http: { port: number; flags: HttpFlags } | undefined,
@@ -189,6 +233,7 @@ async function serve(
     pageSize: number;
     allowStale: boolean;
     version: string | undefined;
+    skills?: SkillsExtension;
     confirmTimeoutMs?: number;
   },
 ): Promise<void> {

@@ -10,11 +10,21 @@ export { engineOf, type AppEngine } from "./model/appEngine.ts";
 export {
   annotationsOf,
   CATALOG_VERSION,
+  isReadable,
   listings,
   type ArgumentShape,
   type Catalog,
   type CommandEntry,
+  type ToolAnnotations,
+  type ToolEntry,
 } from "./model/catalog.ts";
+export {
+  DEFAULT_WATCH_TOOL,
+  MAX_WATCH_WAIT_MS,
+  watchToolEntry,
+  watchToolNameProblem,
+} from "./model/watchTool.ts";
+export { VERSION_META_KEY } from "./model/resultMeta.ts";
 export { isSetupError } from "./model/setupError.ts";
 export { isStruct, toolArguments } from "./model/commandArguments.ts";
 export { byCodeUnit } from "./text/byCodeUnit.ts";
@@ -26,16 +36,16 @@ export { percentEncode } from "./uri/percentEncode.ts";
 export { argumentValidator } from "./validation/argumentValidator.ts";
 export { ANY_TABLE } from "./db/anyTable.ts";
 export type { TableRead } from "./db/keyedAccess.ts";
-export { sqliteDriverProblem } from "./db/sqlite/sqliteDriver.ts";
+export { sqliteDriverProblem } from "./db/better-sqlite3/versionProblem.ts";
 export { redacted, urlProblem } from "./db/postgres/connectionProblem.ts";
-export { loadPg } from "./db/postgres/loadPg.ts";
+export { loadPg } from "./db/node-postgres/loadPg.ts";
 export { firstConnection } from "./db/postgres/firstConnection.ts";
 export {
   hasEventTriggers,
   installChangeFeed,
   WITHOUT_EVENT_TRIGGERS,
 } from "./db/postgres/installChangeFeed.ts";
-export { ReadSet } from "./live/readSet.ts";
+export { ReadSet, UNSEEN_FIX } from "./live/readSet.ts";
 export { keyValueText } from "./live/rerunCause.ts";
 export { wholeReasonText, type WholeReason } from "./db/wholeReason.ts";
 export { DEFAULT_SUBSCRIPTION_LIMITS, FAIR_SHARES } from "./live/limitDefaults.ts";

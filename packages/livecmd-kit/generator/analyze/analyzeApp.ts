@@ -14,7 +14,13 @@ export function analyzeApp(discovered: DiscoveredApp): { app: AppDecl; diagnosti
     return decl ? [decl] : [];
   });
   return {
-    app: { name: discovered.name, file: discovered.file, commands: sortByName(decls) },
+    app: {
+      name: discovered.name,
+      ...(discovered.description !== undefined && { description: discovered.description }),
+      watchTool: discovered.watchTool,
+      file: discovered.file,
+      commands: sortByName(decls),
+    },
     diagnostics: collector.diagnostics,
   };
 }

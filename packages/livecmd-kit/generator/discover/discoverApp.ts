@@ -1,6 +1,7 @@
 import type { Project } from "ts-morph";
 import { variablesTypeName } from "../plan/naming.ts";
 import type { Diagnostic } from "../model.ts";
+import { watchToolNameProblem } from "livecmd/internal";
 import { findApp, type AppSyntax } from "./findApp.ts";
 import { loadApp } from "./createProject.ts";
 import {
@@ -16,6 +17,9 @@ import { readCommand, type CommandSyntax } from "./readCommand.ts";
 /** What discover finds of an app: its name and module, its commands' syntax, the granted ones. */
 export interface DiscoveredApp {
   name: string;
+  description?: string;
+  /** The watch tool's name; null when the app serves none. */
+  watchTool: string | null;
   /** The app module, relative to the project's root. */
   file: string;
   commands: CommandSyntax[];
@@ -45,10 +49,35 @@ export function discoverApp(
     ),
   );
   collector.diagnostics.push(...duplicateNames(commands));
+  const watchTool = collector.collect(() => checkedWatchTool(syntax, commands)) ?? null;
   return {
-    app: { name: syntax.name, file: relativeFile(source), commands, granted },
+    app: {
+      name: syntax.name,
+      ...(syntax.description !== undefined && { description: syntax.description }),
+      watchTool,
+      file: relativeFile(source),
+      commands,
+      granted,
+    },
     diagnostics: collector.diagnostics,
   };
+}
+
+/** `agent.watchTool`, checked as the runtime checks it: a tool name no command has. */
+function checkedWatchTool(
+  { watchTool: { name, node } }: AppSyntax,
+  commands: CommandSyntax[],
+): string | null {
+  if (name === false) return null;
+  const problem = watchToolNameProblem(
+    name,
+    commands.map((command) => command.name),
+  );
+  if (!problem) return name;
+  const at = node ?? commands.find((command) => command.name === name)!.declaration;
+  throw new DiagnosticError(
+    diagnosticAt(at, problem.kind === "taken" ? "CG005" : "CG010", problem.message),
+  );
 }
 
 function grantedCommand(

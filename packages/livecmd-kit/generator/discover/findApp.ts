@@ -6,6 +6,7 @@ import {
   type SourceFile,
   type VariableDeclaration,
 } from "ts-morph";
+import { DEFAULT_WATCH_TOOL } from "livecmd/internal";
 import { diagnosticAt, DiagnosticError, unresolvedImportError } from "./locate.ts";
 import type { DiagnosticCode } from "../model.ts";
 import {
@@ -19,6 +20,13 @@ import {
 /** The app as its `defineApp({...})` call spells it, before any command is analysed. */
 export interface AppSyntax {
   name: string;
+  /** `description`, when the app gives one. */
+  description?: string;
+  /**
+   * `agent.watchTool`: its name (the default when absent), or false; and the node that names it,
+   * when written, for a diagnostic.
+   */
+  watchTool: { name: string | false; node?: Node };
   /** Each entry of `commands`, under the key it is registered with. */
   commands: { key: string; declaration: VariableDeclaration }[];
   /** Each element of `agent.grant`, and the variable it names (undefined when it names none). */
@@ -34,8 +42,11 @@ export function findApp(appFile: SourceFile): AppSyntax {
       "defineApp(...) must be given an object literal: defineApp({ name, commands, agent })",
     );
   }
+  const description = readDescription(definition);
   return {
     name: readAppName(definition),
+    ...(description !== undefined && { description }),
+    watchTool: readWatchTool(definition),
     commands: readCommands(definition),
     grant: readGrant(definition),
   };
@@ -69,6 +80,33 @@ function readAppName(definition: ObjectLiteralExpression): string {
     );
   }
   return initializer.getLiteralValue();
+}
+
+/** `description: "..."`, a string literal, when there is one. */
+function readDescription(definition: ObjectLiteralExpression): string | undefined {
+  if (!definition.getProperty("description")) return undefined;
+  const initializer = propertyInitializer(definition, "description");
+  if (Node.isStringLiteral(initializer) || Node.isNoSubstitutionTemplateLiteral(initializer))
+    return initializer.getLiteralValue();
+  throw fail(
+    initializer,
+    `the app's description must be a string literal, e.g. "Customers and their orders."`,
+  );
+}
+
+/** `agent.watchTool`: a string literal or `false`; `DEFAULT_WATCH_TOOL` when absent. */
+function readWatchTool(definition: ObjectLiteralExpression): AppSyntax["watchTool"] {
+  const agent = propertyInitializer(definition, "agent");
+  if (!Node.isObjectLiteralExpression(agent) || !agent.getProperty("watchTool"))
+    return { name: DEFAULT_WATCH_TOOL };
+  const node = propertyInitializer(agent, "watchTool");
+  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node))
+    return { name: node.getLiteralValue(), node };
+  if (Node.isFalseLiteral(node)) return { name: false, node };
+  throw fail(
+    node,
+    `agent.watchTool must be a string literal (the watch tool's name) or false (no watch tool)`,
+  );
 }
 
 function readCommands(definition: ObjectLiteralExpression): AppSyntax["commands"] {

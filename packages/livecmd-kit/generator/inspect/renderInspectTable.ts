@@ -1,4 +1,4 @@
-import type { CommandEntry } from "livecmd/internal";
+import type { CommandEntry, ToolAnnotations } from "livecmd/internal";
 
 const COLUMNS = [
   "command",
@@ -18,7 +18,7 @@ export function renderInspectTable(commands: CommandEntry[]): string {
     command.name,
     kindOf(command),
     command.granted ? "yes" : "no",
-    annotationsText(command),
+    hintsText(command.annotations),
     command.resource ?? "-",
     command.template ?? (command.reason ? `none: ${command.reason}` : "-"),
   ]);
@@ -41,8 +41,8 @@ function kindOf(command: CommandEntry): string {
 }
 
 /** The hints that are true, as a host reads them (`readOnly, idempotent`); `-` for none. */
-function annotationsText(command: CommandEntry): string {
-  const hints = Object.entries(command.annotations ?? {})
+export function hintsText(annotations: ToolAnnotations | undefined): string {
+  const hints = Object.entries(annotations ?? {})
     .filter(([key, value]) => key.endsWith("Hint") && value === true)
     .map(([key]) => key.slice(0, -"Hint".length));
   return hints.length > 0 ? hints.join(", ") : "-";

@@ -1,10 +1,10 @@
 import { openAppProject } from "../discover/createProject.ts";
 import { formatDiagnostics } from "../output/formatDiagnostics.ts";
-import { listings } from "livecmd/internal";
+import { listings, type ToolEntry } from "livecmd/internal";
 import { buildCatalog } from "../plan/buildCatalog.ts";
 import { discoverAndAnalyze } from "../pipeline.ts";
 import { EXIT } from "../runCodegen.ts";
-import { renderInspectTable } from "./renderInspectTable.ts";
+import { hintsText, renderInspectTable } from "./renderInspectTable.ts";
 
 export interface InspectOptions {
   app: string;
@@ -25,10 +25,21 @@ export async function runInspect(options: InspectOptions): Promise<number> {
     return EXIT.inputError;
   }
   const { catalog } = buildCatalog(analysis.app);
-  const listed = listings(catalog.commands, (entry) => entry.granted);
+  const listed = listings(catalog.commands, (entry) => entry.granted, catalog.watchTool);
   options.log(
     `app "${catalog.app}" (${analysis.app.file}): ${catalog.commands.length} commands, ${listed.resourceTemplates.length} templates, ${listed.resources.length} plain resources, ${listed.tools.length} tools\n`,
   );
   options.log(renderInspectTable(catalog.commands));
+  options.log(
+    `\n${watchToolLine(catalog.watchTool, listed.resourceTemplates.length + listed.resources.length > 0)}`,
+  );
   return EXIT.ok;
+}
+
+/** The watch tool as an agent gets it: listed, to whom, and with which hints; or why not. */
+function watchToolLine(watchTool: ToolEntry | null, readable: boolean): string {
+  if (!watchTool) return "watch tool: none (agent.watchTool: false)";
+  return readable
+    ? `watch tool: ${watchTool.name} (${hintsText(watchTool.annotations)}), listed to every principal that may read a resource or template`
+    : `watch tool: ${watchTool.name}, not listed: no granted command can be read`;
 }

@@ -1,4 +1,4 @@
-import { CATALOG_VERSION, type Catalog } from "livecmd/internal";
+import { CATALOG_VERSION, watchToolEntry, type Catalog } from "livecmd/internal";
 import type { AppDecl } from "../model.ts";
 import { planCommand, type TemplatePlan } from "./planCommand.ts";
 
@@ -15,6 +15,7 @@ export function buildCatalog(app: AppDecl): CatalogPlan {
     catalog: {
       catalogVersion: CATALOG_VERSION,
       app: app.name,
+      watchTool: app.watchTool === null ? null : watchToolEntry(app.watchTool),
       commands: plans.map((plan) => plan.entry),
     },
     templates: plans.flatMap((plan) => (plan.template ? [plan.template] : [])),

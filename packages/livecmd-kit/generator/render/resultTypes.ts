@@ -43,17 +43,23 @@ export function renderResultTypes(templates: TemplatePlan[]): CodeLine[] {
     const key = JSON.stringify(template.result);
     const same = firstWith.get(key);
     if (same === undefined) firstWith.set(key, resultTypeName(template.name));
-    return resultType(template, same);
+    return resultTypeOf(template.name, template.uriTemplate, template.result, same);
   });
   return [...root, ...types];
 }
 
-function resultType(template: TemplatePlan, same: string | undefined): CodeLine[] {
-  const name = resultTypeName(template.name);
-  const doc = docComment(
-    `What reading \`${template.uriTemplate}\` returns: the result of ${template.name}.`,
-  );
-  const schema = template.result;
+/**
+ * The result type of `command`, read as `uri` (its template, or its plain resource): an
+ * interface, or a type alias (of `same`, an earlier type with that result, when given).
+ */
+export function resultTypeOf(
+  command: string,
+  uri: string,
+  schema: JsonSchema,
+  same?: string,
+): CodeLine[] {
+  const name = resultTypeName(command);
+  const doc = docComment(`What reading \`${uri}\` returns: the result of ${command}.`);
   if (same === undefined && isStruct(schema) && Object.keys(schema.properties).length > 0)
     return [...doc, [`export interface ${name} `, docUnit(objectDoc(schema))]];
   // Too long for its line, the type moves below `=`, as prettier moves it.

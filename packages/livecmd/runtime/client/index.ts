@@ -1,2 +1,2 @@
-export { TypedClient, type Watch, type WatchOptions } from "./typedClient.ts";
+export { TypedClient, type Versioned, type Watch, type WatchOptions } from "./typedClient.ts";
 export type { ResourceUri, ResultOf } from "../uri/resourceUri.ts";

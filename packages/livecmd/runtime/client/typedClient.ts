@@ -1,9 +1,18 @@
 import type { Client } from "@modelcontextprotocol/client";
 import type { ResourceUri } from "../uri/resourceUri.ts";
 import { jsonTextOf } from "./jsonText.ts";
+import { LAST_MODIFIED_META_KEY, VERSION_META_KEY } from "../model/resultMeta.ts";
 import { WatchedUri, type Watch } from "./watchedUri.ts";
 
 export type { Watch } from "./watchedUri.ts";
+
+/** A value read, with its version and, where the server knows it, when it last changed. */
+export interface Versioned<Result> {
+  readonly value: Result;
+  readonly version: string;
+  /** ISO 8601. */
+  readonly lastModified?: string;
+}
 
 export interface WatchOptions {
   /** A re-read that failed, or a watch the server ended; `console.error` when absent. */
@@ -32,6 +41,26 @@ export class TypedClient {
   read(uri: string): Promise<unknown>;
   async read(uri: string): Promise<unknown> {
     return JSON.parse(jsonTextOf(uri, await this.client.readResource({ uri })));
+  }
+
+  /**
+   * The value `uri` reads as now, with its version (the digest the watch tool compares; equal
+   * values have one version) and, where the server knows it, when it last changed.
+   */
+  readVersioned<Result>(uri: ResourceUri<Result>): Promise<Versioned<Result>>;
+  readVersioned(uri: string): Promise<Versioned<unknown>>;
+  async readVersioned(uri: string): Promise<Versioned<unknown>> {
+    const result = await this.client.readResource({ uri });
+    const meta = result.contents[0]?._meta ?? {};
+    const version = meta[VERSION_META_KEY];
+    if (typeof version !== "string")
+      throw new Error(`livecmd: reading ${uri} gave no version; is this a livecmd server?`);
+    const lastModified = meta[LAST_MODIFIED_META_KEY];
+    return {
+      value: JSON.parse(jsonTextOf(uri, result)),
+      version,
+      ...(typeof lastModified === "string" && { lastModified }),
+    };
   }
 
   /**

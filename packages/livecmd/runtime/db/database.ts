@@ -1,4 +1,6 @@
-import type { TableRead } from "./keyedAccess.ts";
+import type { KeyValue, TableRead } from "./keyedAccess.ts";
+import type { PostgresSessionStore } from "./postgres/sessionStore.ts";
+import type { PostgresSpentConfirmations } from "./postgres/spentConfirmations.ts";
 
 export type SqlParam = string | number | bigint | boolean | null | Buffer;
 
@@ -53,9 +55,29 @@ export interface TableObserver {
   signal?: AbortSignal;
 }
 
-/** A database the app holds: views of it report to one observer each (one per command run). */
+/**
+ * A database the app holds, as its driver opened it (`driver.ts`): views of it report to one
+ * observer each (one per command run), and the runtime asks it what depends on the driver.
+ */
 export interface AppDatabase extends Database {
   observedBy(observer: TableObserver): Database;
+  /**
+   * Why this process should not be sent requests although its database answers (on PostgreSQL:
+   * its change feed is not heard, so other processes' writes would not reach its subscriptions).
+   */
+  servingProblem(): string | undefined;
+  /**
+   * Where the 2025-era sessions of every process serving this database are kept, when several
+   * may (PostgreSQL); undefined when this process is the only one (SQLite).
+   */
+  sharedSessions(): PostgresSessionStore | undefined;
+  /**
+   * Where the 2026-era confirmations accepted by every process serving this database are
+   * recorded, so that each is spent once (PostgreSQL); undefined when this process is the only one.
+   */
+  spentConfirmations(): PostgresSpentConfirmations | undefined;
+  /** A key value as `livecmd inspect --reads` prints it. */
+  keyText(key: KeyValue): string;
   /**
    * Resolves once every write committed before the call has been reported as changed (on
    * PostgreSQL the change feed's notifications arrive after the commit; on SQLite once the log

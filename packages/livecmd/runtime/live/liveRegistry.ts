@@ -9,11 +9,12 @@ import { principalOf } from "../server/auth/principal.ts";
 import { failureLog, keepServing } from "./keepServing.ts";
 import { terminalSafe } from "../server/terminalSafe.ts";
 import { ReadIndex } from "./readIndex.ts";
-import { ReadSet, type Matching } from "./readSet.ts";
+import { ReadSet, UNSEEN_FIX, type Matching } from "./readSet.ts";
 import { causeOf, causeText, keyValueText } from "./rerunCause.ts";
+import { resultText } from "./resultVersion.ts";
 
 /** What a group last "returned" when its run threw; no JSON text looks like it. */
-const FAILED = "\u0000failed";
+export const FAILED = "\u0000failed";
 
 /**
  * Re-runs after a write go through a queue drained in slices: at most this many runs in flight
@@ -22,6 +23,12 @@ const FAILED = "\u0000failed";
  */
 const RERUN_CONCURRENCY = 32;
 const RERUN_SLICE_MS = 4;
+
+/**
+ * How many turns a caller waits for a group's owed runs (`settledResultOf`): enough for a burst
+ * to be flushed, queued behind a full pump and run, and the run owed meanwhile.
+ */
+const SETTLE_TURNS = 64;
 
 /** One place a change is delivered: a client's subscription to the URI it sent. */
 export interface Subscriber {
@@ -42,6 +49,11 @@ export interface LiveRegistryOptions {
    * stay). Defaults to a line on stderr.
    */
   onError?: (failure: RerunFailure) => void;
+  /**
+   * Told once per command the first time a run of it made no statement livecmd saw
+   * (`unseenReadsWarning`). Defaults to a line on stderr.
+   */
+  onUnseen?: (warning: string) => void;
 }
 
 /** The re-runs of one command that threw in one burst: how many, and the first of them. */
@@ -50,6 +62,16 @@ export interface RerunFailure {
   readonly failures: number;
   readonly error: unknown;
   readonly args: readonly unknown[];
+}
+
+/** What a watched (command, arguments) returns now, as its group last ran it. */
+export interface LastResult {
+  /** Its JSON text (`resultText`), or `FAILED` when the run threw. */
+  readonly text: string;
+  /** The message of the run that threw, when `text` is `FAILED`. */
+  readonly failure?: string;
+  /** When a re-run last found it changed (ms since the epoch); undefined before the first change. */
+  readonly changedAt?: number;
 }
 
 export interface LiveStats {
@@ -77,6 +99,10 @@ interface Group {
   /** What the run in progress has read so far. */
   reading: ReadSet | undefined;
   lastResult: string | undefined;
+  /** The message of the last run, when it threw. */
+  failure: string | undefined;
+  /** When a re-run last found the result changed. */
+  changedAt: number | undefined;
   running: Promise<void> | undefined;
   /** Changes that arrived during a run: runs still owed (at most one when coalescing). */
   owed: number;
@@ -92,6 +118,9 @@ export class LiveRegistry {
   readonly #coalesce: boolean;
   readonly #matching: Matching;
   readonly #onError: NonNullable<LiveRegistryOptions["onError"]>;
+  readonly #onUnseen: NonNullable<LiveRegistryOptions["onUnseen"]>;
+  /** The commands a run of which made no statement livecmd saw, in the order first found. */
+  readonly #unseen = new Set<string>();
   readonly #groups = new Map<string, Group>();
   readonly #index = new ReadIndex<Group>();
   /** Groups with a run in progress: a change meanwhile is matched against what it read so far. */
@@ -112,6 +141,8 @@ export class LiveRegistry {
     this.#coalesce = options.coalesce ?? true;
     this.#matching = options.matching ?? "rows";
     this.#onError = options.onError ?? logRerunError;
+    this.#onUnseen =
+      options.onUnseen ?? ((warning) => process.stderr.write(`livecmd: ${warning}\n`));
     this.#stopListening = this.#engine.onChange((changes) => this.#changed(changes));
   }
 
@@ -142,10 +173,55 @@ export class LiveRegistry {
    * what the client was last told of.
    */
   lastResultOf(command: string, args: readonly unknown[], auth?: AuthInfo): string | undefined {
+    return this.#groupOf(command, args, auth)?.lastResult;
+  }
+
+  /**
+   * What `command(...args)` returns for `auth` once the runs owed to it when asked (a write's
+   * re-run queued or running) are done; undefined when nobody watches it. A watch compares this,
+   * not a result a write has already made stale. Bounded: under a stream of writes it settles
+   * for the result of the runs owed when it was asked.
+   */
+  async settledResultOf(
+    command: string,
+    args: readonly unknown[],
+    auth?: AuthInfo,
+  ): Promise<LastResult | undefined> {
+    for (let turn = 0; turn < SETTLE_TURNS; turn++) {
+      const group = this.#groupOf(command, args, auth);
+      if (!group) return undefined;
+      if (group.running) await group.running;
+      else if (this.#queued.has(group) || this.#flushScheduled)
+        await new Promise((resolve) => setImmediate(resolve));
+      else break;
+    }
+    return this.resultOf(command, args, auth);
+  }
+
+  /** What the group of `command(...args)` for `auth` returns now, as last run; undefined when not watched. */
+  resultOf(command: string, args: readonly unknown[], auth?: AuthInfo): LastResult | undefined {
+    const group = this.#groupOf(command, args, auth);
+    return group && this.#resultOf(group);
+  }
+
+  #resultOf(group: Group): LastResult | undefined {
+    if (group.lastResult === undefined) return undefined;
+    return {
+      text: group.lastResult,
+      ...(group.failure !== undefined && { failure: group.failure }),
+      ...(group.changedAt !== undefined && { changedAt: group.changedAt }),
+    };
+  }
+
+  #groupOf(
+    command: string,
+    args: readonly unknown[],
+    auth: AuthInfo | undefined,
+  ): Group | undefined {
     return (
       this.#groups.get(groupKey(command, args, COHORT)) ??
       this.#groups.get(groupKey(command, args, principalKey(auth)))
-    )?.lastResult;
+    );
   }
 
   stats(): LiveStats {
@@ -172,6 +248,11 @@ export class LiveRegistry {
       await new Promise((resolve) => setImmediate(resolve));
   }
 
+  /** The commands watched whose runs made no statement livecmd saw, each named once on the log. */
+  unseen(): readonly string[] {
+    return [...this.#unseen];
+  }
+
   /**
    * Stops re-running on writes. Subscriptions stay until their owners remove them, so that
    * `stats()` after a shutdown still tells whether every connection cleaned up after itself.
@@ -195,6 +276,8 @@ export class LiveRegistry {
       reads: undefined,
       reading: undefined,
       lastResult: undefined,
+      failure: undefined,
+      changedAt: undefined,
       running: undefined,
       owed: 0,
     };
@@ -324,25 +407,27 @@ export class LiveRegistry {
     let sawPrincipal = false;
     group.reading = reads;
     let result: string;
+    let failure: string | undefined;
     try {
-      result =
-        JSON.stringify(
-          await this.#engine.run(group.command, group.args, {
-            origin: Origin.Agent,
-            observer: {
-              read: (tableReads) => reads.add(tableReads),
-              sawPrincipal: () => (sawPrincipal = true),
-              tablesOnly: this.#matching === "tables",
-            },
-            auth: group.auth,
-          }),
-        ) ?? "undefined";
+      result = resultText(
+        await this.#engine.run(group.command, group.args, {
+          origin: Origin.Agent,
+          observer: {
+            read: (tableReads) => reads.add(tableReads),
+            sawPrincipal: () => (sawPrincipal = true),
+            tablesOnly: this.#matching === "tables",
+          },
+          auth: group.auth,
+        }),
+      );
     } catch (error) {
       if (!first) this.#failed(group, error);
       // A read of the URI now fails (the customer was deleted): that is a change to tell.
       result = FAILED;
+      failure = error instanceof Error ? error.message : String(error);
     }
     group.reading = undefined;
+    if (result !== FAILED && reads.unseen) this.#readsUnseen(group.command, reads);
     // What a failed run read before failing (a missing row's table) is what can make it succeed;
     // one that failed before reading anything keeps what it read last.
     if (result !== FAILED || !reads.empty || !group.reads) {
@@ -353,12 +438,22 @@ export class LiveRegistry {
     if (!this.#groups.has(group.key)) return;
     const changed = !first && result !== group.lastResult;
     group.lastResult = result;
+    group.failure = failure;
+    if (changed) group.changedAt = Date.now();
     this.#regroup(group, sawPrincipal);
     if (!changed) return;
     for (const subscriber of group.subscribers.keys()) {
       this.#notifications += 1;
       subscriber.notify(subscriber.uri);
     }
+  }
+
+  /** A run that made no statement livecmd saw is watched as reading every table, and named once. */
+  #readsUnseen(command: string, reads: ReadSet): void {
+    reads.seeNothing();
+    if (this.#unseen.has(command)) return;
+    this.#unseen.add(command);
+    this.#onUnseen(unseenReadsWarning(command));
   }
 
   /**
@@ -389,6 +484,8 @@ export class LiveRegistry {
           own = this.#newGroup(key, group.command, group.args, auth);
           own.reads = group.reads;
           own.lastResult = group.lastResult;
+          own.failure = group.failure;
+          own.changedAt = group.changedAt;
           this.#index.add(own, own.reads!);
           this.#rerun(own);
         }
@@ -445,6 +542,11 @@ function principalKey(auth: AuthInfo | undefined): string | null {
   return principal === undefined
     ? null
     : `${principal}\u0000${[...(auth?.scopes ?? [])].sort().join(" ")}`;
+}
+
+/** What is said of a live command whose run made no statement livecmd saw, and what to do. */
+export function unseenReadsWarning(command: string): string {
+  return `${command} is watched, but its run made no statement livecmd could see, so every write re-runs it: ${UNSEEN_FIX}`;
 }
 
 function logRerunError(failure: RerunFailure): void {

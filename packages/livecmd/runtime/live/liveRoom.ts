@@ -2,7 +2,7 @@ import type { AuthInfo, ProtocolError } from "@modelcontextprotocol/server";
 import type { App } from "../model/app.ts";
 import { shortened } from "../text/cutText.ts";
 import { keepServing } from "./keepServing.ts";
-import { LiveRegistry, type LiveRegistryOptions } from "./liveRegistry.ts";
+import { LiveRegistry, type LastResult, type LiveRegistryOptions } from "./liveRegistry.ts";
 import { OpenCount } from "./openCount.ts";
 import type { SubscriptionLimits } from "./limitDefaults.ts";
 import { limitReached } from "../server/protocolErrors.ts";
@@ -26,7 +26,25 @@ export interface LiveRoomOptions {
   readonly holderOf: (auth: AuthInfo | undefined) => string | undefined;
   /** Told of the re-runs that threw, once per command per burst. */
   readonly onError: NonNullable<LiveRegistryOptions["onError"]>;
+  /** Told once per command whose run made no statement livecmd saw. */
+  readonly onUnseen?: LiveRegistryOptions["onUnseen"];
 }
+
+/**
+ * An open watch of the watch tool: what each URI returns now (once the runs a write owed it are
+ * done), and what ends it (once, however often called); or why it was not opened: a URI a read
+ * would refuse (each, with the error its read gets), or a limit.
+ */
+export type OpenWatch =
+  | {
+      readonly settledResultOf: (uri: string) => Promise<LastResult | undefined>;
+      readonly resultOf: (uri: string) => LastResult | undefined;
+      /** Fires when the server drains: the watch answers at once, and the client calls again elsewhere. */
+      readonly draining: AbortSignal;
+      readonly close: () => void;
+    }
+  | { readonly unreadable: readonly { uri: string; error: unknown }[] }
+  | { readonly refused: ProtocolError };
 
 /** What a listen watches, or the limit error when the limits leave room for none of its URIs. */
 export type Listened = { readonly watched: string[] } | { readonly refused: ProtocolError };
@@ -58,8 +76,10 @@ export class LiveRoom {
   readonly ledger: SubscriptionLedger;
   readonly resolve: LiveRoomOptions["resolve"];
   readonly holderOf: LiveRoomOptions["holderOf"];
-  /** The open 2026-07-28 HTTP listen streams. */
+  /** The open 2026-07-28 HTTP listen streams and watch calls. */
   readonly #listens: OpenCount;
+  /** Aborted when the server drains: every watch call waiting answers. */
+  readonly #draining = new AbortController();
 
   constructor(app: App, options: LiveRoomOptions) {
     this.limits = subscriptionLimits(options.limits);
@@ -67,7 +87,10 @@ export class LiveRoom {
     this.#listens = new OpenCount(this.limits, "listensPerPrincipal", "listensTotal");
     this.resolve = options.resolve;
     this.holderOf = options.holderOf;
-    this.registry = new LiveRegistry(app, { onError: options.onError });
+    this.registry = new LiveRegistry(app, {
+      onError: options.onError,
+      ...(options.onUnseen && { onUnseen: options.onUnseen }),
+    });
   }
 
   /** One connection's watches (a stdio connection, a 2025 session); `notify(uri)` on a change. */
@@ -90,7 +113,7 @@ export class LiveRoom {
     const full = this.#listens.full(holder);
     if (full) return { refused: limitReached(this.limits, full, "opening another listen") };
     const watches = this.watches(notify);
-    const listened = await watches.listen(HTTP_LISTEN, requested, auth);
+    const listened = await watches.listen(SOLE_KEY, requested, auth);
     if ("refused" in listened) return listened;
     this.#listens.open(holder);
     let open = true;
@@ -102,19 +125,67 @@ export class LiveRoom {
     };
     return {
       watched: listened.watched,
-      lastResultOf: (uri) => watches.lastResultOf(HTTP_LISTEN, uri),
+      lastResultOf: (uri) => watches.lastResultOf(SOLE_KEY, uri),
       close,
     };
   }
 
+  /**
+   * Opens a watch of the watch tool: every URI of `requested` or none. Each is checked as a read
+   * of it by `auth` would be (all refusals are told together), and the call counts as a listen:
+   * its URIs against `perConnection`, the holder's share and the total, and itself against
+   * `listensPerPrincipal` and `listensTotal` while it waits. `notify(uri)` on each change.
+   */
+  async openWatch(
+    requested: readonly string[],
+    auth: AuthInfo | undefined,
+    notify: (uri: string) => void,
+  ): Promise<OpenWatch> {
+    const runs = new Map<string, WatchedRun>();
+    const unreadable: { uri: string; error: unknown }[] = [];
+    for (const uri of new Set(requested)) {
+      try {
+        runs.set(uri, this.resolve(uri, auth));
+      } catch (error) {
+        unreadable.push({ uri, error });
+      }
+    }
+    if (unreadable.length > 0) return { unreadable };
+    const holder = this.holderOf(auth);
+    const full = this.#listens.full(holder);
+    if (full) return { refused: limitReached(this.limits, full, "watching more") };
+    const watches = this.watches(notify);
+    const refusal = await watches.watchEvery(SOLE_KEY, runs, auth);
+    if (refusal) return refusal;
+    this.#listens.open(holder);
+    let open = true;
+    return {
+      settledResultOf: (uri) => watches.settledResultOf(SOLE_KEY, uri),
+      resultOf: (uri) => watches.resultOf(SOLE_KEY, uri),
+      draining: this.#draining.signal,
+      close: () => {
+        if (!open) return;
+        open = false;
+        watches.endAll();
+        this.#listens.close(holder);
+      },
+    };
+  }
+
+  /** The server drains: every watch call waiting answers now. */
+  drain(): void {
+    this.#draining.abort();
+  }
+
   /** Stops re-running on writes; the watches stay until their connections end them. */
   close(): void {
+    this.drain();
     this.registry.close();
   }
 }
 
-/** The one key of an HTTP listen's watches: the listen is the connection. */
-const HTTP_LISTEN = 0;
+/** The one key of the watches of an HTTP listen or a watch call: each is its own connection. */
+const SOLE_KEY = 0;
 
 /** A key of a connection's watches: a listen's request id, or a subscribed URI. */
 export type WatchKey = string | number;
@@ -179,6 +250,23 @@ export class Watches {
   }
 
   /**
+   * Watches under `key` every URI of `runs` (each resolved by the caller), or none: the limit
+   * error when they do not all fit. Resolves once each has run once.
+   */
+  async watchEvery(
+    key: WatchKey,
+    runs: ReadonlyMap<string, WatchedRun>,
+    auth: AuthInfo | undefined,
+  ): Promise<{ refused: ProtocolError } | undefined> {
+    const holder = this.#room.holderOf(auth);
+    const { room, limit } = this.#roomFor(holder);
+    if (runs.size > room)
+      return { refused: limitReached(this.#room.limits, limit, `watching ${runs.size} URIs`) };
+    await this.#watch(key, runs, auth, holder);
+    return undefined;
+  }
+
+  /**
    * Watches `uri` under itself; subscribing to it again is the same watch. Throws what a read
    * of `uri` would throw, or the limit error when there is no room for it. Resolves with what
    * it returned when watched (JSON text): a watch ended meanwhile no longer tells.
@@ -207,6 +295,20 @@ export class Watches {
     const watch = this.#open.get(key);
     const run = watch?.runs.get(uri);
     return run && this.#room.registry.lastResultOf(run.command, run.args, watch!.auth);
+  }
+
+  /** What `uri`, watched under `key`, returns once the runs owed to it are done. */
+  async settledResultOf(key: WatchKey, uri: string): Promise<LastResult | undefined> {
+    const watch = this.#open.get(key);
+    const run = watch?.runs.get(uri);
+    return run && this.#room.registry.settledResultOf(run.command, run.args, watch!.auth);
+  }
+
+  /** What `uri`, watched under `key`, returns as last run. */
+  resultOf(key: WatchKey, uri: string): LastResult | undefined {
+    const watch = this.#open.get(key);
+    const run = watch?.runs.get(uri);
+    return run && this.#room.registry.resultOf(run.command, run.args, watch!.auth);
   }
 
   /** Ends what `key` watches, giving its room back; a key that watches nothing is a no-op. */

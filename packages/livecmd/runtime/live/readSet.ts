@@ -3,6 +3,13 @@ import type { KeyValue, TableChange, TableRead } from "../db/keyedAccess.ts";
 import type { RowFilter } from "../db/rowFilter.ts";
 import type { WholeReason } from "../db/wholeReason.ts";
 
+/**
+ * What to do about a live command whose run made no statement livecmd saw (`ReadSet.unseen`),
+ * said on the log when it is first watched and by `livecmd inspect --reads`.
+ */
+export const UNSEEN_FIX =
+  "give livecmd the handle it reads through (defineApp({ database: () => handle }), or postgres(pool)), or call app.changed(table) when what it reads changes";
+
 /** Whether reads are matched to changes row by row, or by table (the oracle the row matching is tested against). */
 export type Matching = "rows" | "tables";
 
@@ -14,6 +21,8 @@ export type Matching = "rows" | "tables";
 export class ReadSet {
   readonly whole = new Set<string>();
   readonly keyed = new Map<string, Map<string, Set<KeyValue>>>();
+  /** How many statements the run made that livecmd saw (one that reads no table included). */
+  statements = 0;
   // Made on first use: most runs read by key alone, and every watched group holds one of these.
   #filtered: Map<string, RowFilter[]> | undefined;
   #reasons: Map<string, WholeReason> | undefined;
@@ -40,7 +49,26 @@ export class ReadSet {
     return this.whole.size === 0 && this.keyed.size === 0 && this.filtered.size === 0;
   }
 
+  /**
+   * Whether the run made no statement livecmd saw: it read through a handle livecmd was never
+   * given, a file, a service, or nothing. What it depends on cannot be told, so it is watched as
+   * reading every table (`seeNothing`).
+   */
+  get unseen(): boolean {
+    return this.statements === 0;
+  }
+
+  /** Watches a run that made no statement livecmd saw as one that read every table: any write re-runs it. */
+  seeNothing(): void {
+    this.whole.add(ANY_TABLE);
+    this.keyed.clear();
+    this.#filtered = undefined;
+    this.#lookedUp = undefined;
+  }
+
+  /** What one statement read. */
   add(reads: readonly TableRead[]): void {
+    this.statements += 1;
     for (const read of reads) {
       if (this.whole.has(read.table)) continue;
       if (read.filter) {

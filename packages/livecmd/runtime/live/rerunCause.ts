@@ -1,8 +1,6 @@
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { KeyValue, TableChange } from "../db/keyedAccess.ts";
-import { keyText } from "../db/sqlite/sqliteKeys.ts";
-import { SqliteDatabase } from "../db/sqlite/sqliteDatabase.ts";
-import type { Database } from "../db/database.ts";
+import type { AppDatabase } from "../db/database.ts";
 import { wholeReasonText, type WholeReason } from "../db/wholeReason.ts";
 import type { ReadSet } from "./readSet.ts";
 
@@ -77,9 +75,9 @@ export function causeText(cause: RerunCause, valueText: (value: KeyValue) => str
   }
 }
 
-/** How a key value of `db` is written for a person: as SQL on SQLite (`7`, `'ada'`), as JSON otherwise. */
-export function keyValueText(db: Database): (value: KeyValue) => string {
-  return db instanceof SqliteDatabase ? keyText : (value) => JSON.stringify(value);
+/** How a key value of `db` is written for a person, as its driver says: SQL on SQLite (`7`, `'ada'`), JSON otherwise. */
+export function keyValueText(db: Pick<AppDatabase, "keyText">): (value: KeyValue) => string {
+  return (value) => db.keyText(value);
 }
 
 function withReason<T extends RerunCause>(cause: T, reason: WholeReason | undefined): T {

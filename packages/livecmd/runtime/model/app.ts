@@ -52,6 +52,8 @@ export class App {
   readonly name: string;
   /** The MCP server's version (`serverInfo.version`), when `defineApp` gave one. */
   readonly version: string | undefined;
+  /** What the app is (`serverInfo.description`), when `defineApp` gave it. */
+  readonly description: string | undefined;
   /** Commands by name, in code-unit order of name. */
   readonly commands: ReadonlyMap<string, Command>;
   readonly #engine: AppEngine;
@@ -60,6 +62,7 @@ export class App {
     this.#engine = new AppEngine(definition);
     this.name = this.#engine.name;
     this.version = this.#engine.version;
+    this.description = this.#engine.description;
     this.commands = this.#engine.commands;
     attachEngine(this, this.#engine);
   }

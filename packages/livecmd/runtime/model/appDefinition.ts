@@ -3,12 +3,18 @@ import { isCommand } from "./command.ts";
 import { CATALOG_VERSION, type Catalog, type Generated } from "./catalog.ts";
 import type { DatabaseSource } from "../db/openDatabase.ts";
 import { byCodeUnit } from "../text/byCodeUnit.ts";
+import { DEFAULT_WATCH_TOOL, watchToolNameProblem } from "./watchTool.ts";
 
 export interface AppDefinition {
   /** The URI scheme of the app's resources: `app` gives `app://customers_show/12`; also the MCP server's name. */
   name: string;
   /** The MCP server's version (`serverInfo.version`); `livecmd serve` takes the app's package.json version when absent. */
   version?: string;
+  /**
+   * What the app is, in a sentence or two: `serverInfo.description`, and the opening of the agent
+   * skill codegen writes (a string literal, which codegen reads).
+   */
+  description?: string;
   /** Every command, keyed by export name (spread the command modules: `{ ...customers }`). */
   commands: Record<string, Command>;
   /**
@@ -17,7 +23,16 @@ export interface AppDefinition {
    * the server authenticates its clients; to a principal without them the command is as
    * invisible as an ungranted one.
    */
-  agent: { grant: Command[]; scopes?: Readonly<Record<string, readonly string[]>> };
+  agent: {
+    grant: Command[];
+    scopes?: Readonly<Record<string, readonly string[]>>;
+    /**
+     * The tool that waits for a watched URI to change, for hosts that call tools but do not
+     * subscribe to resources: its name (`watch_resources` when absent), or `false` to serve none.
+     * Listed to every principal that may read some command. A literal, which codegen reads.
+     */
+    watchTool?: string | false;
+  };
   /**
    * The app's database, opened once, on first use: a function that opens SQLite (a
    * better-sqlite3 `Database`), or `postgres(url | pg.Pool)`.
@@ -52,6 +67,21 @@ export function checkedScopes(
     }
   }
   return scopes;
+}
+
+/** The watch tool's name as `agent.watchTool` sets it, checked; undefined for `false`. */
+export function checkedWatchTool(
+  setting: string | false | undefined,
+  commands: Iterable<string>,
+): string | undefined {
+  if (setting === false) return undefined;
+  const name = setting ?? DEFAULT_WATCH_TOOL;
+  const problem =
+    typeof name === "string"
+      ? watchToolNameProblem(name, commands)?.message
+      : "agent.watchTool must be a tool name or false";
+  if (problem) throw new Error(`livecmd: ${problem}`);
+  return name;
 }
 
 export function nameCommands(commands: Record<string, Command>): Map<string, Command> {

@@ -2,6 +2,7 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { App, ChangeListener, Completer, Invocation, Middleware, RunOptions } from "./app.ts";
 import {
   checkedScopes,
+  checkedWatchTool,
   checkGenerated,
   nameCommands,
   type AppDefinition,
@@ -10,9 +11,12 @@ import type { Generated } from "./catalog.ts";
 import type { Command } from "./command.ts";
 import { argumentsObject } from "./commandArguments.ts";
 import { Origin } from "./context.ts";
-import type { AppDatabase, Database } from "../db/database.ts";
+import type { AppDatabase, Database, TableObserver } from "../db/database.ts";
 import { anyRowsOf, type TableChange, type TableRead } from "../db/keyedAccess.ts";
 import { openDatabase, type DatabaseSource } from "../db/openDatabase.ts";
+import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
+import type { PostgresSpentConfirmations } from "../db/postgres/spentConfirmations.ts";
+import { RunScope } from "../db/runScope.ts";
 import type { FieldError } from "../uri/template.ts";
 import { argumentValidator } from "../validation/argumentValidator.ts";
 import { InvalidArguments } from "../validation/invalidArguments.ts";
@@ -61,8 +65,11 @@ export function engineOf(app: App): AppEngine {
 export class AppEngine {
   readonly name: string;
   readonly version: string | undefined;
+  readonly description: string | undefined;
   /** Commands by name, in code-unit order of name. */
   readonly commands: ReadonlyMap<string, Command>;
+  /** The watch tool's name (`agent.watchTool`); undefined when the app serves none. */
+  readonly watchTool: string | undefined;
   readonly generated?: Generated;
   /** The commands `agent.grant` names, before any runtime `grant` or `revoke` (what codegen saw). */
   readonly definedGrant: ReadonlySet<string>;
@@ -75,11 +82,15 @@ export class AppEngine {
   readonly #changeListeners = new Set<ChangeListener>();
   readonly #openDatabase?: DatabaseSource;
   #database?: AppDatabase;
+  /** The runs in progress, which the statements made through the app's own handle report to. */
+  readonly #runs = new RunScope();
 
   constructor(definition: AppDefinition) {
     this.name = definition.name;
     this.version = definition.version;
+    this.description = definition.description;
     this.commands = nameCommands(definition.commands);
+    this.watchTool = checkedWatchTool(definition.agent.watchTool, this.commands.keys());
     this.#openDatabase = definition.database;
     this.generated = definition.generated && checkGenerated(this.name, definition.generated);
     for (const granted of definition.agent.grant) this.#granted.add(this.nameOf(granted));
@@ -145,14 +156,28 @@ export class AppEngine {
         throw new Error(
           `livecmd: app "${this.name}" has no database; pass defineApp({ database })`,
         );
-      this.#database = openDatabase(this.#openDatabase, (changes) => this.#report(changes));
+      this.#database = openDatabase(this.#openDatabase, {
+        changed: (changes) => this.#report(changes),
+        runs: this.#runs,
+      });
     }
     return this.#database;
   }
 
-  /** Whether the app's database is PostgreSQL, which many serving processes may share. */
-  get sharesDatabase(): boolean {
-    return typeof this.#openDatabase === "object";
+  /**
+   * Where the 2025-era sessions of every process serving the app's database are kept, when
+   * several may serve it (PostgreSQL); undefined otherwise.
+   */
+  sharedSessions(): PostgresSessionStore | undefined {
+    return this.#openDatabase && this.db.sharedSessions();
+  }
+
+  /**
+   * Where the confirmations accepted by every process serving the app's database are recorded,
+   * when several may serve it (PostgreSQL); undefined otherwise.
+   */
+  spentConfirmations(): PostgresSpentConfirmations | undefined {
+    return this.#openDatabase && this.db.spentConfirmations();
   }
 
   /**
@@ -162,6 +187,11 @@ export class AppEngine {
    */
   async ready(): Promise<void> {
     if (this.#openDatabase) await this.db.get("SELECT 1 AS ready");
+  }
+
+  /** Why this process should not be sent requests although its database answers, if so (`AppDatabase.servingProblem`). */
+  servingProblem(): string | undefined {
+    return this.#openDatabase && this.db.servingProblem();
   }
 
   /** Resolves once every write committed so far has been reported to `onChange` listeners. */
@@ -232,7 +262,10 @@ export class AppEngine {
     const completer = this.#completers.get(name)?.get(variable);
     if (!completer) return [];
     const context = { arguments: filled };
-    const invocation = this.#invocation(name, [prefix, context], { origin: Origin.Agent, auth });
+    const { invocation } = this.#invocation(name, [prefix, context], {
+      origin: Origin.Agent,
+      auth,
+    });
     return (await this.#throughMiddleware(invocation, async () =>
       completer(invocation, prefix, context),
     )) as readonly string[];
@@ -261,8 +294,13 @@ export class AppEngine {
       const errors = this.argumentErrors(name, args);
       if (errors.length > 0) throw new InvalidArguments(errors);
     }
-    const invocation = this.#invocation(name, args, options);
-    return this.#throughMiddleware(invocation, async () => command.handler(invocation, ...args));
+    // Opened before the first run, so that the app's own handle is observed from its first statement.
+    if (this.#openDatabase) void this.db;
+    const { invocation, observer } = this.#invocation(name, args, options);
+    const run = () =>
+      this.#throughMiddleware(invocation, async () => command.handler(invocation, ...args));
+    // Statements made through the app's own handle within the run report to the run too.
+    return observer ? this.#runs.run(observer, run) : run();
   }
 
   #throughMiddleware(invocation: Invocation, final: () => Promise<unknown>): Promise<unknown> {
@@ -273,14 +311,23 @@ export class AppEngine {
     return chain();
   }
 
+  /** A run's context, and what its statements report to (none when nobody observes or cancels it). */
   #invocation(
     name: string,
     args: readonly unknown[],
     { origin, observer, auth, onLink, signal, onProgress }: ObservedRunOptions,
-  ): Invocation {
+  ): { invocation: Invocation; observer: TableObserver | undefined } {
     const app = this;
+    const tables: TableObserver | undefined =
+      observer || signal
+        ? {
+            ...(observer && { read: (reads) => observer.read(reads) }),
+            ...(observer?.tablesOnly && { tablesOnly: true }),
+            ...(signal && { signal }),
+          }
+        : undefined;
     let db: Database | undefined;
-    return {
+    const invocation: Invocation = {
       origin,
       command: name,
       get auth() {
@@ -289,14 +336,7 @@ export class AppEngine {
       },
       args,
       get db() {
-        db ??=
-          observer || signal
-            ? app.db.observedBy({
-                ...(observer && { read: (reads) => observer.read(reads) }),
-                ...(observer?.tablesOnly && { tablesOnly: true }),
-                ...(signal && { signal }),
-              })
-            : app.db;
+        db ??= tables ? app.db.observedBy(tables) : app.db;
         return db;
       },
       changed: (table) => app.changed(table),
@@ -304,6 +344,7 @@ export class AppEngine {
       signal: signal ?? NEVER_CANCELLED,
       progress: (done, total, message) => onProgress?.(done, total, message),
     };
+    return { invocation, observer: tables };
   }
 
   #changeGrants(commands: Command[], change: (name: string) => unknown): void {

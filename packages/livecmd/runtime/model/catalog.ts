@@ -1,12 +1,13 @@
+import { byCodeUnit } from "../text/byCodeUnit.ts";
 import type { CommandTemplate, JsonSchema } from "../uri/template.ts";
 import { templateDescription } from "./templateExamples.ts";
 
 /**
  * The format of catalog.json. 2: every command once, with its schema once; the listings are
- * derived from it (`listings`). 3: each command also carries its `resultSchema`. A catalog of
- * another version is refused with the fix.
+ * derived from it (`listings`). 3: each command also carries its `resultSchema`. 4: the watch
+ * tool, as `tools/list` lists it (or null). A catalog of another version is refused with the fix.
  */
-export const CATALOG_VERSION = 3;
+export const CATALOG_VERSION = 4;
 
 /** `generated/catalog.json`: every command as codegen planned it, granted or not. */
 export interface Catalog {
@@ -15,6 +16,11 @@ export interface Catalog {
   catalogVersion: typeof CATALOG_VERSION;
   /** The app's name, which is its URI scheme. */
   app: string;
+  /**
+   * The watch tool exactly as `tools/list` lists it (`watchToolEntry`), to every principal that
+   * may read some command; null when the app serves none (`agent.watchTool: false`).
+   */
+  watchTool: ToolEntry | null;
   /** Every command, granted or not, in name order. */
   commands: CommandEntry[];
 }
@@ -118,16 +124,23 @@ export function isReadable(entry: CommandEntry): boolean {
 }
 
 /**
- * The listings of the commands `isGranted` lets through, in the order of `commands`: the one
- * place a listing entry is made, for the server (with the grant as it is now) and for codegen
- * and `livecmd inspect` (with the grant the app is defined with).
+ * The listings of the commands `isGranted` lets through, in the order of `commands`, and the
+ * watch tool (in name order among the tools) when one of them can be read: the one place a
+ * listing entry is made, for the server (with the grant as it is now) and for codegen and
+ * `livecmd inspect` (with the grant the app is defined with).
  */
 export function listings(
   commands: readonly CommandEntry[],
   isGranted: (entry: CommandEntry) => boolean,
+  watchTool: ToolEntry | null,
 ): Listings {
   const granted = commands.filter(isGranted);
   const readable = granted.filter(isReadable);
+  const tools = granted.map(toolEntry);
+  if (watchTool && readable.length > 0) {
+    const after = tools.findIndex((tool) => byCodeUnit(tool.name, watchTool.name) > 0);
+    tools.splice(after === -1 ? tools.length : after, 0, watchTool);
+  }
   return {
     resources: readable.flatMap((entry) =>
       entry.resource === null ? [] : [{ uri: entry.resource, ...described(entry) }],
@@ -143,17 +156,19 @@ export function listings(
             },
           ],
     ),
-    tools: granted.map((entry) => {
-      const outputSchema = outputSchemaOf(entry);
-      return {
-        name: entry.name,
-        ...titled(entry),
-        description: entry.description,
-        inputSchema: entry.inputSchema,
-        ...(outputSchema && { outputSchema }),
-        ...(entry.annotations && { annotations: entry.annotations }),
-      };
-    }),
+    tools,
+  };
+}
+
+function toolEntry(entry: CommandEntry): ToolEntry {
+  const outputSchema = outputSchemaOf(entry);
+  return {
+    name: entry.name,
+    ...titled(entry),
+    description: entry.description,
+    inputSchema: entry.inputSchema,
+    ...(outputSchema && { outputSchema }),
+    ...(entry.annotations && { annotations: entry.annotations }),
   };
 }
 

@@ -12,7 +12,7 @@ import { complete } from "./complete.ts";
 import { paginate } from "./pagination.ts";
 import { readResource } from "./readResource.ts";
 import type { Listings } from "../model/catalog.ts";
-import { CheckedParamsServer } from "./sdkAdapter/index.ts";
+import { attachSkills, CheckedParamsServer } from "./sdkAdapter/index.ts";
 import type { ServedApp } from "./servedApp.ts";
 
 /**
@@ -70,14 +70,20 @@ export function buildServer(served: ServedApp): Server {
     complete(served, request.params, authOf(ctx)),
   );
   if (!capabilities.resources) return server;
-  server.setRequestHandler("resources/list", (request, ctx) =>
-    listingPage(served, "resources", request.params?.cursor, authOf(ctx)),
-  );
+  const skills = served.skills && attachSkills(served.skills, server);
+  server.setRequestHandler("resources/list", async (request, ctx) => {
+    const page = listingPage(served, "resources", request.params?.cursor, authOf(ctx));
+    // The skills' SKILL.md files follow the app's resources, on the last page.
+    if (!skills || page.nextCursor !== undefined) return page;
+    return { ...page, resources: [...page.resources, ...(await skills.listed(ctx))] };
+  });
   server.setRequestHandler("resources/templates/list", (request, ctx) =>
     listingPage(served, "resourceTemplates", request.params?.cursor, authOf(ctx)),
   );
   server.setRequestHandler("resources/read", (request, ctx) =>
-    readResource(served, request.params.uri, authOf(ctx), ctx.mcpReq.signal),
+    skills?.owns(request.params.uri)
+      ? skills.read(request.params.uri, ctx)
+      : readResource(served, request.params.uri, authOf(ctx), ctx.mcpReq.signal),
   );
   return server;
 }

@@ -22,6 +22,10 @@ import {
 import { progressReporter } from "./progressReporter.ts";
 import { resourceLinks } from "./resourceLinks.ts";
 import type { ServedApp } from "./servedApp.ts";
+import { watchResources } from "./watchResources.ts";
+import { resultStamp, type ResultStamp } from "./resultStamp.ts";
+import { resultText } from "../live/resultVersion.ts";
+import { VERSION_META_KEY } from "../model/resultMeta.ts";
 
 /** One `tools/call`, as the handler gets it. */
 export interface ToolCall {
@@ -47,6 +51,7 @@ export async function callTool(
   call: ToolCall,
 ): Promise<CallToolResult | InputRequiredResult> {
   const { name, values = {}, auth, ctx } = call;
+  if (served.catalog.isWatchTool(name, auth)) return watchResources(served, call);
   const entry = served.catalog.tool(name, auth);
   if (!entry) throw unknownTool(name);
   const errors = served.validator.validate(entry.inputSchema, values);
@@ -71,7 +76,11 @@ export async function callTool(
       signal: ctx.mcpReq.signal,
       ...(progress && { onProgress: progress.report }),
     });
-    const answer = toolResult(entry, result);
+    const answer = toolResult(
+      entry,
+      result,
+      entry.live ? resultStamp(served, name, args, auth, resultText(result)) : undefined,
+    );
     answer.content.push(...resourceLinks(served, name, linked, auth));
     return answer;
   } catch (error) {
@@ -106,10 +115,23 @@ function unconfirmed(
 /**
  * The result as JSON text and, when the tool publishes an `outputSchema`, as `structuredContent`
  * too (the spec asks for both; the SDK's codec wraps a non-object value as `{ result }` on the
- * 2025 era, as it does the listed schema).
+ * 2025 era, as it does the listed schema). A live command's carries its version (`_meta`) and,
+ * where livecmd knows it, when it last changed (the text's `annotations.lastModified`).
  */
-function toolResult(entry: CommandEntry, result: unknown): CallToolResult {
-  const text = JSON.stringify(result ?? null);
-  if (!outputSchemaOf(entry)) return { content: [{ type: "text", text }] };
-  return { content: [{ type: "text", text }], structuredContent: result ?? null };
+function toolResult(entry: CommandEntry, result: unknown, stamp?: ResultStamp): CallToolResult {
+  const text = resultText(result);
+  const content: CallToolResult["content"] = [
+    {
+      type: "text",
+      text,
+      ...(stamp?.lastModified !== undefined && {
+        annotations: { lastModified: stamp.lastModified },
+      }),
+    },
+  ];
+  return {
+    content,
+    ...(outputSchemaOf(entry) && { structuredContent: result ?? null }),
+    ...(stamp && { _meta: { [VERSION_META_KEY]: stamp.version } }),
+  };
 }

@@ -1,6 +1,12 @@
 import type { AppEngine } from "../model/appEngine.ts";
-import { annotationsOf, type Catalog, type CommandEntry } from "../model/catalog.ts";
+import {
+  annotationsOf,
+  type Catalog,
+  type CommandEntry,
+  type ToolEntry,
+} from "../model/catalog.ts";
 import { needsConfirmation, type CommandOptions } from "../model/command.ts";
+import { watchToolEntry } from "../model/watchTool.ts";
 
 /** The app's commands no longer match its catalog.json: codegen was not re-run. */
 export class StaleCatalogError extends Error {}
@@ -36,7 +42,23 @@ export function catalogDrift(engine: AppEngine, catalog: Catalog): string[] {
     }
     drift.push(...optionDrift(name, command.options, entry));
   }
+  const watch = watchToolDrift(engine.watchTool, catalog.watchTool ?? null);
+  if (watch) drift.push(watch);
   return drift;
+}
+
+/** How the watch tool the app serves differs from the one catalog.json lists, if it does. */
+function watchToolDrift(served: string | undefined, listed: ToolEntry | null): string | undefined {
+  if (served === undefined)
+    return listed
+      ? `catalog.json lists the watch tool ${listed.name}, which the app no longer serves (agent.watchTool: false)`
+      : undefined;
+  if (!listed) return `the app serves the watch tool ${served}, which catalog.json does not list`;
+  if (listed.name !== served)
+    return `the watch tool is named ${served} in the app, ${listed.name} in catalog.json`;
+  return JSON.stringify(listed) === JSON.stringify(watchToolEntry(served))
+    ? undefined
+    : `catalog.json lists the watch tool ${served} as another version of livecmd described it`;
 }
 
 function optionDrift(name: string, options: CommandOptions, entry: CommandEntry): string[] {

@@ -8,7 +8,9 @@ import {
   type CommandEntry,
   type Generated,
   type Listings,
+  type ToolEntry,
 } from "../model/catalog.ts";
+import { watchToolEntry } from "../model/watchTool.ts";
 import type { CommandTemplate, JsonSchema } from "../uri/template.ts";
 
 /**
@@ -21,10 +23,16 @@ export class GrantedCatalog {
   readonly #generated: Generated;
   /** In name order; a stale catalog may list a command the app lost (see `catalogDrift`): not served. */
   readonly #commands: ReadonlyMap<string, CommandEntry>;
+  /**
+   * The watch tool the app serves, as livecmd lists it (catalog.json lists the same, or drifted):
+   * one object for the process, so its schema is compiled once.
+   */
+  readonly watchTool: ToolEntry | null;
 
   constructor(engine: AppEngine, generated: Generated) {
     this.#engine = engine;
     this.#generated = generated;
+    this.watchTool = engine.watchTool === undefined ? null : watchToolEntry(engine.watchTool);
     const served = generated.catalog.commands.filter((entry) => engine.commands.has(entry.name));
     this.#commands = new Map(
       served.sort((a, b) => byCodeUnit(a.name, b.name)).map((entry) => [entry.name, entry]),
@@ -71,14 +79,30 @@ export class GrantedCatalog {
     return entry && this.readable(entry.name, auth);
   }
 
-  /** The `outputSchema` the command's tool is listed with, if it has one. */
+  /**
+   * Whether `name` is the watch tool and `auth` may call it: it may read some command now (the
+   * tool is listed to exactly those principals).
+   */
+  isWatchTool(name: string, auth: AuthInfo | undefined): boolean {
+    return (
+      this.watchTool?.name === name &&
+      [...this.#commands.keys()].some((command) => this.readable(command, auth) !== undefined)
+    );
+  }
+
+  /** The `outputSchema` the tool is listed with, if it has one. */
   outputSchema(name: string): JsonSchema | undefined {
+    if (name === this.watchTool?.name) return this.watchTool.outputSchema;
     const entry = this.#commands.get(name);
     return entry && outputSchemaOf(entry);
   }
 
   /** The three listings as `auth` may see them, under the grant as it is now. */
   listings(auth: AuthInfo | undefined): Listings {
-    return listings([...this.#commands.values()], (entry) => this.#engine.mayUse(entry.name, auth));
+    return listings(
+      [...this.#commands.values()],
+      (entry) => this.#engine.mayUse(entry.name, auth),
+      this.watchTool,
+    );
   }
 }

@@ -2,8 +2,6 @@ import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/ser
 import type { App } from "../model/app.ts";
 import { oncePerTurn } from "../live/liveRoom.ts";
 import { cutText } from "../text/cutText.ts";
-import type { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
-import { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
 import { HeldByToken } from "./auth/heldByToken.ts";
 import { buildServer } from "./buildServer.ts";
 import { Activity } from "./activity.ts";
@@ -72,7 +70,13 @@ export class HttpEndpoint implements McpHandler {
     });
     const held = (this.#held = new HeldByToken(options.auth, options.publicUrl, onerror));
     const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-    this.#legacy = new LegacyHttpSessions(served, onerror, idleMs, held, sharedSessions(served));
+    this.#legacy = new LegacyHttpSessions(
+      served,
+      onerror,
+      idleMs,
+      held,
+      served.engine.sharedSessions(),
+    );
     void this.#legacy.ready().then(() => {
       if (this.#state === "starting") this.#state = "serving";
     });
@@ -139,6 +143,8 @@ export class HttpEndpoint implements McpHandler {
 
   async #drain(drainMs: number): Promise<void> {
     this.#state = "draining";
+    // Waiting watch calls answer now: their clients call again, behind a balancer elsewhere.
+    this.#served.room.drain();
     this.#stopWatchingGrants();
     this.#held.close();
     // 2025 GET streams end first: their clients reconnect (to another replica) meanwhile.
@@ -179,13 +185,6 @@ export function checkEndpointOptions(options: McpHandlerOptions): void {
  */
 function standsOpen(request: Request): boolean {
   return request.method === "GET" || request.headers.get("mcp-method") === "subscriptions/listen";
-}
-
-/** On PostgreSQL the 2025-era sessions are shared by every process serving the database. */
-function sharedSessions(served: ServedApp): PostgresSessionStore | undefined {
-  return served.engine.sharesDatabase
-    ? new PostgresSessionStore(served.engine.db as PostgresDatabase)
-    : undefined;
 }
 
 function frontOptions(options: McpHandlerOptions, onerror: (error: Error) => void): FrontOptions {

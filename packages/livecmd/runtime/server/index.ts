@@ -26,4 +26,5 @@ export { type LiveStatus, type ServeOptions } from "./servedApp.ts";
 export { StaleCatalogError } from "./catalogDrift.ts";
 export { DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionLimits } from "../live/limitDefaults.ts";
 export { serverLog, MAX_LOG_MESSAGE, type ServerLog } from "./serverLog.ts";
+export { loadSkills } from "@modelcontextprotocol/server/ext/skills/node";
 export { LOG_FORMATS, DEFAULT_LOG_FORMAT, type LogFormat } from "./logFormat.ts";

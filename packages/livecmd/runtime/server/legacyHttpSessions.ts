@@ -13,7 +13,6 @@ import { OpenCount } from "../live/openCount.ts";
 import { SessionEventStore } from "./sessionEventStore.ts";
 import {
   errorResponse,
-  protocolVersionMismatch,
   sessionLimitReached,
   sessionNotFound,
   sessionRequired,
@@ -116,10 +115,6 @@ export class LegacyHttpSessions {
       const session = this.#sessions.get(sessionId) ?? (await this.#resume(sessionId, auth));
       if (!session || session.principal !== principalOf(auth))
         return errorResponse(404, sessionNotFound(sessionId));
-      const version = request.headers.get("mcp-protocol-version");
-      const negotiated = session.protocolVersion();
-      if (version !== null && negotiated !== undefined && version !== negotiated)
-        return errorResponse(400, protocolVersionMismatch(version, negotiated));
       if (session.shared && auth) session.shared.auth = auth;
       const done = session.activity.begin();
       const handled = session.transport.handleRequest(
@@ -256,8 +251,6 @@ export class LegacyHttpSessions {
             transport,
             connection,
             principal: principalOf(auth),
-            // Deprecated for the 2026-07-28 era's requests, it is what a 2025 session negotiated.
-            protocolVersion: () => server.getNegotiatedProtocolVersion(),
             activity: new Activity(),
             events,
             reconnectGrace: undefined,
@@ -377,8 +370,6 @@ interface Session {
   readonly connection: Connection;
   /** The client id of the principal that opened it; undefined on an endpoint without auth. */
   readonly principal: string | undefined;
-  /** The protocol version its `initialize` negotiated; every request's header must name it. */
-  readonly protocolVersion: () => string | undefined;
   readonly activity: Activity;
   readonly events: SessionEventStore;
   /** Set while the GET stream is away: when its subscriptions end if it does not come back. */

@@ -385,18 +385,6 @@ export function listenNotResumable(): ProtocolError {
 /** -32001, the SDK's 2025 transport's code for a session it does not have. */
 const SESSION_NOT_FOUND = -32001;
 
-/**
- * A 2025-era session's request whose `MCP-Protocol-Version` header names another version than
- * the one its `initialize` negotiated (answered 400: the transports spec's answer to an invalid
- * version; a request without the header is taken as the session's).
- */
-export function protocolVersionMismatch(header: string, negotiated: string): ProtocolError {
-  return refusal(
-    SDK_TRANSPORT_REFUSAL,
-    `Bad Request: this session negotiated protocol version ${negotiated} at initialize; the MCP-Protocol-Version header of its requests must name it, not ${JSON.stringify(shortened(header))}`,
-  );
-}
-
 /** A 2025-era request other than `initialize` without the `Mcp-Session-Id` header. */
 export function sessionRequired(): ProtocolError {
   return refusal(
@@ -511,3 +499,44 @@ export function boundedErrorText(text: string): string {
 }
 
 const MAX_ERROR_LINE_IN_ANSWER = 1000;
+
+/**
+ * The watch tool's refusal of URIs a read would refuse (a typo, a command the principal may not
+ * read): a tool error naming each, with its read's error, so the model fixes them all at once;
+ * `structuredContent.errors` holds them as `{ uri, message }`, cut and as many as fit, as
+ * `listed` cuts field errors (`more` counts the rest). Nothing was watched.
+ */
+export function unwatchableUris(
+  tool: string,
+  refusals: readonly { uri: string; error: unknown }[],
+): CallToolResult {
+  const { shown, more } = listed(
+    refusals.map(({ uri, error }) => ({ field: uri, message: failureMessage(error) })),
+  );
+  const errors = shown.map(({ field, message }) => ({ uri: field, message }));
+  const each = errors.map(({ uri, message }) => `${uri}: ${message}`).join("; ");
+  return {
+    isError: true,
+    content: [
+      {
+        type: "text",
+        text: `Cannot watch ${refusals.length === 1 ? "this URI" : `these ${refusals.length} URIs`}, so nothing is watched: ${each}${more > 0 ? `; and ${more} more` : ""}. Watch only URIs resources/read accepts (an expanded template of resources/templates/list), and call ${tool} again`,
+      },
+    ],
+    structuredContent: more > 0 ? { errors, more } : { errors },
+  };
+}
+
+/** The watch tool over a limit (`limitReached`'s error): a tool error with its `limit` and `scope`. */
+export function watchLimitReached(tool: string, refused: ProtocolError): CallToolResult {
+  return {
+    isError: true,
+    content: [
+      {
+        type: "text",
+        text: `${refused.message}; nothing is watched. Call ${tool} with fewer URIs, or when another watch has answered`,
+      },
+    ],
+    structuredContent: refused.data as Record<string, unknown>,
+  };
+}

@@ -11,6 +11,8 @@ export interface InspectedRead {
   command: string;
   args: readonly unknown[];
   reads: TableRead[];
+  /** The run made no statement livecmd saw: a watch of it re-runs on every write (`ReadSet.unseen`). */
+  unseen: boolean;
   /** The run looked at `ctx.auth`: one run per principal. */
   readsPrincipal: boolean;
   /** Why the read failed, when it did. */
@@ -32,6 +34,7 @@ export class ReadInspector {
   async read(uri: string): Promise<InspectedRead> {
     const { entry, args } = resolveUri(this.#served, uri, undefined);
     const reads: TableRead[] = [];
+    let statements = 0;
     let readsPrincipal = false;
     // A read that throws (a row not there yet) still read what it read: a watch of it depends
     // on that, to hear when the row comes.
@@ -39,7 +42,10 @@ export class ReadInspector {
       .run(entry.name, args, {
         origin: Origin.Agent,
         observer: {
-          read: (each) => reads.push(...each),
+          read: (each) => {
+            statements += 1;
+            reads.push(...each);
+          },
           sawPrincipal: () => (readsPrincipal = true),
         },
       })
@@ -47,7 +53,7 @@ export class ReadInspector {
         () => undefined,
         (error: unknown) => (error instanceof Error ? error.message : String(error)),
       );
-    return { command: entry.name, args, reads, readsPrincipal, failure };
+    return { command: entry.name, args, reads, unseen: statements === 0, readsPrincipal, failure };
   }
 
   /**

@@ -1,5 +1,4 @@
 import type { AppEngine } from "../model/appEngine.ts";
-import { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
 
 /** Where a load balancer asks whether this process should be sent requests. */
 export const HEALTH_PATH = "/healthz";
@@ -43,7 +42,5 @@ async function databaseProblem(engine: AppEngine): Promise<string | undefined> {
   } catch (error) {
     return `the database does not answer: ${(error as Error).message}`;
   }
-  if (engine.sharesDatabase && engine.db instanceof PostgresDatabase && !engine.db.feedListening)
-    return "the PostgreSQL change feed is not listened to (reconnecting)";
-  return undefined;
+  return engine.servingProblem();
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/server";
+import type { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import type { App, RunOptions } from "../model/app.ts";
 import { engineOf, type AppEngine } from "../model/appEngine.ts";
 import type { CommandEntry } from "../model/catalog.ts";
@@ -21,8 +22,6 @@ import { resolveUri } from "./resolveUri.ts";
 import { RefusalLog } from "./refusalLog.ts";
 import { serverLog, type ServerLog } from "./serverLog.ts";
 import { SpentInMemory, type SpentConfirmations } from "./spentConfirmations.ts";
-import type { PostgresDatabase } from "../db/postgres/postgresDatabase.ts";
-import { PostgresSpentConfirmations } from "../db/postgres/spentConfirmations.ts";
 
 export interface ServeOptions {
   /** Entries per page of `tools/list`, `resources/list` and `resources/templates/list`. */
@@ -58,6 +57,13 @@ export interface ServeOptions {
    */
   requestStateKey?: string | Uint8Array;
   /**
+   * The app's agent skill, served through the SDK's skills extension (`skills/list`,
+   * `skills/get`, its files by `resources/read`): the folder codegen writes, loaded with
+   * `await loadSkills("src/generated/skills")` (`livecmd/server`). Served when the app serves
+   * resources, which the extension needs.
+   */
+  skills?: SkillsExtension;
+  /**
    * How long a person has to answer a confirmation: a 2025-era call waits this long for the
    * answer, then ends with a tool error (nothing ran); a 2026-07-28 `requestState` expires after
    * it. `DEFAULT_CONFIRM_TIMEOUT_MS` (five minutes) when absent.
@@ -84,11 +90,16 @@ function stateKeyOf(given: string | Uint8Array | undefined): string | Uint8Array
 /** What the SDK's state codec asks of a key: 256 bits. */
 const MIN_STATE_KEY_BYTES = 32;
 
-/** Where accepted confirmations are recorded: the shared database's table, else this process. */
+/**
+ * Where accepted confirmations are recorded: the shared database's table, else this process.
+ * Asked at the first, so that serving opens no database before a command needs it.
+ */
 function spentOf(engine: AppEngine): SpentConfirmations {
-  return engine.sharesDatabase
-    ? new PostgresSpentConfirmations(() => engine.db as PostgresDatabase)
-    : new SpentInMemory();
+  let spent: SpentConfirmations | undefined;
+  return {
+    spend: (id, expiresAt) =>
+      (spent ??= engine.spentConfirmations() ?? new SpentInMemory()).spend(id, expiresAt),
+  };
 }
 
 /** `serverInfo.version` of an app that gives none, from neither `defineApp` nor a package.json. */
@@ -97,6 +108,11 @@ const UNVERSIONED = "0.0.0";
 /** What a serving entry tells about its live subscriptions (tests and measurements read it). */
 export interface LiveStatus {
   stats(): LiveStats;
+  /**
+   * The live commands whose runs made no statement livecmd saw (each named once on the log):
+   * livecmd cannot tell what they read, so every write re-runs them.
+   */
+  unseen(): readonly string[];
   /** Resolves once every write so far has been re-run and notified. */
   settled(): Promise<void>;
 }
@@ -108,8 +124,8 @@ export class ServedApp {
   readonly catalog: GrantedCatalog;
   readonly validator = argumentValidator();
   readonly pageSize: number;
-  /** `serverInfo`: the app's name and version. */
-  readonly serverInfo: { name: string; version: string };
+  /** `serverInfo`: the app's name, version and description. */
+  readonly serverInfo: { name: string; version: string; description?: string };
   readonly onerror: (error: Error) => void;
   readonly log: ServerLog;
   /** Requests refused for the client's own fault, logged apart from `onerror` (`RefusalLog`). */
@@ -123,6 +139,8 @@ export class ServedApp {
    */
   readonly stateKey: Uint8Array | string;
   readonly confirmations: Confirmations;
+  /** The app's agent skill, when it is served. */
+  readonly skills: SkillsExtension | undefined;
   readonly #limiter: RateLimiter;
   readonly #checkResults: boolean;
 
@@ -160,8 +178,13 @@ export class ServedApp {
       },
       holderOf,
       onError: (failure) => this.onerror(new Error(describeRerunFailure(failure))),
+      onUnseen: (warning) => log.warn(warning),
     });
-    this.serverInfo = { name: app.name, version: app.version ?? options.version ?? UNVERSIONED };
+    this.serverInfo = {
+      name: app.name,
+      version: app.version ?? options.version ?? UNVERSIONED,
+      ...(app.description !== undefined && { description: app.description }),
+    };
     if (drift.length > 0)
       this.onerror(new Error(`serving a stale catalog.json (allowStale): ${drift.join("; ")}`));
     this.stateKey = stateKeyOf(options.requestStateKey);
@@ -171,6 +194,7 @@ export class ServedApp {
         `livecmd: confirmTimeoutMs must be a positive number of milliseconds, got ${confirmTimeoutMs}`,
       );
     this.confirmations = new Confirmations(this.stateKey, confirmTimeoutMs, spentOf(engine));
+    this.skills = options.skills;
   }
 
   /** Counts a run against the command's rate limit; over the limit, throws the retry hint. */

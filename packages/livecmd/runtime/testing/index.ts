@@ -9,12 +9,17 @@ import {
   type ElicitRequest,
   type ElicitResult,
   type McpSubscription,
+  type Progress,
   type ReadResourceResult,
   type Resource,
   type ResourceTemplateType as ResourceTemplate,
   type Tool,
 } from "@modelcontextprotocol/client";
+import type { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import type { App } from "../model/app.ts";
+import { engineOf } from "../model/appEngine.ts";
+import { VERSION_META_KEY } from "../model/resultMeta.ts";
+import type { WatchAnswer } from "../model/watchTool.ts";
 import {
   ListChangeRecorder,
   UpdateRouter,
@@ -24,6 +29,7 @@ import {
 
 export type { ListChanges, ListKind, Updates } from "./notifications.ts";
 export { checkResult } from "./checkResult.ts";
+export type { WatchAnswer, WatchChange } from "../model/watchTool.ts";
 export { ResultMismatch } from "../validation/resultMismatch.ts";
 import type { LiveStatus } from "../server/servedApp.ts";
 import { serveHttp } from "../server/serveHttp.ts";
@@ -50,6 +56,8 @@ export interface McpTestOptions {
    * server asks (a confirm command's confirmation). Without it the client declares none.
    */
   elicit?: (request: ElicitRequest["params"]) => ElicitResult | Promise<ElicitResult>;
+  /** Agent skills to serve (`ServeOptions.skills`: `await loadSkills("src/generated/skills")`). */
+  skills?: SkillsExtension;
   /** How long the person has to answer a confirmation (`ServeOptions.confirmTimeoutMs`). */
   confirmTimeoutMs?: number;
 }
@@ -81,11 +89,31 @@ export interface McpTestClient {
    * in turn on the 2025 era. `honored` is what the server agreed to watch, in the order asked.
    */
   listen(uris: readonly string[]): Promise<Listening>;
+  /**
+   * Calls the watch tool (`agent.watchTool`) as an agent in a host without subscriptions would:
+   * each URI with the version last seen of it (none: it answers at once). Resolves with its
+   * answer; rejects with the tool error's text (a URI it cannot watch, a limit).
+   */
+  watch(
+    resources: readonly (string | { uri: string; version?: string })[],
+    options?: WatchOptions,
+  ): Promise<WatchAnswer>;
+  /** The version of what `uri` reads as now (`_meta` of the read's contents). */
+  version(uri: string): Promise<string>;
   /** The server's live registry: what it watches, and whether re-runs are done. */
   readonly live: LiveStatus;
   /** Shuts the server down while the client stays (what a client sees when its server stops). */
   stopServer(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface WatchOptions {
+  /** How long the watch may wait, in milliseconds (the tool's own default when absent). */
+  timeoutMs?: number;
+  /** Cancels the call (`notifications/cancelled`, or the request stream closed). */
+  signal?: AbortSignal;
+  /** Asks for progress: each `notifications/progress` of the call, as it arrives. */
+  onprogress?: (progress: Progress) => void;
 }
 
 export type ListenEnd = "local" | "graceful" | "remote";
@@ -152,6 +180,9 @@ async function connect(app: App, options: McpTestOptions): Promise<McpTestClient
       (await client.listResourceTemplates(undefined, BYPASS)).resourceTemplates,
     resources: async () => (await client.listResources(undefined, BYPASS)).resources,
     tools: async () => (await client.listTools(undefined, BYPASS)).tools,
+    watch: (resources, watchOptions) =>
+      callWatchTool(client, watchToolOf(app), resources, watchOptions),
+    version: async (uri) => versionOf(uri, await client.readResource({ uri }, BYPASS)),
     async listChanges() {
       if (options.protocol === "2026-07-28")
         listen ??= await client.listen({ resourcesListChanged: true, toolsListChanged: true });
@@ -198,6 +229,7 @@ async function connectTransport(
     ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
     ...(options.onerror && { onerror: options.onerror }),
     ...(options.checkResults !== undefined && { checkResults: options.checkResults }),
+    ...(options.skills && { skills: options.skills }),
     ...(options.confirmTimeoutMs !== undefined && { confirmTimeoutMs: options.confirmTimeoutMs }),
   };
   if (options.transport === "http") {
@@ -225,6 +257,42 @@ async function connectTransport(
   const handle = serveStdio(app, { ...serveOptions, transport: serverTransport });
   await client.connect(updates.watching(clientTransport));
   return { stop: () => handle.close(), pushStreamOpen: Promise.resolve(), live: handle.live };
+}
+
+function watchToolOf(app: App): string {
+  const name = engineOf(app).watchTool;
+  if (name === undefined)
+    throw new Error(`livecmd: app "${app.name}" serves no watch tool (agent.watchTool: false)`);
+  return name;
+}
+
+async function callWatchTool(
+  client: Client,
+  tool: string,
+  resources: readonly (string | { uri: string; version?: string })[],
+  { timeoutMs, signal, onprogress }: WatchOptions = {},
+): Promise<WatchAnswer> {
+  const result = (await client.callTool(
+    {
+      name: tool,
+      arguments: {
+        resources: resources.map((each) => (typeof each === "string" ? { uri: each } : each)),
+        ...(timeoutMs !== undefined && { timeoutMs }),
+      },
+    },
+    // The wait is bounded by the tool; progress, when asked for, keeps the request alive too.
+    { ...(signal && { signal }), ...(onprogress && { onprogress, resetTimeoutOnProgress: true }) },
+  )) as CallToolResult;
+  if (result.isError)
+    throw new Error(result.content.map((part) => ("text" in part ? part.text : "")).join(""));
+  return result.structuredContent as unknown as WatchAnswer;
+}
+
+function versionOf(uri: string, result: ReadResourceResult): string {
+  const version = result.contents[0]?._meta?.[VERSION_META_KEY];
+  if (typeof version !== "string")
+    throw new Error(`livecmd: reading ${uri} gave no version in _meta["${VERSION_META_KEY}"]`);
+  return version;
 }
 
 async function listenModern(

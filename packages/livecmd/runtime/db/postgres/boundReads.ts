@@ -1,3 +1,4 @@
+import type { TableObserver } from "../database.ts";
 import type { KeyValue, RowImage, TableRead } from "../keyedAccess.ts";
 import { unfollowed, type WholeReason } from "../wholeReason.ts";
 import {
@@ -9,7 +10,7 @@ import {
 } from "./pgFilters.ts";
 import type { KeyKind } from "./keyColumns.ts";
 import { arrayElements, keysOfTexts, sentText } from "./pgKeys.ts";
-import type { PgQueryConfig } from "./pgShapes.ts";
+import type { PgQueryConfig } from "../node-postgres/pgShapes.ts";
 import type {
   KeySource,
   Lookup,
@@ -39,6 +40,23 @@ const UNSURE = unfollowed(
 
 /** Runs one of livecmd's own statements where the app's statement runs (its transaction, or the pool). */
 export type Query = (config: PgQueryConfig) => Promise<{ rows: unknown[] }>;
+
+/**
+ * Tells `observer` what a statement planned as `reads` reads when bound to `params`: by table
+ * alone when it matches by table; else its own values' reads, then, once `query` (where the
+ * statement runs: its transaction, its connection) read them, the values it looks up.
+ */
+export async function reportReads(
+  observer: TableObserver,
+  reads: readonly PlannedRead[],
+  params: readonly unknown[],
+  query: Query,
+): Promise<void> {
+  if (observer.tablesOnly) return observer.read?.(reads.map(({ table }) => ({ table })));
+  const { now, later } = boundReads(reads, params);
+  observer.read?.(now);
+  if (later.length > 0) observer.read?.(await lookedUpReads(later, params, query));
+}
 
 /**
  * The rows a statement planned as `reads` reads when bound to `params`: `now`, what its own

@@ -3,7 +3,7 @@ import { ANY_TABLE } from "../anyTable.ts";
 import { anyRowsOf, type TableChange } from "../keyedAccess.ts";
 import { CHANGES_CHANNEL } from "./changeFeed.ts";
 import { changeOfPayload } from "./changePayload.ts";
-import type { PgClient, PgNotification, PgPool } from "./pgShapes.ts";
+import type { PgClient, PgNotification, PgPool } from "../node-postgres/pgShapes.ts";
 
 const FIRST_RETRY_MS = 100;
 const LAST_RETRY_MS = 5_000;

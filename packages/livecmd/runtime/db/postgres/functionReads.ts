@@ -1,5 +1,5 @@
 import type { CalledName, PlanCalls } from "./planCalls.ts";
-import type { PgClient } from "./pgShapes.ts";
+import type { PgClient } from "../node-postgres/pgShapes.ts";
 
 /** Catalog functions that run SQL given as text: they may read any table. */
 const SQL_RUNNING_CATALOG_FUNCTIONS = new Set([

@@ -1,4 +1,4 @@
-import type { PgPool } from "./pgShapes.ts";
+import type { PgPool } from "../node-postgres/pgShapes.ts";
 import { DDL_EVENT_TRIGGER, INSTALL_CHANGE_FEED, NEW_TABLES_EVENT_TRIGGER } from "./changeFeed.ts";
 
 /** Said when the installing role could not create livecmd's event triggers (not a superuser). */

@@ -1,7 +1,7 @@
 import { unfollowed } from "../wholeReason.ts";
 import { callsRead } from "./functionReads.ts";
 import { columnsOf, tableKey, type PlannedTable } from "./keyColumns.ts";
-import type { PgClient } from "./pgShapes.ts";
+import type { PgClient } from "../node-postgres/pgShapes.ts";
 import { planCalls } from "./planCalls.ts";
 import { planNodes, planReads, type PlanNode, type PlannedRead } from "./planReads.ts";
 import { relationsOf, type Relations } from "./relationRoots.ts";

@@ -2,6 +2,8 @@ import { ANY_TABLE } from "../anyTable.ts";
 import type { TableChange } from "../keyedAccess.ts";
 import { SetupError } from "../../model/setupError.ts";
 import type { Database } from "../database.ts";
+import type { DatabaseOwner } from "../driver.ts";
+import type { RunScope } from "../runScope.ts";
 import { ChangeListener } from "./changeListener.ts";
 import { redacted, urlProblem } from "./connectionProblem.ts";
 import { firstConnection } from "./firstConnection.ts";
@@ -11,13 +13,25 @@ import {
   installChangeFeed,
   WITHOUT_EVENT_TRIGGERS,
 } from "./installChangeFeed.ts";
-import { loadPg } from "./loadPg.ts";
-import type { PgModule, PgPool } from "./pgShapes.ts";
+import { loadPg } from "../node-postgres/loadPg.ts";
+import {
+  connectionConfigOf,
+  isClient,
+  isPool,
+  observeClient,
+  observePool,
+} from "../node-postgres/observedPool.ts";
+import type { PgClient, PgModule, PgPool } from "../node-postgres/pgShapes.ts";
 import { PostgresConnection, PostgresDatabase } from "./postgresDatabase.ts";
-import { typeParsers } from "./typeParsers.ts";
+import { typeParsers } from "../node-postgres/typeParsers.ts";
 
-/** A URL, an app's `pg.Pool`, or a function that finds one when the database is first used. */
-export type PostgresTarget = string | PgPool | (() => Promise<string | PgPool>);
+/**
+ * A URL, the app's own `pg.Pool` or connected `pg.Client`, or a function that finds one when the
+ * database is first used. The statements the app sends through its pool or client (with Drizzle,
+ * Kysely, Prisma's adapter or its own SQL) are observed from then on, as `ctx.db`'s are.
+ */
+export type PostgresTarget =
+  string | PgPool | PgClient | (() => Promise<string | PgPool | PgClient>);
 
 export interface PostgresOptions {
   /**
@@ -46,8 +60,11 @@ export interface PostgresOptions {
 /** A PostgreSQL database for `defineApp({ database })`, opened on first use. */
 export interface PostgresSource {
   readonly kind: "postgres";
-  /** Opens it; `changed` is told every change the change feed reports. */
-  open(changed: (changes: readonly TableChange[]) => void): PostgresDatabase;
+  /**
+   * Opens it: `changed` is told every change the change feed reports, and the statements the app
+   * sends through its own pool or client report to its command runs in `runs`.
+   */
+  open(changed: DatabaseOwner["changed"], runs?: RunScope): PostgresDatabase;
 }
 
 /**
@@ -64,7 +81,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   return {
     kind: "postgres",
-    open(changed) {
+    open(changed, runs) {
       const pg = loadPg();
       const pure = new Set(options.pureFunctions);
       const shared = new PostgresConnection(
@@ -72,6 +89,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
         log,
         { pureFunctions: pure },
         checkReads,
+        runs,
       );
       // Every table changed is also what DDL and a lost feed are: plans may have changed too.
       const heard = (changes: readonly TableChange[]) => {
@@ -93,11 +111,13 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
         const found = typeof target === "function" ? await target() : target;
         if (!found) throw new SetupError(NO_DATABASE);
         if (typeof found === "string") checkUrl(found);
-        ownsPool = typeof found === "string";
-        shared.pool = typeof found === "string" ? ownPool(pg, found, log) : found;
+        ownsPool = typeof found === "string" || isClient(found);
+        shared.pool = livecmdPool(pg, found, shared, log);
         await firstConnection(
           shared.pool,
-          typeof found === "string" ? redacted(found) : "the pg.Pool given",
+          typeof found === "string"
+            ? redacted(found)
+            : `the ${isPool(found) ? "pg.Pool" : "pg.Client"} given`,
         );
         await options.setUp?.(setUpView);
         await installChangeFeed(shared.pool);
@@ -136,7 +156,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
 }
 
 const NO_DATABASE =
-  "livecmd: postgres() was given no database: pass a postgres:// URL (is DATABASE_URL set?), a pg.Pool, or a function that returns either";
+  "livecmd: postgres() was given no database: pass a postgres:// URL (is DATABASE_URL set?), a pg.Pool, a connected pg.Client, or a function that returns one";
 
 function checkPureFunctions(names: unknown): void {
   if (names === undefined) return;
@@ -151,9 +171,31 @@ function checkUrl(url: string): void {
   if (problem) throw new SetupError(problem);
 }
 
-function ownPool(pg: PgModule, connectionString: string, log: (line: string) => void): PgPool {
+/**
+ * The pool livecmd sends its own statements through (and `ctx.db`'s): one of its own for a URL or
+ * the app's client (made with the client's settings), or the app's pool; the app's own pool or
+ * client observed from now on.
+ */
+function livecmdPool(
+  pg: PgModule,
+  found: string | PgPool | PgClient,
+  shared: PostgresConnection,
+  log: (line: string) => void,
+): PgPool {
+  if (typeof found === "string") return ownPool(pg, { connectionString: found }, log);
+  if (isPool(found)) return observePool(found, shared.handleStatements);
+  if (!isClient(found)) throw new SetupError(NO_DATABASE);
+  observeClient(found, shared.handleStatements);
+  return ownPool(pg, connectionConfigOf(found), log);
+}
+
+function ownPool(
+  pg: PgModule,
+  connection: Record<string, unknown>,
+  log: (line: string) => void,
+): PgPool {
   const pool = new pg.Pool({
-    connectionString,
+    ...connection,
     allowExitOnIdle: true,
     application_name: "livecmd",
   });

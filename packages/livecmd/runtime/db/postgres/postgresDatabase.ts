@@ -1,9 +1,18 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ANY_TABLE } from "../anyTable.ts";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
-import { boundReads, lookedUpReads } from "./boundReads.ts";
-import { cancellableQuery } from "./cancellableQuery.ts";
-import type { PgClient, PgPool, PgQueryConfig, PgQueryResult, PgTypeParsers } from "./pgShapes.ts";
+import { reportReads } from "./boundReads.ts";
+import { cancellableQuery, whileCancellable } from "../node-postgres/cancellableQuery.ts";
+import type { PgHandleStatements } from "../node-postgres/observedPool.ts";
+import { throwIfCancelled } from "../runCancelled.ts";
+import type { RunScope } from "../runScope.ts";
+import type {
+  PgClient,
+  PgPool,
+  PgQueryConfig,
+  PgQueryResult,
+  PgTypeParsers,
+} from "../node-postgres/pgShapes.ts";
 import { numberedPlaceholders } from "./placeholders.ts";
 import {
   deallocateExplained,
@@ -13,6 +22,8 @@ import {
 } from "./planTables.ts";
 import type { PlannedRead } from "./planReads.ts";
 import { activityOf, unaccounted } from "./readsCheck.ts";
+import { PostgresSessionStore } from "./sessionStore.ts";
+import { PostgresSpentConfirmations } from "./spentConfirmations.ts";
 
 /** What the views of one database share beyond its connections. */
 export interface DatabaseLifecycle {
@@ -24,6 +35,12 @@ export interface DatabaseLifecycle {
   listening(): boolean;
   /** Hears a channel on the change feed's connection (`ChangeListener.hear`). */
   hear(channel: string, heard: (payload: string | undefined) => void): Promise<() => void>;
+}
+
+/** Where a statement is explained: on the connection it goes to (in a transaction or not), or on one of livecmd's. */
+interface ExplainedOn {
+  readonly client: PgClient;
+  readonly inTransaction: boolean;
 }
 
 /** A transaction's connection, which every statement made from within its callback uses. */
@@ -49,6 +66,8 @@ export class PostgresConnection {
     private readonly explaining: ExplainOptions = {},
     /** `LIVECMD_CHECK_READS=1`: every statement's read set is checked against what it scanned. */
     readonly checkingReads = false,
+    /** The app's command runs, which the statements it sends through its own pool report to. */
+    private readonly runs?: RunScope,
   ) {}
 
   /**
@@ -105,19 +124,52 @@ export class PostgresConnection {
    * transaction's connection: it holds one already, and waiting for a second could wait forever
    * once every pooled connection is held by a transaction doing the same.
    */
-  reads(text: string, transaction: PgClient | undefined): Promise<readonly PlannedRead[]> {
+  reads(text: string, on: ExplainedOn | undefined): Promise<readonly PlannedRead[]> {
     let reads = this.#reads.get(text);
-    if (!reads) this.#reads.set(text, (reads = this.#explain(text, transaction)));
+    if (!reads) this.#reads.set(text, (reads = this.#explain(text, on)));
     return reads;
   }
 
+  /**
+   * What the app's own statements through its pool or client go through (`observedPool.ts`):
+   * each is reported to the run it belongs to before it is sent, as `ctx.db`'s are, explained on
+   * the connection it goes to (it holds that one already; waiting for another could wait forever
+   * once every pooled connection is held so), and cancelled with the run.
+   */
+  readonly handleStatements: PgHandleStatements = {
+    statement: async ({ text, values, client, status }, send) => {
+      const observer = this.runs?.observer();
+      throwIfCancelled(observer?.signal);
+      // A failed transaction runs nothing but its end: the statement will fail, reading nothing.
+      if (observer?.read && status !== "failed transaction") {
+        const on = status && { client, inTransaction: status === "in transaction" };
+        await reportReads(observer, await this.reads(text, on), values, (own) => client.query(own));
+      }
+      const signal = observer?.signal;
+      return signal ? whileCancellable(this.pool, client.processID, signal, send) : send();
+    },
+    streamed: (text) => {
+      const observer = this.runs?.observer();
+      throwIfCancelled(observer?.signal);
+      // It starts at once, before an explain could answer: every table, rather than a read missed.
+      observer?.read?.([
+        {
+          table: ANY_TABLE,
+          because: `${JSON.stringify(text)} is streamed, which livecmd does not explain`,
+        },
+      ]);
+    },
+  };
+
   /** Logged once per statement text (per plan read): what watching it cannot rely on. */
-  async #explain(text: string, transaction: PgClient | undefined): Promise<readonly PlannedRead[]> {
+  async #explain(text: string, on: ExplainedOn | undefined): Promise<readonly PlannedRead[]> {
     let reason: string;
     try {
-      const access = transaction
-        ? await explainInTransaction(transaction, text, this.explaining)
-        : await this.#explainOnOwnConnection(text);
+      const access = !on
+        ? await this.#explainOnOwnConnection(text)
+        : on.inTransaction
+          ? await explainInTransaction(on.client, text, this.explaining)
+          : await explainTables(on.client, text, this.explaining);
       if ("reads" in access) {
         for (const read of access.reads)
           if (read.column === undefined && read.filter === undefined && read.because)
@@ -200,9 +252,25 @@ export class PostgresDatabase implements AppDatabase {
     return this.lifecycle.hear(channel, heard);
   }
 
-  /** Whether the change feed is heard now: a write from elsewhere would reach the subscriptions. */
-  get feedListening(): boolean {
-    return this.lifecycle.listening();
+  /** While the change feed is not heard, a write from elsewhere would not reach the subscriptions. */
+  servingProblem(): string | undefined {
+    return this.lifecycle.listening()
+      ? undefined
+      : "the PostgreSQL change feed is not listened to (reconnecting)";
+  }
+
+  /** Every process serving this database shares its 2025-era sessions. */
+  sharedSessions(): PostgresSessionStore {
+    return new PostgresSessionStore(this);
+  }
+
+  /** Every process serving this database spends a confirmation once between them. */
+  spentConfirmations(): PostgresSpentConfirmations {
+    return new PostgresSpentConfirmations(() => this);
+  }
+
+  keyText(key: string): string {
+    return JSON.stringify(key);
   }
 
   observedBy(observer: TableObserver): PostgresDatabase {
@@ -266,16 +334,14 @@ export class PostgresDatabase implements AppDatabase {
     const signal = this.observer?.signal;
     if (!this.observer?.read && !this.shared.checkingReads)
       return cancellableQuery(this.shared.pool, transaction, config, signal);
-    const reads = await this.shared.reads(text, transaction);
-    if (this.observer?.tablesOnly) this.observer.read?.(reads.map(({ table }) => ({ table })));
-    else if (this.observer?.read) {
-      const { now, later } = boundReads(reads, params);
-      this.observer.read(now);
-      if (later.length > 0)
-        this.observer.read(
-          await lookedUpReads(later, params, (own) => (transaction ?? this.shared.pool).query(own)),
-        );
-    }
+    const reads = await this.shared.reads(
+      text,
+      transaction && { client: transaction, inTransaction: true },
+    );
+    if (this.observer?.read)
+      await reportReads(this.observer, reads, params, (own) =>
+        (transaction ?? this.shared.pool).query(own),
+      );
     if (this.shared.checkingReads) return this.shared.checked(config, reads, transaction);
     return cancellableQuery(this.shared.pool, transaction, config, signal);
   }

@@ -1,6 +1,6 @@
 import { ANY_TABLE } from "../anyTable.ts";
 import { LIVECMD_SCHEMA, ROOT_OF } from "./changeFeed.ts";
-import type { PgClient } from "./pgShapes.ts";
+import type { PgClient } from "../node-postgres/pgShapes.ts";
 
 /**
  * What this connection's transaction has done so far, as PostgreSQL counts it: scans per table

@@ -1,6 +1,6 @@
 import { DDL_EVENT_TRIGGER, ROOT_OF } from "./changeFeed.ts";
 import { tableKey, type PlannedTable } from "./keyColumns.ts";
-import type { PgClient } from "./pgShapes.ts";
+import type { PgClient } from "../node-postgres/pgShapes.ts";
 
 /** A relation a plan names, as the change feed knows it. */
 export interface Relation {

@@ -1,5 +1,5 @@
 import { LIVECMD_SCHEMA } from "./changeFeed.ts";
-import type { PgPool } from "./pgShapes.ts";
+import type { PgPool } from "../node-postgres/pgShapes.ts";
 import type { PostgresDatabase } from "./postgresDatabase.ts";
 import { sessionMessageOf, type SessionMessage } from "./sessionMessage.ts";
 import { SESSIONS_CHANNEL, sessionTables } from "./sessionTables.ts";

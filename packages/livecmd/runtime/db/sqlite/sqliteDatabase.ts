@@ -2,8 +2,11 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
 import { ANY_TABLE } from "../anyTable.ts";
 import { anyRowsOf, type TableChange } from "../keyedAccess.ts";
+import { RunScope } from "../runScope.ts";
 import { ChangeLog } from "./changeLog.ts";
 import { readingNumbers, type SqliteConnection, type SqliteStatement } from "./sqliteConnection.ts";
+import { keyText } from "./sqliteKeys.ts";
+import type { SqliteLibrary } from "./sqliteLibrary.ts";
 import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
 import { StatementPlans } from "./statementPlans.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
@@ -15,8 +18,27 @@ interface OpenTransaction {
   savepoints: number;
 }
 
+/** A transaction the app began through its handle (Kysely's, `BEGIN`): the run it began in. */
+interface HandleTransaction {
+  readonly run: TableObserver | undefined;
+  readonly done: Promise<void>;
+  readonly end: () => void;
+}
+
 /** How often a connection looks for writes made by other connections to its database file. */
 export const OTHER_WRITERS_POLL_MS = 25;
+
+/** A connection of a library livecmd does not know: only `ctx.db`'s statements are observed. */
+const UNKNOWN_LIBRARY: SqliteLibrary = {
+  name: "SQLite",
+  accepts: () => true,
+  inTransaction: (handle) => {
+    const flags = handle as { inTransaction?: unknown; isTransaction?: unknown };
+    const flag = flags.inTransaction ?? flags.isTransaction;
+    return typeof flag === "boolean" ? flag : undefined;
+  },
+  observe: (handle) => handle,
+};
 
 /** A `caughtUp` waiting for the end of the log's read numbered `read`. */
 interface Waiter {
@@ -31,11 +53,15 @@ class Connection {
   /** Statements made from within a transaction's callback carry it (awaited or not). */
   readonly scope = new AsyncLocalStorage<OpenTransaction>();
   open: OpenTransaction | undefined;
+  /** Set while a transaction the app began through its handle is open. */
+  handleTransaction: HandleTransaction | undefined;
   #schema: SqliteSchema;
   /** Undefined on a read-only file without one: then any write by another connection changes every table. */
   #log: ChangeLog | undefined;
   #dataVersion: number;
   #schemaChanged = false;
+  #lookAgainQueued = false;
+  #closed = false;
   /** Whether the next page of the log is to be read on a later turn (or once a transaction ends). */
   #pageDue = false;
   #waiters: Waiter[] = [];
@@ -44,14 +70,40 @@ class Connection {
     this.#pageDue = false;
     this.#readLog();
   });
-  /** The handle for livecmd's own statements, which must read numbers. */
+  readonly #lookAgain = keepServing(
+    "reading a transaction committed through the app's handle",
+    () => {
+      this.#lookAgainQueued = false;
+      if (this.#closed || this.inTransaction) return;
+      this.#noteHandleTransaction(undefined);
+      this.committed();
+    },
+  );
+  /** The connection as livecmd prepares `ctx.db`'s statements: past the observation of the app's. */
+  readonly #unobserved: SqliteConnection;
+  /** The same for livecmd's own statements, which must read numbers. */
   readonly #own: SqliteConnection;
 
   constructor(
     readonly handle: SqliteConnection,
+    private readonly library: SqliteLibrary,
     private readonly changed: (changes: readonly TableChange[]) => void,
+    readonly runs: RunScope,
   ) {
-    const own = (this.#own = readingNumbers(handle));
+    this.#unobserved = library.observe(handle, {
+      statement: (sql, params, execute) => this.observed(sql, params, runs.observer(), execute),
+      unplanned: (execute) => {
+        const observer = runs.observer();
+        throwIfCancelled(observer?.signal);
+        try {
+          return execute();
+        } finally {
+          this.#noteHandleTransaction(observer);
+          this.wrote();
+        }
+      },
+    });
+    const own = (this.#own = readingNumbers(this.#unobserved));
     this.plans = new StatementPlans(own, () => this.#schema);
     this.#schema = this.#openLog(false);
     this.#dataVersion = this.#pragma("data_version");
@@ -64,20 +116,76 @@ class Connection {
   prepare(sql: string): SqliteStatement {
     let statement = this.statements.get(sql);
     if (!statement) {
-      statement = this.handle.prepare(sql);
+      statement = this.#unobserved.prepare(sql);
       this.statements.set(sql, statement);
     }
     return statement;
   }
 
-  /** The transaction a statement from here must wait for: one open that it is not part of. */
-  foreignTransaction(): OpenTransaction | undefined {
+  /**
+   * Whether a transaction is open on the connection: `ctx.db`'s, or one the app began through its
+   * handle (Drizzle's, Kysely's, `BEGIN`), when its library can tell.
+   */
+  get inTransaction(): boolean {
+    return this.library.inTransaction(this.handle) ?? this.open !== undefined;
+  }
+
+  /**
+   * The end of the transaction a `ctx.db` statement of `run` must wait for: one open that it is
+   * not part of (`ctx.db`'s of another callback, or one another run began through the handle).
+   */
+  foreignTransaction(run: TableObserver | undefined): Promise<void> | undefined {
     const open = this.open;
-    return open && this.scope.getStore() !== open ? open : undefined;
+    if (open) return this.scope.getStore() !== open ? open.done : undefined;
+    const handle = this.handleTransaction;
+    return handle && handle.run !== run ? handle.done : undefined;
   }
 
   exec(sql: string): void {
     this.prepare(sql).run();
+  }
+
+  /**
+   * Runs one statement for `observer`'s run (none: a statement of no run): its reads are
+   * reported before it runs, what it changed once it ran (`INSERT ... RETURNING` included).
+   */
+  observed<T>(
+    sql: string,
+    params: readonly unknown[],
+    observer: TableObserver | undefined,
+    execute: () => T,
+  ): T {
+    // SQLite runs a statement to its end on this thread: a cancelled run stops between them.
+    throwIfCancelled(observer?.signal);
+    const plan = this.plans.of(sql);
+    if (observer?.read)
+      observer.read(
+        observer.tablesOnly
+          ? plan.reads.map(({ table }) => ({ table }))
+          : this.plans.bind(plan.reads, params),
+      );
+    try {
+      return execute();
+    } finally {
+      if (plan.mayWrite) {
+        this.#noteHandleTransaction(observer);
+        this.wrote();
+      }
+    }
+  }
+
+  /** After a statement of `run` that may have begun or ended a transaction through the handle. */
+  #noteHandleTransaction(run: TableObserver | undefined): void {
+    if (this.open) return;
+    const open = this.library.inTransaction(this.handle);
+    if (open && !this.handleTransaction) {
+      let end!: () => void;
+      const done = new Promise<void>((resolve) => (end = resolve));
+      this.handleTransaction = { run, done, end };
+    } else if (!open && this.handleTransaction) {
+      this.handleTransaction.end();
+      this.handleTransaction = undefined;
+    }
   }
 
   /**
@@ -86,7 +194,19 @@ class Connection {
    */
   wrote(): void {
     this.#readSchemaIfChanged();
-    if (!this.open) this.committed();
+    if (!this.inTransaction) this.committed();
+    else if (!this.open) this.#lookAgainAfterThisJob();
+  }
+
+  /**
+   * A transaction the app began through its handle may end past livecmd's sight (better-sqlite3's
+   * `db.transaction(fn)`, Drizzle's, commits by itself): once the job that wrote in it is done,
+   * what it committed is reported, as `ctx.db`'s is at its commit.
+   */
+  #lookAgainAfterThisJob(): void {
+    if (this.#lookAgainQueued) return;
+    this.#lookAgainQueued = true;
+    queueMicrotask(this.#lookAgain);
   }
 
   /**
@@ -108,7 +228,7 @@ class Connection {
    * commit reads the log anyway).
    */
   otherWriters(): void {
-    if (this.open) return;
+    if (this.inTransaction) return;
     const dataVersion = this.#pragma("data_version");
     const moved = dataVersion !== this.#dataVersion;
     this.#dataVersion = dataVersion;
@@ -128,6 +248,7 @@ class Connection {
 
   /** Stops reading the log (a page due is dropped, a `caughtUp` waiting resolves) and closes the handle. */
   close(): void {
+    this.#closed = true;
     clearInterval(this.#poll);
     this.#log = undefined;
     for (const { resolve } of this.#waiters.splice(0)) resolve();
@@ -136,14 +257,19 @@ class Connection {
 
   /**
    * Reads a page of the log, unless one is due on a later turn already or a transaction is open
-   * (its commit, or its end, carries on). Between pages other work runs: reads, other clients.
+   * (its commit, or its end, carries on: `ctx.db`'s, one the app began through its handle and
+   * livecmd saw begin, else the statement or the job that ends it, else the poll). Between pages
+   * other work runs: reads, other clients.
    */
   #readLog(): void {
     const log = this.#log;
     if (!log || this.#pageDue) return;
-    if (this.open) {
-      this.#pageDue = true;
-      void this.open.done.then(this.#nextPage);
+    if (this.inTransaction) {
+      const end = this.open?.done ?? this.handleTransaction?.done;
+      if (end) {
+        this.#pageDue = true;
+        void end.then(this.#nextPage);
+      }
       return;
     }
     const changes = log.readPage();
@@ -175,7 +301,7 @@ class Connection {
   /** A changed schema: what any read reads may have moved, so every subscription re-runs. */
   #readSchemaIfChanged(): void {
     if (this.#pragma("schema_version") === this.#schema.version) return;
-    this.#schema = this.#openLog(this.open !== undefined);
+    this.#schema = this.#openLog(this.inTransaction);
     this.plans.forget();
     this.#schemaChanged = true;
   }
@@ -195,12 +321,16 @@ class Connection {
 }
 
 /**
- * A Database over one SQLite connection (better-sqlite3 or node:sqlite): it tells its observer which rows each statement
- * reads, and `changed` which rows each committed write to the file changed, whoever wrote it
- * (row by row, from the change log).
- * Statements run at once (both drivers are synchronous) unless another command's transaction
- * is open on the connection: a transaction's callback may await, and what others do meanwhile
- * must neither join it nor see its uncommitted rows, so they queue until it ends.
+ * A Database over one SQLite connection (better-sqlite3 or node:sqlite): it tells its observer
+ * which rows each statement reads, and `changed` which rows each committed write to the file
+ * changed, whoever wrote it (row by row, from the change log). Opened by a driver that knows the
+ * connection's library (`sqliteLibrary.ts`), it observes the app's own statements through the
+ * connection as well, for the run each belongs to (`runScope.ts`).
+ * `ctx.db`'s statements run at once (both libraries are synchronous) unless another command's
+ * `ctx.db` transaction is open on the connection: a transaction's callback may await, and what
+ * others do meanwhile must neither join it nor see its uncommitted rows, so they queue until it
+ * ends. (A statement the app runs through its handle cannot wait: it runs at once, as it would
+ * without livecmd.)
  */
 export class SqliteDatabase implements AppDatabase {
   readonly #connection: Connection;
@@ -208,10 +338,14 @@ export class SqliteDatabase implements AppDatabase {
   constructor(
     connection: SqliteConnection | Connection,
     changed: (changes: readonly TableChange[]) => void = () => {},
+    library: SqliteLibrary = UNKNOWN_LIBRARY,
+    runs: RunScope = new RunScope(),
     private readonly observer?: TableObserver,
   ) {
     this.#connection =
-      connection instanceof Connection ? connection : new Connection(connection, changed);
+      connection instanceof Connection
+        ? connection
+        : new Connection(connection, library, changed, runs);
   }
 
   get connection(): SqliteConnection {
@@ -220,7 +354,7 @@ export class SqliteDatabase implements AppDatabase {
 
   /** The same connection and caches, reporting reads to another observer (one per command run). */
   observedBy(observer: TableObserver): SqliteDatabase {
-    return new SqliteDatabase(this.#connection, undefined, observer);
+    return new SqliteDatabase(this.#connection, undefined, undefined, undefined, observer);
   }
 
   all<T>(sql: string, ...params: SqlParam[]): Promise<T[]> {
@@ -247,12 +381,20 @@ export class SqliteDatabase implements AppDatabase {
     const current = connection.scope.getStore();
     if (current !== undefined && current === connection.open)
       return savepoint(connection, current, fn);
-    for (let open = connection.open; open; open = connection.open) await open.done;
+    const run = this.#run();
+    for (
+      let wait = connection.foreignTransaction(run);
+      wait;
+      wait = connection.foreignTransaction(run)
+    )
+      await wait;
     let finish!: () => void;
     const open: OpenTransaction = {
       done: new Promise<void>((resolve) => (finish = resolve)),
       savepoints: 0,
     };
+    // Within a transaction this run began through the handle: a savepoint, as its library's would be.
+    if (connection.inTransaction) return savepoint(connection, open, fn);
     connection.open = open;
     try {
       connection.exec("BEGIN");
@@ -267,6 +409,25 @@ export class SqliteDatabase implements AppDatabase {
     }
   }
 
+  /** One process holds the connection: nothing but the database itself stops it from serving. */
+  servingProblem(): undefined {
+    return undefined;
+  }
+
+  /** SQLite's sessions are this process's alone. */
+  sharedSessions(): undefined {
+    return undefined;
+  }
+
+  /** So are its spent confirmations. */
+  spentConfirmations(): undefined {
+    return undefined;
+  }
+
+  keyText(key: string): string {
+    return keyText(key);
+  }
+
   /**
    * Other connections' writes are seen within a poll; this reads them now, and resolves once
    * every write committed before the call has been reported, a page of the log a turn. A
@@ -275,9 +436,14 @@ export class SqliteDatabase implements AppDatabase {
    */
   async caughtUp(): Promise<void> {
     const connection = this.#connection;
-    for (let open = connection.foreignTransaction(); open; open = connection.foreignTransaction())
-      await open.done;
-    if (connection.open) return;
+    const run = this.#run();
+    for (
+      let wait = connection.foreignTransaction(run);
+      wait;
+      wait = connection.foreignTransaction(run)
+    )
+      await wait;
+    if (connection.inTransaction) return;
     connection.otherWriters();
     await connection.reported();
   }
@@ -291,33 +457,21 @@ export class SqliteDatabase implements AppDatabase {
     params: readonly SqlParam[],
     execute: (statement: SqliteStatement) => T,
   ): Promise<T> {
-    const waitFor = this.#connection.foreignTransaction();
-    if (waitFor) return waitFor.done.then(() => this.#observed(sql, params, execute));
+    const run = this.#run();
+    const waitFor = this.#connection.foreignTransaction(run);
+    if (waitFor) return waitFor.then(() => this.#observed(sql, params, execute));
     try {
-      return Promise.resolve(this.#now(sql, params, execute));
+      const connection = this.#connection;
+      const statement = connection.prepare(sql);
+      return Promise.resolve(connection.observed(sql, params, run, () => execute(statement)));
     } catch (error) {
       return Promise.reject(error as Error);
     }
   }
 
-  /** Reads are reported before the statement runs, changes once it ran (`INSERT ... RETURNING` included). */
-  #now<T>(sql: string, params: readonly SqlParam[], execute: (statement: SqliteStatement) => T): T {
-    // SQLite runs a statement to its end on this thread: a cancelled run stops between them.
-    throwIfCancelled(this.observer?.signal);
-    const connection = this.#connection;
-    const statement = connection.prepare(sql);
-    const plan = connection.plans.of(sql);
-    if (this.observer?.read)
-      this.observer.read(
-        this.observer.tablesOnly
-          ? plan.reads.map(({ table }) => ({ table }))
-          : connection.plans.bind(plan.reads, params),
-      );
-    try {
-      return execute(statement);
-    } finally {
-      if (plan.mayWrite) connection.wrote();
-    }
+  /** The run a statement made here belongs to: this view's, or (`app.db` used within a command run) the caller's. */
+  #run(): TableObserver | undefined {
+    return this.observer ?? this.#connection.runs.observer();
   }
 }
 

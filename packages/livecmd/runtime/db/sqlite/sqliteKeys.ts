@@ -29,7 +29,8 @@ export function boundKey(
   column: KeyColumn,
 ): KeyValue | undefined {
   let typed = boundValue(value);
-  for (const affinity of [...via, column.affinity]) typed = typed && withAffinity(typed, affinity);
+  for (const affinity of via) typed = typed && withAffinity(typed, affinity);
+  typed = typed && withAffinity(typed, column.affinity);
   return typed && encode(typed, column.collation);
 }
 
@@ -98,9 +99,13 @@ function encode(typed: Typed, collation: Collation): KeyValue {
   if (typed.kind === "blob") return `b${typed.value.toUpperCase()}`;
   if (typed.kind === "text") return `t${collated(typed.value, collation)}`;
   const { value } = typed;
-  const integral =
-    typeof value === "bigint" || (Number.isInteger(value) && Math.abs(value) < 2 ** 63);
-  return `n${integral ? BigInt(value).toString() : String(value)}`;
+  // A safe integer prints as its BigInt does; a larger integral double prints rounded, so exactly.
+  const exactly =
+    typeof value === "number" &&
+    !Number.isSafeInteger(value) &&
+    Number.isInteger(value) &&
+    Math.abs(value) < 2 ** 63;
+  return `n${exactly ? BigInt(value).toString() : String(value)}`;
 }
 
 /**

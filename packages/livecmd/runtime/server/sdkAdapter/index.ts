@@ -37,6 +37,11 @@
  *    -32021 errors' classes, and on stdio a line that is JSON but no JSON-RPC message (its
  *    `ZodError`; a line that is no JSON is dropped unreported). So `clientRefusal` tells them
  *    apart, and `RefusalLog` logs them as refusals, not as the server's errors.
+ * 10. The skills extension (`@modelcontextprotocol/server/ext/skills`) attaches to an `McpServer`
+ *     and uses only its `server`, `isConnected()` and `registerResource(name, template, config,
+ *     read)` (its skill files as one `ResourceTemplate` whose `list` gives the `SKILL.md` files).
+ *     An `McpServer` would take over `resources/*`, so livecmd hands it just those
+ *     (`attachSkills`) and serves the skill files from its own handlers.
  */
 export { narrowedTo, requestedUris } from "./listenRequest.ts";
 export { StdioListenTap } from "./stdioListenTap.ts";
@@ -44,4 +49,5 @@ export { HttpListens } from "./httpListens.ts";
 export { ListenResumes } from "./listenResume.ts";
 export { routeByEra } from "./httpEraRouting.ts";
 export { CheckedParamsServer } from "./requestParams.ts";
+export { attachSkills, type ServedSkills } from "./skillsHost.ts";
 export { clientRefusal, type ClientRefusal } from "./clientRefusals.ts";

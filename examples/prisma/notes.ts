@@ -1,0 +1,85 @@
+import { command, type Int } from "livecmd";
+import { db } from "./db.ts";
+
+export interface Note {
+  id: number;
+  author_id: number;
+  title: string;
+  body: string;
+}
+
+export interface NoteTitle {
+  id: number;
+  title: string;
+}
+
+/**
+ * A note, by id.
+ * @param id The note's id.
+ * @minimum 1
+ */
+export const notes_show = command(
+  { live: true, title: "Note" },
+  async (_ctx, id: Int): Promise<Note> => {
+    // findFirst, not findUnique: Prisma batches the findUnique calls made in one tick, whichever
+    // requests they serve, into one query, which livecmd can tell to only one of their runs.
+    const note = await db.note.findFirst({ where: { id } });
+    if (!note) throw new Error(`no note with id ${id}`);
+    return note;
+  },
+);
+
+/**
+ * An author's notes, oldest first.
+ * @param author_id The author's id.
+ * @minimum 1
+ */
+export const notes_by_author = command(
+  { live: true, title: "Notes of an author" },
+  async (_ctx, author_id: Int): Promise<NoteTitle[]> =>
+    db.note.findMany({
+      where: { author_id },
+      select: { id: true, title: true },
+      orderBy: { id: "asc" },
+    }),
+);
+
+/**
+ * Adds an author, and returns their id.
+ * @param name The author's name.
+ */
+export const authors_create = command({}, async (_ctx, name: string): Promise<{ id: number }> =>
+  db.author.create({ data: { name }, select: { id: true } }),
+);
+
+/**
+ * Writes a note, and returns its id.
+ * @param author_id The author's id.
+ * @minimum 1
+ * @param title The note's title.
+ */
+export const notes_create = command(
+  {},
+  async (_ctx, author_id: Int, title: string): Promise<{ id: number }> =>
+    db.note.create({ data: { author_id, title }, select: { id: true } }),
+);
+
+/**
+ * Renames a note.
+ * @param id The note's id.
+ * @minimum 1
+ * @param title The new title.
+ */
+export const notes_rename = command(
+  { annotations: { idempotentHint: true } },
+  async (_ctx, id: Int, title: string): Promise<Note> => {
+    const [note] = await db
+      .$transaction([
+        db.note.updateMany({ where: { id }, data: { title } }),
+        db.note.findFirst({ where: { id } }),
+      ])
+      .then(([, found]) => [found]);
+    if (!note) throw new Error(`no note with id ${id}`);
+    return note;
+  },
+);

@@ -1,0 +1,19 @@
+import type { SkillPlan } from "../../plan/planSkill.ts";
+import { referencePage } from "./referencePage.ts";
+import { skillPage } from "./skillPage.ts";
+
+/**
+ * The agent skill's files, under `skills/<name>/` of the output folder: SKILL.md, and a
+ * reference page for each URI an agent can read (one page would not hold every variable and
+ * result type of a big app; the skill links each).
+ */
+export function renderSkill(skill: SkillPlan, notice: string): [string, string][] {
+  const folder = `skills/${skill.name}`;
+  return [
+    [`${folder}/SKILL.md`, skillPage(skill, notice)],
+    ...skill.readable.map((readable): [string, string] => [
+      `${folder}/${readable.reference}`,
+      referencePage(readable, notice),
+    ]),
+  ];
+}

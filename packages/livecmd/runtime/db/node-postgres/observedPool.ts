@@ -1,0 +1,191 @@
+import type { PgClient, PgPool, PgQueryConfig, PgQueryResult } from "./pgShapes.ts";
+
+/** Where a connection stands, as PostgreSQL said after its last statement (`ReadyForQuery`). */
+export type TransactionStatus = "idle" | "in transaction" | "failed transaction";
+
+const STATUS: Readonly<Record<string, TransactionStatus>> = {
+  I: "idle",
+  T: "in transaction",
+  E: "failed transaction",
+};
+
+/** A statement the app sends, as livecmd reads it: its text, values, and the connection it goes to. */
+export interface SentStatement {
+  readonly text: string;
+  readonly values: readonly unknown[];
+  /** The connection it goes to, as livecmd sends on it itself (to explain the statement first). */
+  readonly client: PgClient;
+  /** Undefined when the connection does not say (a client that is not node-postgres's own). */
+  readonly status: TransactionStatus | undefined;
+}
+
+/** What the PostgreSQL engine does with each statement the app sends through its own handle. */
+export interface PgHandleStatements {
+  /** Sends it (`send`) for the run it belongs to, its reads reported first, cancelled with the run. */
+  statement(sent: SentStatement, send: () => Promise<PgQueryResult>): Promise<PgQueryResult>;
+  /** A statement streamed (pg-cursor, pg-query-stream), which goes at once: its reads reported as well as can be. */
+  streamed(text: string, values: readonly unknown[]): void;
+}
+
+type Method = (...args: unknown[]) => unknown;
+type Callback = (error: Error | null, result?: unknown) => void;
+
+/** The parts of node-postgres's own classes livecmd reads: a Pool's counters, a Client's connection. */
+interface PgInternals {
+  totalCount?: unknown;
+  connectionParameters?: unknown;
+  connection?: {
+    on(event: "readyForQuery", listener: (message: { status: string }) => void): unknown;
+  };
+}
+
+/** Whether `handle` is a node-postgres `Pool` (else, for `postgres()`, a `Client`). */
+export function isPool(handle: unknown): handle is PgPool {
+  return typeof handle === "object" && handle !== null && "totalCount" in handle;
+}
+
+/** Whether `handle` is a node-postgres `Client`. */
+export function isClient(handle: unknown): handle is PgClient {
+  return (
+    typeof handle === "object" &&
+    handle !== null &&
+    typeof (handle as PgInternals).connectionParameters === "object"
+  );
+}
+
+/** The settings `client` connected with, for a pool of livecmd's own beside it (its password included). */
+export function connectionConfigOf(client: PgClient): Record<string, unknown> {
+  const { user, password, host, port, database, ssl } = (
+    client as unknown as { connectionParameters: Record<string, unknown> }
+  ).connectionParameters;
+  return { user, password, host, port, database, ssl };
+}
+
+/**
+ * Makes every statement the app sends through `pool` go through `statements`: its `connect` is
+ * given a method of its own in front of pg-pool's, which hands out each client behind a proxy
+ * whose `query` is observed (`pool.query` connects through it too). The app keeps the pool it
+ * made, and every library holding it (Drizzle, Kysely, Prisma's adapter) sees the same. Returns
+ * the pool as livecmd uses it itself, unobserved.
+ */
+export function observePool(pool: PgPool, statements: PgHandleStatements): PgPool {
+  const connect = (pool.connect as Method).bind(pool);
+  const proxies = new WeakMap<PgClient, PgClient>();
+  const proxyOf = (client: PgClient) => {
+    let proxy = proxies.get(client);
+    if (!proxy) proxies.set(client, (proxy = observedClient(client, statements)));
+    return proxy;
+  };
+  (pool as unknown as Record<string, unknown>).connect = (callback?: unknown) =>
+    typeof callback === "function"
+      ? connect((error: Error | undefined, client: PgClient | undefined, done: unknown) =>
+          (callback as Method)(error, client && proxyOf(client), done),
+        )
+      : (connect() as Promise<PgClient>).then(proxyOf);
+  return unobservedPool(pool, connect as () => Promise<PgClient>);
+}
+
+/**
+ * Makes every statement the app sends through its own connected `client` go through
+ * `statements` (its `query` given a method of its own in front of pg's).
+ */
+export function observeClient(client: PgClient, statements: PgHandleStatements): void {
+  const query = observedQuery(client, statements);
+  (client as unknown as Record<string, unknown>).query = query;
+}
+
+/** `client` as the app sees it: the same, but for an observed `query`. */
+function observedClient(client: PgClient, statements: PgHandleStatements): PgClient {
+  const query = observedQuery(client, statements);
+  return new Proxy(client, {
+    get(target, key) {
+      if (key === "query") return query;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === "function" ? (value as Method).bind(target) : value;
+    },
+  });
+}
+
+/**
+ * pg's `query`, in each of its forms (`(text, values?)`, `(config, values?)`, either with a
+ * callback, or a submittable), observed. Statements leave in the order they were made: one that
+ * waits to be explained holds back those made after it on the same connection.
+ */
+function observedQuery(client: PgClient, statements: PgHandleStatements): Method {
+  const query = (client.query as Method).bind(client);
+  const status = transactionStatus(client);
+  const unobserved: PgClient = {
+    query: (config) => query(config) as Promise<PgQueryResult>,
+    get processID() {
+      return client.processID;
+    },
+    release: (destroy) => client.release(destroy),
+    on: (event: string, listener: (value: never) => void) =>
+      (client.on as (event: string, listener: (value: never) => void) => unknown)(event, listener),
+  };
+  let previous: Promise<void> = Promise.resolve();
+  return (...args: unknown[]) => {
+    const [first, second] = args;
+    const config = (
+      typeof first === "string" ? { text: first } : first
+    ) as Partial<PgQueryConfig> & {
+      submit?: unknown;
+    };
+    const values = Array.isArray(second) ? second : (config.values ?? []);
+    if (typeof config.submit === "function") {
+      statements.streamed(String(config.text), values);
+      return query(...args);
+    }
+    const callback = args.find((arg) => typeof arg === "function") as Callback | undefined;
+    const sendArgs = callback ? args.filter((arg) => arg !== callback) : args;
+    let handedOff!: () => void;
+    const turn = previous;
+    previous = new Promise<void>((resolve) => (handedOff = resolve));
+    const text = String(config.text);
+    const result = turn.then(() =>
+      statements.statement({ text, values, client: unobserved, status: status() }, () => {
+        const sending = query(...sendArgs) as Promise<PgQueryResult>;
+        handedOff();
+        return sending;
+      }),
+    );
+    // A statement that never left (cancelled, or its explain failed) holds back nothing.
+    void result.finally(handedOff).catch(() => {});
+    if (!callback) return result;
+    result.then(
+      (rows) => callback(null, rows),
+      (error: Error) => callback(error),
+    );
+    return undefined;
+  };
+}
+
+/** Where `client` stands after its last statement, as PostgreSQL told it; idle when first seen. */
+function transactionStatus(client: PgClient): () => TransactionStatus | undefined {
+  const connection = (client as unknown as PgInternals).connection;
+  if (typeof connection?.on !== "function") return () => undefined;
+  let status: TransactionStatus = "idle";
+  connection.on("readyForQuery", (message) => (status = STATUS[message.status] ?? status));
+  return () => status;
+}
+
+/** The pool as livecmd's own statements use it: its clients as they are, `query` through them. */
+function unobservedPool(pool: PgPool, connect: () => Promise<PgClient>): PgPool {
+  return {
+    connect,
+    async query(config) {
+      const client = await connect();
+      try {
+        const result = await client.query(config);
+        client.release();
+        return result;
+      } catch (error) {
+        // As pg-pool does: a client whose statement failed is not trusted again.
+        client.release(error as Error);
+        throw error;
+      }
+    },
+    end: () => pool.end(),
+    ...(pool.on && { on: (event, listener) => pool.on!(event, listener) }),
+  };
+}

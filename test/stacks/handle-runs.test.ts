@@ -1,0 +1,174 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { after, before, describe, test } from "node:test";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { eq, sql } from "drizzle-orm";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import pg from "pg";
+import {
+  command,
+  defineApp,
+  Origin,
+  postgres,
+  type App,
+} from "../../packages/livecmd/runtime/index.ts";
+import type { KeyValue, TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
+import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
+import { SQLITE_DRIVERS } from "../helpers/sqliteDrivers.ts";
+
+const notes = sqliteTable("notes", { id: integer("id").primaryKey(), title: text("title") });
+
+/** Runs `name(...args)` as an agent's run that `reads` is told of, cancelled by `signal` when given. */
+function runObserved(app: App, name: string, args: unknown[], signal?: AbortSignal) {
+  const reads: TableRead[] = [];
+  const running = engineOf(app).run(name, args, {
+    origin: Origin.Agent,
+    observer: { read: (each) => reads.push(...each), sawPrincipal: () => {} },
+    ...(signal && { signal }),
+  });
+  return { reads, running };
+}
+
+const betterSqlite3 = SQLITE_DRIVERS.find(({ name }) => name === "better-sqlite3")!;
+
+describe(
+  "statements through the app's own SQLite handle belong to the run that executes them",
+  {
+    skip: betterSqlite3.skip,
+  },
+  () => {
+    const sqlite = new Database(":memory:");
+    sqlite.exec(
+      "CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT); INSERT INTO notes VALUES (1, 'a'), (2, 'b')",
+    );
+    const orm = drizzle(sqlite);
+    // Prepared before livecmd opened the database, run by every run of `show`.
+    const byId = orm
+      .select()
+      .from(notes)
+      .where(eq(notes.id, sql.placeholder("id")))
+      .prepare();
+    const show = command({ live: true }, async (_ctx, id: number) => byId.get({ id }));
+    const many = command({}, async () => {
+      for (let id = 1; ; id++) orm.select().from(notes).where(eq(notes.id, id)).get();
+    });
+    const app = defineApp({
+      name: "n",
+      commands: { show, many },
+      agent: { grant: [show] },
+      database: () => sqlite,
+    });
+    after(() => app.close());
+
+    test("a query prepared once reports to each run that executes it, with its own key", async () => {
+      const first = runObserved(app, "show", [1]);
+      const second = runObserved(app, "show", [2]);
+      await Promise.all([first.running, second.running]);
+      const keys = (reads: TableRead[]) =>
+        reads.map((read) =>
+          read.column === undefined
+            ? `${read.table} whole`
+            : `${read.table}.${read.column} = ${read.values.map((key) => app.db.keyText(key)).join(", ")}`,
+        );
+      assert.deepEqual(keys(first.reads), ["notes.rowid = 1"]);
+      assert.deepEqual(keys(second.reads), ["notes.rowid = 2"]);
+    });
+
+    test("once ctx.signal fired, no statement through the handle starts: the run rejects with an AbortError", async () => {
+      const controller = new AbortController();
+      controller.abort("the client went away");
+      const { running } = runObserved(app, "many", [], controller.signal);
+      await assert.rejects(running, { name: "AbortError" });
+    });
+  },
+);
+
+describe(
+  "the change log, read a page a turn, meets a transaction the app began through its handle",
+  { skip: betterSqlite3.skip },
+  () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "livecmd-handle-pages-"));
+    const file = path.join(folder, "notes.sqlite");
+    const sqlite = new Database(file);
+    sqlite.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT)");
+    const app = defineApp({
+      name: "n",
+      commands: {},
+      agent: { grant: [] },
+      database: () => sqlite,
+    });
+    after(async () => {
+      await app.close();
+      rmSync(folder, { recursive: true, force: true });
+    });
+
+    test("no page is read inside it: its rolled-back row is never reported, and every row another connection wrote is, after it", async () => {
+      await app.ready();
+      const other = new Database(file);
+      const insert = other.prepare("INSERT INTO notes VALUES (?, 'bulk')");
+      other.transaction(() => {
+        for (let id = 1; id <= 2_500; id++) insert.run(id);
+      })();
+      other.close();
+      const reported = new Set<KeyValue | null | undefined>();
+      engineOf(app).onChange((changes) => {
+        for (const { rows } of changes) {
+          assert.ok(rows, "each change carries its rows");
+          for (const row of rows) reported.add(row.rowid);
+        }
+      });
+      const caughtUp = engineOf(app).changesCaughtUp(); // reads the first of three pages now
+      sqlite.prepare("BEGIN").run();
+      sqlite.prepare("INSERT INTO notes VALUES (10001, 'own')").run();
+      await sleep(100); // page turns and polls come and go
+      assert.equal(reported.size, 0, "no page is read inside it");
+      sqlite.prepare("ROLLBACK").run();
+      await caughtUp;
+      await engineOf(app).changesCaughtUp();
+      assert.equal(reported.size, 2_500);
+      assert.ok(!reported.has("n10001"), "a rolled-back row is not reported");
+    });
+  },
+);
+
+const server = postgresServer();
+
+describe(
+  "statements through the app's own pg.Pool are cancelled with their run",
+  { skip: server.skip },
+  () => {
+    let pool: pg.Pool;
+    let app: App;
+    before(async () => {
+      const url = await emptyDatabase(server.url!);
+      psql(url, "CREATE TABLE notes (id integer PRIMARY KEY, title text)");
+      pool = new pg.Pool({ connectionString: url });
+      const slow = command({}, async () => pool.query("SELECT pg_sleep(30), count(*) FROM notes"));
+      app = defineApp({
+        name: "n",
+        commands: { slow },
+        agent: { grant: [slow] },
+        database: postgres(pool),
+      });
+      await app.ready();
+    });
+    after(async () => {
+      await app.close();
+      await pool.end();
+    });
+
+    test("the running statement is cancelled when ctx.signal fires, and the pool serves on", async () => {
+      const controller = new AbortController();
+      const { running, reads } = runObserved(app, "slow", [], controller.signal);
+      while (reads.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      controller.abort("the client went away");
+      await assert.rejects(running, /canceling statement due to user request/);
+      assert.deepEqual((await pool.query("SELECT 1 AS one")).rows, [{ one: 1 }]);
+    });
+  },
+);
