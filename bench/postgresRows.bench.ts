@@ -3,19 +3,29 @@
  * processes (`bench/peers/pgWatcher.ts`) each watching 1,000 `customers_show` URIs, writes of one
  * customer at a time made here: re-runs per write and commit → notify, with row matching (each
  * watched read keyed on its customer) and with table matching (every reader of customers
- * re-runs, as before), in the same run.
+ * re-runs, as before), in the same run. Issue 34: 10,000 watched schedules joined to their
+ * patients and 10,000 watched "orders over N", in this process (bench/lib/clinicWatches.ts).
  *
  *   npm run bench -- postgres-rows         # this row alone, printed, nothing written
  *   npx tsx bench/postgresRows.bench.ts    # the same
  */
 import { pathToFileURL } from "node:url";
 import { createExampleApp } from "../example/app.ts";
+import { postgres } from "../packages/livecmd/runtime/db/postgres/postgres.ts";
+import { clinicSeed, scenarioApp, SCHEMA } from "../test/helpers/liveScenarios.ts";
+import {
+  joinedLists,
+  overThresholds,
+  type JoinedLists,
+  type Thresholds,
+} from "./lib/clinicWatches.ts";
 import type { Matching } from "../packages/livecmd/runtime/live/readSet.ts";
-import { emptyDatabase, postgresServer } from "../test/helpers/postgres.ts";
+import { emptyDatabase, postgresServer, psql } from "../test/helpers/postgres.ts";
 import { childWatcher, measureWrites, type WriteBlock } from "./postgres.bench.ts";
 import { runAlone } from "./read.bench.ts";
 import {
   figureOf,
+  median,
   percentile,
   ratio,
   type BenchModule,
@@ -31,6 +41,11 @@ const WATCHED = 1000;
  * machine's 2 shared cores, seconds a write, so it gets fewer.
  */
 const WRITES: Record<Matching, number> = { rows: 200, tables: 10 };
+/** Issue 34: watched schedules (each joined to its 4 patients), and watched thresholds. */
+const LISTS = 10_000;
+const LIST_WRITES: Record<Matching, number> = { rows: 100, tables: 2 };
+const THRESHOLD_WATCHES = 10_000;
+const THRESHOLD_WRITES: Record<Matching, number> = { rows: 20, tables: 2 };
 
 export const postgresRowsBench: BenchModule = {
   async run(context) {
@@ -60,12 +75,40 @@ export const postgresRowsBench: BenchModule = {
       await Promise.all(children.map((child) => child.stop()));
     }
     await app.close();
+    const clinic = await clinicFigures(server.url!, context.log);
     clearInterval(alive);
-    return section(blocks);
+    return section(blocks, clinic);
   },
 };
 
-function section(blocks: Record<Matching, WriteBlock>): Section {
+/** Issue 34's figures on a database of the clinic, each matching in turn. */
+async function clinicFigures(serverUrl: string, log: (text: string) => void) {
+  const url = await emptyDatabase(serverUrl);
+  psql(url, [...SCHEMA, ...clinicSeed(LISTS), "ANALYZE"].join(";\n"));
+  const app = scenarioApp(postgres(url));
+  const lists = {} as Record<Matching, JoinedLists>;
+  const over = {} as Record<Matching, Thresholds>;
+  for (const matching of ["rows", "tables"] as const) {
+    log(`postgres-rows: ${LISTS} watched joined lists, ${matching} matching`);
+    lists[matching] = await joinedLists(app, matching, LISTS, LIST_WRITES[matching]);
+    log(`postgres-rows: ${THRESHOLD_WATCHES} watched thresholds, ${matching} matching`);
+    over[matching] = await overThresholds(
+      app,
+      matching,
+      THRESHOLD_WATCHES,
+      THRESHOLD_WRITES[matching],
+    );
+  }
+  await app.close();
+  return { lists, over };
+}
+
+interface Clinic {
+  lists: Record<Matching, JoinedLists>;
+  over: Record<Matching, Thresholds>;
+}
+
+function section(blocks: Record<Matching, WriteBlock>, { lists, over }: Clinic): Section {
   const figures: Figure[] = [];
   const comparisons: Comparison[] = [];
   const p99 = {} as Record<Matching, Figure>;
@@ -100,7 +143,21 @@ function section(blocks: Record<Matching, WriteBlock>): Section {
       unit: "x",
     },
     ratio("postgres commit → notify p99: tables / rows matching", p99.tables, p99.rows),
+    ...clinicComparisons(lists, over),
   );
+  for (const matching of ["rows", "tables"] as const)
+    figures.push(
+      figureOf(
+        `${LISTS} joined lists, commit → notify, ${matching}`,
+        "ms",
+        lists[matching].commitToNotify,
+      ),
+      figureOf(
+        `${THRESHOLD_WATCHES} thresholds, matching per write, ${matching}`,
+        "ms",
+        over[matching].matchMs,
+      ),
+    );
   return {
     title: "PostgreSQL: a write re-runs what read its row, across processes",
     method: [
@@ -111,9 +168,68 @@ function section(blocks: Record<Matching, WriteBlock>): Section {
     figures,
     comparisons,
     notes: [
+      `Joined lists and thresholds (issue 34), in this process, on a database of their own: ${LISTS} doctors with 4 appointments each, each with a patient of its own; \`schedule(doctor)\` reads \`appointments a JOIN patients p ON p.id = a.patient_id WHERE a.doctor_id = ?\`, watched for every doctor, and ${LIST_WRITES.rows} (rows) / ${LIST_WRITES.tables} (tables) renames of a patient one schedule lists. \`orders_over(n)\` reads \`orders WHERE total > ?\` for n = 100 ... ${THRESHOLD_WATCHES * 100}; ${THRESHOLD_WRITES.rows} / ${THRESHOLD_WRITES.tables} inserts of an order over 1% of them; matching time as on SQLite (a ReadIndex of every watch's reads, the insert's change looked up, median of 50). Today's row matching read \`patients\` and \`orders\` whole there, as table matching does.`,
       `Table matching gets ${WRITES.tables} writes (${WRITES.tables * PROCESSES} samples, so its p99 is close to its maximum): each costs up to ${PROCESSES * WATCHED} re-runs on the 2 shared cores; fewer are counted when the next write arrives while a child still re-runs (coalesced into one).`,
     ],
   };
+}
+
+/** Issue 34's rows, as on SQLite. */
+function clinicComparisons(
+  lists: Record<Matching, JoinedLists>,
+  over: Record<Matching, Thresholds>,
+): Comparison[] {
+  const p99Of = (values: number[]) => percentile(values, 0.99);
+  return [
+    {
+      label: `postgres re-runs per rename, ${LISTS} watched joined lists, rows matching`,
+      value: median(lists.rows.reruns),
+      unit: "x",
+      target: { op: "<=", value: 2 },
+    },
+    {
+      label: `postgres re-runs per rename, ${LISTS} watched joined lists, tables matching`,
+      value: median(lists.tables.reruns),
+      unit: "x",
+    },
+    {
+      label: `postgres commit → notify p99, ${LISTS} joined lists, rows matching`,
+      value: p99Of(lists.rows.commitToNotify),
+      unit: "ms",
+    },
+    {
+      label: `postgres commit → notify p99, ${LISTS} joined lists, tables matching`,
+      value: p99Of(lists.tables.commitToNotify),
+      unit: "ms",
+    },
+    {
+      label: "postgres joined lists: commit → notify p99, tables / rows matching",
+      value: p99Of(lists.tables.commitToNotify) / p99Of(lists.rows.commitToNotify),
+      unit: "x",
+    },
+    {
+      label: `postgres re-runs per insert over ${over.rows.matching} of ${THRESHOLD_WATCHES} thresholds, rows matching`,
+      value: median(over.rows.reruns),
+      unit: "x",
+      target: { op: "<=", value: over.rows.matching + 1 },
+    },
+    {
+      label: `postgres re-runs per insert over ${over.tables.matching} of ${THRESHOLD_WATCHES} thresholds, tables matching`,
+      value: median(over.tables.reruns),
+      unit: "x",
+    },
+    {
+      label: `postgres matching time per write, ${THRESHOLD_WATCHES} thresholds, rows matching`,
+      value: median(over.rows.matchMs),
+      unit: "ms",
+      target: { op: "<", value: 1 },
+    },
+    {
+      label: `postgres matching time per write, ${THRESHOLD_WATCHES} thresholds, tables matching`,
+      value: median(over.tables.matchMs),
+      unit: "ms",
+    },
+  ];
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)

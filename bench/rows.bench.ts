@@ -3,7 +3,8 @@
  * (`tickets_show/{id}`, a ticket and its labels), one `LiveRegistry` each for row-level matching
  * and for table-level matching (the behaviour before, and the oracle); 1,000 principals watching
  * one URI, with a command that never reads `ctx.auth` against one that does; and a second process
- * writing the SQLite file, against writes in the process itself.
+ * writing the SQLite file, against writes in the process itself. Issue 34: 10,000 watched
+ * schedules joined to their patients, and 10,000 watched "orders over N" (bench/lib/clinicWatches.ts).
  *
  *   npx tsx bench/rows.bench.ts        # prints this row alone, writes nothing
  */
@@ -36,6 +37,13 @@ import {
   type Target,
 } from "./lib/section.ts";
 import { engineOf } from "../packages/livecmd/runtime/model/appEngine.ts";
+import { clinicSeed, scenarioApp, SCHEMA } from "../test/helpers/liveScenarios.ts";
+import {
+  joinedLists,
+  overThresholds,
+  type JoinedLists,
+  type Thresholds,
+} from "./lib/clinicWatches.ts";
 
 const TICKETS = 100_000;
 /** Writes timed per mode: table-level matching re-runs every watched ticket on each. */
@@ -43,6 +51,11 @@ const WRITES: Record<Matching, number> = { rows: 200, tables: 3 };
 const PRINCIPALS = 1000;
 const COHORT_WRITES = 20;
 const PROCESS_WRITES = 100;
+/** Issue 34: watched schedules (each joined to its 4 patients), and watched thresholds. */
+const LISTS = 10_000;
+const LIST_WRITES: Record<Matching, number> = { rows: 100, tables: 3 };
+const THRESHOLD_WATCHES = 10_000;
+const THRESHOLD_WRITES: Record<Matching, number> = { rows: 30, tables: 3 };
 
 const ticketsShow = command({ live: true }, async (ctx, id: number) => ({
   ticket: await ctx.db.get("SELECT id, title, assignee FROM tickets WHERE id = ?", id),
@@ -222,12 +235,38 @@ export const rowsBench: BenchModule = {
       const here = await commitToNotify(app, file, "this process");
       const elsewhere = await commitToNotify(app, file, "another process");
       await app.close();
-      return section({ rows, tables, shared, perPrincipal, here, elsewhere });
+      const clinic = await clinicFigures(folder, context.log);
+      return section({ rows, tables, shared, perPrincipal, here, elsewhere, ...clinic });
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
   },
 };
+
+/** Issue 34's figures on a SQLite file of the clinic, each matching in turn. */
+async function clinicFigures(folder: string, log: (text: string) => void) {
+  const file = path.join(folder, "clinic.sqlite");
+  const seeding = new BetterSqlite3(file);
+  seeding.pragma("journal_mode = WAL");
+  for (const sql of [...SCHEMA, ...clinicSeed(LISTS)]) seeding.exec(sql);
+  seeding.close();
+  const app = scenarioApp(() => new BetterSqlite3(file));
+  const lists = {} as Record<Matching, JoinedLists>;
+  const over = {} as Record<Matching, Thresholds>;
+  for (const matching of ["rows", "tables"] as const) {
+    log(`rows: ${LISTS} watched joined lists, ${matching} matching`);
+    lists[matching] = await joinedLists(app, matching, LISTS, LIST_WRITES[matching]);
+    log(`rows: ${THRESHOLD_WATCHES} watched thresholds, ${matching} matching`);
+    over[matching] = await overThresholds(
+      app,
+      matching,
+      THRESHOLD_WATCHES,
+      THRESHOLD_WRITES[matching],
+    );
+  }
+  await app.close();
+  return { lists, over };
+}
 
 interface Measured {
   rows: Watched;
@@ -236,9 +275,12 @@ interface Measured {
   perPrincipal: number[];
   here: number[];
   elsewhere: number[];
+  lists: Record<Matching, JoinedLists>;
+  over: Record<Matching, Thresholds>;
 }
 
-function section({ rows, tables, shared, perPrincipal, here, elsewhere }: Measured): Section {
+function section(measured: Measured): Section {
+  const { rows, tables, shared, perPrincipal, here, elsewhere, lists, over } = measured;
   const latency = (label: string, values: number[]): Figure => figureOf(label, "ms", values);
   const rowLatency = latency(`${TICKETS} watched, commit → notify, rows`, rows.commitToNotify);
   const tableLatency = latency(
@@ -292,6 +334,7 @@ function section({ rows, tables, shared, perPrincipal, here, elsewhere }: Measur
     ),
     p99("rows: commit → notify p99, a write from another process", elsewhere),
     ratio("commit → notify p50, another process / this process", elsewhereLatency, hereLatency),
+    ...clinicComparisons(lists, over, count, p99),
   ];
   return {
     title: "Row-level live updates: a write costs what it touched",
@@ -300,10 +343,81 @@ function section({ rows, tables, shared, perPrincipal, here, elsewhere }: Measur
       "Commit → notify: from the app's change event (the write reported, after its commit) to the notify call. Heap per watched URI: heap used after a forced GC, before and after adding the subscriptions, over their number.",
       `${PRINCIPALS} principals watch ticket 1 through \`tickets_show\` (which never reads \`ctx.auth\`: one cohort) and through \`tickets_mine\` (which does: one group each); ${COHORT_WRITES} assignments of ticket 1.`,
       `Another process: a plain better-sqlite3 script (no livecmd) assigns ticket 1 ${PROCESS_WRITES} times, one at a time after a pause of 0 to ${OTHER_WRITERS_POLL_MS - 1} ms (so at every phase of the poll), stamping each commit with performance.timeOrigin + now(); the watcher sees it through the change log, polled every ${OTHER_WRITERS_POLL_MS} ms. The peer: the same assignments made in the watcher's process.`,
+      `Joined lists (issue 34): a SQLite file of ${LISTS} doctors with 4 appointments each, each with a patient of its own (${LISTS * 4} patients); \`schedule(doctor)\` reads \`appointments a JOIN patients p ON p.id = a.patient_id WHERE a.doctor_id = ?\`. One registry watches every schedule and times ${LIST_WRITES.rows} (rows) and ${LIST_WRITES.tables} (tables) renames of a patient one schedule lists, awaited one by one. Today's row matching read \`patients\` whole there, as table matching does.`,
+      `Thresholds (issue 34): \`orders_over(n)\` reads \`orders WHERE total > ?\`, watched for n = 100, 200 ... ${THRESHOLD_WATCHES * 100}; each of ${THRESHOLD_WRITES.rows} (rows) and ${THRESHOLD_WRITES.tables} (tables) inserts is of an order over 1% of them (then deleted, unmeasured). Matching time: every watch's reads put in a \`ReadIndex\` as the registry does, and the insert's change looked up in it, the median of 50 lookups per insert.`,
     ],
-    figures: [rowLatency, tableLatency, hereLatency, elsewhereLatency],
+    figures: [
+      rowLatency,
+      tableLatency,
+      hereLatency,
+      elsewhereLatency,
+      latency(`${LISTS} joined lists, commit → notify, rows`, lists.rows.commitToNotify),
+      latency(`${LISTS} joined lists, commit → notify, tables`, lists.tables.commitToNotify),
+      figureOf(
+        `${THRESHOLD_WATCHES} thresholds, matching per write, rows`,
+        "ms",
+        over.rows.matchMs,
+      ),
+      figureOf(
+        `${THRESHOLD_WATCHES} thresholds, matching per write, tables`,
+        "ms",
+        over.tables.matchMs,
+      ),
+    ],
     comparisons,
   };
+}
+
+/**
+ * Issue 34's rows: a rename shown by one of 10,000 joined lists, an order over 1% of 10,000
+ * thresholds. Today's row matching read the joined and the filtered tables whole, as table
+ * matching does: the table rows are its figures too.
+ */
+function clinicComparisons(
+  lists: Record<Matching, JoinedLists>,
+  over: Record<Matching, Thresholds>,
+  count: (label: string, value: number, target?: Target) => Comparison,
+  p99: (label: string, values: number[], target?: Target) => Comparison,
+): Comparison[] {
+  const listReruns = (matching: Matching) => median(lists[matching].reruns);
+  const overReruns = (matching: Matching) => median(over[matching].reruns);
+  return [
+    count(`rows: re-runs per rename, ${LISTS} watched joined lists`, listReruns("rows"), {
+      op: "<=",
+      value: 2,
+    }),
+    count(`tables: re-runs per rename, ${LISTS} watched joined lists`, listReruns("tables")),
+    count(
+      "joined lists: re-runs per rename, tables / rows",
+      listReruns("tables") / listReruns("rows"),
+    ),
+    p99(`rows: commit → notify p99, ${LISTS} joined lists`, lists.rows.commitToNotify),
+    p99(`tables: commit → notify p99, ${LISTS} joined lists`, lists.tables.commitToNotify),
+    count(
+      "joined lists: commit → notify p99, tables / rows",
+      percentile(lists.tables.commitToNotify, 0.99) / percentile(lists.rows.commitToNotify, 0.99),
+    ),
+    count(
+      `rows: re-runs per insert over ${over.rows.matching} of ${THRESHOLD_WATCHES} thresholds`,
+      overReruns("rows"),
+      { op: "<=", value: over.rows.matching + 1 },
+    ),
+    count(
+      `tables: re-runs per insert over ${over.tables.matching} of ${THRESHOLD_WATCHES} thresholds`,
+      overReruns("tables"),
+    ),
+    {
+      label: `rows: matching time per write, ${THRESHOLD_WATCHES} thresholds`,
+      value: median(over.rows.matchMs),
+      unit: "ms",
+      target: { op: "<", value: 1 },
+    },
+    {
+      label: `tables: matching time per write, ${THRESHOLD_WATCHES} thresholds`,
+      value: median(over.tables.matchMs),
+      unit: "ms",
+    },
+  ];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]!).href) await runAlone(rowsBench);

@@ -60,7 +60,7 @@ test("cli: inspect prints every command with its template or why it has none", a
   for (const row of rows) assert.match(run.stdout, row);
 });
 
-test("cli: inspect --reads prints, per URI, the rows by key or whole tables a watch of it depends on, also of a read that fails", async () => {
+test("cli: inspect --reads prints, per URI, the rows by key (looked up or not), by filter or whole tables a watch of it depends on, also of a read that fails", async () => {
   const run = await livecmd(
     [
       "inspect",
@@ -82,8 +82,8 @@ test("cli: inspect --reads prints, per URI, the rows by key or whole tables a wa
       "  orders               by customer_id = 1",
       "  never reads ctx.auth: one run serves every principal",
       'app://orders_between/2026-01-01/2026-01-31: orders_between("2026-01-01", "2026-01-31")',
-      "  customers  whole table (looked up by values read off other rows: a join, a subquery): every write to it re-runs this",
-      "  orders     whole table (a range on placed_on): every write to it re-runs this",
+      "  customers  by rowid = none (looked up from orders.customer_id)",
+      "  orders     where placed_on BETWEEN '2026-01-01' AND '2026-01-31' AND (conditions livecmd cannot test)",
       "  never reads ctx.auth: one run serves every principal",
       "",
     ].join("\n"),
@@ -127,9 +127,9 @@ test("cli: inspect --cost reads each template once with its examples and tells w
       "---------------  ------------------------------------------  ---------------------------------------------------",
       "customers_index  app://customers_index                       whole customers (LIKE on name)",
       "customers_show   app://customers_show/1                      by key: customer_attributes.customer_id, customer_tags.customer_id, customers.rowid, orders.customer_id",
-      "orders_between   app://orders_between/2025-01-01/2025-01-31  whole customers (looked up by values read off other rows: a join, a subquery); whole orders (a range on placed_on)",
-      "orders_flagged   app://orders_flagged                        whole customers (looked up by values read off other rows: a join, a subquery); whole orders (a scan of every row)",
-      "orders_over      app://orders_over/10000                     whole customers (looked up by values read off other rows: a join, a subquery); whole orders (a scan of every row)",
+      "orders_between   app://orders_between/2025-01-01/2025-01-31  by key: customers.rowid (looked up from orders.customer_id); by filter: orders where placed_on BETWEEN '2025-01-01' AND '2025-01-31' AND (conditions livecmd cannot test)",
+      "orders_flagged   app://orders_flagged                        by key: customers.rowid (looked up from orders.customer_id); by filter: orders where flagged = 1 AND (archived = 0 OR (conditions livecmd cannot test))",
+      "orders_over      app://orders_over/10000                     by key: customers.rowid (looked up from orders.customer_id); by filter: orders where total >= 10000 AND (conditions livecmd cannot test)",
       "",
     ].join("\n"),
   );

@@ -59,7 +59,7 @@ const VALUES = {
     { weight: 3, arbitrary: fc.constantFrom<unknown>(1, 2, 3) },
     { weight: 1, arbitrary: fc.constantFrom<unknown>(4, "3", "03", " 3", 3n, null) },
   ),
-  text: fc.constantFrom<unknown>("a", "A", "B", "x1", "x2", "c%", "3", 3, null),
+  text: fc.constantFrom<unknown>("a", "A", "B", "x1", "x2", "c%", "3", 3, null, "t", "u", "n"),
   uuid: fc.constantFrom<unknown>(U1, U1.toUpperCase(), U1.replaceAll("-", ""), U2, null),
   big: fc.constantFrom<unknown>(BIG, Number(BIG), String(BIG), 1n, 3, null),
   num: fc.constantFrom<unknown>(1, 2, "1.0", 3.5, null),
@@ -67,7 +67,12 @@ const VALUES = {
 };
 type Kind = keyof typeof VALUES;
 
-/** Reads of every shape: key lookups (primary key, index, varchar, uuid, bigint, IN, ANY, OR, joins, a view) and whole-table ones. */
+/**
+ * Reads of every shape: key lookups (primary key, index, varchar, uuid, bigint, IN, ANY, OR,
+ * joins, a view), keys looked up off other rows (a foreign key followed, `IN (SELECT ...)`, a
+ * correlated subquery), filters of each form (comparisons of numeric, bigint and text, ranges,
+ * BETWEEN, IN, NOT IN, IS NULL, LIKE, NOT, AND and OR) and whole-table ones.
+ */
 const READS: readonly [sql: string, params: readonly Kind[]][] = [
   ["SELECT * FROM parent WHERE id = ?", ["int"]],
   ["SELECT * FROM parent WHERE name = ?", ["text"]],
@@ -99,6 +104,49 @@ const READS: readonly [sql: string, params: readonly Kind[]][] = [
     ["int"],
   ],
   ["SELECT * FROM parent WHERE score = ? ORDER BY id", ["num"]],
+  [
+    "SELECT c.id, p.name FROM child c JOIN parent p ON p.id = c.parent_id WHERE c.tag = ? ORDER BY c.id",
+    ["text"],
+  ],
+  [
+    "SELECT * FROM parent WHERE id IN (SELECT parent_id FROM child WHERE tag = ?) ORDER BY id",
+    ["text"],
+  ],
+  [
+    "SELECT p.id, (SELECT count(*) FROM child c WHERE c.parent_id = p.id) AS n FROM parent p WHERE p.score > ? ORDER BY p.id",
+    ["num"],
+  ],
+  ["SELECT * FROM parent WHERE score > ? ORDER BY id", ["num"]],
+  ["SELECT * FROM parent WHERE score BETWEEN ? AND ? ORDER BY id", ["num", "num"]],
+  ["SELECT * FROM parent WHERE big < ? ORDER BY id", ["big"]],
+  ["SELECT * FROM parent WHERE note IS NULL ORDER BY id", []],
+  ["SELECT * FROM child WHERE tag <> ? ORDER BY id", ["text"]],
+  ["SELECT * FROM child WHERE tag IN (?, 'u') ORDER BY id", ["text"]],
+  ["SELECT * FROM child WHERE tag NOT IN (?, 't') ORDER BY id", ["text"]],
+  ["SELECT * FROM parent WHERE name > ? ORDER BY id", ["text"]],
+  ["SELECT * FROM parent WHERE score >= ? OR code = ? ORDER BY id", ["num", "text"]],
+  ["SELECT * FROM parent WHERE NOT (score < ?) ORDER BY id", ["num"]],
+  ["SELECT * FROM pair WHERE b > ? AND v < ? ORDER BY a, b", ["text", "int"]],
+  [
+    "SELECT c.id, p.id AS p FROM child c JOIN parent p ON p.big = c.parent_id WHERE c.tag = ? ORDER BY 1, 2",
+    ["text"],
+  ],
+  [
+    "SELECT a.id, b.id AS b FROM parent a JOIN parent b ON b.id = a.big WHERE a.code = ? ORDER BY 1, 2",
+    ["text"],
+  ],
+  [
+    "SELECT p.id FROM parent p WHERE NOT EXISTS (SELECT 1 FROM child c WHERE c.parent_id = p.id) ORDER BY 1",
+    [],
+  ],
+  [
+    "SELECT c.id, p.name FROM parent p JOIN child c ON c.parent_id = p.id WHERE p.score > ? ORDER BY c.id",
+    ["num"],
+  ],
+  [
+    "SELECT c.id, p.name FROM child c JOIN parent p ON p.id = c.parent_id WHERE c.parent_id >= ? ORDER BY c.id",
+    ["int"],
+  ],
 ];
 
 const WRITES: readonly [sql: string, params: readonly Kind[]][] = [
@@ -119,6 +167,8 @@ const WRITES: readonly [sql: string, params: readonly Kind[]][] = [
     "INSERT INTO pair (a, b, v) VALUES (?, ?, 0) ON CONFLICT (a, b) DO UPDATE SET v = pair.v + 1",
     ["int", "text"],
   ],
+  ["UPDATE child SET tag = ? WHERE id = ?", ["text", "int"]],
+  ["UPDATE parent SET note = ?, score = ? WHERE id = ?", ["text", "num", "int"]],
 ];
 
 const statement = (table: readonly [string, readonly Kind[]][]) =>

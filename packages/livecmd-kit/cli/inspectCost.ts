@@ -15,9 +15,11 @@ const COLUMNS = ["command", "read as", "cost: a write re-runs a watch of it when
 /**
  * `livecmd inspect --cost`: what watching each template costs, told by reading it once on the
  * app's database as an agent would, with the values its docs give as examples: the keys it looks
- * rows up by (a write re-runs it only for those rows) or the tables it reads whole, and why the
- * plan reads them so (every write to them re-runs it). The database is needed: what a statement
- * reads is its plan on the app's own schema, which no source text tells.
+ * rows up by (a write re-runs it only for those rows; a join's keys are looked up off other
+ * rows), the filters it keeps rows by (only a row they keep before or after a write re-runs it),
+ * or the tables it reads whole and why the plan reads them so (every write to them re-runs it).
+ * The database is needed: what a statement reads is its plan on the app's own schema, which no
+ * source text tells.
  */
 export async function inspectCost(app: App, log: (text: string) => void): Promise<void> {
   await app.ready().catch((error: Error) => {
@@ -59,7 +61,10 @@ async function costRows(inspector: ReadInspector): Promise<string[][]> {
   return rows;
 }
 
-/** `customers.rowid, orders.customer_id`, `whole customers (LIKE on name)`, `every table (...)`. */
+/**
+ * `by key: customers.rowid, patients.id (looked up from appointments.patient_id)`, `by filter:
+ * orders where total > 10000`, `whole customers (LIKE on name)`, `every table (...)`.
+ */
 function costText(runReads: readonly TableRead[]): string {
   const reads = new ReadSet("rows");
   reads.add(runReads);
@@ -71,8 +76,20 @@ function costText(runReads: readonly TableRead[]): string {
   const whole = [...reads.whole].sort(byCodeUnit).map((table) => `whole ${table}${why(table)}`);
   const keyed = [...reads.keyed]
     .sort(([a], [b]) => byCodeUnit(a, b))
-    .flatMap(([table, columns]) => [...columns.keys()].map((column) => `${table}.${column}`));
-  const parts = [...whole, ...(keyed.length > 0 ? [`by key: ${keyed.join(", ")}`] : [])];
+    .flatMap(([table, columns]) =>
+      [...columns.keys()].map((column) => {
+        const from = reads.lookedUp.get(table)?.get(column);
+        return `${table}.${column}${from ? ` (looked up from ${[...from].join(", ")})` : ""}`;
+      }),
+    );
+  const filtered = [...reads.filtered]
+    .sort(([a], [b]) => byCodeUnit(a, b))
+    .flatMap(([table, filters]) => filters.map((filter) => `${table} where ${filter.text}`));
+  const parts = [
+    ...whole,
+    ...(keyed.length > 0 ? [`by key: ${keyed.join(", ")}`] : []),
+    ...(filtered.length > 0 ? [`by filter: ${filtered.join(", ")}`] : []),
+  ];
   return parts.length > 0 ? parts.join("; ") : "reads no table: no write re-runs it";
 }
 

@@ -57,10 +57,14 @@ function argumentsText(args: readonly unknown[]): string {
   return given.map((arg) => JSON.stringify(arg) ?? "undefined").join(", ");
 }
 
+/** How many of a key's values a line shows (a lookup may hold a thousand). */
+const SHOWN_VALUES = 10;
+
 /**
- * One line per table, by name: `customers  by rowid = 1` or `orders  whole table (a range on
- * placed_on)`: why the plan reads it whole, or why a whole table is not all there is to it (a
- * foreign table); or one line when it is every table.
+ * One line per table, by name: `customers  by rowid = 1`, `patients  by id = 3, 5 (looked up
+ * from appointments.patient_id)`, `orders  where total > 10000`, or `orders  whole table (a
+ * range on placed_on)`: why the plan reads it whole, or why a whole table is not all there is to
+ * it (a foreign table); or one line when it is every table.
  */
 export function readLines(
   runReads: readonly TableRead[],
@@ -70,12 +74,15 @@ export function readLines(
   reads.add(runReads);
   const because = new Map<string, string>();
   for (const read of runReads)
-    if (read.column === undefined && read.because) because.set(read.table, read.because);
+    if (read.column === undefined && read.filter === undefined && read.because)
+      because.set(read.table, read.because);
   if (reads.whole.has(ANY_TABLE))
     return [
       `every table: every write re-runs this (${because.get(ANY_TABLE) ?? "which tables it reads cannot be told"})`,
     ];
-  const tables = [...new Set([...reads.whole, ...reads.keyed.keys()])].sort();
+  const tables = [
+    ...new Set([...reads.whole, ...reads.keyed.keys(), ...reads.filtered.keys()]),
+  ].sort();
   if (tables.length === 0) return ["reads no table: no write re-runs it"];
   const width = Math.max(...tables.map((table) => table.length));
   return tables.map((table) => {
@@ -86,9 +93,15 @@ export function readLines(
       const reason = reads.reasons.get(table);
       return `${name}  whole table${reason ? ` (${wholeReasonText(reason)})` : ""}: every write to it re-runs this`;
     }
-    const keys = [...reads.keyed.get(table)!].map(
-      ([column, values]) => `${column} = ${[...values].map(valueText).join(", ")}`,
-    );
-    return `${name}  by ${keys.join("; ")}`;
+    const lookedUp = reads.lookedUp.get(table);
+    const keys = [...(reads.keyed.get(table) ?? [])].map(([column, values]) => {
+      const from = lookedUp?.get(column);
+      const source = from ? ` (looked up from ${[...from].join(", ")})` : "";
+      const shown = [...values].slice(0, SHOWN_VALUES).map(valueText);
+      const more = values.size > SHOWN_VALUES ? [`… ${values.size - SHOWN_VALUES} more`] : [];
+      return `by ${column} = ${values.size === 0 ? "none" : [...shown, ...more].join(", ")}${source}`;
+    });
+    const filters = (reads.filtered.get(table) ?? []).map((filter) => `where ${filter.text}`);
+    return `${name}  ${[...keys, ...filters].join("; ")}`;
   });
 }

@@ -44,6 +44,11 @@ export interface TableObserver {
   /** Absent when nobody asks what a run read (then PostgreSQL explains nothing). */
   read?(reads: readonly TableRead[]): void;
   /**
+   * Only which tables are read is wanted: each is reported whole, with no keys or filters bound
+   * and no values looked up (table-level matching).
+   */
+  tablesOnly?: boolean;
+  /**
    * The run's cancellation (`ctx.signal`): once it fires, no statement starts (it throws the
    * signal's reason), and PostgreSQL cancels the one running.
    */

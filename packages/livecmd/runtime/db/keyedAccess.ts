@@ -1,3 +1,4 @@
+import type { RowFilter } from "./rowFilter.ts";
 import type { WholeReason } from "./wholeReason.ts";
 
 /**
@@ -9,26 +10,36 @@ import type { WholeReason } from "./wholeReason.ts";
 export type KeyValue = string;
 
 /**
- * How a run read one table: every row (`column` absent), or only the rows whose `column` holds
- * one of `values` (what a statement that looks the table up by `column = ?` or `IN (...)` can
- * see). A run that read nothing through a key is a whole-table read: a change to any row counts;
- * `because` says why livecmd may not hear of every change to it (a foreign table), or why it
- * is every table (`ANY_TABLE`: a function whose reads the plan does not show); `reason`, why the
- * plan reads it whole.
+ * How a run read one table: every row (`column` and `filter` absent), only the rows whose
+ * `column` holds one of `values` (what a statement that looks the table up by `column = ?` or
+ * `IN (...)` can see, or by values it read off other rows: `lookedUp` names where), or only rows
+ * a `filter` keeps (a scan whose conditions compare columns with values). A run that read a table
+ * whole anywhere read it whole: a change to any row counts. `reason` says why the plan reads it
+ * whole; `because`, why livecmd may not hear of every change to it (a foreign table), or why it
+ * is every table (`ANY_TABLE`: a function whose reads the plan does not show).
  */
 export type TableRead =
   | {
       readonly table: string;
       readonly column?: undefined;
+      readonly filter?: undefined;
       readonly because?: string;
       readonly reason?: WholeReason;
     }
-  | { readonly table: string; readonly column: string; readonly values: readonly KeyValue[] };
+  | {
+      readonly table: string;
+      readonly column: string;
+      readonly values: readonly KeyValue[];
+      readonly lookedUp?: string;
+      readonly filter?: undefined;
+    }
+  | { readonly table: string; readonly column?: undefined; readonly filter: RowFilter };
 
 /**
  * A row as it was before or after a write: the values of its key columns (those a read may look
- * the table up by). `null` is SQL NULL, which no key lookup finds. A keyed read whose column an
- * image does not carry counts as changed, whatever value it read.
+ * the table up by) and of the columns filters compare, each as its driver writes it. `null` is
+ * SQL NULL, which no key lookup finds. A keyed read whose column an image does not carry counts
+ * as changed, whatever value it read; so does a filter that needs a column the image lacks.
  */
 export type RowImage = Readonly<Record<string, KeyValue | null>>;
 

@@ -415,6 +415,7 @@ export class LiveRegistry {
           observer: {
             read: (tableReads) => reads.add(tableReads),
             sawPrincipal: () => (sawPrincipal = true),
+            tablesOnly: this.#matching === "tables",
           },
           auth: group.auth,
         }),

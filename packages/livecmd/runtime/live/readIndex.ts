@@ -1,16 +1,19 @@
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { KeyValue, TableChange } from "../db/keyedAccess.ts";
+import { FilterIndex } from "./filterIndex.ts";
 import type { ReadSet } from "./readSet.ts";
 
 /**
- * Which groups read what: whole-table readers by table, and key readers by (table, column,
- * value). A change is looked up by the key values of the rows it touched, so a write costs what
- * it changed, not what is watched: a change to tickets 7 finds the readers of tickets.rowid 7 and
- * the whole-table readers of tickets, and nobody watching ticket 9.
+ * Which groups read what: whole-table readers by table, key readers by (table, column, value),
+ * filtered readers through a `FilterIndex`. A change is looked up by the values of the rows it
+ * touched, so a write costs what it changed, not what is watched: a change to tickets 7 finds the
+ * readers of tickets.rowid 7, the filters that keep ticket 7 before or after, and the whole-table
+ * readers of tickets, and nobody watching ticket 9.
  */
 export class ReadIndex<Group> {
   readonly #whole = new Map<string, Set<Group>>();
   readonly #keyed = new Map<string, Map<string, Map<KeyValue, Set<Group>>>>();
+  readonly #filters = new FilterIndex<Group>();
 
   add(group: Group, reads: ReadSet): void {
     for (const table of reads.whole) entry(this.#whole, table, () => new Set()).add(group);
@@ -21,6 +24,8 @@ export class ReadIndex<Group> {
         for (const value of values) entry(byValue, value, () => new Set()).add(group);
       }
     }
+    for (const [table, filters] of reads.filtered)
+      for (const filter of filters) this.#filters.add(group, table, filter);
   }
 
   remove(group: Group, reads: ReadSet): void {
@@ -34,12 +39,15 @@ export class ReadIndex<Group> {
       }
       if (byColumn?.size === 0) this.#keyed.delete(table);
     }
+    for (const [table, filters] of reads.filtered)
+      for (const filter of filters) this.#filters.remove(group, table, filter);
   }
 
   /** Adds to `affected` every group that read a row `change` touched (or its whole table). */
   collect(change: TableChange, affected: Set<Group>): void {
     for (const table of [change.table, ANY_TABLE])
       for (const group of this.#whole.get(table) ?? []) affected.add(group);
+    this.#filters.collect(change, affected);
     const byColumn = this.#keyed.get(change.table);
     if (!byColumn) return;
     if (!change.rows) {

@@ -1,5 +1,6 @@
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { KeyValue, TableChange, TableRead } from "../db/keyedAccess.ts";
+import type { RowFilter } from "../db/rowFilter.ts";
 import type { WholeReason } from "../db/wholeReason.ts";
 
 /**
@@ -13,21 +14,39 @@ export const UNSEEN_FIX =
 export type Matching = "rows" | "tables";
 
 /**
- * What one run read: per table, every row, or the values of key columns it looked rows up by.
- * A table read whole anywhere in the run is whole, whatever keys it was also looked up by.
+ * What one run read: per table, every row, or the values of key columns it looked rows up by and
+ * the filters it kept rows by. A table read whole anywhere in the run is whole, whatever keys or
+ * filters it was also read by.
  */
 export class ReadSet {
   readonly whole = new Set<string>();
   readonly keyed = new Map<string, Map<string, Set<KeyValue>>>();
   /** How many statements the run made that livecmd saw (one that reads no table included). */
   statements = 0;
-  /** Why tables are read whole, as the first statement reading each so said. */
-  readonly reasons = new Map<string, WholeReason>();
+  // Made on first use: most runs read by key alone, and every watched group holds one of these.
+  #filtered: Map<string, RowFilter[]> | undefined;
+  #reasons: Map<string, WholeReason> | undefined;
+  #lookedUp: Map<string, Map<string, Set<string>>> | undefined;
 
   constructor(private readonly matching: Matching) {}
 
+  /** The filters each table was read through. */
+  get filtered(): ReadonlyMap<string, readonly RowFilter[]> {
+    return this.#filtered ?? NONE;
+  }
+
+  /** Why tables are read whole, as the first statement reading each so said. */
+  get reasons(): ReadonlyMap<string, WholeReason> {
+    return this.#reasons ?? NONE;
+  }
+
+  /** Where the values of keyed columns were looked up (`appointments.patient_id`), by table and column. */
+  get lookedUp(): ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<string>>> {
+    return this.#lookedUp ?? NONE;
+  }
+
   get empty(): boolean {
-    return this.whole.size === 0 && this.keyed.size === 0;
+    return this.whole.size === 0 && this.keyed.size === 0 && this.filtered.size === 0;
   }
 
   /**
@@ -43,6 +62,8 @@ export class ReadSet {
   seeNothing(): void {
     this.whole.add(ANY_TABLE);
     this.keyed.clear();
+    this.#filtered = undefined;
+    this.#lookedUp = undefined;
   }
 
   /** What one statement read. */
@@ -50,18 +71,29 @@ export class ReadSet {
     this.statements += 1;
     for (const read of reads) {
       if (this.whole.has(read.table)) continue;
-      if (read.column === undefined || this.matching === "tables") {
-        this.whole.add(read.table);
-        const reason = read.column === undefined ? reasonOf(read) : undefined;
-        if (reason) this.reasons.set(read.table, reason);
-        this.keyed.delete(read.table);
+      if (read.filter) {
+        if (this.matching === "tables") this.#whole(read.table);
+        else entry((this.#filtered ??= new Map()), read.table, () => []).push(read.filter);
         continue;
       }
-      let columns = this.keyed.get(read.table);
-      if (!columns) this.keyed.set(read.table, (columns = new Map()));
-      let values = columns.get(read.column);
-      if (!values) columns.set(read.column, (values = new Set()));
+      if (read.column === undefined || this.matching === "tables") {
+        this.#whole(read.table);
+        const reason = read.column === undefined ? reasonOf(read) : undefined;
+        if (reason) (this.#reasons ??= new Map()).set(read.table, reason);
+        continue;
+      }
+      const values = entry(
+        entry(this.keyed, read.table, () => new Map()),
+        read.column,
+        () => new Set(),
+      );
       for (const value of read.values) values.add(value);
+      if (read.lookedUp !== undefined)
+        entry(
+          entry((this.#lookedUp ??= new Map()), read.table, () => new Map()),
+          read.column,
+          () => new Set(),
+        ).add(read.lookedUp);
     }
   }
 
@@ -70,18 +102,35 @@ export class ReadSet {
     if (change.table === ANY_TABLE || this.whole.has(ANY_TABLE) || this.whole.has(change.table))
       return true;
     const columns = this.keyed.get(change.table);
-    if (!columns) return false;
+    const filters = this.filtered.get(change.table);
+    if (!columns && !filters) return false;
     if (!change.rows) return true;
-    return change.rows.some((image) =>
-      [...columns].some(([column, values]) => {
-        const value = image[column];
-        return value === undefined || (value !== null && values.has(value));
-      }),
+    return change.rows.some(
+      (image) =>
+        [...(columns ?? [])].some(([column, values]) => {
+          const value = image[column];
+          return value === undefined || (value !== null && values.has(value));
+        }) || (filters ?? []).some((filter) => filter.admits(image)),
     );
+  }
+
+  #whole(table: string): void {
+    this.whole.add(table);
+    this.keyed.delete(table);
+    this.#filtered?.delete(table);
+    this.#lookedUp?.delete(table);
   }
 }
 
+const NONE: ReadonlyMap<string, never> = new Map<string, never>();
+
+function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
+}
+
 /** Why a read is whole: the plan's reason, else what livecmd says of the table (`because`). */
-function reasonOf(read: TableRead & { column?: undefined }): WholeReason | undefined {
+function reasonOf(read: { reason?: WholeReason; because?: string }): WholeReason | undefined {
   return read.reason ?? (read.because ? { kind: "unknown", what: read.because } : undefined);
 }

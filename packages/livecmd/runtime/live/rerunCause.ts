@@ -5,9 +5,11 @@ import { wholeReasonText, type WholeReason } from "../db/wholeReason.ts";
 import type { ReadSet } from "./readSet.ts";
 
 /**
- * Why a change re-runs what a run read: a row it read by key (`customers.id = 7`), a table it
- * read whole (and why the plan reads it so), a change that names no rows of a table it read by
- * key, or every table. What `LIVECMD_DEBUG=live` tells of each re-run; it grows with the reads.
+ * Why a change re-runs what a run read: a row it read by key (`customers.id = 7`), or by a key
+ * it looked up off other rows (`patients.id = 3`, looked up from `appointments.patient_id`), a
+ * row its filter keeps before or after the write (`orders where total > 10000`), a table it read
+ * whole (and why the plan reads it so), a change that names no rows of a table it read by key or
+ * filter, or every table. What `LIVECMD_DEBUG=live` tells of each re-run.
  */
 export type RerunCause =
   | {
@@ -15,7 +17,10 @@ export type RerunCause =
       readonly table: string;
       readonly column: string;
       readonly value: KeyValue;
+      /** Where the statement read the values it looked this table up by (a join). */
+      readonly lookedUp?: readonly string[];
     }
+  | { readonly kind: "filter"; readonly table: string; readonly filter: string }
   | { readonly kind: "whole table"; readonly table: string; readonly reason?: WholeReason }
   | { readonly kind: "rows unknown"; readonly table: string }
   | { readonly kind: "every table"; readonly reason?: WholeReason };
@@ -30,24 +35,37 @@ export function causeOf(reads: ReadSet, change: TableChange): RerunCause | undef
       { kind: "whole table", table: change.table },
       reads.reasons.get(change.table),
     );
-  const columns = reads.keyed.get(change.table);
-  if (!columns) return undefined;
-  if (!change.rows) return { kind: "rows unknown", table: change.table };
-  for (const image of change.rows)
-    for (const [column, values] of columns) {
+  const { table } = change;
+  const columns = reads.keyed.get(table);
+  const filters = reads.filtered.get(table) ?? [];
+  if (!columns && filters.length === 0) return undefined;
+  if (!change.rows) return { kind: "rows unknown", table };
+  for (const image of change.rows) {
+    for (const [column, values] of columns ?? []) {
       const value = image[column];
-      if (value === undefined) return { kind: "rows unknown", table: change.table };
-      if (value !== null && values.has(value))
-        return { kind: "key", table: change.table, column, value };
+      if (value === undefined) return { kind: "rows unknown", table };
+      if (value === null || !values.has(value)) continue;
+      const from = reads.lookedUp.get(table)?.get(column);
+      return { kind: "key", table, column, value, ...(from && { lookedUp: [...from] }) };
     }
+    const filter = filters.find((each) => each.admits(image));
+    if (filter) return { kind: "filter", table, filter: filter.text };
+  }
   return undefined;
 }
 
-/** `customers.id = 7`, `whole table customers: LIKE on name`. */
+/**
+ * `customers.id = 7`, `patients.id = 3 (looked up from appointments.patient_id)`, `orders where
+ * total > 10000`, `whole table customers: LIKE on name`.
+ */
 export function causeText(cause: RerunCause, valueText: (value: KeyValue) => string): string {
   switch (cause.kind) {
-    case "key":
-      return `${cause.table}.${cause.column} = ${valueText(cause.value)}`;
+    case "key": {
+      const from = cause.lookedUp ? ` (looked up from ${cause.lookedUp.join(", ")})` : "";
+      return `${cause.table}.${cause.column} = ${valueText(cause.value)}${from}`;
+    }
+    case "filter":
+      return `${cause.table} where ${cause.filter}`;
     case "whole table":
       return `whole table ${cause.table}${cause.reason ? `: ${wholeReasonText(cause.reason)}` : ""}`;
     case "rows unknown":

@@ -23,8 +23,10 @@ import { InvalidArguments } from "../validation/invalidArguments.ts";
 
 /** What a live subscription learns from each run of its command. */
 export interface RunObserver {
-  /** The rows each statement read (by key, or whole tables). */
+  /** The rows each statement read (by key, by filter, or whole tables). */
   read(reads: readonly TableRead[]): void;
+  /** Only which tables each statement reads is wanted (table-level matching): no keys, filters or lookups. */
+  readonly tablesOnly?: boolean;
   /** The run (the handler or a middleware) looked at `ctx.auth`: its result may differ by principal. */
   sawPrincipal(): void;
 }
@@ -320,6 +322,7 @@ export class AppEngine {
       observer || signal
         ? {
             ...(observer && { read: (reads) => observer.read(reads) }),
+            ...(observer?.tablesOnly && { tablesOnly: true }),
             ...(signal && { signal }),
           }
         : undefined;

@@ -1,4 +1,5 @@
 import { isKeyColumn } from "./keyColumns.ts";
+import { FILTER_TYPES } from "./pgFilters.ts";
 import { installSessionTables } from "./sessionTables.ts";
 
 /**
@@ -50,14 +51,27 @@ export const PAYLOAD_LIMIT = 7_999;
 const IMAGES_READ = Math.ceil(PAYLOAD_LIMIT / 4) + 1;
 
 /**
- * The columns a row image carries: the table's key columns (`keyColumns.ts`), looked up at each
- * firing, so an index added later is carried at once. A read keyed on a column an image lacks
- * counts as changed.
+ * The columns every row image carries: the table's key columns (`keyColumns.ts`), looked up at
+ * each firing, so an index added later is carried at once. A read keyed on a column an image
+ * lacks counts as changed.
  */
 const KEY_COLUMNS = /* sql */ `
   SELECT coalesce(array_agg(a.attname::text ORDER BY a.attnum), '{}')
     FROM pg_attribute a
    WHERE ${isKeyColumn("TG_RELID")}`;
+
+/**
+ * The columns of the types filters compare (`pgFilters.ts`), which an image carries too when
+ * their values are short and the images fit a payload; else images carry key columns alone.
+ */
+const FILTER_COLUMNS = /* sql */ `
+  SELECT coalesce(array_agg(a.attname::text ORDER BY a.attnum), '{}')
+    FROM pg_attribute a
+   WHERE a.attrelid = TG_RELID AND a.attnum > 0 AND NOT a.attisdropped
+     AND a.atttypid IN (${FILTER_TYPES.map((name) => `'${name}'::regtype`).join(", ")})`;
+
+/** A value longer than this (in bytes) is left out of an image: a filter on it counts every change. */
+const IMAGE_VALUE_LIMIT = 256;
 
 /**
  * The event trigger that tells every process of DDL that can change what a statement reads (a
@@ -92,9 +106,11 @@ const PLAN_CHANGING_TAGS = [
 /**
  * The change feed, installed idempotently: statement-level triggers on every table of the
  * database (outside the system schemas and livecmd's own) that `pg_notify` the table and the
- * images of the rows the statement changed (old and new key values, from transition tables,
- * so rows changed by cascades and by the app's own triggers are seen: their statements fire
- * the triggers too), or the table alone when the images do not fit a payload or on TRUNCATE.
+ * images of the rows the statement changed (old and new values of their key columns and of
+ * their short columns of the types filters compare, from transition tables, so rows changed by
+ * cascades and by the app's own triggers are seen: their statements fire the triggers too), or
+ * of their key columns alone when those do not fit a payload, or the table alone when neither
+ * does or on TRUNCATE.
  * PostgreSQL delivers notifications at commit, drops them on rollback and sends each distinct
  * payload once per transaction: a transaction sends one notification per statement that changed
  * rows of a table (statements that changed nothing send none; repeats of one payload, one).
@@ -129,23 +145,31 @@ END $$;
 CREATE OR REPLACE FUNCTION ${LIVECMD_SCHEMA}.notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   key_columns text[];
+  filter_columns text[];
   images jsonb := '[]';
+  key_images jsonb := '[]';
   side text;
   payload text;
   changed text := coalesce(${ROOT_OF}(TG_RELID), TG_TABLE_NAME);
 BEGIN
   IF TG_OP <> 'TRUNCATE' THEN
     key_columns := (${KEY_COLUMNS});
+    filter_columns := (${FILTER_COLUMNS});
     FOREACH side IN ARRAY CASE TG_OP WHEN 'INSERT' THEN ARRAY['livecmd_new']
                                      WHEN 'DELETE' THEN ARRAY['livecmd_old']
                                      ELSE ARRAY['livecmd_old', 'livecmd_new'] END
     LOOP
       EXECUTE format(
-        'SELECT $1 || coalesce(jsonb_agg((SELECT coalesce(jsonb_object_agg(k, r ->> k), ''{}'') FROM unnest($2) k)), ''[]'') FROM (SELECT to_jsonb(t) AS r FROM %I t LIMIT ${IMAGES_READ}) s',
-        side) INTO images USING images, key_columns;
+        'SELECT $1 || coalesce(jsonb_agg((SELECT coalesce(jsonb_object_agg(k, r ->> k), ''{}'') FROM unnest($2 || $3) k WHERE k = ANY ($2) OR r ->> k IS NULL OR octet_length(r ->> k) <= ${IMAGE_VALUE_LIMIT})), ''[]''), '
+        '$4 || coalesce(jsonb_agg((SELECT coalesce(jsonb_object_agg(k, r ->> k), ''{}'') FROM unnest($2) k)), ''[]'') '
+        'FROM (SELECT to_jsonb(t) AS r FROM %I t LIMIT ${IMAGES_READ}) s',
+        side) INTO images, key_images USING images, key_columns, filter_columns, key_images;
     END LOOP;
     IF jsonb_array_length(images) = 0 THEN RETURN NULL; END IF;
     payload := jsonb_build_object('table', changed, 'rows', images)::text;
+    IF octet_length(payload) > ${PAYLOAD_LIMIT} THEN
+      payload := jsonb_build_object('table', changed, 'rows', key_images)::text;
+    END IF;
   END IF;
   IF payload IS NULL OR octet_length(payload) > ${PAYLOAD_LIMIT} THEN
     payload := jsonb_build_object('table', changed)::text;

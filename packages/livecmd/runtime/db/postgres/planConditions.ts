@@ -1,13 +1,43 @@
 /**
- * A scan's conditions as EXPLAIN (VERBOSE) prints them (`Index Cond`, `Recheck Cond`, `Filter`),
- * read as far as livecmd keys on them: ANDs, ORs, and equalities of a column with a parameter, a
- * constant or another scan's column (`= ANY` of an array or an `ARRAY[...]` of those). Whatever
- * else a condition says is `other`, which keys on nothing.
+ * A scan's conditions as EXPLAIN (VERBOSE) prints them (`Index Cond`, `Recheck Cond`, `Filter`,
+ * a join's `Hash Cond`), read as far as livecmd keys or filters on them: AND, OR and NOT;
+ * comparisons of a column with a parameter, a constant or another scan's column (`=`, `<>`, `<`,
+ * `<=`, `>`, `>=`, `= ANY` and `<> ALL` of an array or an `ARRAY[...]` of those); LIKE (`~~`) and
+ * NOT LIKE; IS [NOT] NULL; a boolean column. Whatever else a condition says is `other`.
  */
 export type Condition =
   | { readonly kind: "and" | "or"; readonly parts: readonly Condition[] }
-  | { readonly kind: "equals"; readonly column: ColumnRef; readonly values: readonly Operand[] }
+  | { readonly kind: "not"; readonly part: Condition }
+  | {
+      readonly kind: "compare";
+      readonly op: CompareOp;
+      readonly column: ColumnRef;
+      /** One value, or an array's elements: `= ANY` holds for any of them, `<> ALL` for all. */
+      readonly values: readonly Operand[];
+      readonly quantifier: "one" | "any" | "all";
+    }
+  | {
+      readonly kind: "like";
+      readonly negated: boolean;
+      readonly column: ColumnRef;
+      readonly pattern: Operand;
+    }
+  | { readonly kind: "null"; readonly negated: boolean; readonly column: ColumnRef }
+  | { readonly kind: "true"; readonly column: ColumnRef }
   | { readonly kind: "other" };
+
+export type CompareOp = "=" | "<>" | "<" | "<=" | ">" | ">=";
+
+/** Each operator with its sides swapped (`$1 < t.id` is `t.id > $1`). */
+const SWAPPED: Readonly<Record<CompareOp, CompareOp>> = {
+  "=": "=",
+  "<>": "<>",
+  "<": ">",
+  "<=": ">=",
+  ">": "<",
+  ">=": "<=",
+};
+const OPERATORS: readonly CompareOp[] = ["=", "<>", "<", "<=", ">", ">="];
 
 /** `alias.column`; `cast` when the column was cast (varchar to text: `(t.code)::text`). */
 export interface ColumnRef {
@@ -31,32 +61,98 @@ const COLUMN = new RegExp(`^(${IDENTIFIER})\\.(${IDENTIFIER})$`);
 const CAST_COLUMN = new RegExp(`^\\((${IDENTIFIER})\\.(${IDENTIFIER})\\)::([a-z][a-z ]*)$`);
 const PARAM = /^\$(\d+)$/;
 const INTEGER = /^\d+$/;
+const NUMERIC = /^\d+\.\d+$/;
 /** `'text'::type` or `'{...}'::type[]`: quotes inside are doubled (standard_conforming_strings). */
 const QUOTED = /^'((?:[^']|'')*)'::([a-z][a-z ]*(?:\[\])?)$/;
 
 export function parseCondition(text: string): Condition {
-  const inner = unwrapped(text.trim());
+  const trimmed = text.trim();
+  // A boolean column stands unparenthesized among its ANDs.
+  const bare = columnRef(trimmed);
+  if (bare) return { kind: "true", column: bare };
+  const inner = unwrapped(trimmed);
   if (inner === undefined) return OTHER;
   for (const joiner of ["and", "or"] as const) {
     const parts = splitTopLevel(inner, ` ${joiner.toUpperCase()} `) ?? [];
     if (parts.length > 1) return { kind: joiner, parts: parts.map(parseCondition) };
   }
-  return equality(inner);
+  if (inner.startsWith("NOT ")) {
+    const rest = inner.slice(4);
+    return {
+      kind: "not",
+      part: parseCondition(unwrapped(rest) === undefined ? `(${rest})` : rest),
+    };
+  }
+  return nullTest(inner) ?? comparison(inner);
 }
 
-function equality(text: string): Condition {
-  const sides = splitTopLevel(text, " = ");
-  if (sides?.length !== 2) return OTHER;
-  const column = columnRef(sides[0]!);
-  const values = anyOperands(sides[1]!) ?? scalarOperand(sides[1]!);
-  return column && values ? { kind: "equals", column, values } : OTHER;
+/** `t.x IS NULL`, `t.x IS NOT NULL`, `t.b IS TRUE`. */
+function nullTest(text: string): Condition | undefined {
+  for (const [suffix, make] of [
+    [" IS NOT NULL", (column: ColumnRef): Condition => ({ kind: "null", negated: true, column })],
+    [" IS NULL", (column: ColumnRef): Condition => ({ kind: "null", negated: false, column })],
+    [" IS TRUE", (column: ColumnRef): Condition => ({ kind: "true", column })],
+  ] as const) {
+    if (!text.endsWith(suffix)) continue;
+    const column = columnRef(text.slice(0, -suffix.length));
+    return column ? make(column) : OTHER;
+  }
+  return undefined;
 }
 
-/** `ANY ($n)`, `ANY ('{...}'::type[])` or `ANY (ARRAY[a, b, ...])`. */
-function anyOperands(text: string): readonly Operand[] | undefined {
-  if (!text.startsWith("ANY ")) return undefined;
-  const inner = unwrapped(text.slice(4));
+/** A comparison of a column with values (either side), or LIKE. */
+function comparison(text: string): Condition {
+  for (const [operator, negated] of [
+    [" ~~ ", false],
+    [" !~~ ", true],
+  ] as const) {
+    const sides = splitTopLevel(text, operator);
+    if (sides?.length !== 2) continue;
+    const column = columnRef(sides[0]!);
+    const pattern = scalarOperand(sides[1]!);
+    return column && pattern?.length === 1
+      ? { kind: "like", negated, column, pattern: pattern[0]! }
+      : OTHER;
+  }
+  for (const op of OPERATORS) {
+    const sides = splitTopLevel(text, ` ${op} `);
+    if (sides?.length !== 2) continue;
+    const [left, right] = sides as [string, string];
+    const column = columnRef(left);
+    if (column) return compared(op, column, right);
+    const swapped = columnRef(right);
+    const value = scalarOperand(left);
+    return swapped && value ? compare(SWAPPED[op], swapped, value, "one") : OTHER;
+  }
+  return OTHER;
+}
+
+function compared(op: CompareOp, column: ColumnRef, text: string): Condition {
+  for (const quantifier of ["any", "all"] as const) {
+    const values = quantified(text, quantifier === "any" ? "ANY " : "ALL ");
+    if (values) return compare(op, column, values, quantifier);
+  }
+  const value = scalarOperand(text);
+  return value ? compare(op, column, value, "one") : OTHER;
+}
+
+function compare(
+  op: CompareOp,
+  column: ColumnRef,
+  values: readonly Operand[],
+  quantifier: "one" | "any" | "all",
+): Condition {
+  return { kind: "compare", op, column, values, quantifier };
+}
+
+/** `ANY ($n)`, `ANY ('{...}'::type[])` or `ANY (ARRAY[a, b, ...])`, and the same of `ALL`. */
+function quantified(text: string, keyword: "ANY " | "ALL "): readonly Operand[] | undefined {
+  if (!text.startsWith(keyword)) return undefined;
+  let inner = unwrapped(text.slice(4));
   if (inner === undefined) return undefined;
+  // `(ARRAY[$1, $2])::text[]`: varchar parameters in an array of text, their values unchanged.
+  const cast = /^\((ARRAY\[.*\])\)::text\[\]$/.exec(inner);
+  if (cast) inner = cast[1]!;
   if (inner.startsWith("ARRAY[") && inner.endsWith("]")) {
     const items = splitTopLevel(inner.slice(6, -1), ", ")?.map(scalarOperand) ?? [undefined];
     return items.every((item) => item !== undefined) ? items.flat() : undefined;
@@ -71,6 +167,8 @@ function scalarOperand(text: string): Operand[] | undefined {
   const param = PARAM.exec(text);
   if (param) return [{ kind: "param", index: Number(param[1]), array: false }];
   if (INTEGER.test(text)) return [{ kind: "constant", text, type: "integer" }];
+  if (NUMERIC.test(text)) return [{ kind: "constant", text, type: "numeric" }];
+  if (text === "true" || text === "false") return [{ kind: "constant", text, type: "boolean" }];
   const constant = QUOTED.exec(text);
   if (constant && !constant[2]!.endsWith("[]")) return [quotedConstant(constant)];
   const ref = columnRef(text);

@@ -1,5 +1,6 @@
+import { unfollowed } from "../wholeReason.ts";
 import { callsRead } from "./functionReads.ts";
-import { keyColumnsOf, tableKey, type PlannedTable } from "./keyColumns.ts";
+import { columnsOf, tableKey, type PlannedTable } from "./keyColumns.ts";
 import type { PgClient } from "../node-postgres/pgShapes.ts";
 import { planCalls } from "./planCalls.ts";
 import { planNodes, planReads, type PlanNode, type PlannedRead } from "./planReads.ts";
@@ -77,9 +78,16 @@ async function accessOf(
     });
     if ("unknown" in body)
       return { unknown: `it calls ${called.schema}.${called.name}(), and ${body.unknown}` };
-    // Its arguments are not known here: what the body reads by key, it reads whole.
+    // Its arguments are not known here: what the body reads by key or filter, it reads whole.
     bodyReads.push(
-      ...body.reads.map((read) => (read.column === undefined ? read : { table: read.table })),
+      ...body.reads.map((read) =>
+        read.column === undefined && read.filter === undefined
+          ? read
+          : {
+              table: read.table,
+              reason: unfollowed(`${called.schema}.${called.name}() reads it by its arguments`),
+            },
+      ),
     );
   }
   return tablesOf(client, plan, nodes, paramTypes, bodyReads);
@@ -112,17 +120,18 @@ async function tablesOf(
   const writes = new Set(
     nodes.filter((node) => node["Node Type"] === "ModifyTable").map((node) => rootOf(node)!),
   );
-  const keys = await keyColumnsOf(client, [...named.values()]);
-  const reads = [...planReads(plan, keys, paramTypes, (node) => rootOf(node)!), ...bodyReads];
+  const columns = await columnsOf(client, [...named.values()]);
+  const reads = [...planReads(plan, columns, paramTypes, (node) => rootOf(node)!), ...bodyReads];
   return { reads: unheardMarked(mergedWhole(reads), relations), writes: [...writes].sort() };
 }
 
-/** Whole reads of one table stand once, and for every keyed read of it. */
+/** Whole reads of one table stand once, and for every keyed or filtered read of it. */
 function mergedWhole(reads: readonly PlannedRead[]): PlannedRead[] {
-  const whole = new Map(
-    reads.filter((read) => read.column === undefined).map((read) => [read.table, read]),
-  );
-  const keyed = reads.filter((read) => read.column !== undefined && !whole.has(read.table));
+  const isWhole = (read: PlannedRead) => read.column === undefined && read.filter === undefined;
+  const whole = new Map<string, PlannedRead>();
+  for (const read of reads)
+    if (isWhole(read) && !whole.has(read.table)) whole.set(read.table, read);
+  const keyed = reads.filter((read) => !isWhole(read) && !whole.has(read.table));
   return [...whole.values(), ...keyed].sort((a, b) => a.table.localeCompare(b.table));
 }
 

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ANY_TABLE } from "../anyTable.ts";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
-import { boundReads } from "./boundReads.ts";
+import { reportReads } from "./boundReads.ts";
 import { cancellableQuery, whileCancellable } from "../node-postgres/cancellableQuery.ts";
 import type { PgHandleStatements } from "../node-postgres/observedPool.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
@@ -143,7 +143,7 @@ export class PostgresConnection {
       // A failed transaction runs nothing but its end: the statement will fail, reading nothing.
       if (observer?.read && status !== "failed transaction") {
         const on = status && { client, inTransaction: status === "in transaction" };
-        observer.read(boundReads(await this.reads(text, on), values));
+        await reportReads(observer, await this.reads(text, on), values, (own) => client.query(own));
       }
       const signal = observer?.signal;
       return signal ? whileCancellable(this.pool, client.processID, signal, send) : send();
@@ -172,7 +172,7 @@ export class PostgresConnection {
           : await explainTables(on.client, text, this.explaining);
       if ("reads" in access) {
         for (const read of access.reads)
-          if (read.column === undefined && read.because)
+          if (read.column === undefined && read.filter === undefined && read.because)
             this.#sayOnce(`livecmd: ${JSON.stringify(text)} reads ${read.table}, ${read.because}`);
         return access.reads;
       }
@@ -323,7 +323,8 @@ export class PostgresDatabase implements AppDatabase {
   /**
    * Reads are reported before the statement is sent: a write committed after the statement's
    * snapshot is heard after that, so the run in progress is matched against it; reported after
-   * the statement, a change heard in between would miss the run.
+   * the statement, a change heard in between would miss the run. Reads by values looked up off
+   * other rows are reported once those are read, after the reads of the rows that supply them.
    */
   async #query(sql: string, params: SqlParam[]): Promise<PgQueryResult> {
     await this.#ready;
@@ -337,7 +338,10 @@ export class PostgresDatabase implements AppDatabase {
       text,
       transaction && { client: transaction, inTransaction: true },
     );
-    this.observer?.read?.(boundReads(reads, params));
+    if (this.observer?.read)
+      await reportReads(this.observer, reads, params, (own) =>
+        (transaction ?? this.shared.pool).query(own),
+      );
     if (this.shared.checkingReads) return this.shared.checked(config, reads, transaction);
     return cancellableQuery(this.shared.pool, transaction, config, signal);
   }

@@ -1,11 +1,16 @@
 import { cutText } from "../../text/cutText.ts";
 import { logLine, RecurringProblem } from "../../live/keepServing.ts";
-import type { RowImage, TableChange } from "../keyedAccess.ts";
+import type { TableChange } from "../keyedAccess.ts";
 import { HeldChanges } from "./heldChanges.ts";
+import {
+  imageColumnsOf,
+  imageSql,
+  RowImages,
+  type ImageColumn,
+  type ImageColumns,
+} from "./rowImages.ts";
 import type { SqliteConnection } from "./sqliteConnection.ts";
-import { storedKey } from "./sqliteKeys.ts";
-import { CHANGE_LOG_TABLE, quoteName, type KeyColumn, type SqliteSchema } from "./sqliteSchema.ts";
-import { parseLiterals } from "./sqlLiterals.ts";
+import { CHANGE_LOG_TABLE, quoteName, type SqliteSchema } from "./sqliteSchema.ts";
 
 const LOG = quoteName(CHANGE_LOG_TABLE);
 const TRIGGER_PREFIX = "livecmd_";
@@ -62,10 +67,10 @@ export interface ChangeLogOptions {
 
 /**
  * The rows every write to the database file changed, from any writer: a trigger per table and
- * event, stored in the file, appends the key columns of each row before and after to the table
- * `livecmd_changes`. So a second `livecmd serve`, a script and the `sqlite3` shell are seen as
- * well as this process, and so are rows changed by the app's own triggers and by foreign-key
- * cascades. The triggers use only `quote()`, which every SQLite has, so no writer needs
+ * event, stored in the file, appends an image of each row before and after (its key columns, and
+ * its other columns that are not too long: `rowImages.ts`) to the table `livecmd_changes`. So a
+ * second `livecmd serve`, a script and the `sqlite3` shell are seen as well as this process, and
+ * so are rows changed by the app's own triggers and by foreign-key cascades. The triggers use only `quote()`, which every SQLite has, so no writer needs
  * anything of livecmd's. Entries are numbered without gaps (AUTOINCREMENT, whose counter rolls
  * back with the write), so a reader that finds entries missing knows it, and counts every table
  * as changed. Entry numbers are held as bigints: they are SQLite integers, and another writer
@@ -77,7 +82,7 @@ export class ChangeLog {
   #read: Read | undefined;
   #readsBegun = 0;
   #readsEnded = 0;
-  #columns = new Map<string, Map<string, KeyColumn[]>>();
+  #columns: ImageColumns = new Map();
   /** High-water marks noted as time passed, oldest first: entries up to one are pruned once it is old. */
   #checkpoints: { at: number; high: bigint }[] = [];
   readonly #badEntries: RecurringProblem;
@@ -122,14 +127,11 @@ export class ChangeLog {
    * be: the schema changes only when they are new or different.
    */
   #install(schema: SqliteSchema, inTransaction: boolean): void {
-    this.#columns = columnsBySql(schema);
+    this.#columns = imageColumnsOf(schema);
     const wanted = new Map<string, string>();
     for (const [table, columns] of this.#columns)
       for (const [event, images] of EVENTS)
-        wanted.set(
-          triggerName(event, table),
-          triggerSql(table, event, images, [...columns.keys()]),
-        );
+        wanted.set(triggerName(event, table), triggerSql(table, event, images, columns));
     const current = (): Map<string, string> => new Map(installedTriggers(this.connection));
     if (sameTriggers(current(), wanted)) return;
     if (!inTransaction) this.#exec("BEGIN IMMEDIATE");
@@ -330,53 +332,8 @@ export class ChangeLog {
   }
 }
 
-/**
- * Row images from entries: the key columns of a row, as an entry of `columns`' table lists them
- * (`keys`) with their values (`image`). Every entry of a table lists the same keys, so the last
- * list read is kept rather than read again.
- */
-class RowImages {
-  #keys = "";
-  #names: unknown[] = [];
-
-  of(columns: ReadonlyMap<string, KeyColumn[]>, keys: unknown, image: unknown): RowImage {
-    if (typeof keys !== "string" || typeof image !== "string")
-      throw new Error("its keys and image are not both text");
-    if (keys !== this.#keys) {
-      this.#names = parseLiterals(keys);
-      this.#keys = keys;
-    }
-    const names = this.#names;
-    const values = parseLiterals(image);
-    if (names.length !== values.length)
-      throw new Error(`it names ${names.length} key columns and holds ${values.length} values`);
-    const row: Record<string, string | null> = {};
-    for (let i = 0; i < names.length; i++) {
-      const sql = names[i];
-      for (const column of (typeof sql === "string" && columns.get(sql)) || []) {
-        const key = storedKey(values[i], column);
-        if (key !== undefined) row[column.key] = key;
-      }
-    }
-    return row;
-  }
-}
-
 function minimum(a: bigint, b: bigint): bigint {
   return a < b ? a : b;
-}
-
-/** Each table's key columns by the SQL that names them in a trigger (two collations of one column share it). */
-function columnsBySql(schema: SqliteSchema): Map<string, Map<string, KeyColumn[]>> {
-  const tables = new Map<string, Map<string, KeyColumn[]>>();
-  for (const { table } of schema.btrees.values()) tables.set(table, new Map());
-  for (const [table, columns] of schema.keyColumns)
-    for (const column of columns) {
-      const bySql = tables.get(table) ?? new Map<string, KeyColumn[]>();
-      bySql.set(column.sql, [...(bySql.get(column.sql) ?? []), column]);
-      tables.set(table, bySql);
-    }
-  return tables;
 }
 
 function triggerName(event: string, table: string): string {
@@ -387,12 +344,11 @@ function triggerSql(
   table: string,
   event: string,
   images: readonly ("old" | "new")[],
-  keySql: readonly string[],
+  columns: ReadonlyMap<string, ImageColumn>,
 ): string {
-  const keys = sqlText(keySql.map(sqlText).join(","));
   const rows = images.map((image) => {
-    const values = keySql.map((sql) => `quote(${image}.${sql})`).join(` || ',' || `);
-    return `(${sqlText(table)}, ${keys}, ${values || "''"})`;
+    const { keys, values } = imageSql(image, columns);
+    return `(${sqlText(table)}, ${keys}, ${values})`;
   });
   return `CREATE TRIGGER ${quoteName(triggerName(event, table))} AFTER ${event.toUpperCase()} ON ${quoteName(table)} BEGIN INSERT INTO ${LOG} ("table", keys, image) VALUES ${rows.join(", ")}; END`;
 }

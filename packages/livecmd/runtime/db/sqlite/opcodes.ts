@@ -27,6 +27,8 @@ const WRITES: Readonly<Record<string, RegisterEffect>> = {
       ...["IsType", "Once", "Return", "EndCoroutine", "Jump", "Compare", "Permutation"],
       ...["CursorHint", "ColumnsUsed", "Filter", "VOpen", "VFilter", "VNext", "ElseEq"],
       ...["SorterCompare", "Eq", "Ne", "Lt", "Le", "Gt", "Ge"],
+      // Deletes a row of an ephemeral table (a sort with a LIMIT); a write to the app's opens it for writing.
+      "Delete",
       // They change a register's storage class in place, as `conversions` says.
       ...["Affinity", "MustBeInt", "RealAffinity"],
     ].map((opcode) => [opcode, none]),

@@ -8,7 +8,7 @@ import { readingNumbers, type SqliteConnection, type SqliteStatement } from "./s
 import { keyText } from "./sqliteKeys.ts";
 import type { SqliteLibrary } from "./sqliteLibrary.ts";
 import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
-import { boundReads, StatementPlans } from "./statementPlans.ts";
+import { StatementPlans } from "./statementPlans.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
 import { keepServing } from "../../live/keepServing.ts";
 
@@ -158,7 +158,12 @@ class Connection {
     // SQLite runs a statement to its end on this thread: a cancelled run stops between them.
     throwIfCancelled(observer?.signal);
     const plan = this.plans.of(sql);
-    observer?.read?.(boundReads(plan.reads, params));
+    if (observer?.read)
+      observer.read(
+        observer.tablesOnly
+          ? plan.reads.map(({ table }) => ({ table }))
+          : this.plans.bind(plan.reads, params),
+      );
     try {
       return execute();
     } finally {

@@ -1,11 +1,12 @@
 import type { KeyValue } from "../keyedAccess.ts";
+import type { Scalar } from "../scalar.ts";
 import type { Affinity, Collation, KeyColumn } from "./sqliteSchema.ts";
 
-/** A value as SQLite holds it: one of its storage classes (integer and real as one: they compare by value). */
-type Typed =
-  | { readonly kind: "number"; readonly value: number | bigint }
-  | { readonly kind: "text"; readonly value: string }
-  | { readonly kind: "blob"; readonly value: string };
+/**
+ * A value as SQLite holds it: one of its storage classes (integer and real as one: they compare
+ * by value; a bigint is an integer, a number a real).
+ */
+export type Typed = Exclude<Scalar, { kind: "decimal" }>;
 
 /** SQLite's whitespace, which it skips around a number in text. */
 const SPACE = "[ \\t\\n\\v\\f\\r]*";
@@ -48,7 +49,7 @@ export function storedKey(value: unknown, column: KeyColumn): KeyValue | null | 
  * (a Buffer from better-sqlite3, a Uint8Array from node:sqlite) as a blob. better-sqlite3 and
  * node:sqlite bind alike (a test of each holds them to it), so one rule serves both.
  */
-function boundValue(value: unknown): Typed | undefined {
+export function boundValue(value: unknown): Typed | undefined {
   if (typeof value === "number")
     return Number.isFinite(value) ? { kind: "number", value } : undefined;
   if (typeof value === "bigint") return { kind: "number", value };
@@ -58,14 +59,15 @@ function boundValue(value: unknown): Typed | undefined {
   return undefined;
 }
 
-function withAffinity(typed: Typed, affinity: Affinity): Typed | undefined {
+/** A value converted as SQLite applies `affinity` to it (`applyAffinity`); undefined when unsure. */
+export function withAffinity(typed: Typed, affinity: Affinity): Typed | undefined {
   if (affinity === "blob" || typed.kind === "blob") return typed;
   if (affinity === "text") return typed.kind === "number" ? numberAsText(typed.value) : typed;
   return typed.kind === "text" ? textAsNumber(typed.value) : typed;
 }
 
 /** Text as a numeric column stores it: a number when it is one, else the text as it is. */
-function textAsNumber(text: string): Typed | undefined {
+export function textAsNumber(text: string): Typed | undefined {
   const integer = INTEGER_TEXT.exec(text);
   if (integer) return { kind: "number", value: BigInt(integer[1]!) };
   const real = REAL_TEXT.exec(text);
@@ -76,7 +78,7 @@ function textAsNumber(text: string): Typed | undefined {
 }
 
 /** A number as a text column stores it: an integer in decimal, a real as SQLite prints it ("7.0"). */
-function numberAsText(value: number | bigint): Typed | undefined {
+export function numberAsText(value: number | bigint): Typed | undefined {
   if (typeof value === "bigint") return { kind: "text", value: value.toString() };
   if (Number.isInteger(value))
     return Math.abs(value) < 10 ** REAL_DIGITS
@@ -110,7 +112,7 @@ function encode(typed: Typed, collation: Collation): KeyValue {
  * Text as the collation compares it: NOCASE folds ASCII letters only; RTRIM drops trailing
  * spaces (by a scan from the end: `/ +$/` backtracks, quadratic on a long run of spaces).
  */
-function collated(text: string, collation: Collation): string {
+export function collated(text: string, collation: Collation): string {
   if (collation === "NOCASE") return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
   if (collation !== "RTRIM") return text;
   let end = text.length;

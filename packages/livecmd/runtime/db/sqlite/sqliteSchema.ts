@@ -16,17 +16,40 @@ export interface KeyColumn {
   readonly collation: Collation;
 }
 
+/**
+ * A column of a table: its name, the SQL that names it in a trigger's `new.`/`old.`, its
+ * affinity; `rowid` when it is the table's INTEGER PRIMARY KEY, which SQLite reads as the rowid.
+ */
+export interface TableColumn {
+  readonly name: string;
+  readonly sql: string;
+  readonly affinity: Affinity;
+  readonly rowid?: true;
+}
+
+/**
+ * What one field of a b-tree's records holds (what `Column cursor, i` reads): a column of its
+ * table, the rowid, or undefined (an expression, or the NULL a rowid table stores for its
+ * INTEGER PRIMARY KEY, which SQLite reads as the rowid instead).
+ */
+export type Field = TableColumn | "rowid" | undefined;
+
 /** What a b-tree holds: a table's rows by rowid, or entries ordered by a first column. */
 export type Btree =
-  /** `rowid` undefined: every name of the rowid is taken by a column; `columns` in order, to name them. */
+  /** `rowid` undefined: every name of the rowid is taken by a column. */
   | {
       readonly kind: "rowid table";
       readonly table: string;
       readonly rowid: KeyColumn | undefined;
-      readonly columns?: readonly string[];
+      readonly fields: readonly Field[];
     }
   /** An index, or a WITHOUT ROWID table (its primary key's b-tree); `first` undefined: an expression, or another collation. */
-  | { readonly kind: "index"; readonly table: string; readonly first: KeyColumn | undefined };
+  | {
+      readonly kind: "index";
+      readonly table: string;
+      readonly first: KeyColumn | undefined;
+      readonly fields: readonly Field[];
+    };
 
 /** The app's tables as livecmd's read tracking sees them. */
 export interface SqliteSchema {
@@ -35,6 +58,8 @@ export interface SqliteSchema {
   readonly btrees: ReadonlyMap<number, Btree>;
   /** Every key column of each table: what the change log records of each changed row. */
   readonly keyColumns: ReadonlyMap<string, readonly KeyColumn[]>;
+  /** Every column of each table, in declared order: what filters compare, and row images carry. */
+  readonly columns: ReadonlyMap<string, readonly TableColumn[]>;
 }
 
 /** livecmd's own table in the app's database (the change log); never tracked itself. */
@@ -56,6 +81,15 @@ interface IndexColumnRow {
 interface TableColumnRow {
   name: string;
   type: string;
+  pk: number;
+  /** 2: a VIRTUAL generated column, which a rowid table's records do not store. */
+  hidden: number;
+}
+
+/** A table's columns as `tableColumns` reads them: by name, in declared order, and what its records store. */
+interface Columns {
+  readonly byName: ReadonlyMap<string, TableColumn>;
+  readonly stored: readonly Field[];
 }
 
 /** Reads the schema of the `main` database off sqlite_schema and the table and index pragmas. */
@@ -72,6 +106,7 @@ export function readSchema(connection: SqliteConnection): SqliteSchema {
     .all() as SchemaRow[];
   const btrees = new Map<number, Btree>();
   const keyColumns = new Map<string, KeyColumn[]>();
+  const columns = new Map<string, readonly TableColumn[]>();
   const addKey = (table: string, column: KeyColumn | undefined) => {
     if (!column) return;
     const keys = keyColumns.get(table) ?? [];
@@ -79,22 +114,19 @@ export function readSchema(connection: SqliteConnection): SqliteSchema {
     keyColumns.set(table, keys);
   };
   for (const row of rows) {
-    const columns = tableColumns(connection, row.tbl_name);
+    const table = tableColumns(connection, row.tbl_name);
+    columns.set(row.tbl_name, [...table.byName.values()]);
     const btree =
       row.type === "index"
-        ? indexBtree(connection, row.tbl_name, row.name, columns)
-        : tableBtree(connection, row.tbl_name, columns);
+        ? indexBtree(connection, row.tbl_name, row.name, table)
+        : tableBtree(connection, row.tbl_name, table);
     btrees.set(row.rootpage, btree);
     addKey(row.tbl_name, btree.kind === "index" ? btree.first : btree.rowid);
   }
-  return { version, btrees, keyColumns };
+  return { version, btrees, keyColumns, columns };
 }
 
-function tableBtree(
-  connection: SqliteConnection,
-  table: string,
-  columns: ReadonlyMap<string, Affinity>,
-): Btree {
+function tableBtree(connection: SqliteConnection, table: string, columns: Columns): Btree {
   const primaryKey = (
     connection.prepare("SELECT name FROM pragma_index_list(?) WHERE origin = 'pk'").all(table) as {
       name: string;
@@ -102,41 +134,67 @@ function tableBtree(
   )[0];
   if (tableKind(connection, table).wr && primaryKey)
     return indexBtree(connection, table, primaryKey.name, columns);
-  return { kind: "rowid table", table, rowid: rowidColumn(columns), columns: [...columns.keys()] };
+  return { kind: "rowid table", table, rowid: rowidColumn(columns), fields: columns.stored };
 }
 
 function indexBtree(
   connection: SqliteConnection,
   table: string,
   index: string,
-  columns: ReadonlyMap<string, Affinity>,
+  columns: Columns,
 ): Btree {
-  const first = connection
-    .prepare("SELECT cid, name, coll FROM pragma_index_xinfo(?) WHERE seqno = 0")
-    .get(index) as IndexColumnRow | undefined;
+  const entries = connection
+    .prepare("SELECT cid, name, coll FROM pragma_index_xinfo(?) ORDER BY seqno")
+    .all(index) as IndexColumnRow[];
+  const fields = entries.map(({ cid, name }): Field =>
+    cid === -1 ? "rowid" : name == null ? undefined : columns.byName.get(name),
+  );
+  const [first] = entries;
   const collation = first && asCollation(first.coll);
-  const affinity = first?.name != null ? columns.get(first.name) : undefined;
+  const affinity = first?.name != null ? columns.byName.get(first.name)?.affinity : undefined;
   if (!first || first.cid < 0 || first.name == null || !collation || !affinity)
-    return { kind: "index", table, first: undefined };
+    return { kind: "index", table, first: undefined, fields };
   const key = collation === "BINARY" ? first.name : `${first.name} COLLATE ${collation}`;
-  return { kind: "index", table, first: { key, sql: quoteName(first.name), affinity, collation } };
+  return {
+    kind: "index",
+    table,
+    first: { key, sql: quoteName(first.name), affinity, collation },
+    fields,
+  };
 }
 
 /** The rowid, by whichever of its three names no column of the table takes. */
-function rowidColumn(columns: ReadonlyMap<string, Affinity>): KeyColumn | undefined {
-  const taken = new Set([...columns.keys()].map((name) => name.toLowerCase()));
+function rowidColumn(columns: Columns): KeyColumn | undefined {
+  const taken = new Set([...columns.byName.keys()].map((name) => name.toLowerCase()));
   const name = ["rowid", "_rowid_", "oid"].find((candidate) => !taken.has(candidate));
   return name === undefined
     ? undefined
     : { key: "rowid", sql: name, affinity: "integer", collation: "BINARY" };
 }
 
-function tableColumns(connection: SqliteConnection, table: string): Map<string, Affinity> {
+function tableColumns(connection: SqliteConnection, table: string): Columns {
   const rows = connection
-    .prepare("SELECT name, type FROM pragma_table_xinfo(?)")
+    .prepare("SELECT name, type, pk, hidden FROM pragma_table_xinfo(?)")
     .all(table) as TableColumnRow[];
-  const strict = tableKind(connection, table).strict === 1;
-  return new Map(rows.map(({ name, type }) => [name, affinityOf(type, strict)]));
+  const { strict, wr } = tableKind(connection, table);
+  // The INTEGER PRIMARY KEY of a rowid table is the rowid: its records hold NULL in its place.
+  const primaryKey = rows.filter(({ pk }) => pk > 0);
+  const aliased =
+    !wr && primaryKey.length === 1 && primaryKey[0]!.type.toUpperCase() === "INTEGER"
+      ? primaryKey[0]!.name
+      : undefined;
+  const byName = new Map<string, TableColumn>();
+  for (const { name, type } of rows)
+    byName.set(name, {
+      name,
+      sql: quoteName(name),
+      affinity: affinityOf(type, strict === 1),
+      ...(name === aliased && { rowid: true }),
+    });
+  const stored = rows
+    .filter(({ hidden }) => hidden !== 2)
+    .map(({ name }) => (name === aliased ? undefined : byName.get(name)));
+  return { byName, stored };
 }
 
 function tableKind(connection: SqliteConnection, table: string): { wr: number; strict: number } {

@@ -1,11 +1,23 @@
-import type { TableRead } from "../keyedAccess.ts";
-import type { WholeReason } from "../wholeReason.ts";
+import type { KeyValue, TableRead } from "../keyedAccess.ts";
+import type { RowFilter } from "../rowFilter.ts";
+import { unfollowed, type WholeReason } from "../wholeReason.ts";
+import { lookedUpValues, type BoundFilter, type BoundRows } from "./lookedUpValues.ts";
 import { registersWritten } from "./opcodes.ts";
-import { planReads, type KeySource, type PlannedRead } from "./planReads.ts";
-import type { SqliteConnection } from "./sqliteConnection.ts";
-import { boundKey } from "./sqliteKeys.ts";
+import type { PlannedDecision } from "./planFilters.ts";
+import {
+  planReads,
+  type KeySource,
+  type Lookup,
+  type PlannedRead,
+  type PlannedRows,
+} from "./planReads.ts";
+import { imageColumnsOf, type ImageColumns } from "./rowImages.ts";
+import type { SqliteConnection, SqliteStatement } from "./sqliteConnection.ts";
+import type { Operand } from "./sqliteCompare.ts";
+import { boundFilter, converted, type FilterBinding } from "./sqliteFilters.ts";
+import { boundKey, boundValue, type Typed } from "./sqliteKeys.ts";
 import { explainProgram, mayNameParameters } from "./sqliteProgram.ts";
-import type { SqliteSchema } from "./sqliteSchema.ts";
+import type { KeyColumn, SqliteSchema } from "./sqliteSchema.ts";
 
 /** What livecmd knows of one statement: the rows it reads, as planned, and whether it may write. */
 export interface StatementPlan {
@@ -14,12 +26,19 @@ export interface StatementPlan {
   readonly mayWrite: boolean;
 }
 
+const NAMED_PARAMETERS = unfollowed(
+  "named parameters (:id, @id, $id), which EXPLAIN does not tell apart",
+);
+const UNCOMPARABLE = unfollowed("a key value livecmd cannot compare as SQLite would");
+
 /**
  * Statement plans, read off SQLite's own program for each statement (`EXPLAIN`) once per SQL
  * text, until the schema changes (root pages and indexes move then).
  */
 export class StatementPlans {
   readonly #cache = new Map<string, StatementPlan>();
+  readonly #statements = new Map<string, SqliteStatement>();
+  #columns: ImageColumns | undefined;
 
   constructor(
     private readonly connection: SqliteConnection,
@@ -34,6 +53,27 @@ export class StatementPlans {
 
   forget(): void {
     this.#cache.clear();
+    this.#statements.clear();
+    this.#columns = undefined;
+  }
+
+  /**
+   * The rows a statement planned as `reads` reads when bound to `params`: keys and filters with
+   * their values, and the values it looks rows up by, read off the rows that supply them.
+   */
+  bind(reads: readonly PlannedRead[], params: readonly unknown[]): TableRead[] {
+    return new Binding(this, params).reads(reads);
+  }
+
+  /** livecmd's own statement (lookups, LIKE's mode), prepared once. */
+  prepare(sql: string): SqliteStatement {
+    let statement = this.#statements.get(sql);
+    if (!statement) this.#statements.set(sql, (statement = this.connection.prepare(sql)));
+    return statement;
+  }
+
+  get imageColumns(): ImageColumns {
+    return (this.#columns ??= imageColumnsOf(this.schema()));
   }
 
   #explain(sql: string): StatementPlan {
@@ -42,37 +82,186 @@ export class StatementPlans {
     const mayWrite = program.some(
       (step) => step.opcode === "OpenWrite" || registersWritten(step) === undefined,
     );
-    // EXPLAIN does not say which parameter a name is: key values could not be found by name.
+    // EXPLAIN does not say which parameter a name is: values could not be found by name.
     return {
-      reads: mayNameParameters(sql) ? reads.map(({ table }) => ({ table, reason: NAMED })) : reads,
+      reads: mayNameParameters(sql)
+        ? [...new Set(reads.map(({ table }) => table))].map((table) => ({
+            table,
+            reason: NAMED_PARAMETERS,
+          }))
+        : reads,
       mayWrite,
     };
   }
 }
 
-const NAMED: WholeReason = {
-  kind: "unknown",
-  what: "named parameters (:id), which EXPLAIN does not tell apart",
-};
-const UNCOMPARABLE: WholeReason = {
-  kind: "unknown",
-  what: "a key value livecmd cannot compare as SQLite would",
-};
+/** One statement's values: its parameters, and the values it looks up (each looked up once). */
+class Binding implements FilterBinding {
+  readonly #lookups = new Map<string, unknown[] | undefined>();
+  /** Why a lookup's values could not be told, by lookup. */
+  readonly #beyond = new Map<string, string>();
+  #like: "sensitive" | "insensitive" | undefined | null = null;
 
-/** The rows a statement planned as `reads` reads when bound to `params`. */
-export function boundReads(reads: readonly PlannedRead[], params: readonly unknown[]): TableRead[] {
-  return reads.map((read) => {
-    if (read.column === undefined) return read;
-    const values = new Set<string>();
-    for (const source of read.sources) {
-      const key = boundKey(sourceValue(source, params), source.via, read.column);
-      if (key === undefined) return { table: read.table, reason: UNCOMPARABLE };
-      values.add(key);
+  constructor(
+    private readonly plans: StatementPlans,
+    private readonly params: readonly unknown[],
+  ) {}
+
+  reads(reads: readonly PlannedRead[]): TableRead[] {
+    return reads.map((read): TableRead => {
+      if (read.filter !== undefined)
+        return { table: read.table, filter: this.#filter(read.filter) };
+      if (read.column === undefined) return read;
+      const values = this.#keys(read.column, read.sources);
+      if (values === undefined)
+        return { table: read.table, reason: this.#whyNotKeyed(read.sources) };
+      const lookedUp = lookupsText(read.sources);
+      return {
+        table: read.table,
+        column: read.column.key,
+        values,
+        ...(lookedUp !== undefined && { lookedUp }),
+      };
+    });
+  }
+
+  /** The keys of `sources` in `column`; undefined when one cannot be told (NULL, a real SQLite prints otherwise, too many looked up). */
+  #keys(column: KeyColumn, sources: readonly KeySource[]): KeyValue[] | undefined {
+    const keys = new Set<KeyValue>();
+    for (const source of sources) {
+      const values = this.#raw(source);
+      if (values === undefined) return undefined;
+      for (const value of values) {
+        const key = boundKey(value, source.via, column);
+        if (key === undefined) return undefined;
+        keys.add(key);
+      }
     }
-    return { table: read.table, column: read.column.key, values: [...values] };
-  });
+    return [...keys];
+  }
+
+  #whyNotKeyed(sources: readonly KeySource[]): WholeReason {
+    for (const source of sources) {
+      if (!("lookup" in source)) continue;
+      const beyond = this.#beyond.get(source.lookup.id);
+      if (beyond !== undefined) return { kind: "lookup", from: lookupText(source.lookup), beyond };
+    }
+    return UNCOMPARABLE;
+  }
+
+  /** A source's values as JavaScript holds them before conversion: a parameter, a constant, or the values looked up. */
+  #raw(source: KeySource): readonly unknown[] | undefined {
+    if ("param" in source) return [this.params[source.param - 1]];
+    if ("constant" in source) return [source.constant];
+    const { id } = source.lookup;
+    if (!this.#lookups.has(id)) this.#lookups.set(id, this.#lookUp(source.lookup));
+    return this.#lookups.get(id);
+  }
+
+  #lookUp(lookup: Lookup): unknown[] | undefined {
+    const rows = this.#rows(lookup.rows);
+    const columns = this.plans.imageColumns.get(lookup.table);
+    let found: unknown[] | string = "values livecmd cannot tell";
+    try {
+      if (columns) found = lookedUpValues((sql) => this.plans.prepare(sql), lookup, rows, columns);
+    } catch {
+      // A lookup that fails leaves its reads whole; the app's statement runs and fails on its own.
+      found = "the lookup of its values failed";
+    }
+    if (typeof found !== "string") return found;
+    this.#beyond.set(lookup.id, found);
+    return undefined;
+  }
+
+  /** The rows a supplier reads, bound: a key it cannot bind makes it whole (every value it holds). */
+  #rows(rows: PlannedRows): BoundRows {
+    if ("whole" in rows) return { whole: true };
+    const keys: { column: KeyColumn; values: KeyValue[] }[] = [];
+    for (const { column, sources } of rows.keys) {
+      const values = this.#keys(column, sources);
+      if (values === undefined) return { whole: true };
+      keys.push({ column, values });
+    }
+    return { keys, filters: rows.filters.map((decision) => this.#supplier(decision)) };
+  }
+
+  /**
+   * A supplier's filter, with the range its index loop reads as SQL when it has one: the rows a
+   * lookup tests are then those the app's statement reads too.
+   */
+  #supplier(decision: PlannedDecision): BoundFilter {
+    const filter = this.#filter(decision);
+    const range = typeof decision === "boolean" ? undefined : decision.atom;
+    // Without a lower end the range holds NULLs too, which SQL's comparisons leave out.
+    if (range?.kind !== "range" || !range.lower) return { filter };
+    const column = range.field.field === "rowid" ? undefined : range.field.field.sql;
+    const sql: string[] = [];
+    const params: unknown[] = [];
+    for (const [edge, inclusive, operator] of [
+      [range.lower, range.lower?.inclusive, ">"],
+      [range.upper, range.upper?.inclusive, "<"],
+    ] as const) {
+      if (!edge) continue;
+      const [operand] = this.operands(edge.sources) ?? [];
+      if (!operand?.value || edge.sources.length !== 1) return { filter };
+      sql.push(`t.${column} COLLATE ${range.collation} ${operator}${inclusive ? "=" : ""} ?`);
+      params.push(jsValue(operand.value));
+    }
+    return column && sql.length > 0
+      ? { filter, within: { sql: sql.join(" AND "), params } }
+      : { filter };
+  }
+
+  #filter(decision: PlannedDecision): RowFilter {
+    return boundFilter(decision, this);
+  }
+
+  operands(sources: readonly KeySource[]): readonly Operand[] | undefined {
+    const operands: Operand[] = [];
+    for (const source of sources) {
+      const values = this.#raw(source);
+      if (values === undefined) return undefined;
+      for (const raw of values) {
+        const value = raw === null ? null : boundValue(raw);
+        let operand: Operand | undefined = value === undefined ? undefined : { value, exact: true };
+        for (const affinity of source.via) operand = operand && converted(operand, affinity);
+        if (!operand) return undefined;
+        operands.push(operand);
+      }
+    }
+    return operands;
+  }
+
+  like(): "sensitive" | "insensitive" | undefined {
+    if (this.#like !== null) return this.#like;
+    try {
+      const { folds, own } = this.plans
+        .prepare(
+          "SELECT 'a' LIKE 'A' AS folds, (SELECT count(*) FROM pragma_function_list WHERE name = 'like' AND builtin = 0) AS own",
+        )
+        .get() as { folds: number; own: number };
+      this.#like = own > 0 ? undefined : folds ? "insensitive" : "sensitive";
+    } catch {
+      this.#like = undefined;
+    }
+    return this.#like;
+  }
 }
 
-function sourceValue(source: KeySource, params: readonly unknown[]): unknown {
-  return "param" in source ? params[source.param - 1] : source.constant;
+/** A value as JavaScript binds it to the same storage class. */
+function jsValue(value: Typed): unknown {
+  if (value.kind === "blob") return Buffer.from(value.value, "hex");
+  return value.value;
+}
+
+/** Where a read's looked-up values came from (`appointments.patient_id`), when they did. */
+function lookupsText(sources: readonly KeySource[]): string | undefined {
+  const names = sources.flatMap((source) =>
+    "lookup" in source ? [lookupText(source.lookup)] : [],
+  );
+  return names.length > 0 ? [...new Set(names)].join(", ") : undefined;
+}
+
+function lookupText({ table, field }: Lookup): string {
+  return `${table}.${field === "rowid" ? "rowid" : field.name}`;
 }

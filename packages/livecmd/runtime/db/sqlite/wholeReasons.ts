@@ -3,53 +3,34 @@ import { registersWritten } from "./opcodes.ts";
 import type { ProgramStep } from "./sqliteProgram.ts";
 import type { Btree } from "./sqliteSchema.ts";
 
-const SCANS = new Set(["Rewind", "Last", "Count"]);
-const RANGES = new Set([
-  "SeekGE",
-  "SeekGT",
-  "SeekLE",
-  "SeekLT",
-  "IdxGT",
-  "IdxGE",
-  "IdxLT",
-  "IdxLE",
-]);
 const COMPARISONS = new Set(["Eq", "Ne", "Lt", "Le", "Gt", "Ge"]);
 const MATCHES = { like: "LIKE", glob: "GLOB", regexp: "REGEXP" } as const;
 /** How many functions deep a filter's column is looked for: `LOWER(name) LIKE ?` is one. */
 const FUNCTION_DEPTH = 3;
 
+export const EXPRESSION_INDEX: WholeReason = {
+  kind: "unknown",
+  what: "looked up through an index on an expression or a collation livecmd does not key on",
+};
+
+/** A program with an opcode livecmd does not read: every table it opens is whole. */
+export function unknownOpcode(opcode: string): WholeReason {
+  return { kind: "unknown", what: `its program has ${opcode}, which livecmd does not read` };
+}
+
 /**
- * Why a program reads a table whole, told from its cursors on the table (each with its b-tree):
- * a scan (`Rewind`), with the first test of a column its rows go through (a `LIKE` first); a
- * range seek; an index the lookup cannot key on; or, when no cursor says, values livecmd cannot
- * follow (a rowid read off another table's rows). `planReads` decides whether; this only says why.
+ * Why a loop over `cursor` that `planReads` found no filter to test reads its table whole: a
+ * scan, with the first test of a column its rows go through (a `LIKE` first, as in `LOWER(name)
+ * LIKE ?`, which livecmd does not evaluate). `planReads` decides whether; this only says what the
+ * scan tests.
  */
-export function wholeReasonOf(
+export function scanReason(
   program: readonly ProgramStep[],
-  cursors: readonly (readonly [number, Btree])[],
+  cursor: number,
+  btree: Btree,
 ): WholeReason {
-  const unknown = program.find((step) => registersWritten(step) === undefined);
-  if (unknown)
-    return {
-      kind: "unknown",
-      what: `its program has ${unknown.opcode}, which livecmd does not read`,
-    };
-  const reading = new ProgramReading(program);
-  const scanned = cursors.find(([cursor]) => reading.uses(cursor, SCANS));
-  if (scanned) {
-    const filter = reading.filterOf(scanned[0], scanned[1]);
-    return filter ? { kind: "scan", filter } : { kind: "scan" };
-  }
-  const blind = cursors.find(([, btree]) => btree.kind === "index" && !btree.first);
-  if (blind)
-    return {
-      kind: "unknown",
-      what: "looked up through an index on an expression or a collation livecmd does not key on",
-    };
-  const ranged = cursors.find(([cursor]) => reading.uses(cursor, RANGES));
-  if (ranged) return { kind: "range", column: keyName(ranged[1]) };
-  return { kind: "unknown", what: "looked up by values read off other rows: a join, a subquery" };
+  const filter = new ProgramReading(program).filterOf(cursor, btree);
+  return filter ? { kind: "scan", filter } : { kind: "scan" };
 }
 
 class ProgramReading {
@@ -62,10 +43,6 @@ class ProgramReading {
         writers.push(step);
         this.#writers.set(register, writers);
       }
-  }
-
-  uses(cursor: number, opcodes: ReadonlySet<string>): boolean {
-    return this.program.some((step) => step.p1 === cursor && opcodes.has(step.opcode));
   }
 
   /** The first pattern match on a column of `cursor`'s rows, else the first comparison of one. */
@@ -107,11 +84,8 @@ function span(from: number, count: number): number[] {
   return Array.from({ length: count }, (_, i) => from + i);
 }
 
-function keyName(btree: Btree): string {
-  return btree.kind === "index" ? (btree.first?.key ?? "an expression") : "rowid";
-}
-
-/** A table's column by its position (an index's entries name no column livecmd keeps). */
+/** A b-tree's field by its position, as its table names it. */
 function columnName(btree: Btree, column: number): string {
-  return (btree.kind === "rowid table" ? btree.columns?.[column] : undefined) ?? "a column";
+  const field = btree.fields[column];
+  return field === "rowid" ? "rowid" : (field?.name ?? "a column");
 }
