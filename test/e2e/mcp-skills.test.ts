@@ -111,6 +111,31 @@ describe("skills served from code", () => {
     }
   });
 
+  it("are resources a client may watch, as every listed one: a listen or subscription of SKILL.md is acknowledged on both eras and watches nothing", async () => {
+    for (const protocol of PROTOCOLS)
+      for (const transport of ["memory", "http"] as const) {
+        const app = createExampleApp(":memory:");
+        const mcp = await testApp(app).mcp({
+          protocol,
+          transport,
+          skills: await loadSkills(SKILLS),
+        });
+        const show = "app://customers_show/1";
+        const listening = await mcp.listen([SKILL_MD, show]);
+        assert.deepEqual(
+          [...listening.honored].sort(),
+          [show, SKILL_MD].sort(),
+          `${protocol} ${transport}`,
+        );
+        assert.equal(
+          (await mcp.call("customers_rename", { id: 1, name: "Ada King" })).isError,
+          undefined,
+        );
+        assert.equal(await listening.updates.next(), show);
+        await mcp.close();
+      }
+  });
+
   it("are not served when not given", async () => {
     const mcp = await testApp(createExampleApp(":memory:")).mcp({ protocol: "2026-07-28" });
     assert.equal(new SkillsClient(mcp.client).supported, false);

@@ -22,6 +22,12 @@ export interface LiveRoomOptions {
    * hides, invalid arguments), so reads and watches accept exactly the same URIs.
    */
   readonly resolve: (uri: string, auth: AuthInfo | undefined) => WatchedRun;
+  /**
+   * Whether `uri` is a resource that does not change while served (the agent skill's files): a
+   * listen or subscription of it is acknowledged, as the `subscribe` capability promises for
+   * every listed resource, and watches nothing.
+   */
+  readonly isStatic?: (uri: string) => boolean;
   /** Whom `auth`'s watches count against for the per-principal shares; undefined: the totals alone. */
   readonly holderOf: (auth: AuthInfo | undefined) => string | undefined;
   /** Told of the re-runs that threw, once per command per burst. */
@@ -75,6 +81,7 @@ export class LiveRoom {
   /** The URIs watched, by holder and in all. */
   readonly ledger: SubscriptionLedger;
   readonly resolve: LiveRoomOptions["resolve"];
+  readonly isStatic: NonNullable<LiveRoomOptions["isStatic"]>;
   readonly holderOf: LiveRoomOptions["holderOf"];
   /** The open 2026-07-28 HTTP listen streams and watch calls. */
   readonly #listens: OpenCount;
@@ -86,6 +93,7 @@ export class LiveRoom {
     this.ledger = new SubscriptionLedger(this.limits);
     this.#listens = new OpenCount(this.limits, "listensPerPrincipal", "listensTotal");
     this.resolve = options.resolve;
+    this.isStatic = options.isStatic ?? (() => false);
     this.holderOf = options.holderOf;
     this.registry = new LiveRegistry(app, {
       onError: options.onError,
@@ -235,8 +243,13 @@ export class Watches {
     const holder = this.#room.holderOf(auth);
     const { room, limit } = this.#roomFor(holder);
     const admitted = new Map<string, WatchedRun>();
+    const unchanging = new Set<string>();
     for (const uri of requested) {
       if (admitted.has(uri)) continue;
+      if (this.#room.isStatic(uri)) {
+        unchanging.add(uri);
+        continue;
+      }
       const run = this.#resolved(uri, auth);
       if (!run) continue;
       if (admitted.size >= room) {
@@ -246,7 +259,7 @@ export class Watches {
       admitted.set(uri, run);
     }
     await this.#watch(key, admitted, auth, holder);
-    return { watched: [...admitted.keys()] };
+    return { watched: [...admitted.keys(), ...unchanging] };
   }
 
   /**
@@ -269,9 +282,11 @@ export class Watches {
   /**
    * Watches `uri` under itself; subscribing to it again is the same watch. Throws what a read
    * of `uri` would throw, or the limit error when there is no room for it. Resolves with what
-   * it returned when watched (JSON text): a watch ended meanwhile no longer tells.
+   * it returned when watched (JSON text): a watch ended meanwhile no longer tells. A static
+   * resource is acknowledged, watching nothing.
    */
   async subscribe(uri: string, auth: AuthInfo | undefined): Promise<string | undefined> {
+    if (this.#room.isStatic(uri)) return undefined;
     const existing = this.#open.get(uri);
     if (existing) {
       const run = existing.runs.get(uri)!;

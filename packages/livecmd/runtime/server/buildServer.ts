@@ -71,6 +71,7 @@ export function buildServer(served: ServedApp): Server {
   );
   if (!capabilities.resources) return server;
   const skills = served.skills && attachSkills(served.skills, server);
+  if (skills) served.servesSkillFiles(skills.owns);
   server.setRequestHandler("resources/list", async (request, ctx) => {
     const page = listingPage(served, "resources", request.params?.cursor, authOf(ctx));
     // The skills' SKILL.md files follow the app's resources, on the last page.

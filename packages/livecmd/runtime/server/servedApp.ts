@@ -141,6 +141,8 @@ export class ServedApp {
   readonly confirmations: Confirmations;
   /** The app's agent skill, when it is served. */
   readonly skills: SkillsExtension | undefined;
+  /** Whether a URI is one of the skill's files, as the first server instance's extension says. */
+  #ownsSkillFile: ((uri: string) => boolean) | undefined;
   readonly #limiter: RateLimiter;
   readonly #checkResults: boolean;
 
@@ -176,6 +178,7 @@ export class ServedApp {
         const { entry, args } = resolveUri(this, uri, auth);
         return { command: entry.name, args };
       },
+      isStatic: (uri) => this.#ownsSkillFile?.(uri) ?? false,
       holderOf,
       onError: (failure) => this.onerror(new Error(describeRerunFailure(failure))),
       onUnseen: (warning) => log.warn(warning),
@@ -195,6 +198,14 @@ export class ServedApp {
       );
     this.confirmations = new Confirmations(this.stateKey, confirmTimeoutMs, spentOf(engine));
     this.skills = options.skills;
+  }
+
+  /**
+   * Learns the skill's files from a server instance's extension (`attachSkills`): they are
+   * resources that do not change while served, so watching one is acknowledged and costs nothing.
+   */
+  servesSkillFiles(owns: (uri: string) => boolean): void {
+    this.#ownsSkillFile ??= owns;
   }
 
   /** Counts a run against the command's rate limit; over the limit, throws the retry hint. */
