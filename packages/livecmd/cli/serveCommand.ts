@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { CommandModule } from "yargs";
+import type { CommandModule, Options } from "yargs";
 import type { App } from "livecmd";
 // Light imports only: the CLI registers this command on every run, `codegen` included; the
 // MCP server runtime (livecmd/server) loads when `serve` actually runs.
@@ -21,13 +21,122 @@ import { loadApp } from "./loadApp.ts";
 import { InputError } from "./inputError.ts";
 import { DEFAULT_APP_MODULES, loadProjectConfig, resolveAppModule } from "./projectConfig.ts";
 
-interface ServeArguments extends HttpFlags {
+export interface ServeArguments extends HttpFlags {
   app?: string;
   http?: number;
   "page-size": number;
   "allow-stale"?: boolean;
   "log-format": LogFormat;
   "confirm-timeout"?: number;
+}
+
+/**
+ * `serve`'s flags, as yargs options: the yargs command and the direct path of a host's start
+ * (`directServeArguments`) read the same table.
+ */
+export const SERVE_OPTIONS = {
+  app: {
+    type: "string",
+    describe: `The app module, compiled (dist/app.js, plain Node) or TypeScript (through tsx); its default export is the app (default: ${DEFAULT_APP_MODULES.join(", then ")})`,
+  },
+  http: {
+    type: "number",
+    describe:
+      "Serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio (0 picks a free port)",
+  },
+  "page-size": {
+    type: "number",
+    default: DEFAULT_PAGE_SIZE,
+    describe: "Entries per page of tools/list, resources/list and resources/templates/list",
+  },
+  "log-format": {
+    choices: LOG_FORMATS,
+    default: DEFAULT_LOG_FORMAT,
+    describe:
+      "Log lines on stderr: pretty (`livecmd: …`, one readable line each) or json (one JSON object a line: level, time, req, principal, msg)",
+  },
+  "confirm-timeout": {
+    type: "number",
+    describe: `Seconds a person has to answer a confirm command's question (default ${DEFAULT_CONFIRM_TIMEOUT_MS / 1000}); then the call ends and nothing runs`,
+  },
+  "allow-stale": {
+    type: "boolean",
+    describe:
+      "Serve although catalog.json no longer matches the app's commands (only what matches is served)",
+  },
+  host: {
+    type: "string",
+    describe: `HTTP: the address to listen on (default ${DEFAULT_HOST}); anything but loopback needs --tokens or --issuer`,
+  },
+  tokens: {
+    type: "string",
+    describe:
+      "HTTP: bearer tokens from FILE, one `token [scope ...] [# client name]` a line; re-read on SIGHUP",
+  },
+  issuer: {
+    type: "string",
+    describe: "HTTP: accept JWT access tokens of this OAuth authorization server (with --audience)",
+  },
+  audience: {
+    type: "string",
+    describe: "HTTP: the audience (`aud`) tokens must name: this server's URL as clients reach it",
+  },
+  "jwks-uri": {
+    type: "string",
+    describe: "HTTP: the issuer's signing keys (default: from its metadata document)",
+  },
+  "require-scope": {
+    type: "string",
+    array: true,
+    describe: "HTTP: a scope every request's token needs (403 without it); repeatable",
+  },
+  "public-url": {
+    type: "string",
+    describe:
+      "HTTP: the endpoint's URL as clients reach it behind a reverse proxy (https://mcp.example.com/mcp)",
+  },
+  "allowed-host": {
+    type: "string",
+    array: true,
+    describe: "HTTP: a Host header to accept besides loopback and --public-url's; repeatable",
+  },
+  "allowed-origin": {
+    type: "string",
+    array: true,
+    describe: "HTTP: a browser Origin (scheme://host:port) to accept; repeatable",
+  },
+  "session-idle": {
+    type: "number",
+    describe: `HTTP: seconds a 2025-era session may stay idle before it is closed (default ${DEFAULT_SESSION_IDLE_MS / 1000})`,
+  },
+  "max-subscriptions": {
+    type: "number",
+    describe: `URIs watched by the whole server, both eras (default ${DEFAULT_SUBSCRIPTION_LIMITS.total})`,
+  },
+  "max-subscriptions-per-principal": {
+    type: "number",
+    describe: `HTTP: URIs one principal (or connection without auth) watches in all (default 1/${FAIR_SHARES} of --max-subscriptions: ${DEFAULT_SUBSCRIPTION_LIMITS.perPrincipal})`,
+  },
+  "max-sessions": {
+    type: "number",
+    describe: `HTTP: 2025-era sessions open at once (default ${DEFAULT_SUBSCRIPTION_LIMITS.sessionsTotal}); past it initialize is 503`,
+  },
+  "max-sessions-per-principal": {
+    type: "number",
+    describe: `HTTP: 2025-era sessions one principal (or connection without auth) holds open (default 1/${FAIR_SHARES} of --max-sessions: ${DEFAULT_SUBSCRIPTION_LIMITS.sessionsPerPrincipal}); past it initialize is 429`,
+  },
+} as const satisfies Record<keyof ServeArguments, Options>;
+
+/** What is wrong with the flags together, thrown as an `InputError`; `true` when nothing is. */
+export function checkServeArguments(args: ServeArguments): true {
+  if (args.http !== undefined && !isPort(args.http))
+    throw new InputError(`--http must be a port from 0 to 65535, got ${args.http}`);
+  const timeout = args["confirm-timeout"];
+  if (timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout)))
+    throw new InputError(`--confirm-timeout must be a positive number of seconds, got ${timeout}`);
+  const httpProblem = httpFlagsProblem(args, args.http !== undefined);
+  if (httpProblem) throw new InputError(httpProblem);
+  return true;
 }
 
 /** `livecmd serve`: the app's commands over MCP, on stdio or Streamable HTTP. */
@@ -37,112 +146,8 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
     "Serve the app's granted commands over MCP: stdio by default, Streamable HTTP on 127.0.0.1 with --http",
   builder: (argv) =>
     argv
-      .option("app", {
-        type: "string",
-        describe: `The app module, compiled (dist/app.js, plain Node) or TypeScript (through tsx); its default export is the app (default: ${DEFAULT_APP_MODULES.join(", then ")})`,
-      })
-      .option("http", {
-        type: "number",
-        describe:
-          "Serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio (0 picks a free port)",
-      })
-      .option("page-size", {
-        type: "number",
-        default: DEFAULT_PAGE_SIZE,
-        describe: "Entries per page of tools/list, resources/list and resources/templates/list",
-      })
-      .option("log-format", {
-        choices: LOG_FORMATS,
-        default: DEFAULT_LOG_FORMAT,
-        describe:
-          "Log lines on stderr: pretty (`livecmd: …`, one readable line each) or json (one JSON object a line: level, time, req, principal, msg)",
-      })
-      .option("confirm-timeout", {
-        type: "number",
-        describe: `Seconds a person has to answer a confirm command's question (default ${DEFAULT_CONFIRM_TIMEOUT_MS / 1000}); then the call ends and nothing runs`,
-      })
-      .option("allow-stale", {
-        type: "boolean",
-        describe:
-          "Serve although catalog.json no longer matches the app's commands (only what matches is served)",
-      })
-      .options({
-        host: {
-          type: "string",
-          describe: `HTTP: the address to listen on (default ${DEFAULT_HOST}); anything but loopback needs --tokens or --issuer`,
-        },
-        tokens: {
-          type: "string",
-          describe:
-            "HTTP: bearer tokens from FILE, one `token [scope ...] [# client name]` a line; re-read on SIGHUP",
-        },
-        issuer: {
-          type: "string",
-          describe:
-            "HTTP: accept JWT access tokens of this OAuth authorization server (with --audience)",
-        },
-        audience: {
-          type: "string",
-          describe:
-            "HTTP: the audience (`aud`) tokens must name: this server's URL as clients reach it",
-        },
-        "jwks-uri": {
-          type: "string",
-          describe: "HTTP: the issuer's signing keys (default: from its metadata document)",
-        },
-        "require-scope": {
-          type: "string",
-          array: true,
-          describe: "HTTP: a scope every request's token needs (403 without it); repeatable",
-        },
-        "public-url": {
-          type: "string",
-          describe:
-            "HTTP: the endpoint's URL as clients reach it behind a reverse proxy (https://mcp.example.com/mcp)",
-        },
-        "allowed-host": {
-          type: "string",
-          array: true,
-          describe: "HTTP: a Host header to accept besides loopback and --public-url's; repeatable",
-        },
-        "allowed-origin": {
-          type: "string",
-          array: true,
-          describe: "HTTP: a browser Origin (scheme://host:port) to accept; repeatable",
-        },
-        "session-idle": {
-          type: "number",
-          describe: `HTTP: seconds a 2025-era session may stay idle before it is closed (default ${DEFAULT_SESSION_IDLE_MS / 1000})`,
-        },
-        "max-subscriptions": {
-          type: "number",
-          describe: `URIs watched by the whole server, both eras (default ${DEFAULT_SUBSCRIPTION_LIMITS.total})`,
-        },
-        "max-subscriptions-per-principal": {
-          type: "number",
-          describe: `HTTP: URIs one principal (or connection without auth) watches in all (default 1/${FAIR_SHARES} of --max-subscriptions: ${DEFAULT_SUBSCRIPTION_LIMITS.perPrincipal})`,
-        },
-        "max-sessions": {
-          type: "number",
-          describe: `HTTP: 2025-era sessions open at once (default ${DEFAULT_SUBSCRIPTION_LIMITS.sessionsTotal}); past it initialize is 503`,
-        },
-        "max-sessions-per-principal": {
-          type: "number",
-          describe: `HTTP: 2025-era sessions one principal (or connection without auth) holds open (default 1/${FAIR_SHARES} of --max-sessions: ${DEFAULT_SUBSCRIPTION_LIMITS.sessionsPerPrincipal}); past it initialize is 429`,
-        },
-      })
-      .check((args) => {
-        if (args.http !== undefined && !isPort(args.http))
-          throw new InputError(`--http must be a port from 0 to 65535, got ${args.http}`);
-        const timeout = args["confirm-timeout"];
-        if (timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout)))
-          throw new InputError(
-            `--confirm-timeout must be a positive number of seconds, got ${timeout}`,
-          );
-        const httpProblem = httpFlagsProblem(args, args.http !== undefined);
-        if (httpProblem) throw new InputError(httpProblem);
-        return true;
-      })
+      .options(SERVE_OPTIONS)
+      .check(checkServeArguments)
       .example(
         "$0 serve --app dist/app.js",
         "stdio, for a host that starts the server itself (Claude Desktop, the MCP Inspector)",
@@ -155,31 +160,30 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
         "$0 serve --app dist/app.js --http 3000 --host 0.0.0.0 --tokens tokens.txt",
         "on every interface, for clients with a token of tokens.txt",
       ),
-  handler: async (argv) => {
-    const cwd = process.cwd();
-    const appModule = resolveAppModule(
-      argv.app,
-      argv.app === undefined ? await loadProjectConfig(cwd) : { config: {}, source: undefined },
-      cwd,
-    );
-    const app = await loadApp(appModule, cwd);
-    const { serverLog } = await import("livecmd/server");
-    const options = {
-      log: serverLog(argv["log-format"]),
-      pageSize: argv["page-size"],
-      allowStale: argv["allow-stale"] === true,
-      version: packageVersionNear(path.resolve(cwd, appModule)),
-      ...(argv["confirm-timeout"] !== undefined && {
-        confirmTimeoutMs: argv["confirm-timeout"] * 1000,
-      }),
-    };
-    await serve(
-      app,
-      argv.http === undefined ? undefined : { port: argv.http, flags: argv },
-      options,
-    );
-  },
+  handler: (argv) => runServe(argv),
 };
+
+/** What `livecmd serve` does with its checked flags, whichever path parsed them. */
+export async function runServe(argv: ServeArguments): Promise<void> {
+  const cwd = process.cwd();
+  const appModule = resolveAppModule(
+    argv.app,
+    argv.app === undefined ? await loadProjectConfig(cwd) : { config: {}, source: undefined },
+    cwd,
+  );
+  const app = await loadApp(appModule, cwd);
+  const { serverLog } = await import("livecmd/server");
+  const options = {
+    log: serverLog(argv["log-format"]),
+    pageSize: argv["page-size"],
+    allowStale: argv["allow-stale"] === true,
+    version: packageVersionNear(path.resolve(cwd, appModule)),
+    ...(argv["confirm-timeout"] !== undefined && {
+      confirmTimeoutMs: argv["confirm-timeout"] * 1000,
+    }),
+  };
+  await serve(app, argv.http === undefined ? undefined : { port: argv.http, flags: argv }, options);
+}
 
 async function serve(
   app: App,
