@@ -13,6 +13,7 @@ import {
   DEFAULT_SUBSCRIPTION_LIMITS,
   FAIR_SHARES,
   LOG_FORMATS,
+  stdioServing,
   type LogFormat,
 } from "livecmd/internal";
 import type { ServerLog } from "livecmd/server";
@@ -172,7 +173,9 @@ export async function runServe(argv: ServeArguments): Promise<void> {
     cwd,
   );
   const app = await loadApp(appModule, cwd);
-  const { serverLog } = await import("livecmd/server");
+  // Over stdio, only the stdio server's modules load: a host waits on them at every start.
+  const { serverLog } =
+    argv.http === undefined ? await stdioServing() : await import("livecmd/server");
   const options = {
     log: serverLog(argv["log-format"]),
     pageSize: argv["page-size"],
@@ -202,7 +205,7 @@ async function serve(
     );
   });
   if (http === undefined) {
-    const { serveStdio } = await import("livecmd/server");
+    const { serveStdio } = await stdioServing();
     // What serveStdio refuses (a stale catalog, a page size or limit out of range) is the
     // app's or the flags' to fix, in the runtime's words.
     try {

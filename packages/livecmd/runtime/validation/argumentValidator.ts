@@ -47,11 +47,15 @@ function newAjv(): Ajv {
   const { Ajv } = require("ajv") as typeof AjvModule;
   const addFormats = require("ajv-formats") as typeof AjvFormats;
   // verbose: an error carries the value it is about, so a message can say what is wrong with it.
+  // validateSchema: the schemas are livecmd's own and the generator's (both checked against
+  // the JSON Schema meta-schema by test/unit/schemas-valid.test.ts); compiling the meta-schema
+  // on each start would cost more than the first answer.
   const ajv = new Ajv({
     allErrors: true,
     strict: false,
     coerceTypes: false,
     useDefaults: false,
+    validateSchema: false,
     verbose: true,
   });
   addFormats.default(ajv);

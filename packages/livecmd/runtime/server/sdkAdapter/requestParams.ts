@@ -17,7 +17,7 @@ function refOfType(type: string): JsonSchema {
  * carries is the SDK's business). Checked before the SDK's own parsing, which answers a wrong
  * type with -32603 and a multi-line zod dump.
  */
-const PARAMS: Readonly<Record<string, JsonSchema>> = {
+export const PARAMS: Readonly<Record<string, JsonSchema>> = {
   // The 2025 era's handshake (a session's second `initialize` reaches the SDK's own parsing).
   initialize: {
     type: "object",
@@ -81,7 +81,7 @@ const PARAMS: Readonly<Record<string, JsonSchema>> = {
  * `progressToken`. The SDK refuses anything else as "not a valid JSON-RPC message" (-32600),
  * and its era routing then takes a 2025 session's request for a 2026-07-28 one.
  */
-const ENVELOPE: JsonSchema = {
+export const ENVELOPE: JsonSchema = {
   type: "object",
   properties: {
     _meta: { type: "object", properties: { progressToken: { type: ["string", "integer"] } } },
