@@ -41,23 +41,29 @@ export class ArgumentValidator {
   }
 }
 
+/**
+ * ajv's options for every schema livecmd validates against, here and in the validators of the
+ * request params compiled ahead of time (`sdkAdapter/requestParamsValidators.ts`).
+ * verbose: an error carries the value it is about, so a message can say what is wrong with it.
+ * validateSchema: the schemas are livecmd's own and the generator's (both checked against the
+ * JSON Schema meta-schema by test/unit/schemas-valid.test.ts); compiling the meta-schema on
+ * each start would cost more than the first answer.
+ */
+export const AJV_OPTIONS = {
+  allErrors: true,
+  strict: false,
+  coerceTypes: false,
+  useDefaults: false,
+  validateSchema: false,
+  verbose: true,
+} as const;
+
 /** ajv and its formats, loaded now (both are CommonJS: `require` keeps `validate` synchronous). */
 function newAjv(): Ajv {
   const require = createRequire(import.meta.url);
   const { Ajv } = require("ajv") as typeof AjvModule;
   const addFormats = require("ajv-formats") as typeof AjvFormats;
-  // verbose: an error carries the value it is about, so a message can say what is wrong with it.
-  // validateSchema: the schemas are livecmd's own and the generator's (both checked against
-  // the JSON Schema meta-schema by test/unit/schemas-valid.test.ts); compiling the meta-schema
-  // on each start would cost more than the first answer.
-  const ajv = new Ajv({
-    allErrors: true,
-    strict: false,
-    coerceTypes: false,
-    useDefaults: false,
-    validateSchema: false,
-    verbose: true,
-  });
+  const ajv = new Ajv(AJV_OPTIONS);
   addFormats.default(ajv);
   return ajv;
 }

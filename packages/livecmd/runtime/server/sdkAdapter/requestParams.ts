@@ -1,7 +1,9 @@
 import { type ProtocolError, Server } from "@modelcontextprotocol/server";
+import type { ValidateFunction } from "ajv";
 import { invalidRequestParams } from "../protocolErrors.ts";
 import type { JsonSchema } from "../../uri/template.ts";
-import { argumentValidator } from "../../validation/argumentValidator.ts";
+import { fieldErrorsOf } from "../../validation/fieldMessages.ts";
+import * as compiled from "./requestParamsValidators.ts";
 
 const STRING = { type: "string" };
 const URI_PARAMS: JsonSchema = { type: "object", required: ["uri"], properties: { uri: STRING } };
@@ -89,6 +91,23 @@ export const ENVELOPE: JsonSchema = {
 };
 
 /**
+ * The export of `requestParamsValidators.ts` that validates `method`'s params ("envelope": every
+ * request's): named after the first method of the same schema, which all of them share.
+ */
+export function validatorName(method: string): string {
+  const schema = method === "envelope" ? ENVELOPE : PARAMS[method];
+  const first = Object.keys(PARAMS).find((other) => PARAMS[other] === schema) ?? method;
+  return first.replace(/\W/g, "_");
+}
+
+/**
+ * The validators of these schemas, compiled ahead of time by ajv with the options of every
+ * other validation (`test/unit/request-params-validators.test.ts` holds them to the schemas):
+ * a server answers `initialize` before it loads ajv.
+ */
+const COMPILED = compiled as unknown as Readonly<Record<string, ValidateFunction>>;
+
+/**
  * -32602 with one line naming each wrong param of a `method` request (`params.uri must be a
  * string`), the same in `data.errors`; undefined when its params are as livecmd reads them.
  * `scope`: the envelope every request shares, or the method's own params.
@@ -98,11 +117,11 @@ export function invalidParams(
   params: unknown,
   scope: "envelope" | "method",
 ): ProtocolError | undefined {
-  const schema = scope === "envelope" ? ENVELOPE : PARAMS[method];
-  if (!schema) return undefined;
-  const errors = argumentValidator().validate(schema, params ?? {}, "params", "params.");
-  if (errors.length === 0) return undefined;
-  return invalidRequestParams(method, errors);
+  const name = scope === "envelope" ? "envelope" : Object.hasOwn(PARAMS, method) && method;
+  if (!name) return undefined;
+  const validate = COMPILED[validatorName(name)]!;
+  if (validate(params ?? {})) return undefined;
+  return invalidRequestParams(method, fieldErrorsOf(validate.errors ?? [], "params", "params."));
 }
 
 type Handler = Parameters<Server["_wrapHandler"]>[1];
