@@ -182,7 +182,7 @@ function section(livecmd: Sample[], sdk: Sample[]): Section {
     figures,
     comparisons,
     notes: [
-      "What livecmd loads that the peer does not, before its first answer: the CLI's serve path (no yargs: `cli/serveArguments.ts`), the runtime and the stdio server (not livecmd/server's HTTP modules), pino, and ajv, which checks every request's params (the `initialize` included) and the read's arguments against their schemas; the peer checks nothing but what zod parses.",
+      "What livecmd loads that the peer does not, before its first answer: the CLI's serve path (no yargs: `cli/serveArguments.ts`), the runtime and the stdio server (not livecmd/server's HTTP modules), pino; and, for the read, ajv, which checks its arguments against the command's `inputSchema` (the request params' checks are compiled ahead of time); the peer checks nothing but what zod parses.",
     ],
   };
 }
