@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { Ajv } from "ajv";
-import standaloneCode from "ajv/dist/standalone/index.js";
+import standaloneModule from "ajv/dist/standalone/index.js";
 import prettier from "prettier";
 import { AJV_OPTIONS } from "../../packages/livecmd/runtime/validation/argumentValidator.ts";
 import {
@@ -12,6 +12,10 @@ import {
   validatorName,
 } from "../../packages/livecmd/runtime/server/sdkAdapter/requestParams.ts";
 import { root } from "../helpers/cli.ts";
+
+/** ajv's CommonJS module: under Node's interop its function is the module's `default`. */
+const standaloneCode = (standaloneModule as unknown as { default: typeof standaloneModule })
+  .default;
 
 const FILE = path.join(
   root,
@@ -34,7 +38,7 @@ async function compiled(): Promise<string> {
     ajv.addSchema(schema, name);
     exports[name] = name;
   }
-  const code = standaloneCode.default(ajv, exports);
+  const code = standaloneCode(ajv, exports);
   const options = await prettier.resolveConfig(FILE);
   return prettier.format(HEADER + code, { ...options, filepath: FILE });
 }
