@@ -161,7 +161,11 @@ function section(livecmd: Sample[], sdk: Sample[]): Section {
     const sdkFigure = figureOf(`${CONTENDERS[1]!.label}: ${what}`, "ms", theirs, theirs);
     figures.push(livecmdFigure, sdkFigure);
     comparisons.push(
-      ratio(`livecmd / SDK peer, ${what} (median of per-round ratios)`, livecmdFigure, sdkFigure),
+      // Issue 37: a host that starts servers per session pays this at every start.
+      ratio(`livecmd / SDK peer, ${what} (median of per-round ratios)`, livecmdFigure, sdkFigure, {
+        op: "<=",
+        value: 1.2,
+      }),
       { label: `livecmd p90, ${what}`, value: percentile(ours, 0.9), unit: "ms" },
       { label: `SDK peer p90, ${what}`, value: percentile(theirs, 0.9), unit: "ms" },
     );
@@ -178,7 +182,7 @@ function section(livecmd: Sample[], sdk: Sample[]): Section {
     figures,
     comparisons,
     notes: [
-      "The example app's module also imports `pg` (its PostgreSQL path, example/freshPostgresDatabase.ts), which the peer does not; that load is the example's, counted on livecmd's side.",
+      "What livecmd loads that the peer does not, before its first answer: the CLI's serve path (no yargs: `cli/serveArguments.ts`), the runtime and the stdio server (not livecmd/server's HTTP modules), pino; and, for the read, ajv, which checks its arguments against the command's `inputSchema` (the request params' checks are compiled ahead of time); the peer checks nothing but what zod parses.",
     ],
   };
 }

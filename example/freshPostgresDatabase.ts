@@ -1,4 +1,4 @@
-import pg from "pg";
+import type pg from "pg";
 import { postgres } from "livecmd";
 import { setUpExampleSchema } from "./postgresDb.ts";
 
@@ -19,7 +19,9 @@ export function uniqueDatabaseName(prefix: string): string {
  */
 export async function freshPostgresDatabase(url: string): Promise<string> {
   const name = uniqueDatabaseName("livecmd_example");
-  const admin = new pg.Client({ connectionString: url });
+  // pg loads here, when the example runs on PostgreSQL: on SQLite it is never loaded.
+  const { default: pgModule } = await import("pg");
+  const admin = new pgModule.Client({ connectionString: url });
   await admin.connect();
   try {
     await admin.query("SELECT pg_advisory_lock(hashtext('livecmd example template'))");

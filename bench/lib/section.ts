@@ -3,7 +3,8 @@
  * a module never formats, so adding a row is writing a module, not touching the report.
  */
 
-export type Unit = "ns" | "µs" | "ms";
+/** Times, or `re-runs`: a count of live re-runs (per write, per burst). */
+export type Unit = "ns" | "µs" | "ms" | "re-runs";
 
 /** One measured quantity: a median and its spread over the samples. */
 export interface Figure {

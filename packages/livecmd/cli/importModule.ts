@@ -4,7 +4,6 @@ import { pathToFileURL } from "node:url";
 import { isSetupError } from "livecmd/internal";
 import { InputError } from "./inputError.ts";
 import { withPackage } from "./devPackages.ts";
-import { importFromProject } from "./fromProject.ts";
 
 const TYPESCRIPT = /\.[cm]?tsx?$/;
 
@@ -31,6 +30,7 @@ function loadTypeScript(file: string, cwd: string): Promise<void> {
     `loading ${file}, which is TypeScript,`,
     "tsx",
     async () => {
+      const { importFromProject } = await import("./fromProject.ts");
       const tsx = (await importFromProject("tsx/esm/api", cwd)) as { register(): void };
       tsx.register();
     },

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { CommandModule } from "yargs";
+import type { CommandModule, Options } from "yargs";
 import type { App } from "livecmd";
 // Light imports only: the CLI registers this command on every run, `codegen` included; the
 // MCP server runtime (livecmd/server) loads when `serve` actually runs.
@@ -13,6 +13,7 @@ import {
   DEFAULT_SUBSCRIPTION_LIMITS,
   FAIR_SHARES,
   LOG_FORMATS,
+  stdioServing,
   type LogFormat,
 } from "livecmd/internal";
 import type { ServerLog } from "livecmd/server";
@@ -27,7 +28,7 @@ import {
   resolveOutFolder,
 } from "./projectConfig.ts";
 
-interface ServeArguments extends HttpFlags {
+export interface ServeArguments extends HttpFlags {
   app?: string;
   skills?: string;
   http?: number;
@@ -37,6 +38,120 @@ interface ServeArguments extends HttpFlags {
   "confirm-timeout"?: number;
 }
 
+/**
+ * `serve`'s flags, as yargs options: the yargs command and the direct path of a host's start
+ * (`directServeArguments`) read the same table.
+ */
+export const SERVE_OPTIONS = {
+  app: {
+    type: "string",
+    describe: `The app module, compiled (dist/app.js, plain Node) or TypeScript (through tsx); its default export is the app (default: ${DEFAULT_APP_MODULES.join(", then ")})`,
+  },
+  http: {
+    type: "number",
+    describe:
+      "Serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio (0 picks a free port)",
+  },
+  skills: {
+    type: "string",
+    describe:
+      "The agent skills to serve (skills/list, skills/get): a folder of skill folders, each with a SKILL.md (default: the skills/ folder codegen writes into its output, when there is one)",
+  },
+  "page-size": {
+    type: "number",
+    default: DEFAULT_PAGE_SIZE,
+    describe: "Entries per page of tools/list, resources/list and resources/templates/list",
+  },
+  "log-format": {
+    choices: LOG_FORMATS,
+    default: DEFAULT_LOG_FORMAT,
+    describe:
+      "Log lines on stderr: pretty (`livecmd: …`, one readable line each) or json (one JSON object a line: level, time, req, principal, msg)",
+  },
+  "confirm-timeout": {
+    type: "number",
+    describe: `Seconds a person has to answer a confirm command's question (default ${DEFAULT_CONFIRM_TIMEOUT_MS / 1000}); then the call ends and nothing runs`,
+  },
+  "allow-stale": {
+    type: "boolean",
+    describe:
+      "Serve although catalog.json no longer matches the app's commands (only what matches is served)",
+  },
+  host: {
+    type: "string",
+    describe: `HTTP: the address to listen on (default ${DEFAULT_HOST}); anything but loopback needs --tokens or --issuer`,
+  },
+  tokens: {
+    type: "string",
+    describe:
+      "HTTP: bearer tokens from FILE, one `token [scope ...] [# client name]` a line; re-read on SIGHUP",
+  },
+  issuer: {
+    type: "string",
+    describe: "HTTP: accept JWT access tokens of this OAuth authorization server (with --audience)",
+  },
+  audience: {
+    type: "string",
+    describe: "HTTP: the audience (`aud`) tokens must name: this server's URL as clients reach it",
+  },
+  "jwks-uri": {
+    type: "string",
+    describe: "HTTP: the issuer's signing keys (default: from its metadata document)",
+  },
+  "require-scope": {
+    type: "string",
+    array: true,
+    describe: "HTTP: a scope every request's token needs (403 without it); repeatable",
+  },
+  "public-url": {
+    type: "string",
+    describe:
+      "HTTP: the endpoint's URL as clients reach it behind a reverse proxy (https://mcp.example.com/mcp)",
+  },
+  "allowed-host": {
+    type: "string",
+    array: true,
+    describe: "HTTP: a Host header to accept besides loopback and --public-url's; repeatable",
+  },
+  "allowed-origin": {
+    type: "string",
+    array: true,
+    describe: "HTTP: a browser Origin (scheme://host:port) to accept; repeatable",
+  },
+  "session-idle": {
+    type: "number",
+    describe: `HTTP: seconds a 2025-era session may stay idle before it is closed (default ${DEFAULT_SESSION_IDLE_MS / 1000})`,
+  },
+  "max-subscriptions": {
+    type: "number",
+    describe: `URIs watched by the whole server, both eras (default ${DEFAULT_SUBSCRIPTION_LIMITS.total})`,
+  },
+  "max-subscriptions-per-principal": {
+    type: "number",
+    describe: `HTTP: URIs one principal (or connection without auth) watches in all (default 1/${FAIR_SHARES} of --max-subscriptions: ${DEFAULT_SUBSCRIPTION_LIMITS.perPrincipal})`,
+  },
+  "max-sessions": {
+    type: "number",
+    describe: `HTTP: 2025-era sessions open at once (default ${DEFAULT_SUBSCRIPTION_LIMITS.sessionsTotal}); past it initialize is 503`,
+  },
+  "max-sessions-per-principal": {
+    type: "number",
+    describe: `HTTP: 2025-era sessions one principal (or connection without auth) holds open (default 1/${FAIR_SHARES} of --max-sessions: ${DEFAULT_SUBSCRIPTION_LIMITS.sessionsPerPrincipal}); past it initialize is 429`,
+  },
+} as const satisfies Record<keyof ServeArguments, Options>;
+
+/** What is wrong with the flags together, thrown as an `InputError`; `true` when nothing is. */
+export function checkServeArguments(args: ServeArguments): true {
+  if (args.http !== undefined && !isPort(args.http))
+    throw new InputError(`--http must be a port from 0 to 65535, got ${args.http}`);
+  const timeout = args["confirm-timeout"];
+  if (timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout)))
+    throw new InputError(`--confirm-timeout must be a positive number of seconds, got ${timeout}`);
+  const httpProblem = httpFlagsProblem(args, args.http !== undefined);
+  if (httpProblem) throw new InputError(httpProblem);
+  return true;
+}
+
 /** `livecmd serve`: the app's commands over MCP, on stdio or Streamable HTTP. */
 export const serveCommand: CommandModule<object, ServeArguments> = {
   command: "serve",
@@ -44,117 +159,8 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
     "Serve the app's granted commands over MCP: stdio by default, Streamable HTTP on 127.0.0.1 with --http",
   builder: (argv) =>
     argv
-      .option("app", {
-        type: "string",
-        describe: `The app module, compiled (dist/app.js, plain Node) or TypeScript (through tsx); its default export is the app (default: ${DEFAULT_APP_MODULES.join(", then ")})`,
-      })
-      .option("http", {
-        type: "number",
-        describe:
-          "Serve Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio (0 picks a free port)",
-      })
-      .option("skills", {
-        type: "string",
-        describe:
-          "The agent skills to serve (skills/list, skills/get): a folder of skill folders, each with a SKILL.md (default: the skills/ folder codegen writes into its output, when there is one)",
-      })
-      .option("page-size", {
-        type: "number",
-        default: DEFAULT_PAGE_SIZE,
-        describe: "Entries per page of tools/list, resources/list and resources/templates/list",
-      })
-      .option("log-format", {
-        choices: LOG_FORMATS,
-        default: DEFAULT_LOG_FORMAT,
-        describe:
-          "Log lines on stderr: pretty (`livecmd: …`, one readable line each) or json (one JSON object a line: level, time, req, principal, msg)",
-      })
-      .option("confirm-timeout", {
-        type: "number",
-        describe: `Seconds a person has to answer a confirm command's question (default ${DEFAULT_CONFIRM_TIMEOUT_MS / 1000}); then the call ends and nothing runs`,
-      })
-      .option("allow-stale", {
-        type: "boolean",
-        describe:
-          "Serve although catalog.json no longer matches the app's commands (only what matches is served)",
-      })
-      .options({
-        host: {
-          type: "string",
-          describe: `HTTP: the address to listen on (default ${DEFAULT_HOST}); anything but loopback needs --tokens or --issuer`,
-        },
-        tokens: {
-          type: "string",
-          describe:
-            "HTTP: bearer tokens from FILE, one `token [scope ...] [# client name]` a line; re-read on SIGHUP",
-        },
-        issuer: {
-          type: "string",
-          describe:
-            "HTTP: accept JWT access tokens of this OAuth authorization server (with --audience)",
-        },
-        audience: {
-          type: "string",
-          describe:
-            "HTTP: the audience (`aud`) tokens must name: this server's URL as clients reach it",
-        },
-        "jwks-uri": {
-          type: "string",
-          describe: "HTTP: the issuer's signing keys (default: from its metadata document)",
-        },
-        "require-scope": {
-          type: "string",
-          array: true,
-          describe: "HTTP: a scope every request's token needs (403 without it); repeatable",
-        },
-        "public-url": {
-          type: "string",
-          describe:
-            "HTTP: the endpoint's URL as clients reach it behind a reverse proxy (https://mcp.example.com/mcp)",
-        },
-        "allowed-host": {
-          type: "string",
-          array: true,
-          describe: "HTTP: a Host header to accept besides loopback and --public-url's; repeatable",
-        },
-        "allowed-origin": {
-          type: "string",
-          array: true,
-          describe: "HTTP: a browser Origin (scheme://host:port) to accept; repeatable",
-        },
-        "session-idle": {
-          type: "number",
-          describe: `HTTP: seconds a 2025-era session may stay idle before it is closed (default ${DEFAULT_SESSION_IDLE_MS / 1000})`,
-        },
-        "max-subscriptions": {
-          type: "number",
-          describe: `URIs watched by the whole server, both eras (default ${DEFAULT_SUBSCRIPTION_LIMITS.total})`,
-        },
-        "max-subscriptions-per-principal": {
-          type: "number",
-          describe: `HTTP: URIs one principal (or connection without auth) watches in all (default 1/${FAIR_SHARES} of --max-subscriptions: ${DEFAULT_SUBSCRIPTION_LIMITS.perPrincipal})`,
-        },
-        "max-sessions": {
-          type: "number",
-          describe: `HTTP: 2025-era sessions open at once (default ${DEFAULT_SUBSCRIPTION_LIMITS.sessionsTotal}); past it initialize is 503`,
-        },
-        "max-sessions-per-principal": {
-          type: "number",
-          describe: `HTTP: 2025-era sessions one principal (or connection without auth) holds open (default 1/${FAIR_SHARES} of --max-sessions: ${DEFAULT_SUBSCRIPTION_LIMITS.sessionsPerPrincipal}); past it initialize is 429`,
-        },
-      })
-      .check((args) => {
-        if (args.http !== undefined && !isPort(args.http))
-          throw new InputError(`--http must be a port from 0 to 65535, got ${args.http}`);
-        const timeout = args["confirm-timeout"];
-        if (timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout)))
-          throw new InputError(
-            `--confirm-timeout must be a positive number of seconds, got ${timeout}`,
-          );
-        const httpProblem = httpFlagsProblem(args, args.http !== undefined);
-        if (httpProblem) throw new InputError(httpProblem);
-        return true;
-      })
+      .options(SERVE_OPTIONS)
+      .check(checkServeArguments)
       .example(
         "$0 serve --app dist/app.js",
         "stdio, for a host that starts the server itself (Claude Desktop, the MCP Inspector)",
@@ -167,36 +173,37 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
         "$0 serve --app dist/app.js --http 3000 --host 0.0.0.0 --tokens tokens.txt",
         "on every interface, for clients with a token of tokens.txt",
       ),
-  handler: async (argv) => {
-    const cwd = process.cwd();
-    const project = await loadProjectConfig(cwd);
-    const appModule = resolveAppModule(argv.app, project, cwd);
-    const app = await loadApp(appModule, cwd);
-    const { serverLog } = await import("livecmd/server");
-    const log = serverLog(argv["log-format"]);
-    const skills = await loadedSkills(
-      argv.skills ?? path.join(resolveOutFolder(undefined, project, appModule), "skills"),
-      argv.skills !== undefined,
-      cwd,
-      log,
-    );
-    const options = {
-      log,
-      pageSize: argv["page-size"],
-      allowStale: argv["allow-stale"] === true,
-      version: packageVersionNear(path.resolve(cwd, appModule)),
-      ...(skills && { skills }),
-      ...(argv["confirm-timeout"] !== undefined && {
-        confirmTimeoutMs: argv["confirm-timeout"] * 1000,
-      }),
-    };
-    await serve(
-      app,
-      argv.http === undefined ? undefined : { port: argv.http, flags: argv },
-      options,
-    );
-  },
+  handler: (argv) => runServe(argv),
 };
+
+/** What `livecmd serve` does with its checked flags, whichever path parsed them. */
+export async function runServe(argv: ServeArguments): Promise<void> {
+  const cwd = process.cwd();
+  const project = await loadProjectConfig(cwd);
+  const appModule = resolveAppModule(argv.app, project, cwd);
+  const app = await loadApp(appModule, cwd);
+  // Over stdio, only the stdio server's modules load: a host waits on them at every start.
+  const { serverLog } =
+    argv.http === undefined ? await stdioServing() : await import("livecmd/server");
+  const log = serverLog(argv["log-format"]);
+  const skills = await loadedSkills(
+    argv.skills ?? path.join(resolveOutFolder(undefined, project, appModule), "skills"),
+    argv.skills !== undefined,
+    cwd,
+    log,
+  );
+  const options = {
+    log,
+    ...(skills && { skills }),
+    pageSize: argv["page-size"],
+    allowStale: argv["allow-stale"] === true,
+    version: packageVersionNear(path.resolve(cwd, appModule)),
+    ...(argv["confirm-timeout"] !== undefined && {
+      confirmTimeoutMs: argv["confirm-timeout"] * 1000,
+    }),
+  };
+  await serve(app, argv.http === undefined ? undefined : { port: argv.http, flags: argv }, options);
+}
 
 /**
  * The skills in `folder` (relative to `cwd`), loaded with the SDK's `loadSkills`; none when the
@@ -215,7 +222,8 @@ async function loadedSkills(
     log.info(`no agent skills served: ${folder} does not exist (npx livecmd codegen writes them)`);
     return undefined;
   }
-  const { loadSkills } = await import("livecmd/server");
+  // The SDK's own loader, not livecmd/server's re-export: a stdio start loads no HTTP modules.
+  const { loadSkills } = await import("@modelcontextprotocol/server/ext/skills/node");
   try {
     return await loadSkills(root, {
       onWarning: ({ path: file, message }) => log.warn(`skills: ${file}: ${message}`),
@@ -233,8 +241,8 @@ async function serve(
     pageSize: number;
     allowStale: boolean;
     version: string | undefined;
-    skills?: SkillsExtension;
     confirmTimeoutMs?: number;
+    skills?: SkillsExtension;
   },
 ): Promise<void> {
   await app.ready().catch((error: Error) => {
@@ -243,7 +251,7 @@ async function serve(
     );
   });
   if (http === undefined) {
-    const { serveStdio } = await import("livecmd/server");
+    const { serveStdio } = await stdioServing();
     // What serveStdio refuses (a stale catalog, a page size or limit out of range) is the
     // app's or the flags' to fix, in the runtime's words.
     try {

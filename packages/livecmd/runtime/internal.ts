@@ -63,3 +63,15 @@ export async function readInspector(app: App): Promise<ReadInspector> {
   const { ReadInspector } = await import("./server/readInspector.ts");
   return new ReadInspector(app);
 }
+
+/**
+ * What `livecmd serve` needs over stdio, loaded on the call: the stdio server and the log,
+ * without livecmd/server's HTTP modules (and the SDK's Node and Hono adapters they load).
+ */
+export async function stdioServing() {
+  const [{ serveStdio }, { serverLog }] = await Promise.all([
+    import("./server/serveStdio.ts"),
+    import("./server/serverLog.ts"),
+  ]);
+  return { serveStdio, serverLog };
+}

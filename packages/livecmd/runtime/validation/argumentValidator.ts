@@ -1,5 +1,7 @@
-import { Ajv, type ValidateFunction } from "ajv";
-import addFormats from "ajv-formats";
+import { createRequire } from "node:module";
+import type * as AjvModule from "ajv";
+import type { Ajv, ValidateFunction } from "ajv";
+import type * as AjvFormats from "ajv-formats";
 import type { FieldError, JsonSchema } from "../uri/template.ts";
 import { fieldErrorsOf, UNKNOWN_RESULT_FIELD } from "./fieldMessages.ts";
 
@@ -7,23 +9,12 @@ import { fieldErrorsOf, UNKNOWN_RESULT_FIELD } from "./fieldMessages.ts";
  * Validates a command's arguments against its published `inputSchema`, constraints and formats
  * included (ajv with ajv-formats): one validator for `tools/call`, reads, listens and
  * subscriptions, and the app's own runs, so they pass or fail together. No coercion and no
- * defaults: the handler gets what was sent.
+ * defaults: the handler gets what was sent. ajv loads, and each schema compiles, on its first
+ * validation: a server answers `initialize` without them, and compiles only what is called.
  */
 export class ArgumentValidator {
-  readonly #ajv: Ajv;
+  #ajv: Ajv | undefined;
   readonly #compiled = new WeakMap<JsonSchema, ValidateFunction>();
-
-  constructor() {
-    // verbose: an error carries the value it is about, so a message can say what is wrong with it.
-    this.#ajv = new Ajv({
-      allErrors: true,
-      strict: false,
-      coerceTypes: false,
-      useDefaults: false,
-      verbose: true,
-    });
-    addFormats.default(this.#ajv);
-  }
 
   /** Every field error of `value`, in livecmd's words; `root` names the value as a whole. */
   validate(schema: JsonSchema, value: unknown, root = "arguments", prefix = ""): FieldError[] {
@@ -42,11 +33,39 @@ export class ArgumentValidator {
   #compiledFor(schema: JsonSchema): ValidateFunction {
     let validate = this.#compiled.get(schema);
     if (!validate) {
+      this.#ajv ??= newAjv();
       validate = this.#ajv.compile(schema);
       this.#compiled.set(schema, validate);
     }
     return validate;
   }
+}
+
+/**
+ * ajv's options for every schema livecmd validates against, here and in the validators of the
+ * request params compiled ahead of time (`sdkAdapter/requestParamsValidators.ts`).
+ * verbose: an error carries the value it is about, so a message can say what is wrong with it.
+ * validateSchema: the schemas are livecmd's own and the generator's (both checked against the
+ * JSON Schema meta-schema by test/unit/schemas-valid.test.ts); compiling the meta-schema on
+ * each start would cost more than the first answer.
+ */
+export const AJV_OPTIONS = {
+  allErrors: true,
+  strict: false,
+  coerceTypes: false,
+  useDefaults: false,
+  validateSchema: false,
+  verbose: true,
+} as const;
+
+/** ajv and its formats, loaded now (both are CommonJS: `require` keeps `validate` synchronous). */
+function newAjv(): Ajv {
+  const require = createRequire(import.meta.url);
+  const { Ajv } = require("ajv") as typeof AjvModule;
+  const addFormats = require("ajv-formats") as typeof AjvFormats;
+  const ajv = new Ajv(AJV_OPTIONS);
+  addFormats.default(ajv);
+  return ajv;
 }
 
 let shared: ArgumentValidator | undefined;

@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, type JWTVerifyGetKey } from "jose";
+import type { JWTVerifyGetKey } from "jose";
 import { cutText } from "../../text/cutText.ts";
 import { AuthUnavailable } from "./authUnavailable.ts";
 
@@ -31,8 +31,8 @@ export class IssuerKeys {
     const wait = this.#retryAt - Date.now();
     if (wait > 0) throw this.#unavailable(wait, "it failed moments ago");
     try {
-      return await (this.#keys ??= jwksUriOf(this.#issuer, this.#jwksUri).then((uri) =>
-        createRemoteJWKSet(new URL(uri)),
+      return await (this.#keys ??= jwksUriOf(this.#issuer, this.#jwksUri).then(async (uri) =>
+        (await import("jose")).createRemoteJWKSet(new URL(uri)),
       ));
     } catch (error) {
       throw this.failed(error);

@@ -1,5 +1,6 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from "jose";
+import type * as Jose from "jose";
+import type { JWTPayload } from "jose";
 import type { HttpAuth } from "./httpAuth.ts";
 import { IssuerKeys } from "./issuerKeys.ts";
 
@@ -19,6 +20,7 @@ export interface JwtBearerOptions {
  * issuer's JWKS (`IssuerKeys`: cached, with a backoff while the issuer is down), `iss`, `aud`,
  * `exp`. A token that is no JWT of this issuer is refused before any key is fetched. The
  * principal's client id is `client_id` (RFC 9068), else `azp`, else `sub`; its scopes `scope`.
+ * jose loads with the first token: a server that never sees one (stdio) never loads it.
  */
 export function jwtBearer(options: JwtBearerOptions): HttpAuth {
   const keys = new IssuerKeys(options.issuer, options.jwksUri);
@@ -27,16 +29,17 @@ export function jwtBearer(options: JwtBearerOptions): HttpAuth {
     audience: options.audience,
     ...(options.requiredScopes && { requiredScopes: options.requiredScopes }),
     async verify(token) {
-      if (!fromIssuer(token, options.issuer)) return undefined;
+      const jose = await import("jose");
+      if (!fromIssuer(jose, token, options.issuer)) return undefined;
       const keySet = await keys.keySet();
       let payload: JWTPayload;
       try {
-        ({ payload } = await jwtVerify(token, keySet, {
+        ({ payload } = await jose.jwtVerify(token, keySet, {
           issuer: options.issuer,
           audience: options.audience,
         }));
       } catch (error) {
-        if (isKeyFetchFailure(error)) throw keys.failed(error);
+        if (isKeyFetchFailure(jose, error)) throw keys.failed(error);
         return undefined;
       }
       keys.succeeded();
@@ -46,31 +49,30 @@ export function jwtBearer(options: JwtBearerOptions): HttpAuth {
 }
 
 /** Whether `token` reads as a signed JWT naming `issuer` (unverified: only to spare the issuer). */
-function fromIssuer(token: string, issuer: string): boolean {
+function fromIssuer(jose: typeof Jose, token: string, issuer: string): boolean {
   try {
-    decodeProtectedHeader(token);
-    return decodeJwt(token).iss === issuer;
+    jose.decodeProtectedHeader(token);
+    return jose.decodeJwt(token).iss === issuer;
   } catch {
     return false;
   }
 }
 
 /** jose's errors that say the token is bad; any other (a fetch, a timeout) says the issuer is. */
-const TOKEN_ERRORS = [
-  errors.JWTClaimValidationFailed,
-  errors.JWTExpired,
-  errors.JWTInvalid,
-  errors.JWSInvalid,
-  errors.JWSSignatureVerificationFailed,
-  errors.JWKSNoMatchingKey,
-  errors.JWKSMultipleMatchingKeys,
-  errors.JOSEAlgNotAllowed,
-  errors.JOSENotSupported,
-  errors.JWKInvalid,
-];
-
-function isKeyFetchFailure(error: unknown): boolean {
-  return !TOKEN_ERRORS.some((kind) => error instanceof kind);
+function isKeyFetchFailure({ errors }: typeof Jose, error: unknown): boolean {
+  const tokenErrors = [
+    errors.JWTClaimValidationFailed,
+    errors.JWTExpired,
+    errors.JWTInvalid,
+    errors.JWSInvalid,
+    errors.JWSSignatureVerificationFailed,
+    errors.JWKSNoMatchingKey,
+    errors.JWKSMultipleMatchingKeys,
+    errors.JOSEAlgNotAllowed,
+    errors.JOSENotSupported,
+    errors.JWKInvalid,
+  ];
+  return !tokenErrors.some((kind) => error instanceof kind);
 }
 
 function authInfoOf(token: string, payload: JWTPayload, audience: string): AuthInfo | undefined {

@@ -1,7 +1,9 @@
 import { type ProtocolError, Server } from "@modelcontextprotocol/server";
+import type { ValidateFunction } from "ajv";
 import { invalidRequestParams } from "../protocolErrors.ts";
 import type { JsonSchema } from "../../uri/template.ts";
-import { argumentValidator } from "../../validation/argumentValidator.ts";
+import { fieldErrorsOf } from "../../validation/fieldMessages.ts";
+import * as compiled from "./requestParamsValidators.ts";
 
 const STRING = { type: "string" };
 const URI_PARAMS: JsonSchema = { type: "object", required: ["uri"], properties: { uri: STRING } };
@@ -17,7 +19,7 @@ function refOfType(type: string): JsonSchema {
  * carries is the SDK's business). Checked before the SDK's own parsing, which answers a wrong
  * type with -32603 and a multi-line zod dump.
  */
-const PARAMS: Readonly<Record<string, JsonSchema>> = {
+export const PARAMS: Readonly<Record<string, JsonSchema>> = {
   // The 2025 era's handshake (a session's second `initialize` reaches the SDK's own parsing).
   initialize: {
     type: "object",
@@ -81,12 +83,29 @@ const PARAMS: Readonly<Record<string, JsonSchema>> = {
  * `progressToken`. The SDK refuses anything else as "not a valid JSON-RPC message" (-32600),
  * and its era routing then takes a 2025 session's request for a 2026-07-28 one.
  */
-const ENVELOPE: JsonSchema = {
+export const ENVELOPE: JsonSchema = {
   type: "object",
   properties: {
     _meta: { type: "object", properties: { progressToken: { type: ["string", "integer"] } } },
   },
 };
+
+/**
+ * The export of `requestParamsValidators.ts` that validates `method`'s params ("envelope": every
+ * request's): named after the first method of the same schema, which all of them share.
+ */
+export function validatorName(method: string): string {
+  const schema = method === "envelope" ? ENVELOPE : PARAMS[method];
+  const first = Object.keys(PARAMS).find((other) => PARAMS[other] === schema) ?? method;
+  return first.replace(/\W/g, "_");
+}
+
+/**
+ * The validators of these schemas, compiled ahead of time by ajv with the options of every
+ * other validation (`test/unit/request-params-validators.test.ts` holds them to the schemas):
+ * a server answers `initialize` before it loads ajv.
+ */
+const COMPILED = compiled as unknown as Readonly<Record<string, ValidateFunction>>;
 
 /**
  * -32602 with one line naming each wrong param of a `method` request (`params.uri must be a
@@ -98,11 +117,11 @@ export function invalidParams(
   params: unknown,
   scope: "envelope" | "method",
 ): ProtocolError | undefined {
-  const schema = scope === "envelope" ? ENVELOPE : PARAMS[method];
-  if (!schema) return undefined;
-  const errors = argumentValidator().validate(schema, params ?? {}, "params", "params.");
-  if (errors.length === 0) return undefined;
-  return invalidRequestParams(method, errors);
+  const name = scope === "envelope" ? "envelope" : Object.hasOwn(PARAMS, method) && method;
+  if (!name) return undefined;
+  const validate = COMPILED[validatorName(name)]!;
+  if (validate(params ?? {})) return undefined;
+  return invalidRequestParams(method, fieldErrorsOf(validate.errors ?? [], "params", "params."));
 }
 
 type Handler = Parameters<Server["_wrapHandler"]>[1];
