@@ -13,7 +13,9 @@ describe("LIVECMD_DEBUG=live: each re-run named with its command, URI and cause"
   let served: ServedCli;
   let client: Client;
   before(async () => {
-    served = await servedCli([], { env: { LIVECMD_DEBUG: "live" } });
+    // On SQLite even in CI's PostgreSQL pass: the causes asserted are SQLite's words (rowid, its
+    // program's LIKE); PostgreSQL's reasons are test/postgres/keyed-reads.test.ts's.
+    served = await servedCli([], { env: { LIVECMD_DEBUG: "live", DATABASE_URL: "" } });
     client = new Client(
       { name: "live-debug", version: "1.0.0" },
       { versionNegotiation: { mode: { pin: "2026-07-28" } } },
