@@ -244,15 +244,18 @@ class Loop {
       if (targets(step).some((to) => to <= at || to > this.nextAddr)) return undefined;
     }
     const ordered = this.#orderKey();
-    if (!ordered) return { problem: "sorted by an expression" };
+    // Without a LIMIT, only `get`'s first row ends the loop early: not a page to say why of.
+    if (!ordered) return limit && { problem: "sorted by an expression" };
     const column = Array.from({ length: result.p2 }, (_, i) => result.p1 + i).findIndex(
       (register) => this.#holdsKey(register, result.addr, ordered.key),
     );
     const limitValue = limit && this.#limitValue(limit.p1);
     if (column < 0)
-      return {
-        problem: `whose rows do not return the key it is sorted by (${fieldName(ordered.key)})`,
-      };
+      return (
+        limit && {
+          problem: `whose rows do not return the key it is sorted by (${fieldName(ordered.key)})`,
+        }
+      );
     if (limit && !limitValue) return { problem: "whose LIMIT is computed" };
     return {
       ...ordered,
@@ -286,6 +289,8 @@ class Loop {
       .slice(writer!.addr + 1, addr)
       .filter((step) => conversions(step).some(([converted]) => converted === register));
     if (converters.some(({ opcode }) => opcode !== "RealAffinity")) return false;
+    // Another cursor's row is not the key (and asking what it holds would plan that cursor now).
+    if (!this.rowCursors.has(writer!.p1)) return false;
     const def =
       writer!.opcode === "Column" && writer!.p3 === register
         ? this.#column(writer!.p1, writer!.p2)
