@@ -117,15 +117,16 @@ function readCommands(definition: ObjectLiteralExpression): AppSyntax["commands"
   return initializer.getProperties().flatMap((element) => {
     if (Node.isSpreadAssignment(element)) {
       const spread = element.getExpression();
-      const unresolved = unresolvedImport(spread);
+      // A namespace import's exports are read from the module, without type-checking it.
+      const module = moduleOf(spread);
+      const unresolved = module ? undefined : unresolvedImport(spread);
       if (unresolved)
         throw unresolvedImportError(
           element,
           unresolved,
           `commands spreads ${spread.getText()}, which`,
         );
-      // A namespace import's exports are read from the module, without type-checking it.
-      const members = moduleOf(spread)?.getExports() ?? spread.getType().getProperties();
+      const members = module?.getExports() ?? spread.getType().getProperties();
       return members
         .map((symbol) => ({ key: symbol.getName(), declaration: variableOf(symbol) }))
         .filter(hasDeclaration);

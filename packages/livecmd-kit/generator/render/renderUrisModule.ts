@@ -2,7 +2,14 @@ import { commentSafe } from "./commentSafe.ts";
 import { builders } from "prettier/doc";
 import type { TemplatePlan } from "../plan/planCommand.ts";
 import { resultTypeName, variablesTypeName } from "../plan/naming.ts";
-import { docUnit, indented, printCode, type CodeLine, type Line } from "./layout/code.ts";
+import {
+  docUnit,
+  indented,
+  printCode,
+  reusedLines,
+  type CodeLine,
+  type Line,
+} from "./layout/code.ts";
 import { ifStatement } from "./layout/ifStatement.ts";
 import { importDoc } from "./layout/importDoc.ts";
 import {
@@ -24,7 +31,7 @@ const { group, indent, line, softline, ifBreak } = builders;
  * `generated/uris.ts`: typed URI builders, importable anywhere (no Node, no server runtime), and
  * the variables' and results' types they name.
  */
-export function renderUrisModule({ app, header, templates }: ModuleContext): string {
+export function renderUrisModule({ app, header, templates, reuse }: ModuleContext): string {
   const urisDoc = [
     "/**",
     ` * Builds the URIs of app "${app}"'s resource templates (RFC 6570: path values and query values`,
@@ -37,8 +44,8 @@ export function renderUrisModule({ app, header, templates }: ModuleContext): str
     header,
     [docUnit(importDoc(helpers(templates), "livecmd/uri"))],
     "",
-    ...renderVariableTypes(templates),
-    ...renderResultTypes(templates),
+    ...renderVariableTypes(templates, reuse),
+    ...renderResultTypes(templates, reuse),
     "",
     "/**",
     " * The URI builders of `uris`: each returns a `ResourceUri`, a string that also carries, in its",
@@ -46,16 +53,22 @@ export function renderUrisModule({ app, header, templates }: ModuleContext): str
     " */",
     "export interface Uris {",
     indented(
-      ...templates.flatMap((template) => [
-        `/** ${commentSafe(template.description)} \`${commentSafe(template.uriTemplate)}\` */`,
-        [docUnit(signature(template))],
-      ]),
+      ...templates.map((template) =>
+        reusedLines(reuse, template, "signature", () => [
+          `/** ${commentSafe(template.description)} \`${commentSafe(template.uriTemplate)}\` */`,
+          [docUnit(signature(template))],
+        ]),
+      ),
     ),
     "}",
     "",
     ...urisDoc,
     "export const uris = {",
-    indented(...templates.flatMap(builder)),
+    indented(
+      ...templates.map((template) =>
+        reusedLines(reuse, template, "builder", () => builder(template)),
+      ),
+    ),
     "} as Uris;",
   ]);
 }

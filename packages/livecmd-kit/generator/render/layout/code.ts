@@ -1,3 +1,4 @@
+import type { Reuse } from "../../reuse.ts";
 import { layOut, TAB_WIDTH, type Doc, type Placement } from "./layOut.ts";
 
 /**
@@ -14,15 +15,34 @@ interface Indented {
   indented: CodeLine[];
 }
 
+/** Lines made from `owner` alone: printed once where they land, and reused with the owner. */
+interface Reused {
+  reused: { reuse: Reuse | undefined; owner: object; part: string; lines: () => CodeLine[] };
+}
+
 /**
  * Generated code as lines and indented blocks, the statements that never break written as text
  * and every construct that may break as a unit. The printer works out where each unit lands,
  * so no code that writes a construct counts columns.
  */
-export type CodeLine = Line | Indented;
+export type CodeLine = Line | Indented | Reused;
 
 export function indented(...lines: CodeLine[]): Indented {
   return { indented: lines };
+}
+
+/**
+ * The lines `lines()` makes from `owner` (a command's plan), as `part` of a module: with
+ * `reuse` (`codegen --watch`), printed text the last generation made from the same owner at the
+ * same indent is used again, so an edit prints only the parts of the commands it changed.
+ */
+export function reusedLines(
+  reuse: Reuse | undefined,
+  owner: object,
+  part: string,
+  lines: () => CodeLine[],
+): Reused {
+  return { reused: { reuse, owner, part, lines } };
 }
 
 /** A prettier doc as a unit: the doc printer (or its flat fast path) lays it out. */
@@ -41,8 +61,23 @@ function appendLines(lines: CodeLine[], indent: number, printed: string[]): void
   for (const line of lines) {
     if (typeof line === "string") printed.push(line === "" ? "\n" : `${pad(indent)}${line}\n`);
     else if ("indented" in line) appendLines(line.indented, indent + TAB_WIDTH, printed);
+    else if ("reused" in line) appendReused(line.reused, indent, printed);
     else printed.push(`${printPieces(line, indent)}\n`);
   }
+}
+
+function appendReused(
+  { reuse, owner, part, lines }: Reused["reused"],
+  indent: number,
+  printed: string[],
+): void {
+  if (!reuse) return appendLines(lines(), indent, printed);
+  const print = () => {
+    const own: string[] = [];
+    appendLines(lines(), indent, own);
+    return own.join("");
+  };
+  printed.push(reuse.of(owner, `${part} at ${indent}`, print));
 }
 
 function printPieces(pieces: (string | Unit)[], indent: number): string {
