@@ -26,17 +26,25 @@ export class Reuse {
     return this.#affected === "all" || this.#affected.has(node.getSourceFile());
   }
 
-  /** `compute()`'s value for `owner`'s `part`: the last generation's when it had one and `fresh`. */
-  of<T>(owner: object, part: string, compute: () => T, fresh = true): T {
+  /**
+   * `compute()`'s value for `owner`'s `part`: the last generation's when it had one and it is
+   * `fresh` (or `fresh(it)` says so).
+   */
+  of<T>(owner: object, part: string, compute: () => T, fresh: Freshness<T> = true): T {
     const parts = this.#current.get(owner) ?? new Map<string, unknown>();
     this.#current.set(owner, parts);
     if (parts.has(part)) return parts.get(part) as T;
     const previous = this.#previous.get(owner);
-    const value = fresh && previous?.has(part) ? (previous.get(part) as T) : compute();
+    const last = previous?.has(part) ? (previous.get(part) as T) : undefined;
+    const keep = previous?.has(part) && (typeof fresh === "function" ? fresh(last as T) : fresh);
+    const value = keep ? (last as T) : compute();
     parts.set(part, value);
     return value;
   }
 }
+
+/** Whether a value of the last generation still holds: known before, or judged by the value. */
+export type Freshness<T> = boolean | ((last: T) => boolean);
 
 /** `compute()` itself when there is nothing to reuse (a one-off codegen): the stages' common case. */
 export function reused<T>(
@@ -44,7 +52,7 @@ export function reused<T>(
   owner: object,
   part: string,
   compute: () => T,
-  fresh = true,
+  fresh: Freshness<T> = true,
 ): T {
   return reuse ? reuse.of(owner, part, compute, fresh) : compute();
 }

@@ -40,7 +40,7 @@ export function discoverApp(
 ): { app: DiscoveredApp | undefined; diagnostics: Diagnostic[] } {
   const collector = new DiagnosticsCollector();
   const source = loadApp(project, appFile);
-  const syntax = collector.collect(() => findApp(source));
+  const syntax = collector.collect(() => findApp(source, reuse));
   if (!syntax) return { app: undefined, diagnostics: collector.diagnostics };
   const commands = syntax.commands.flatMap(({ key, declaration }) => {
     const command = collector.collect(() =>

@@ -91,7 +91,7 @@ export class WatchSession {
     const stale = new Map(
       [...generation.outputs].filter(([file, text]) => this.#written.get(file) !== text),
     );
-    const report = await writeOutputs(this.outDir, stale, extras);
+    const report = await writeOutputs(this.outDir, stale, extras, this.#written);
     for (const [file, text] of stale) this.#written.set(file, text);
     for (const file of extras) this.#written.delete(file);
     this.options.log(
@@ -108,7 +108,7 @@ export class WatchSession {
    * the first edit would wait for every file of the app to be indexed.
    */
   indexImports(): void {
-    affectedFiles(this.appProject.project.getSourceFiles().slice(0, 1));
+    this.appProject.project.getSourceFiles()[0]?.getReferencingSourceFiles();
   }
 
   /**

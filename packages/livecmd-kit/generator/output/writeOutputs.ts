@@ -11,17 +11,19 @@ export interface WriteReport {
 /**
  * Writes only the files whose bytes changed (mtimes stay put, watchers stay quiet) and removes
  * `extras`, the files codegen wrote before and no longer produces (see `surveyOutputFolder`).
+ * `onDisk`: the bytes of files known to be on disk (what `codegen --watch` wrote), not read again.
  */
 export async function writeOutputs(
   outDir: string,
   outputs: OutputSet,
   extras: readonly string[],
+  onDisk: ReadonlyMap<string, string> = new Map(),
 ): Promise<WriteReport> {
   await mkdir(outDir, { recursive: true });
   const report: WriteReport = { written: [], removed: [], unchanged: 0 };
   for (const [file, text] of outputs) {
     const target = path.join(outDir, file);
-    if ((await readIfExists(target)) === text) {
+    if ((onDisk.get(file) ?? (await readIfExists(target))) === text) {
       report.unchanged += 1;
       continue;
     }

@@ -13,7 +13,8 @@ import { arrayDoc, isNumberList, numberListDoc } from "./layout/literalDoc.ts";
  */
 export function printJson(value: unknown, reuse?: Reuse): string {
   const lines: CodeLine[] = [];
-  if (reuse && isComposite(value) && !Array.isArray(value)) appendMembers(value, "", "", lines, reuse);
+  if (reuse && isComposite(value) && !Array.isArray(value))
+    appendMembers(value, "", "", lines, reuse);
   else appendJson(value, "", "", lines);
   return printCode(lines);
 }
