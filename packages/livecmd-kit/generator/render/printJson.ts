@@ -16,7 +16,7 @@ export function printJson(value: unknown, reuse?: Reuse): string {
   if (reuse && isComposite(value) && !Array.isArray(value))
     appendMembers(value, "", "", lines, reuse);
   else appendJson(value, "", "", lines);
-  return printCode(lines);
+  return printCode(lines, reuse && { reuse, file: "catalog.json" });
 }
 
 /**

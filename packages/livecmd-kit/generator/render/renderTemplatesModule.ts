@@ -35,30 +35,33 @@ export interface ModuleContext {
 /** `generated/templates.ts`: a strict parser and an argument rebuild per template. */
 export function renderTemplatesModule({ app, header, templates, reuse }: ModuleContext): string {
   const usesCursor = templates.some(readsWithCursor);
-  return printCode([
-    header,
-    ...(templates.length === 0 ? [] : imports(templates, usesCursor)),
-    "",
-    ...(usesCursor ? [...CURSOR_DECLARATION, ""] : []),
-    "/**",
-    ` * The resource templates of app "${app}", by command name: each parses an expanded URI back`,
-    " * into typed variables (strictly: every bad field is reported) and rebuilds the command's",
-    " * arguments exactly as `tools/call` with the same values would.",
-    " */",
-    ...(templates.length === 0
-      ? ["export const templates = {};"]
-      : [
-          "export const templates = {",
-          indented(
-            ...templates.map((template) =>
-              reusedLines(reuse, template, "template", () => commandTemplate(template)),
+  return printCode(
+    [
+      header,
+      ...(templates.length === 0 ? [] : imports(templates, usesCursor)),
+      "",
+      ...(usesCursor ? [...CURSOR_DECLARATION, ""] : []),
+      "/**",
+      ` * The resource templates of app "${app}", by command name: each parses an expanded URI back`,
+      " * into typed variables (strictly: every bad field is reported) and rebuilds the command's",
+      " * arguments exactly as `tools/call` with the same values would.",
+      " */",
+      ...(templates.length === 0
+        ? ["export const templates = {};"]
+        : [
+            "export const templates = {",
+            indented(
+              ...templates.map((template) =>
+                reusedLines(reuse, template, "template", () => commandTemplate(template)),
+              ),
             ),
-          ),
-          "};",
-        ]),
-    "",
-    "export type TemplateName = keyof typeof templates;",
-  ]);
+            "};",
+          ]),
+      "",
+      "export type TemplateName = keyof typeof templates;",
+    ],
+    reuse && { reuse, file: "templates.ts" },
+  );
 }
 
 function imports(templates: TemplatePlan[], usesCursor: boolean): CodeLine[] {

@@ -40,37 +40,40 @@ export function renderUrisModule({ app, header, templates, reuse }: ModuleContex
     " */",
   ];
   if (templates.length === 0) return printCode([header, "", ...urisDoc, "export const uris = {};"]);
-  return printCode([
-    header,
-    [docUnit(importDoc(helpers(templates), "livecmd/uri"))],
-    "",
-    ...renderVariableTypes(templates, reuse),
-    ...renderResultTypes(templates, reuse),
-    "",
-    "/**",
-    " * The URI builders of `uris`: each returns a `ResourceUri`, a string that also carries, in its",
-    " * type, what reading it returns (`livecmd/client` reads and watches it as that type).",
-    " */",
-    "export interface Uris {",
-    indented(
-      ...templates.map((template) =>
-        reusedLines(reuse, template, "signature", () => [
-          `/** ${commentSafe(template.description)} \`${commentSafe(template.uriTemplate)}\` */`,
-          [docUnit(signature(template))],
-        ]),
+  return printCode(
+    [
+      header,
+      [docUnit(importDoc(helpers(templates), "livecmd/uri"))],
+      "",
+      ...renderVariableTypes(templates, reuse),
+      ...renderResultTypes(templates, reuse),
+      "",
+      "/**",
+      " * The URI builders of `uris`: each returns a `ResourceUri`, a string that also carries, in its",
+      " * type, what reading it returns (`livecmd/client` reads and watches it as that type).",
+      " */",
+      "export interface Uris {",
+      indented(
+        ...templates.map((template) =>
+          reusedLines(reuse, template, "signature", () => [
+            `/** ${commentSafe(template.description)} \`${commentSafe(template.uriTemplate)}\` */`,
+            [docUnit(signature(template))],
+          ]),
+        ),
       ),
-    ),
-    "}",
-    "",
-    ...urisDoc,
-    "export const uris = {",
-    indented(
-      ...templates.map((template) =>
-        reusedLines(reuse, template, "builder", () => builder(template)),
+      "}",
+      "",
+      ...urisDoc,
+      "export const uris = {",
+      indented(
+        ...templates.map((template) =>
+          reusedLines(reuse, template, "builder", () => builder(template)),
+        ),
       ),
-    ),
-    "} as Uris;",
-  ]);
+      "} as Uris;",
+    ],
+    reuse && { reuse, file: "uris.ts" },
+  );
 }
 
 function helpers(templates: TemplatePlan[]): string[] {

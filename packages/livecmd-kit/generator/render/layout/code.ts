@@ -50,11 +50,23 @@ export function docUnit(doc: Doc): Unit {
   return (placement) => layOut(doc, placement);
 }
 
-/** The lines as a file's text: every line ends with a newline; an empty line is blank. */
-export function printCode(lines: CodeLine[]): string {
+/** Where the text of each generated file is kept between generations (`printCode`). */
+const FILES = {};
+
+/**
+ * The lines as a file's text: every line ends with a newline; an empty line is blank. With
+ * `reuse`, the text `file` had last time when every piece of it is the same: a big module whose
+ * commands are unchanged is not joined into one string again (nor compared byte by byte).
+ */
+export function printCode(lines: CodeLine[], reuse?: { reuse: Reuse; file: string }): string {
   const printed: string[] = [];
   appendLines(lines, 0, printed);
-  return printed.join("");
+  if (!reuse) return printed.join("");
+  const same = (last: { pieces: string[] }) =>
+    last.pieces.length === printed.length &&
+    last.pieces.every((piece, index) => piece === printed[index]);
+  const text = () => ({ pieces: printed, text: printed.join("") });
+  return reuse.reuse.of(FILES, reuse.file, text, same).text;
 }
 
 function appendLines(lines: CodeLine[], indent: number, printed: string[]): void {
