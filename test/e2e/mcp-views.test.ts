@@ -1,15 +1,23 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { build } from "esbuild";
+import {
+  getToolUiResourceUri,
+  RESOURCE_MIME_TYPE,
+} from "@modelcontextprotocol/ext-apps/app-bridge";
 import { chromium, type Browser, type Frame, type Page } from "playwright-core";
 import { createExampleApp } from "../../example/app.ts";
 import { Origin } from "../../packages/livecmd/runtime/model/context.ts";
 import type { App } from "../../packages/livecmd/runtime/model/app.ts";
+import { VIEW_MIME_TYPE, VIEW_URI_META_KEY } from "../../packages/livecmd/runtime/model/viewResource.ts";
 import { serveHttp, type HttpServing } from "../../packages/livecmd/runtime/server/index.ts";
+import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
+import { protocolError } from "./fixtures/protocolErrors.ts";
 import { root } from "../helpers/cli.ts";
 import type { HostReport } from "./fixtures/viewHost/host.ts";
 
@@ -214,3 +222,81 @@ describe("a command's live view in a host of MCP Apps (Chromium, AppBridge)", { 
     }
   });
 });
+
+describe("a command's view as MCP serves it", () => {
+  for (const transport of ["memory", "http"] as const) {
+    it(`lists it, links it from the tool and serves it self-contained under its own policy (${transport})`, async () => {
+      const app = createExampleApp(":memory:");
+      const mcp = await testApp(app).mcp({ transport });
+      try {
+        const listed = (await mcp.resources()).find((entry) => entry.uri.startsWith("ui://"));
+        assert.deepEqual(listed, {
+          uri: "ui://app/customers_show",
+          name: "customers_show_view",
+          title: "Customer (live view)",
+          description:
+            "Shows what customers_show returns for the URI a call of it read, and keeps it current as the data changes (an MCP Apps view).",
+          mimeType: RESOURCE_MIME_TYPE,
+          _meta: { ui: { csp: NO_ORIGINS, prefersBorder: true } },
+        });
+        const tool = (await mcp.tools()).find((entry) => entry.name === "customers_show");
+        assert.deepEqual(tool?._meta, { ui: { resourceUri: "ui://app/customers_show" } });
+        assert.equal(getToolUiResourceUri(tool!), "ui://app/customers_show");
+
+        const [content] = (await mcp.read("ui://app/customers_show")).contents;
+        assert.equal(content?.mimeType, RESOURCE_MIME_TYPE);
+        assert.deepEqual(content?._meta, { ui: { csp: NO_ORIGINS, prefersBorder: true } });
+        const html = (content as { text: string }).text;
+        const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1];
+        const digests = [...html.matchAll(/<(script|style)\b[^>]*>([\s\S]*?)<\/\1>/g)].map(
+          ([, tag, body]) => `${tag}:'sha256-${createHash("sha256").update(body!).digest("base64")}'`,
+        );
+        assert.deepEqual(
+          policy?.split("; "),
+          [
+            "default-src 'none'",
+            `script-src ${digests.filter((d) => d.startsWith("script:")).map((d) => d.slice(7)).join(" ")}`,
+            `style-src ${digests.filter((d) => d.startsWith("style:")).map((d) => d.slice(6)).join(" ")}`,
+            "img-src data:",
+            "base-uri 'none'",
+            "form-action 'none'",
+          ],
+          "nothing but the page's own inline scripts and styles, by digest",
+        );
+        assert.doesNotMatch(html, /\b(src|href)\s*=/, "no script, style or link from anywhere");
+
+        const called = await mcp.call("customers_show", { id: 12 });
+        assert.equal(called._meta?.[VIEW_URI_META_KEY], "app://customers_show/12");
+      } finally {
+        await mcp.close();
+      }
+    });
+
+    it(`refuses the view to a principal that may not read the command, as its URIs (${transport})`, async () => {
+      const app = createExampleApp(":memory:");
+      const mcp = await testApp(app).mcp({ transport });
+      try {
+        app.revoke(app.commands.get("customers_show")!);
+        assert.ok(!(await mcp.resources()).some((entry) => entry.uri.startsWith("ui://")));
+        const refused = await protocolError(mcp.read("ui://app/customers_show"), -32602);
+        assert.deepEqual(refused.data, { uri: "ui://app/customers_show" });
+        assert.equal(
+          (await protocolError(mcp.read("app://customers_show/12"), -32602)).message.replace(
+            "app://customers_show/12",
+            "ui://app/customers_show",
+          ),
+          refused.message,
+        );
+      } finally {
+        await mcp.close();
+      }
+    });
+  }
+
+  it("names the view's MIME type as the ext-apps SDK does", () => {
+    assert.equal(VIEW_MIME_TYPE, RESOURCE_MIME_TYPE);
+  });
+});
+
+/** The view reaches no origin: the extension's secure default, stated. */
+const NO_ORIGINS = { connectDomains: [], resourceDomains: [], frameDomains: [] };

@@ -126,7 +126,8 @@ function labelOf(key: string, schema: Schema): string {
 }
 
 function alignOf(schema: Schema): string {
-  return schema.type === "number" || schema.type === "integer" ? "number" : "";
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return types.includes("number") || types.includes("integer") ? "number" : "";
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -23,7 +23,7 @@ export function viewPage(entry: CommandEntry, watchTool: string | null, script: 
     `<script>${codeInScript(script)}</script>`,
   ].join("\n");
   const own = entry.view?.html;
-  if (own !== undefined) return withPolicy(insertInHead(own, runtime));
+  if (own !== undefined) return withPolicy(beforeFirstScript(own, runtime));
   return withPolicy(
     [
       "<!doctype html>",
@@ -58,21 +58,23 @@ export function contentSecurityPolicy(html: string): string {
   ].join("; ");
 }
 
-/** The page with its policy as the first thing in its `<head>`, before any script can run. */
+/**
+ * The page with its policy early in its `<head>`, before any script or style: after its
+ * `<meta charset>` (which must come first), else at the start of its `<head>`.
+ */
 function withPolicy(html: string): string {
   const meta = `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(html)}">`;
-  return insertInHead(html, meta);
+  const after = /<meta\s+charset\b[^>]*>/i.exec(html) ?? /<head\b[^>]*>/i.exec(html);
+  if (!after) return `${meta}\n${html}`;
+  const at = after.index + after[0].length;
+  return `${html.slice(0, at)}\n${meta}${html.slice(at)}`;
 }
 
-function insertInHead(html: string, text: string): string {
-  const head = /<head\b[^>]*>/i.exec(html);
-  if (head) {
-    const at = head.index + head[0].length;
-    return `${html.slice(0, at)}\n${text}${html.slice(at)}`;
-  }
-  const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
-  const at = doctype ? doctype[0].length : 0;
-  return `${html.slice(0, at)}\n<head>\n${text}\n</head>${html.slice(at)}`;
+/** The app's page with the runtime before its first script, so `livecmd` is there for them all. */
+function beforeFirstScript(html: string, runtime: string): string {
+  const first = /<script\b/i.exec(html) ?? /<\/head\s*>/i.exec(html) ?? /<\/body\s*>/i.exec(html);
+  const at = first ? first.index : html.length;
+  return `${html.slice(0, at)}${runtime}\n${html.slice(at)}`;
 }
 
 /** `'sha256-...'` of each inline `<script>` or `<style>` body: what CSP matches them by. */
