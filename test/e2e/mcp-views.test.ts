@@ -170,6 +170,37 @@ describe("a command's live view in a host of MCP Apps (Chromium, AppBridge)", { 
     }
   });
 
+  it("runs the app's own page (orders_between's) with the typed result, kept current", async () => {
+    await serve();
+    const range = { from: "2025-01-01", to: "2025-01-31" };
+    const { tab, view } = await openView(browser, host.origin, serving, {
+      tool: "orders_between",
+      arguments: range,
+    });
+    try {
+      const frame = await view();
+      const orders = (await app.run("orders_between", [range.from, range.to], {
+        origin: Origin.App,
+      })) as unknown[];
+      const summary = frame.locator("#summary");
+      await frame.waitForFunction(() => /orders, /.test(document.getElementById("summary")!.textContent!));
+      assert.match(await summary.innerText(), new RegExp(`^${orders.length} orders, `));
+      await app.run(
+        "orders_create",
+        [{ customer_id: 12, total: 10, placed_on: "2025-01-15" }],
+        { origin: Origin.App },
+      );
+      await frame.waitForFunction(
+        (count) => document.getElementById("summary")!.textContent!.startsWith(`${count} orders`),
+        orders.length + 1,
+        { timeout: 1000 },
+      );
+    } finally {
+      await tab.close();
+      await serving.close();
+    }
+  });
+
   it("runs under its own policy: the view cannot reach the network", async () => {
     await serve();
     const { tab, view } = await openView(browser, host.origin, serving, {
