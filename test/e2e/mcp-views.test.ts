@@ -1,25 +1,26 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { build } from "esbuild";
 import {
   getToolUiResourceUri,
   RESOURCE_MIME_TYPE,
 } from "@modelcontextprotocol/ext-apps/app-bridge";
-import { chromium, type Browser, type Frame, type Page } from "playwright-core";
+import { chromium, type Browser, type Frame } from "playwright-core";
 import { createExampleApp } from "../../example/app.ts";
 import { Origin } from "../../packages/livecmd/runtime/model/context.ts";
 import type { App } from "../../packages/livecmd/runtime/model/app.ts";
-import { VIEW_MIME_TYPE, VIEW_URI_META_KEY } from "../../packages/livecmd/runtime/model/viewResource.ts";
+import {
+  VIEW_MIME_TYPE,
+  VIEW_URI_META_KEY,
+} from "../../packages/livecmd/runtime/model/viewResource.ts";
 import { serveHttp, type HttpServing } from "../../packages/livecmd/runtime/server/index.ts";
 import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
 import { protocolError } from "./fixtures/protocolErrors.ts";
 import { root } from "../helpers/cli.ts";
 import type { HostReport } from "./fixtures/viewHost/host.ts";
+import { hostPageServer, openView } from "../helpers/viewHost.ts";
 
 /** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it), or `$CHROMIUM`. */
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -29,230 +30,177 @@ const noBrowser = existsSync(CHROMIUM)
 /** The screenshot docs/mcp.md shows, retaken with the golden files (`UPDATE_GOLDEN=1`). */
 const SCREENSHOT = path.join(root, "docs/views/customer-view.png");
 
-/** The host page, on another port of 127.0.0.1 than the MCP endpoint: every call is cross-origin. */
-export async function hostPageServer(): Promise<{ origin: string; close(): Promise<void> }> {
-  const bundle = await build({
-    entryPoints: [path.join(root, "test/e2e/fixtures/viewHost/host.ts")],
-    bundle: true,
-    write: false,
-    platform: "browser",
-    format: "esm",
-    logLevel: "error",
-  });
-  const script = bundle.outputFiles[0]!.text;
-  const http = createServer((request, response) => {
-    if (request.url?.startsWith("/host.js")) {
-      response.writeHead(200, { "content-type": "text/javascript" }).end(script);
-      return;
-    }
-    response
-      .writeHead(200, { "content-type": "text/html" })
-      .end('<!doctype html><title>view host</title><script type="module" src="/host.js"></script>');
-  });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  return {
-    origin: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => http.close(() => resolve())),
-  };
-}
-
-/** The host page showing `tool`'s view for `args`: the page, and the view's frame once shown. */
-export async function openView(
-  browser: Browser,
-  host: string,
-  serving: HttpServing,
-  call: { tool: string; arguments: Record<string, unknown>; hold?: boolean },
-): Promise<{ tab: Page; report: () => Promise<HostReport>; view: () => Promise<Frame> }> {
-  const tab = await browser.newPage();
-  const query = new URLSearchParams({
-    endpoint: serving.url.href,
-    tool: call.tool,
-    arguments: JSON.stringify(call.arguments),
-    ...(call.hold && { hold: "1" }),
-  });
-  await tab.goto(`${host}/?${query}`);
-  const report = () =>
-    tab.evaluate(() => {
-      const { show: _, ...seen } = (globalThis as unknown as { livecmdHost: HostReport })
-        .livecmdHost;
-      return seen;
-    });
-  const view = async () => {
-    await tab.waitForFunction(
-      () => (globalThis as unknown as { livecmdHost?: HostReport }).livecmdHost?.phase !== "connecting",
-    );
-    const seen = await report();
-    assert.equal(seen.error, undefined);
-    const frame = tab.frames().find((candidate) => candidate !== tab.mainFrame());
-    assert.ok(frame, "the host shows the view in an iframe");
-    return frame;
-  };
-  return { tab, report, view };
-}
-
 /** The view's text once it shows more than its title (the result, or a refusal). */
 async function shownText(frame: Frame): Promise<string> {
   await frame.waitForFunction(() => document.querySelector("main dl, main .refusal") !== null);
   return frame.locator("main").innerText();
 }
 
-describe("a command's live view in a host of MCP Apps (Chromium, AppBridge)", { skip: noBrowser }, () => {
-  let browser: Browser;
-  let host: Awaited<ReturnType<typeof hostPageServer>>;
-  let app: App;
-  let serving: HttpServing;
-  before(async () => {
-    host = await hostPageServer();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-  });
-  after(async () => {
-    await browser?.close();
-    await host?.close();
-  });
-  const serve = async () => {
-    app = createExampleApp(":memory:");
-    serving = await serveHttp(app, { port: 0, allowedOrigins: [host.origin] });
-  };
-  const rename = (id: number, name: string) =>
-    app.run("customers_rename", [id, name], { origin: Origin.App });
-
-  it("shows customer 12, follows a write to 12 within a second, and ignores a write to 13", async () => {
-    await serve();
-    const { tab, view } = await openView(browser, host.origin, serving, {
-      tool: "customers_show",
-      arguments: { id: 12 },
+describe(
+  "a command's live view in a host of MCP Apps (Chromium, AppBridge)",
+  { skip: noBrowser },
+  () => {
+    let browser: Browser;
+    let host: Awaited<ReturnType<typeof hostPageServer>>;
+    let app: App;
+    let serving: HttpServing;
+    before(async () => {
+      host = await hostPageServer();
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
     });
-    try {
-      const frame = await view();
-      const before = await shownText(frame);
-      const { name } = (await app.run("customers_show", [12], { origin: Origin.App })) as {
-        name: string;
-      };
-      assert.match(before, /Customer\s+live · last changed/);
-      assert.ok(before.includes(name), `the view shows customer 12 (${name}): ${before}`);
-      assert.match(before, /Order count/, "labels are the schema's property names, spaced");
+    after(async () => {
+      await browser?.close();
+      await host?.close();
+    });
+    const serve = async () => {
+      app = createExampleApp(":memory:");
+      serving = await serveHttp(app, { port: 0, allowedOrigins: [host.origin] });
+    };
+    const rename = (id: number, name: string) =>
+      app.run("customers_rename", [id, name], { origin: Origin.App });
 
-      // A write to 13 changes nothing the view shows: count the view's DOM changes meanwhile.
-      await frame.evaluate(() => {
-        const seen = globalThis as unknown as { mutations: number };
-        seen.mutations = 0;
-        new MutationObserver((records) => (seen.mutations += records.length)).observe(
-          document.querySelector("main")!,
-          { subtree: true, childList: true, characterData: true },
-        );
+    it("shows customer 12, follows a write to 12 within a second, and ignores a write to 13", async () => {
+      await serve();
+      const { tab, view } = await openView(browser, host.origin, serving, {
+        tool: "customers_show",
+        arguments: { id: 12 },
       });
-      await rename(13, "Somebody Else");
-      await rename(12, "Ada Renamed");
-      await frame.waitForFunction(
-        () => document.querySelector("main")!.textContent!.includes("Ada Renamed"),
-        undefined,
-        { timeout: 1000 },
-      );
-      const after = await frame.locator("main").innerText();
-      assert.ok(!after.includes(name), "the old name is gone");
-      assert.ok(!after.includes("Somebody Else"));
-      if (process.env.UPDATE_GOLDEN === "1")
-        await tab.locator("iframe").screenshot({ path: SCREENSHOT });
+      try {
+        const frame = await view();
+        const before = await shownText(frame);
+        const { name } = (await app.run("customers_show", [12], { origin: Origin.App })) as {
+          name: string;
+        };
+        assert.match(before, /Customer\s+live · last changed/);
+        assert.ok(before.includes(name), `the view shows customer 12 (${name}): ${before}`);
+        assert.match(before, /Order count/, "labels are the schema's property names, spaced");
 
-      const renders = await frame.evaluate(
-        () => (globalThis as unknown as { mutations: number }).mutations,
-      );
-      await rename(13, "Somebody Else Again");
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      assert.equal(
-        await frame.evaluate(() => (globalThis as unknown as { mutations: number }).mutations),
-        renders,
-        "a write to customer 13 does not touch customer 12's view",
-      );
-    } finally {
-      await tab.close();
-      await serving.close();
-    }
-  });
+        // A write to 13 changes nothing the view shows: count the view's DOM changes meanwhile.
+        await frame.evaluate(() => {
+          const seen = globalThis as unknown as { mutations: number };
+          seen.mutations = 0;
+          new MutationObserver((records) => (seen.mutations += records.length)).observe(
+            document.querySelector("main")!,
+            { subtree: true, childList: true, characterData: true },
+          );
+        });
+        await rename(13, "Somebody Else");
+        await rename(12, "Ada Renamed");
+        await frame.waitForFunction(
+          () => document.querySelector("main")!.textContent!.includes("Ada Renamed"),
+          undefined,
+          { timeout: 1000 },
+        );
+        const after = await frame.locator("main").innerText();
+        assert.ok(!after.includes(name), "the old name is gone");
+        assert.ok(!after.includes("Somebody Else"));
+        if (process.env.UPDATE_GOLDEN === "1")
+          await tab.locator("iframe").screenshot({ path: SCREENSHOT });
 
-  it("runs the app's own page (orders_between's) with the typed result, kept current", async () => {
-    await serve();
-    const range = { from: "2025-01-01", to: "2025-01-31" };
-    const { tab, view } = await openView(browser, host.origin, serving, {
-      tool: "orders_between",
-      arguments: range,
+        const renders = await frame.evaluate(
+          () => (globalThis as unknown as { mutations: number }).mutations,
+        );
+        await rename(13, "Somebody Else Again");
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.equal(
+          await frame.evaluate(() => (globalThis as unknown as { mutations: number }).mutations),
+          renders,
+          "a write to customer 13 does not touch customer 12's view",
+        );
+      } finally {
+        await tab.close();
+        await serving.close();
+      }
     });
-    try {
-      const frame = await view();
-      const orders = (await app.run("orders_between", [range.from, range.to], {
-        origin: Origin.App,
-      })) as unknown[];
-      const summary = frame.locator("#summary");
-      await frame.waitForFunction(() => /orders, /.test(document.getElementById("summary")!.textContent!));
-      assert.match(await summary.innerText(), new RegExp(`^${orders.length} orders, `));
-      await app.run(
-        "orders_create",
-        [{ customer_id: 12, total: 10, placed_on: "2025-01-15" }],
-        { origin: Origin.App },
-      );
-      await frame.waitForFunction(
-        (count) => document.getElementById("summary")!.textContent!.startsWith(`${count} orders`),
-        orders.length + 1,
-        { timeout: 1000 },
-      );
-    } finally {
-      await tab.close();
-      await serving.close();
-    }
-  });
 
-  it("runs under its own policy: the view cannot reach the network", async () => {
-    await serve();
-    const { tab, view } = await openView(browser, host.origin, serving, {
-      tool: "customers_show",
-      arguments: { id: 12 },
+    it("runs the app's own page (orders_between's) with the typed result, kept current", async () => {
+      await serve();
+      const range = { from: "2025-01-01", to: "2025-01-31" };
+      const { tab, view } = await openView(browser, host.origin, serving, {
+        tool: "orders_between",
+        arguments: range,
+      });
+      try {
+        const frame = await view();
+        const orders = (await app.run("orders_between", [range.from, range.to], {
+          origin: Origin.App,
+        })) as unknown[];
+        const summary = frame.locator("#summary");
+        await frame.waitForFunction(() =>
+          /orders, /.test(document.getElementById("summary")!.textContent!),
+        );
+        assert.match(await summary.innerText(), new RegExp(`^${orders.length} orders, `));
+        await app.run("orders_create", [{ customer_id: 12, total: 10, placed_on: "2025-01-15" }], {
+          origin: Origin.App,
+        });
+        await frame.waitForFunction(
+          (count) => document.getElementById("summary")!.textContent!.startsWith(`${count} orders`),
+          orders.length + 1,
+          { timeout: 1000 },
+        );
+      } finally {
+        await tab.close();
+        await serving.close();
+      }
     });
-    try {
-      const frame = await view();
-      await shownText(frame);
-      // The page's policy refuses it, before CORS is asked (the view's origin is opaque anyway).
-      const violated = await frame.evaluate(
-        (url) =>
-          new Promise<string>((resolve) => {
-            document.addEventListener("securitypolicyviolation", (event) =>
-              resolve(event.effectiveDirective),
-            );
-            fetch(url).catch(() => undefined);
-          }),
-        serving.url.href,
-      );
-      assert.equal(violated, "connect-src");
-    } finally {
-      await tab.close();
-      await serving.close();
-    }
-  });
 
-  it("shows the refusal when the principal may no longer read the URI the call read", async () => {
-    await serve();
-    const { tab, report, view } = await openView(browser, host.origin, serving, {
-      tool: "customers_show",
-      arguments: { id: 12 },
-      hold: true,
+    it("runs under its own policy: the view cannot reach the network", async () => {
+      await serve();
+      const { tab, view } = await openView(browser, host.origin, serving, {
+        tool: "customers_show",
+        arguments: { id: 12 },
+      });
+      try {
+        const frame = await view();
+        await shownText(frame);
+        // The page's policy refuses it, before CORS is asked (the view's origin is opaque anyway).
+        const violated = await frame.evaluate(
+          (url) =>
+            new Promise<string>((resolve) => {
+              document.addEventListener("securitypolicyviolation", (event) =>
+                resolve(event.effectiveDirective),
+              );
+              fetch(url).catch(() => undefined);
+            }),
+          serving.url.href,
+        );
+        assert.equal(violated, "connect-src");
+      } finally {
+        await tab.close();
+        await serving.close();
+      }
     });
-    try {
-      await tab.waitForFunction(
-        () => typeof (globalThis as unknown as { livecmdHost: HostReport }).livecmdHost.show === "function",
-      );
-      assert.equal((await report()).error, undefined);
-      app.revoke(app.commands.get("customers_show")!);
-      await tab.evaluate(() => (globalThis as unknown as { livecmdHost: HostReport }).livecmdHost.show!());
-      const frame = await view();
-      await frame.waitForSelector("main .refusal");
-      const text = await frame.locator("main .refusal").innerText();
-      assert.match(text, /Cannot watch this URI/);
-      assert.match(text, /app:\/\/customers_show\/12/);
-    } finally {
-      await tab.close();
-      await serving.close();
-    }
-  });
-});
+
+    it("shows the refusal when the principal may no longer read the URI the call read", async () => {
+      await serve();
+      const { tab, report, view } = await openView(browser, host.origin, serving, {
+        tool: "customers_show",
+        arguments: { id: 12 },
+        hold: true,
+      });
+      try {
+        await tab.waitForFunction(
+          () =>
+            typeof (globalThis as unknown as { livecmdHost: HostReport }).livecmdHost.show ===
+            "function",
+        );
+        assert.equal((await report()).error, undefined);
+        app.revoke(app.commands.get("customers_show")!);
+        await tab.evaluate(() =>
+          (globalThis as unknown as { livecmdHost: HostReport }).livecmdHost.show!(),
+        );
+        const frame = await view();
+        await frame.waitForSelector("main .refusal");
+        const text = await frame.locator("main .refusal").innerText();
+        assert.match(text, /Cannot watch this URI/);
+        assert.match(text, /app:\/\/customers_show\/12/);
+      } finally {
+        await tab.close();
+        await serving.close();
+      }
+    });
+  },
+);
 
 describe("a command's view as MCP serves it", () => {
   for (const transport of ["memory", "http"] as const) {
@@ -278,16 +226,25 @@ describe("a command's view as MCP serves it", () => {
         assert.equal(content?.mimeType, RESOURCE_MIME_TYPE);
         assert.deepEqual(content?._meta, { ui: { csp: NO_ORIGINS, prefersBorder: true } });
         const html = (content as { text: string }).text;
-        const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1];
+        const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(
+          html,
+        )?.[1];
         const digests = [...html.matchAll(/<(script|style)\b[^>]*>([\s\S]*?)<\/\1>/g)].map(
-          ([, tag, body]) => `${tag}:'sha256-${createHash("sha256").update(body!).digest("base64")}'`,
+          ([, tag, body]) =>
+            `${tag}:'sha256-${createHash("sha256").update(body!).digest("base64")}'`,
         );
         assert.deepEqual(
           policy?.split("; "),
           [
             "default-src 'none'",
-            `script-src ${digests.filter((d) => d.startsWith("script:")).map((d) => d.slice(7)).join(" ")}`,
-            `style-src ${digests.filter((d) => d.startsWith("style:")).map((d) => d.slice(6)).join(" ")}`,
+            `script-src ${digests
+              .filter((d) => d.startsWith("script:"))
+              .map((d) => d.slice(7))
+              .join(" ")}`,
+            `style-src ${digests
+              .filter((d) => d.startsWith("style:"))
+              .map((d) => d.slice(6))
+              .join(" ")}`,
             "img-src data:",
             "base-uri 'none'",
             "form-action 'none'",
@@ -308,7 +265,9 @@ describe("a command's view as MCP serves it", () => {
       const mcp = await testApp(app).mcp({ transport });
       try {
         app.revoke(app.commands.get("customers_show")!);
-        assert.ok(!(await mcp.resources()).some((entry) => entry.uri.startsWith("ui://")));
+        assert.ok(
+          !(await mcp.resources()).some((entry) => entry.uri === "ui://app/customers_show"),
+        );
         const refused = await protocolError(mcp.read("ui://app/customers_show"), -32602);
         assert.deepEqual(refused.data, { uri: "ui://app/customers_show" });
         assert.equal(

@@ -26,11 +26,14 @@ export function defaultView(config: ViewConfig, root: HTMLElement): (state: View
       root.replaceChildren(header, refusal);
     } else {
       status.className = state.live ? "status live" : "status";
-      status.textContent = `${state.live ? "live · " : ""}last changed ${utcText(state.lastModified)}`;
+      status.textContent = `${state.live ? "live" : "not kept current"} · last changed ${utcText(state.lastModified)}`;
       const changed = document.createElement("time");
       changed.setAttribute("datetime", state.lastModified);
       status.append(changed);
-      root.replaceChildren(header, renderValue(state.value, config.resultSchema, config.resultSchema));
+      root.replaceChildren(
+        header,
+        renderValue(state.value, config.resultSchema, config.resultSchema),
+      );
     }
   };
 }

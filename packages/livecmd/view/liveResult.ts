@@ -31,11 +31,12 @@ export class LiveResult {
   readonly #watchTool: string | null;
   readonly #publish: (state: ViewState) => void;
   #watching = false;
+  #shown: ViewState = { kind: "waiting" };
 
   constructor(app: App, watchTool: string | null, publish: (state: ViewState) => void) {
     this.#app = app;
     this.#watchTool = watchTool;
-    this.#publish = publish;
+    this.#publish = (state) => publish((this.#shown = state));
   }
 
   /** The host's result of the tool call this view belongs to. */
@@ -52,6 +53,11 @@ export class LiveResult {
     }
   }
 
+  #notLive(): void {
+    if (this.#shown.kind === "result" && this.#shown.live)
+      this.#publish({ ...this.#shown, live: false });
+  }
+
   async #watch(uri: string, version: string | undefined): Promise<void> {
     for (;;) {
       let answer: CallToolResult;
@@ -59,11 +65,16 @@ export class LiveResult {
         answer = await this.#app.callServerTool(
           {
             name: this.#watchTool!,
-            arguments: { resources: [{ uri, ...(version !== undefined && { version }) }], timeoutMs: WAIT_MS },
+            arguments: {
+              resources: [{ uri, ...(version !== undefined && { version }) }],
+              timeoutMs: WAIT_MS,
+            },
           },
           { timeout: WAIT_MS + 15_000 },
         );
       } catch {
+        // The host did not relay the call (or it failed on the way): shown as not live, retried.
+        this.#notLive();
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
         continue;
       }

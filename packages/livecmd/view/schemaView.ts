@@ -85,7 +85,8 @@ export function utcText(iso: string): string {
 /** The schema's properties in its order, then any others the values have, in theirs. */
 function keysOf(records: Record<string, unknown>[], schema: Schema): string[] {
   const keys = Object.keys((schema.properties ?? {}) as Schema);
-  for (const record of records) for (const key of Object.keys(record)) if (!keys.includes(key)) keys.push(key);
+  for (const record of records)
+    for (const key of Object.keys(record)) if (!keys.includes(key)) keys.push(key);
   return keys;
 }
 
@@ -103,7 +104,8 @@ function itemsOf(schema: Schema): Schema {
 function resolved(schema: Schema, root: Schema): Schema {
   if (typeof schema.$ref === "string" && schema.$ref.startsWith("#/")) {
     let target: unknown = root;
-    for (const part of schema.$ref.slice(2).split("/")) target = (target as Schema | undefined)?.[part];
+    for (const part of schema.$ref.slice(2).split("/"))
+      target = (target as Schema | undefined)?.[part];
     return typeof target === "object" && target !== null ? resolved(target as Schema, root) : {};
   }
   const branches = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;

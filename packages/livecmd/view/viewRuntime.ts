@@ -26,7 +26,11 @@ const runtime: LivecmdView = {
   onResult(render) {
     follow((state) => {
       if (state.kind !== "result") return;
-      const update: ResultUpdate = { uri: state.uri, lastModified: state.lastModified, live: state.live };
+      const update: ResultUpdate = {
+        uri: state.uri,
+        lastModified: state.lastModified,
+        live: state.live,
+      };
       render(state.value, update);
     });
   },
@@ -44,6 +48,8 @@ if (!config.own)
 const app = new App({ name: `livecmd view of ${config.command}`, version: "1" });
 const live = new LiveResult(app, config.watchTool, publish);
 app.ontoolresult = (result) => live.called(result);
-app.connect().catch((error: unknown) =>
-  publish({ kind: "refused", message: `cannot reach the host: ${String(error)}` }),
-);
+app
+  .connect()
+  .catch((error: unknown) =>
+    publish({ kind: "refused", message: `cannot reach the host: ${String(error)}` }),
+  );

@@ -134,7 +134,11 @@ function readView(
       "view needs live: true: a view shows what reading the command returns and keeps it current",
     );
   if (view === true) return { kind: "default" };
-  if (typeof view !== "object" || Object.keys(view).join() !== "html" || typeof view.html !== "string")
+  if (
+    typeof view !== "object" ||
+    Object.keys(view).join() !== "html" ||
+    typeof view.html !== "string"
+  )
     throw fail(`view must be true, false or { html: "./file.html" } (a path from this file)`);
   const file = path.resolve(path.dirname(optionsNode.getSourceFile().getFilePath()), view.html);
   try {
