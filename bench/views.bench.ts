@@ -14,7 +14,7 @@ import { chromium } from "playwright-core";
 import { createExampleApp } from "../example/app.ts";
 import { Origin } from "../packages/livecmd/runtime/model/context.ts";
 import { serveHttp } from "../packages/livecmd/runtime/server/index.ts";
-import { hostPageServer, openView } from "../test/helpers/viewHost.ts";
+import { hostPageServer, openView, type ViewWindow } from "../test/helpers/viewHost.ts";
 import { wallClock } from "./lib/pgWatchers.ts";
 import { runAlone } from "./read.bench.ts";
 import {
@@ -65,12 +65,15 @@ export const viewsBench: BenchModule = {
           await new Promise((resolve) => setTimeout(resolve, 2));
         await frame.evaluate((expected) => {
           const seen = globalThis as unknown as { shownAt: Promise<number> };
-          const main = document.querySelector("main")!;
+          const main = (globalThis as unknown as ViewWindow).document.querySelector("main")!;
           seen.shownAt = new Promise((resolve) => {
-            const observer = new MutationObserver(() => {
+            const observer = new (globalThis as unknown as ViewWindow).MutationObserver(() => {
               if (!main.textContent!.includes(expected)) return;
               observer.disconnect();
-              resolve(performance.timeOrigin + performance.now());
+              resolve(
+                (globalThis as unknown as ViewWindow).performance.timeOrigin +
+                  (globalThis as unknown as ViewWindow).performance.now(),
+              );
             });
             observer.observe(main, { subtree: true, childList: true, characterData: true });
           });

@@ -17,10 +17,10 @@ import {
 } from "../../packages/livecmd/runtime/model/viewResource.ts";
 import { serveHttp, type HttpServing } from "../../packages/livecmd/runtime/server/index.ts";
 import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
-import { protocolError } from "./fixtures/protocolErrors.ts";
+import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
 import { root } from "../helpers/cli.ts";
 import type { HostReport } from "./fixtures/viewHost/host.ts";
-import { hostPageServer, openView } from "../helpers/viewHost.ts";
+import { hostPageServer, openView, type ViewWindow } from "../helpers/viewHost.ts";
 
 /** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it), or `$CHROMIUM`. */
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -32,7 +32,11 @@ const SCREENSHOT = path.join(root, "docs/views/customer-view.png");
 
 /** The view's text once it shows more than its title (the result, or a refusal). */
 async function shownText(frame: Frame): Promise<string> {
-  await frame.waitForFunction(() => document.querySelector("main dl, main .refusal") !== null);
+  await frame.waitForFunction(
+    () =>
+      (globalThis as unknown as ViewWindow).document.querySelector("main dl, main .refusal") !==
+      null,
+  );
   return frame.locator("main").innerText();
 }
 
@@ -79,15 +83,21 @@ describe(
         await frame.evaluate(() => {
           const seen = globalThis as unknown as { mutations: number };
           seen.mutations = 0;
-          new MutationObserver((records) => (seen.mutations += records.length)).observe(
-            document.querySelector("main")!,
-            { subtree: true, childList: true, characterData: true },
-          );
+          new (globalThis as unknown as ViewWindow).MutationObserver(
+            (records: unknown[]) => (seen.mutations += records.length),
+          ).observe((globalThis as unknown as ViewWindow).document.querySelector("main")!, {
+            subtree: true,
+            childList: true,
+            characterData: true,
+          });
         });
         await rename(13, "Somebody Else");
         await rename(12, "Ada Renamed");
         await frame.waitForFunction(
-          () => document.querySelector("main")!.textContent!.includes("Ada Renamed"),
+          () =>
+            (globalThis as unknown as ViewWindow).document
+              .querySelector("main")!
+              .textContent!.includes("Ada Renamed"),
           undefined,
           { timeout: 1000 },
         );
@@ -127,14 +137,19 @@ describe(
         })) as unknown[];
         const summary = frame.locator("#summary");
         await frame.waitForFunction(() =>
-          /orders, /.test(document.getElementById("summary")!.textContent!),
+          /orders, /.test(
+            (globalThis as unknown as ViewWindow).document.getElementById("summary")!.textContent!,
+          ),
         );
         assert.match(await summary.innerText(), new RegExp(`^${orders.length} orders, `));
         await app.run("orders_create", [{ customer_id: 12, total: 10, placed_on: "2025-01-15" }], {
           origin: Origin.App,
         });
         await frame.waitForFunction(
-          (count) => document.getElementById("summary")!.textContent!.startsWith(`${count} orders`),
+          (count) =>
+            (globalThis as unknown as ViewWindow).document
+              .getElementById("summary")!
+              .textContent!.startsWith(`${count} orders`),
           orders.length + 1,
           { timeout: 1000 },
         );
@@ -157,8 +172,9 @@ describe(
         const violated = await frame.evaluate(
           (url) =>
             new Promise<string>((resolve) => {
-              document.addEventListener("securitypolicyviolation", (event) =>
-                resolve(event.effectiveDirective),
+              (globalThis as unknown as ViewWindow).document.addEventListener(
+                "securitypolicyviolation",
+                (event) => resolve(event.effectiveDirective),
               );
               fetch(url).catch(() => undefined);
             }),
@@ -203,10 +219,12 @@ describe(
 );
 
 describe("a command's view as MCP serves it", () => {
-  for (const transport of ["memory", "http"] as const) {
-    it(`lists it, links it from the tool and serves it self-contained under its own policy (${transport})`, async () => {
+  for (const [protocol, transport] of PROTOCOLS.flatMap((era) =>
+    (["memory", "http"] as const).map((over) => [era, over] as const),
+  )) {
+    it(`lists it, links it from the tool and serves it self-contained under its own policy (${protocol}, ${transport})`, async () => {
       const app = createExampleApp(":memory:");
-      const mcp = await testApp(app).mcp({ transport });
+      const mcp = await testApp(app).mcp({ protocol, transport });
       try {
         const listed = (await mcp.resources()).find((entry) => entry.uri.startsWith("ui://"));
         assert.deepEqual(listed, {
@@ -260,9 +278,9 @@ describe("a command's view as MCP serves it", () => {
       }
     });
 
-    it(`refuses the view to a principal that may not read the command, as its URIs (${transport})`, async () => {
+    it(`refuses the view to a principal that may not read the command, as its URIs (${protocol}, ${transport})`, async () => {
       const app = createExampleApp(":memory:");
-      const mcp = await testApp(app).mcp({ transport });
+      const mcp = await testApp(app).mcp({ protocol, transport });
       try {
         app.revoke(app.commands.get("customers_show")!);
         assert.ok(

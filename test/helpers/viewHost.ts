@@ -69,3 +69,27 @@ export async function openView(
   };
   return { tab, report, view };
 }
+
+/**
+ * What a view's window has that the functions the tests and the bench run in it use: the
+ * repository's tsconfig has no DOM library (`const { document } = globalThis as unknown as ViewWindow`).
+ */
+export interface ViewWindow {
+  document: {
+    querySelector(selector: string): { textContent: string | null } | null;
+    getElementById(id: string): { textContent: string | null } | null;
+    addEventListener(
+      type: "securitypolicyviolation",
+      listener: (event: { effectiveDirective: string }) => void,
+    ): void;
+  };
+  MutationObserver: new (callback: (records: unknown[]) => void) => {
+    observe(target: unknown, options: object): void;
+    disconnect(): void;
+  };
+  performance: { timeOrigin: number; now(): number };
+  /** DOM changes counted since `countMutations` began. */
+  mutations: number;
+  /** When the view's DOM first held the text `shownAt` waits for (the browser's wall clock). */
+  shownAt: Promise<number>;
+}

@@ -1,4 +1,4 @@
-import type { ViewConfig } from "../runtime/model/viewResource.ts";
+import type { ViewConfig } from "livecmd/view";
 import type { ViewState } from "./liveResult.ts";
 import { renderValue, utcText } from "./schemaView.ts";
 

@@ -1,8 +1,6 @@
 import type { App } from "@modelcontextprotocol/ext-apps";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { VERSION_META_KEY } from "../runtime/model/resultMeta.ts";
-import { VIEW_URI_META_KEY } from "../runtime/model/viewResource.ts";
-import type { WatchAnswer } from "../runtime/model/watchTool.ts";
+import { VERSION_META_KEY, VIEW_URI_META_KEY, type WatchAnswer } from "livecmd/view";
 
 /** What the view shows: nothing yet, a result (watched or not), or why it has none. */
 export type ViewState =

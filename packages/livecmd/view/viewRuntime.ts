@@ -3,8 +3,7 @@
 // (`LiveResult`), and shows it with livecmd's own view or hands it to the app's page
 // (`globalThis.livecmd`, typed by `livecmd/view`).
 import { App } from "@modelcontextprotocol/ext-apps";
-import { VIEW_CONFIG_ID, type ViewConfig } from "../runtime/model/viewResource.ts";
-import type { LivecmdView, ResultUpdate } from "../runtime/view/index.ts";
+import { VIEW_CONFIG_ID, type LivecmdView, type ResultUpdate, type ViewConfig } from "livecmd/view";
 import { defaultView } from "./defaultView.ts";
 import { LiveResult, type ViewState } from "./liveResult.ts";
 

@@ -17,6 +17,11 @@ export interface ViewEntry {
   html?: string;
 }
 
+/** Whether a `resources/list` entry is a command's view rather than a command's own resource. */
+export function isViewListing(entry: { mimeType: string }): boolean {
+  return entry.mimeType === VIEW_MIME_TYPE;
+}
+
 /** The `ui://` URI of `command`'s view in app `scheme`. */
 export function viewUri(scheme: string, command: string): string {
   return `ui://${scheme}/${command}`;

@@ -1,6 +1,11 @@
 // livecmd/view: what an app's own view page (`command({ view: { html } })`) renders with. The
 // page's livecmd runtime (inline, before the app's scripts) keeps the result current through the
-// watch tool and hands each version to `onResult`. No imports: this is browser code.
+// watch tool and hands each version to `onResult`. Browser code: what it re-exports (the keys and
+// shapes livecmd's own view runtime reads) imports nothing.
+
+export { VERSION_META_KEY } from "../model/resultMeta.ts";
+export { VIEW_CONFIG_ID, VIEW_URI_META_KEY, type ViewConfig } from "../model/viewResource.ts";
+export type { WatchAnswer } from "../model/watchTool.ts";
 
 /** What came with a result besides its value. */
 export interface ResultUpdate {
