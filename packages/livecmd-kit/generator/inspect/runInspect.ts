@@ -32,9 +32,7 @@ export async function runInspect(options: InspectOptions): Promise<number> {
     `app "${catalog.app}" (${analysis.app.file}): ${catalog.commands.length} commands, ${listed.resourceTemplates.length} templates, ${plain} plain resources, ${listed.tools.length} tools${views > 0 ? `, ${views} live views` : ""}\n`,
   );
   options.log(renderInspectTable(catalog.commands));
-  options.log(
-    `\n${watchToolLine(catalog.watchTool, listed.resourceTemplates.length + plain > 0)}`,
-  );
+  options.log(`\n${watchToolLine(catalog.watchTool, listed.resourceTemplates.length + plain > 0)}`);
   return EXIT.ok;
 }
 
