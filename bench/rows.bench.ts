@@ -4,7 +4,8 @@
  * and for table-level matching (the behaviour before, and the oracle); 1,000 principals watching
  * one URI, with a command that never reads `ctx.auth` against one that does; and a second process
  * writing the SQLite file, against writes in the process itself. Issue 34: 10,000 watched
- * schedules joined to their patients, and 10,000 watched "orders over N" (bench/lib/clinicWatches.ts).
+ * schedules joined to their patients, and 10,000 watched "orders over N" (bench/lib/clinicWatches.ts);
+ * 10,000 watched pages (`ORDER BY ... LIMIT`) and inserts past every page's last row.
  *
  *   npx tsx bench/rows.bench.ts        # prints this row alone, writes nothing
  */
@@ -56,6 +57,9 @@ const LISTS = 10_000;
 const LIST_WRITES: Record<Matching, number> = { rows: 100, tables: 3 };
 const THRESHOLD_WATCHES = 10_000;
 const THRESHOLD_WRITES: Record<Matching, number> = { rows: 30, tables: 3 };
+/** Issue 34's pages: watched "the 10 smallest amounts from N on", and inserts past every page. */
+const PAGES = 10_000;
+const PAGE_WRITES: Record<Matching, number> = { rows: 30, tables: 3 };
 
 const ticketsShow = command({ live: true }, async (ctx, id: number) => ({
   ticket: await ctx.db.get("SELECT id, title, assignee FROM tickets WHERE id = ?", id),
@@ -236,7 +240,8 @@ export const rowsBench: BenchModule = {
       const elsewhere = await commitToNotify(app, file, "another process");
       await app.close();
       const clinic = await clinicFigures(folder, context.log);
-      return section({ rows, tables, shared, perPrincipal, here, elsewhere, ...clinic });
+      const pages = await pageFigures(folder, context.log);
+      return section({ rows, tables, shared, perPrincipal, here, elsewhere, ...clinic, pages });
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -268,6 +273,65 @@ async function clinicFigures(folder: string, log: (text: string) => void) {
   return { lists, over };
 }
 
+const ledgerPage = command({ live: true }, async (ctx, from: number) =>
+  ctx.db.all("SELECT id, amount FROM ledger WHERE amount >= ? ORDER BY amount LIMIT 10", from),
+);
+const ledgerRecord = command({}, async (ctx, id: number, amount: number) =>
+  ctx.db.run("INSERT INTO ledger VALUES (?, ?)", id, amount),
+);
+
+interface Pages {
+  reruns: number[];
+  /** From the insert to every re-run it caused done (ms). */
+  settledMs: number[];
+}
+
+/**
+ * Issue 34's pages on a SQLite file of a ledger (amounts 1..20 x PAGES, indexed): `PAGES`
+ * watched pages, page n the 10 smallest amounts from 10n on; each insert (then deleted,
+ * unmeasured) is of an amount past every page's last row.
+ */
+async function pageFigures(folder: string, log: (text: string) => void) {
+  const file = path.join(folder, "ledger.sqlite");
+  const seeding = new BetterSqlite3(file);
+  seeding.pragma("journal_mode = WAL");
+  seeding.exec(`CREATE TABLE ledger (id INTEGER PRIMARY KEY, amount INTEGER NOT NULL);
+    CREATE INDEX ledger_by_amount ON ledger (amount);
+    WITH RECURSIVE g (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < ${PAGES * 20})
+    INSERT INTO ledger SELECT n, n FROM g;`);
+  seeding.close();
+  const app = defineApp({
+    name: "ledger",
+    commands: { ledgerPage, ledgerRecord },
+    agent: { grant: [ledgerPage, ledgerRecord] },
+    database: () => new BetterSqlite3(file),
+  });
+  const pages = {} as Record<Matching, Pages>;
+  for (const matching of ["rows", "tables"] as const) {
+    log(`rows: ${PAGES} watched pages, ${matching} matching`);
+    const live = new LiveRegistry(app, { matching, onError: () => {} });
+    for (let n = 1; n <= PAGES; n += 1)
+      await live.add("ledgerPage", [n * 10], { uri: `ledger://page/${n}`, notify: () => {} });
+    const reruns: number[] = [];
+    const settledMs: number[] = [];
+    for (let k = 0; k < PAGE_WRITES[matching]; k += 1) {
+      const id = PAGES * 20 + 1 + k;
+      const before = live.stats().reruns;
+      const started = performance.now();
+      await app.run("ledgerRecord", [id, PAGES * 1000], { origin: Origin.App });
+      await live.settled();
+      settledMs.push(performance.now() - started);
+      reruns.push(live.stats().reruns - before);
+      await app.db.run("DELETE FROM ledger WHERE id = ?", id);
+      await live.settled();
+    }
+    live.close();
+    pages[matching] = { reruns, settledMs };
+  }
+  await app.close();
+  return pages;
+}
+
 interface Measured {
   rows: Watched;
   tables: Watched;
@@ -277,10 +341,11 @@ interface Measured {
   elsewhere: number[];
   lists: Record<Matching, JoinedLists>;
   over: Record<Matching, Thresholds>;
+  pages: Record<Matching, Pages>;
 }
 
 function section(measured: Measured): Section {
-  const { rows, tables, shared, perPrincipal, here, elsewhere, lists, over } = measured;
+  const { rows, tables, shared, perPrincipal, here, elsewhere, lists, over, pages } = measured;
   const latency = (label: string, values: number[]): Figure => figureOf(label, "ms", values);
   const rowLatency = latency(`${TICKETS} watched, commit → notify, rows`, rows.commitToNotify);
   const tableLatency = latency(
@@ -322,8 +387,8 @@ function section(measured: Measured): Section {
       value: 0,
     }),
     count("tables: re-runs after a write to no watched row", tables.noKeyReruns),
-    count("rows: heap per watched URI (bytes)", rows.heapPerUri),
-    count("tables: heap per watched URI (bytes)", tables.heapPerUri),
+    { label: "rows: heap per watched URI", value: rows.heapPerUri, unit: "bytes" },
+    { label: "tables: heap per watched URI", value: tables.heapPerUri, unit: "bytes" },
     count(`rows: re-runs per write, ${PRINCIPALS} principals on one URI`, median(shared), {
       op: "<=",
       value: 1,
@@ -335,6 +400,22 @@ function section(measured: Measured): Section {
     p99("rows: commit → notify p99, a write from another process", elsewhere),
     ratio("commit → notify p50, another process / this process", elsewhereLatency, hereLatency),
     ...clinicComparisons(lists, over, count, p99),
+    count(
+      `rows: re-runs per insert past every page, ${PAGES} watched pages`,
+      median(pages.rows.reruns),
+      {
+        op: "<=",
+        value: 0,
+      },
+    ),
+    count(
+      `tables: re-runs per insert past every page, ${PAGES} watched pages`,
+      median(pages.tables.reruns),
+    ),
+    count(
+      "pages: insert → settled, tables / rows (median)",
+      median(pages.tables.settledMs) / median(pages.rows.settledMs),
+    ),
   ];
   return {
     title: "Row-level live updates: a write costs what it touched",
@@ -344,6 +425,7 @@ function section(measured: Measured): Section {
       `${PRINCIPALS} principals watch ticket 1 through \`tickets_show\` (which never reads \`ctx.auth\`: one cohort) and through \`tickets_mine\` (which does: one group each); ${COHORT_WRITES} assignments of ticket 1.`,
       `Another process: a plain better-sqlite3 script (no livecmd) assigns ticket 1 ${PROCESS_WRITES} times, one at a time after a pause of 0 to ${OTHER_WRITERS_POLL_MS - 1} ms (so at every phase of the poll), stamping each commit with performance.timeOrigin + now(); the watcher sees it through the change log, polled every ${OTHER_WRITERS_POLL_MS} ms. The peer: the same assignments made in the watcher's process.`,
       `Joined lists (issue 34): a SQLite file of ${LISTS} doctors with 4 appointments each, each with a patient of its own (${LISTS * 4} patients); \`schedule(doctor)\` reads \`appointments a JOIN patients p ON p.id = a.patient_id WHERE a.doctor_id = ?\`. One registry watches every schedule and times ${LIST_WRITES.rows} (rows) and ${LIST_WRITES.tables} (tables) renames of a patient one schedule lists, awaited one by one. Today's row matching read \`patients\` whole there, as table matching does.`,
+      `Pages (issue 34): a SQLite file of a ledger of ${PAGES * 20} amounts (indexed); \`ledger_page(from)\` reads \`ledger WHERE amount >= ? ORDER BY amount LIMIT 10\`, watched for from = 10, 20 ... ${PAGES * 10}; each of ${PAGE_WRITES.rows} (rows) and ${PAGE_WRITES.tables} (tables) inserts is of an amount past every page's last row (then deleted, unmeasured): a page is read up to its last row's amount, where the filter alone (\`amount >= ?\`, before pages) matched every insert, as table matching does. Insert → settled: from the command's call to every re-run it caused done.`,
       `Thresholds (issue 34): \`orders_over(n)\` reads \`orders WHERE total > ?\`, watched for n = 100, 200 ... ${THRESHOLD_WATCHES * 100}; each of ${THRESHOLD_WRITES.rows} (rows) and ${THRESHOLD_WRITES.tables} (tables) inserts is of an order over 1% of them (then deleted, unmeasured). Matching time: every watch's reads put in a \`ReadIndex\` as the registry does, and the insert's change looked up in it, the median of 50 lookups per insert.`,
     ],
     figures: [
@@ -363,6 +445,8 @@ function section(measured: Measured): Section {
         "ms",
         over.tables.matchMs,
       ),
+      figureOf(`${PAGES} pages, insert → settled, rows`, "ms", pages.rows.settledMs),
+      figureOf(`${PAGES} pages, insert → settled, tables`, "ms", pages.tables.settledMs),
     ],
     comparisons,
   };

@@ -281,7 +281,7 @@ describe("the watch tool over HTTP, across principals and the server's life", ()
       "first-secret-0123 customers:write # first\nsecond-secret-0123 customers:write # second\n",
     );
     // On SQLite even in CI's PostgreSQL pass: there this case counts 2 groups, not 1 (open, #33).
-    const serving = await serveHttp(createExampleApp(":memory:", { sqlite: true }), {
+    const serving = await serveHttp(createExampleApp(":memory:"), {
       port: 0,
       auth: staticTokens(file),
     });
@@ -315,7 +315,7 @@ describe("the watch tool over HTTP, across principals and the server's life", ()
 
   it("counts a waiting call as a listen: past the listens the server holds, a tool error", async () => {
     // On SQLite even in CI's PostgreSQL pass: there the second call is not refused (open, #33).
-    const serving = await serveHttp(createExampleApp(":memory:", { sqlite: true }), {
+    const serving = await serveHttp(createExampleApp(":memory:"), {
       port: 0,
       limits: { listensTotal: 1 },
     });

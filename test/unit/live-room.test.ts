@@ -221,4 +221,19 @@ describe("the live room's seam, on a served app", () => {
     const third = await live.openListen(shows(2), ada, () => {});
     assert.deepEqual("watched" in third && third.watched, shows(2));
   });
+
+  it("counts a listen or a watch call from its start: opened together past the total, one is refused", async () => {
+    const live = room({ listensTotal: 1 });
+    // Neither awaited before the other begins: the second is checked while the first's runs go on.
+    const opened = await Promise.all([
+      live.openWatch(shows(1), undefined, () => {}),
+      live.openListen(shows(2), undefined, () => {}),
+    ]);
+    assert.ok("close" in opened[0]);
+    assert.ok("refused" in opened[1]);
+    assert.deepEqual(opened[1].refused.data, { limit: 1, scope: "listensTotal" });
+    opened[0].close();
+    const after = await live.openListen(shows(2), undefined, () => {});
+    assert.ok("watched" in after, "a refused open holds nothing");
+  });
 });

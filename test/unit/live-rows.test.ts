@@ -37,7 +37,8 @@ const SCHEMA = /* sql */ `
  * Reads of every shape the matcher meets: key lookups (rowid, index, NOCASE, WITHOUT ROWID, IN,
  * joins), keys looked up off other rows (a foreign key followed, `IN (SELECT ...)`, a correlated
  * subquery), filters of each form (comparisons, ranges, BETWEEN, IN, IS NULL, LIKE, AND and OR,
- * under NUMERIC and TEXT affinity and NOCASE) and whole-table ones.
+ * under NUMERIC and TEXT affinity and NOCASE), pages (`ORDER BY ... LIMIT`, with OFFSET and WHERE,
+ * both ways) and whole-table ones.
  */
 const READS: readonly [sql: string, arity: number][] = [
   ["SELECT * FROM parent WHERE id = ?", 1],
@@ -100,7 +101,16 @@ const READS: readonly [sql: string, arity: number][] = [
     "SELECT c.id, p.name FROM child c JOIN parent p ON p.id = c.parent_id WHERE c.parent_id >= ? AND c.parent_id < ?",
     2,
   ],
+  // Pages (from FIRST_PAGE on): read up to the last returned row's key when full (ties, NULLs first ascending, NOCASE).
+  ["SELECT name, id FROM parent ORDER BY name LIMIT 2", 0],
+  ["SELECT id, name FROM parent ORDER BY id DESC LIMIT 2", 0],
+  ["SELECT id, score, name FROM parent WHERE score >= ? ORDER BY name DESC LIMIT 2 OFFSET 1", 1],
+  ["SELECT id, parent_id, tag FROM child ORDER BY parent_id LIMIT 2", 0],
+  ["SELECT id, tag FROM child WHERE tag <> ? ORDER BY parent_id DESC LIMIT 1", 1],
+  ["SELECT id FROM parent ORDER BY name LIMIT 2", 0],
 ];
+
+const FIRST_PAGE = READS.findIndex(([sql]) => sql.includes("LIMIT"));
 
 const WRITES: readonly [sql: string, arity: number][] = [
   ["INSERT INTO parent (id, name, code, score) VALUES (?, ?, ?, ?)", 4],
@@ -133,6 +143,13 @@ const statement = (table: readonly [string, number][]) =>
       ),
     );
 const write = writeBatches(statement(WRITES), { elsewhere: true });
+const pageRead = statement(READS).map(([i, params]): Statement => [
+  FIRST_PAGE + (i % (READS.length - FIRST_PAGE)),
+  Array.from(
+    { length: READS[FIRST_PAGE + (i % (READS.length - FIRST_PAGE))]![1] },
+    (_, n) => params[n] ?? 1,
+  ),
+]);
 
 const query = queryCommand(READS);
 const whoami = command({ live: true }, async (ctx, id: number) => ({
@@ -226,6 +243,56 @@ for (const driver of SQLITE_DRIVERS)
         reruns.rows < reruns.tables / 2,
         `row matching re-ran ${reruns.rows} times, table matching ${reruns.tables}: keys and filters were not exercised`,
       );
+    });
+
+    test("live rows: a page is read up to its last row's key, and a write past it re-runs nothing, each notified exactly (random pages and writes)", async () => {
+      const folder = mkdtempSync(path.join(tmpdir(), "livecmd-pages-"));
+      let run = 0;
+      const reruns = { rows: 0, tables: 0 };
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(pageRead, { minLength: 1, maxLength: 6 }),
+          fc.array(write, { minLength: 1, maxLength: 8 }),
+          async (reads, writes) => {
+            const file = path.join(folder, `${(run += 1)}.sqlite`);
+            const other = connect(driver, file);
+            const app = exampleApp(driver, file);
+            const rows = await watch(app, "rows", reads);
+            const tables = await watch(app, "tables", reads);
+            await writeAndCompare(app, WRITES, writes, rows, tables, otherConnection(other, reads));
+            reruns.rows += rows.live.stats().reruns;
+            reruns.tables += tables.live.stats().reruns;
+            await app.close();
+            other.close();
+          },
+        ),
+        { numRuns: 150, seed: 34, interruptAfterTimeLimit: 60_000 },
+      );
+      rmSync(folder, { recursive: true, force: true });
+      assert.ok(
+        reruns.rows < reruns.tables,
+        `row matching re-ran pages ${reruns.rows} times, table matching ${reruns.tables}: no bound was exercised`,
+      );
+    });
+
+    test("live rows: a page's reads: bounded by its last row when full, every matching row when not, whole where its key is not returned", async () => {
+      const app = exampleApp(driver);
+      const { live, received } = await watch(app, "rows", [
+        [FIRST_PAGE, []], // parent ORDER BY name LIMIT 2: 'a', 'B' -> name <= 'b' COLLATE NOCASE
+        [FIRST_PAGE + 1, []], // parent ORDER BY id DESC LIMIT 2: 3, 2 -> rowid >= 2
+      ]);
+      await app.db.run("INSERT INTO parent (id, name) VALUES (10, 'z')"); // past the first page, not the second's order
+      await live.settled();
+      assert.equal(live.stats().reruns, 1);
+      assert.deepEqual(received, [`q://${FIRST_PAGE + 1}/[]`]);
+      await app.db.run("UPDATE parent SET score = 9 WHERE id = 1"); // within the first page, past the second
+      await live.settled();
+      assert.equal(live.stats().reruns, 2);
+      // A tie with the first page's last row counts; id 0 is past the second's (now 10, 3).
+      await app.db.run("INSERT INTO parent (id, name) VALUES (0, 'b')");
+      await live.settled();
+      assert.equal(live.stats().reruns, 3);
+      await app.close();
     });
 
     test("live rows: a write to a row nobody watches re-runs nothing; to a watched row, only its readers", async () => {

@@ -85,6 +85,24 @@ describe("one principal rule: a principal is its token's client id (runtime/serv
     });
   }
 
+  it("two principals arriving together at a run that does not look at who runs it: one run, one group", async () => {
+    let runs = 0;
+    const count = command({ live: true }, async () => {
+      runs += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return { n: 1 };
+    });
+    const app = defineApp({ name: "count", commands: { count }, agent: { grant: [count] } });
+    const live = new LiveRegistry(app, { onError: () => {} });
+    await Promise.all(
+      PAIRS.map(({ first }, i) =>
+        live.add("count", [], { uri: `count://${i}`, notify: () => {} }, first),
+      ),
+    );
+    assert.deepEqual({ runs, groups: live.stats().groups }, { runs: 1, groups: 1 });
+    live.close();
+  });
+
   it("without auth there is no principal: a request counts against its TCP connection", () => {
     assert.equal(principalOf(undefined), undefined);
     assert.equal(

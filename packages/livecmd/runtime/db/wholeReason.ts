@@ -2,7 +2,7 @@
  * Why a statement reads a table whole, as its plan shows: it visits every row (a scan, and what
  * it filters them by when the plan says, a filter livecmd cannot test), a range of a key
  * livecmd does not follow, keys looked up off other rows that could not be told (more than a
- * lookup records or tests), or something livecmd's analysis does not follow. One value for
+ * lookup records or tests), a page whose bound cannot be told (`page`), or something livecmd's analysis does not follow. One value for
  * both databases, said in a few words by `wholeReasonText` for `LIVECMD_DEBUG=live` and
  * `livecmd inspect`.
  */
@@ -10,6 +10,7 @@ export type WholeReason =
   | { readonly kind: "scan"; readonly filter?: ScanFilter }
   | { readonly kind: "range"; readonly column: string }
   | { readonly kind: "lookup"; readonly from: string; readonly beyond: string }
+  | { readonly kind: "page"; readonly why: string }
   | { readonly kind: "unknown"; readonly what: string };
 
 /** A condition a scan tests every row with: a pattern match, or any other test of `column`. */
@@ -38,6 +39,8 @@ export function wholeReasonText(reason: WholeReason): string {
       return `a range on ${reason.column}`;
     case "lookup":
       return `keys looked up from ${reason.from}: ${reason.beyond}`;
+    case "page":
+      return `a page (ORDER BY ... LIMIT) ${reason.why}`;
     case "unknown":
       return reason.what;
   }

@@ -133,6 +133,8 @@ export class LiveRegistry {
   #inFlight = 0;
   readonly #burstFailures = new Map<string, RerunFailure>();
   #reruns = 0;
+  /** First runs in progress, by their cohort's key. */
+  readonly #learning = new Map<string, Promise<void>>();
   #notifications = 0;
   readonly #stopListening: () => void;
 
@@ -156,15 +158,27 @@ export class LiveRegistry {
     subscriber: Subscriber,
     auth?: AuthInfo,
   ): Promise<() => void> {
+    const cohort = groupKey(command, args, COHORT);
     const own = groupKey(command, args, principalKey(auth));
-    let group = this.#groups.get(groupKey(command, args, COHORT)) ?? this.#groups.get(own);
+    // Another principal's first run of these arguments is learning whether it looks at who runs
+    // it: waited for, a run that does not look is shared as one cohort, not run twice.
+    const learning = this.#learning.get(cohort);
+    if (learning && !this.#groups.has(own)) await learning;
+    let group = this.#groups.get(cohort) ?? this.#groups.get(own);
     if (!group) {
       group = this.#newGroup(own, command, args, auth);
       this.#run(group);
+      this.#learnFrom(cohort, group.running!);
     }
     group.subscribers.set(subscriber, auth);
     await group.running;
     return () => this.#remove(subscriber, [groupKey(command, args, COHORT), own]);
+  }
+
+  #learnFrom(cohort: string, run: Promise<void>): void {
+    if (this.#learning.has(cohort)) return;
+    this.#learning.set(cohort, run);
+    void run.finally(() => this.#learning.delete(cohort));
   }
 
   /**

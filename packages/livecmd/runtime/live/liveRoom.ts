@@ -120,10 +120,14 @@ export class LiveRoom {
     const holder = this.holderOf(auth);
     const full = this.#listens.full(holder);
     if (full) return { refused: limitReached(this.limits, full, "opening another listen") };
+    // Counted before the first runs are awaited: a listen opened meanwhile sees this one.
+    this.#listens.open(holder);
     const watches = this.watches(notify);
     const listened = await watches.listen(SOLE_KEY, requested, auth);
-    if ("refused" in listened) return listened;
-    this.#listens.open(holder);
+    if ("refused" in listened) {
+      this.#listens.close(holder);
+      return listened;
+    }
     let open = true;
     const close = () => {
       if (!open) return;
@@ -162,10 +166,14 @@ export class LiveRoom {
     const holder = this.holderOf(auth);
     const full = this.#listens.full(holder);
     if (full) return { refused: limitReached(this.limits, full, "watching more") };
+    // Counted before the first runs are awaited: a call made meanwhile sees this one.
+    this.#listens.open(holder);
     const watches = this.watches(notify);
     const refusal = await watches.watchEvery(SOLE_KEY, runs, auth);
-    if (refusal) return refusal;
-    this.#listens.open(holder);
+    if (refusal) {
+      this.#listens.close(holder);
+      return refusal;
+    }
     let open = true;
     return {
       settledResultOf: (uri) => watches.settledResultOf(SOLE_KEY, uri),

@@ -2,7 +2,7 @@ import { comparisonOf, collationNamed, type Comparison } from "./sqliteCompare.t
 import type { KeySource } from "./planReads.ts";
 import type { ProgramStep } from "./sqliteProgram.ts";
 import type { Affinity, Btree, Collation, Field } from "./sqliteSchema.ts";
-import { affinityLetters, registersWritten } from "./opcodes.ts";
+import { affinityLetters, conversions, registersWritten } from "./opcodes.ts";
 import { unfollowed, type WholeReason } from "../wholeReason.ts";
 import { EXPRESSION_INDEX } from "./wholeReasons.ts";
 
@@ -87,8 +87,35 @@ export interface ProgramFacts {
   listValues(cursor: number): readonly KeySource[] | "unknown";
 }
 
-/** A loop's filter, or why there is none. */
-export type LoopFilter = { readonly decision: PlannedDecision } | { readonly whole: WholeReason };
+/**
+ * A loop that returns rows in the order of its key and stops at its last one: each returned row
+ * is the statement's (one `ResultRow`, in the loop's body), and the loop visits no row after the
+ * one that made the last (a LIMIT's `DecrJumpZero` leaves the loop; a statement stepped to its
+ * first row alone stops there). So when the page is full, no row whose key lies beyond the last
+ * returned row's key was visited: a change to such a row cannot change the result.
+ */
+export interface PlannedPage {
+  /** The field the loop visits rows in the order of: an index's first column, or the rowid. */
+  readonly key: PlannedField;
+  readonly collation: Collation;
+  /** Visited from the largest key down (`Last`/`Prev`): NULLs, the smallest, come last. */
+  readonly descending: boolean;
+  /** Which column of each returned row holds the key, of how many columns. */
+  readonly column: number;
+  readonly columns: number;
+  /** The LIMIT's value; absent without one. */
+  readonly limit?: KeySource;
+}
+
+/** Why a loop that returns the statement's rows in order is not a page livecmd can bound. */
+export interface PageProblem {
+  readonly problem: string;
+}
+
+/** A loop's filter (and the page it returns, if it does), or why there is none. */
+export type LoopFilter =
+  | { readonly decision: PlannedDecision; readonly page?: PlannedPage | PageProblem }
+  | { readonly whole: WholeReason };
 
 const SEEKS = new Set(["SeekGE", "SeekGT", "SeekLE", "SeekLT"]);
 const STARTS = new Set(["Rewind", "Last", ...SEEKS]);
@@ -186,9 +213,104 @@ class Loop {
     const defs = this.#reachingDefs();
     const memo = new Map<number, PlannedDecision>();
     const decision = this.#decision(this.#from, defs, memo);
+    const page = this.#page(start);
     return {
       decision: range.atom ? { atom: range.atom, ifTrue: decision, ifFalse: false } : decision,
+      ...(page && { page }),
     };
+  }
+
+  /**
+   * The page the loop returns, when it is one (`PlannedPage`): the statement's one `ResultRow`
+   * in the body, which runs straight on (no loop of its own, no jump out but a LIMIT's to the
+   * loop's end, which halts), and a column of it that holds the loop's key as read off the row.
+   */
+  #page(start: ProgramStep): PlannedPage | PageProblem | undefined {
+    const program = this.facts.program;
+    const results = program.filter(({ opcode }) => opcode === "ResultRow");
+    const result = results.length === 1 ? results[0]! : undefined;
+    const end = this.nextAddr + 1;
+    if (!result || result.addr < this.#pass || result.addr > this.nextAddr) return undefined;
+    if (program[end]?.opcode !== "Halt") return undefined;
+    let limit: ProgramStep | undefined;
+    for (let at = this.#pass; at < this.nextAddr; at += 1) {
+      const step = program[at]!;
+      if (step.opcode === "DeferredSeek" && step.p1 === this.cursor)
+        this.rowCursors.set(step.p3, this.facts.btrees.get(step.p3)!);
+      if (step.opcode === "DecrJumpZero" && step.p2 === end && at > result.addr && !limit) {
+        limit = step;
+        continue;
+      }
+      if (targets(step).some((to) => to <= at || to > this.nextAddr)) return undefined;
+    }
+    const ordered = this.#orderKey();
+    // Without a LIMIT, only `get`'s first row ends the loop early: not a page to say why of.
+    if (!ordered) return limit && { problem: "sorted by an expression" };
+    const column = Array.from({ length: result.p2 }, (_, i) => result.p1 + i).findIndex(
+      (register) => this.#holdsKey(register, result.addr, ordered.key),
+    );
+    const limitValue = limit && this.#limitValue(limit.p1);
+    if (column < 0)
+      return (
+        limit && {
+          problem: `whose rows do not return the key it is sorted by (${fieldName(ordered.key)})`,
+        }
+      );
+    if (limit && !limitValue) return { problem: "whose LIMIT is computed" };
+    return {
+      ...ordered,
+      descending: start.opcode === "Last" || start.opcode === "SeekLE" || start.opcode === "SeekLT",
+      column,
+      columns: result.p2,
+      ...(limitValue && { limit: limitValue }),
+    };
+  }
+
+  /** The field the loop's b-tree is ordered by, and its collation: an index's first column, a table's rowid. */
+  #orderKey(): { key: PlannedField; collation: Collation } | undefined {
+    const { btree } = this;
+    if (btree.kind !== "index")
+      return {
+        key: { table: btree.table, field: "rowid", affinity: "integer", via: [] },
+        collation: "BINARY",
+      };
+    const key = this.#field(btree, 0);
+    return key && btree.first ? { key, collation: btree.first.collation } : undefined;
+  }
+
+  /** Whether `register` holds the key of the loop's row at `addr`: written once in the loop, by a read of the key, converted by `RealAffinity` at most. */
+  #holdsKey(register: number, addr: number, key: PlannedField): boolean {
+    const inLoop = this.facts
+      .writersOf(register)
+      .filter((step) => step.addr >= this.top && step.addr <= this.nextAddr);
+    const [writer] = inLoop;
+    if (inLoop.length !== 1 || writer!.addr > addr) return false;
+    const converters = this.facts.program
+      .slice(writer!.addr + 1, addr)
+      .filter((step) => conversions(step).some(([converted]) => converted === register));
+    if (converters.some(({ opcode }) => opcode !== "RealAffinity")) return false;
+    // Another cursor's row is not the key (and asking what it holds would plan that cursor now).
+    if (!this.rowCursors.has(writer!.p1)) return false;
+    const def =
+      writer!.opcode === "Column" && writer!.p3 === register
+        ? this.#column(writer!.p1, writer!.p2)
+        : writer!.opcode === "Rowid" || writer!.opcode === "IdxRowid"
+          ? this.#column(writer!.p1, "rowid")
+          : UNKNOWN;
+    return def.kind === "field" && sameField(def.field, key);
+  }
+
+  /** A LIMIT's value: one constant or parameter, written before the loop (SQLite makes it an integer). */
+  #limitValue(register: number): KeySource | undefined {
+    const writers = this.facts
+      .writersOf(register)
+      .filter(({ opcode }) => opcode !== "DecrJumpZero");
+    const [writer] = writers;
+    if (writers.length !== 1 || (writer!.addr >= this.top && writer!.addr <= this.nextAddr))
+      return undefined;
+    if (writer!.opcode === "Integer") return { constant: BigInt(writer!.p1), via: [] };
+    if (writer!.opcode === "Variable") return { param: writer!.p1, via: ["integer"] };
+    return undefined;
   }
 
   /** The range a seek and bound checks keep (on an index, or a rowid table's rowid); none for a rewound loop. */
@@ -508,6 +630,16 @@ function setUpOnly(
     if (!VALUE_STEPS.has(opcode) && !(opcode === "IsNull" && p2 === end)) return false;
   }
   return true;
+}
+
+function fieldName({ field }: PlannedField): string {
+  return field === "rowid" ? "rowid" : field.name;
+}
+
+function sameField(a: PlannedField, b: PlannedField): boolean {
+  if (a.table !== b.table || a.via.length > 0) return false;
+  if (a.field === "rowid" || b.field === "rowid") return a.field === b.field;
+  return a.field.name === b.field.name;
 }
 
 /** Steps that read the row a cursor is on. */

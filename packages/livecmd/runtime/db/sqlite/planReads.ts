@@ -1,5 +1,10 @@
 import { affinityLetters, conversions, registersWritten } from "./opcodes.ts";
-import { loopFilter, type PlannedDecision, type ProgramFacts } from "./planFilters.ts";
+import {
+  loopFilter,
+  type PlannedDecision,
+  type PlannedPage,
+  type ProgramFacts,
+} from "./planFilters.ts";
 import type { ProgramStep } from "./sqliteProgram.ts";
 import type { Affinity, Btree, KeyColumn, SqliteSchema, TableColumn } from "./sqliteSchema.ts";
 import { unfollowed, type WholeReason } from "../wholeReason.ts";
@@ -45,14 +50,27 @@ export type PlannedRead =
       readonly column?: undefined;
       readonly filter?: undefined;
       readonly reason?: WholeReason;
+      readonly page?: undefined;
     }
   | {
       readonly table: string;
       readonly column: KeyColumn;
       readonly sources: readonly KeySource[];
       readonly filter?: undefined;
+      readonly page?: undefined;
     }
-  | { readonly table: string; readonly column?: undefined; readonly filter: PlannedDecision };
+  | {
+      readonly table: string;
+      readonly column?: undefined;
+      readonly filter: PlannedDecision;
+      /** The page the filtered loop returns: narrowed once the statement ran, by its last row. */
+      readonly page?: PagedRead;
+    };
+
+/** A page, and why its table is read whole until narrowed, when its loop tests nothing else. */
+export interface PagedRead extends PlannedPage {
+  readonly whole?: WholeReason;
+}
 
 /** A register's possible values: known sources, or unknown (computed, read off a row livecmd cannot follow...). */
 type Values = readonly KeySource[] | "unknown";
@@ -107,7 +125,13 @@ export function planReads(program: readonly ProgramStep[], schema: SqliteSchema)
   return [...byTable].flatMap(([table, rows]): PlannedRead[] =>
     "whole" in rows
       ? [{ table, reason: rows.whole }]
-      : [...mergeByColumn(table, rows.keys), ...rows.filters.map((filter) => ({ table, filter }))],
+      : [
+          ...mergeByColumn(table, rows.keys),
+          ...rows.filters.map((filter) => {
+            const page = analysis.pages.get(filter);
+            return { table, filter, ...(page && { page }) };
+          }),
+        ],
   );
 }
 
@@ -138,6 +162,8 @@ function mergeByColumn(table: string, keys: readonly PlannedKey[]): PlannedRead[
 class ProgramAnalysis implements ProgramFacts {
   /** Every cursor opened on one of the app's b-trees, once. */
   readonly btrees = new Map<number, Btree>();
+  /** The pages loops return, by their filter. */
+  readonly pages = new Map<PlannedDecision, PagedRead>();
   /** The first opcode of the program livecmd does not know, if any. */
   readonly unknownOpcode: string | undefined;
   readonly #writers = new Map<number, ProgramStep[]>();
@@ -221,7 +247,15 @@ class ProgramAnalysis implements ProgramFacts {
   #filtered(cursor: number): PlannedRows {
     const loop = loopFilter(this, cursor);
     if ("whole" in loop) return loop;
-    if (!testsSomething(loop.decision)) return { whole: this.#scanned(cursor) };
+    const tests = testsSomething(loop.decision);
+    const { page } = loop;
+    if (page && "problem" in page)
+      return tests
+        ? { keys: [], filters: [loop.decision] }
+        : { whole: { kind: "page", why: page.problem } };
+    if (!tests && !page) return { whole: this.#scanned(cursor) };
+    if (page)
+      this.pages.set(loop.decision, { ...page, ...(!tests && { whole: this.#scanned(cursor) }) });
     return { keys: [], filters: [loop.decision] };
   }
 

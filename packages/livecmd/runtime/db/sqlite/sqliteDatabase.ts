@@ -1,14 +1,14 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
 import { ANY_TABLE } from "../anyTable.ts";
-import { anyRowsOf, type TableChange } from "../keyedAccess.ts";
+import { anyRowsOf, type TableChange, type TableRead } from "../keyedAccess.ts";
 import { RunScope } from "../runScope.ts";
 import { ChangeLog } from "./changeLog.ts";
 import { readingNumbers, type SqliteConnection, type SqliteStatement } from "./sqliteConnection.ts";
 import { keyText } from "./sqliteKeys.ts";
 import type { SqliteLibrary } from "./sqliteLibrary.ts";
 import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
-import { StatementPlans } from "./statementPlans.ts";
+import { StatementPlans, type ReturnedRows, type StatementPlan } from "./statementPlans.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
 import { keepServing } from "../../live/keepServing.ts";
 
@@ -147,20 +147,27 @@ class Connection {
 
   /**
    * Runs one statement for `observer`'s run (none: a statement of no run): its reads are
-   * reported before it runs, what it changed once it ran (`INSERT ... RETURNING` included).
+   * reported before it runs, what it changed once it ran (`INSERT ... RETURNING` included). A
+   * page's reads are reported once it ran, narrowed by the rows it returned (`returned` reads
+   * them off its result, when the caller knows their shape): it ran to its end on this thread,
+   * so no change was reported in between.
    */
   observed<T>(
     sql: string,
     params: readonly unknown[],
     observer: TableObserver | undefined,
     execute: () => T,
+    returned?: (result: T) => ReturnedRows,
   ): T {
     // SQLite runs a statement to its end on this thread: a cancelled run stops between them.
     throwIfCancelled(observer?.signal);
     const plan = this.plans.of(sql);
-    if (observer?.read)
-      observer.read(
-        observer.tablesOnly
+    const read = observer?.read?.bind(observer);
+    if (read && !observer!.tablesOnly && returned && plan.reads.some(({ page }) => page))
+      return this.#paged(plan.reads, params, read, execute, returned);
+    if (read)
+      read(
+        observer!.tablesOnly
           ? plan.reads.map(({ table }) => ({ table }))
           : this.plans.bind(plan.reads, params),
       );
@@ -171,6 +178,25 @@ class Connection {
         this.#noteHandleTransaction(observer);
         this.wrote();
       }
+    }
+  }
+
+  /** A page's statement (a read, which writes nothing): run, then its reads told, narrowed when it ran. */
+  #paged<T>(
+    planned: StatementPlan["reads"],
+    params: readonly unknown[],
+    read: (reads: readonly TableRead[]) => void,
+    execute: () => T,
+    returned: (result: T) => ReturnedRows,
+  ): T {
+    const binding = this.plans.binding(params);
+    const bound = binding.reads(planned);
+    let ran: { result: T } | undefined;
+    try {
+      ran = { result: execute() };
+      return ran.result;
+    } finally {
+      read(ran ? binding.paged(planned, bound, returned(ran.result)) : bound);
     }
   }
 
@@ -358,7 +384,12 @@ export class SqliteDatabase implements AppDatabase {
   }
 
   all<T>(sql: string, ...params: SqlParam[]): Promise<T[]> {
-    return this.#observed(sql, params, (statement) => statement.all(...params).map(plain) as T[]);
+    return this.#observed(
+      sql,
+      params,
+      (statement) => statement.all(...params).map(plain) as T[],
+      (rows) => ({ rows, firstOnly: false }),
+    );
   }
 
   get<T>(sql: string, ...params: SqlParam[]): Promise<T | undefined> {
@@ -366,6 +397,7 @@ export class SqliteDatabase implements AppDatabase {
       sql,
       params,
       (statement) => plain(statement.get(...params)) as T | undefined,
+      (row) => ({ rows: row === undefined ? [] : [row], firstOnly: true }),
     );
   }
 
@@ -456,14 +488,17 @@ export class SqliteDatabase implements AppDatabase {
     sql: string,
     params: readonly SqlParam[],
     execute: (statement: SqliteStatement) => T,
+    returned?: (result: T) => ReturnedRows,
   ): Promise<T> {
     const run = this.#run();
     const waitFor = this.#connection.foreignTransaction(run);
-    if (waitFor) return waitFor.then(() => this.#observed(sql, params, execute));
+    if (waitFor) return waitFor.then(() => this.#observed(sql, params, execute, returned));
     try {
       const connection = this.#connection;
       const statement = connection.prepare(sql);
-      return Promise.resolve(connection.observed(sql, params, run, () => execute(statement)));
+      return Promise.resolve(
+        connection.observed(sql, params, run, () => execute(statement), returned),
+      );
     } catch (error) {
       return Promise.reject(error as Error);
     }

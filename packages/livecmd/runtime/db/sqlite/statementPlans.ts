@@ -3,11 +3,12 @@ import type { RowFilter } from "../rowFilter.ts";
 import { unfollowed, type WholeReason } from "../wholeReason.ts";
 import { lookedUpValues, type BoundFilter, type BoundRows } from "./lookedUpValues.ts";
 import { registersWritten } from "./opcodes.ts";
-import type { PlannedDecision } from "./planFilters.ts";
+import type { PlannedAtom, PlannedDecision } from "./planFilters.ts";
 import {
   planReads,
   type KeySource,
   type Lookup,
+  type PagedRead,
   type PlannedRead,
   type PlannedRows,
 } from "./planReads.ts";
@@ -65,6 +66,11 @@ export class StatementPlans {
     return new Binding(this, params).reads(reads);
   }
 
+  /** The same, for a statement that returns a page: `paged` narrows its reads once it ran. */
+  binding(params: readonly unknown[]): StatementBinding {
+    return new Binding(this, params);
+  }
+
   /** livecmd's own statement (lookups, LIKE's mode), prepared once. */
   prepare(sql: string): SqliteStatement {
     let statement = this.#statements.get(sql);
@@ -95,20 +101,45 @@ export class StatementPlans {
   }
 }
 
+/**
+ * The rows a statement returned: every one (`all`, run to its end or to its LIMIT), or the first
+ * alone (`get`, which steps it no further).
+ */
+export interface ReturnedRows {
+  readonly rows: readonly unknown[];
+  readonly firstOnly: boolean;
+}
+
+/** One statement's reads bound to its values, before it runs and, for a page, after. */
+export interface StatementBinding {
+  reads(reads: readonly PlannedRead[]): TableRead[];
+  paged(
+    planned: readonly PlannedRead[],
+    bound: readonly TableRead[],
+    returned: ReturnedRows,
+  ): TableRead[];
+}
+
 /** One statement's values: its parameters, and the values it looks up (each looked up once). */
-class Binding implements FilterBinding {
+class Binding implements FilterBinding, StatementBinding {
   readonly #lookups = new Map<string, unknown[] | undefined>();
   /** Why a lookup's values could not be told, by lookup. */
   readonly #beyond = new Map<string, string>();
   #like: "sensitive" | "insensitive" | undefined | null = null;
 
+  /** The parameters, and after them the last keys of pages (bound as parameters are). */
+  readonly #params: unknown[];
+
   constructor(
     private readonly plans: StatementPlans,
-    private readonly params: readonly unknown[],
-  ) {}
+    params: readonly unknown[],
+  ) {
+    this.#params = [...params];
+  }
 
   reads(reads: readonly PlannedRead[]): TableRead[] {
     return reads.map((read): TableRead => {
+      if (read.page?.whole) return { table: read.table, reason: read.page.whole };
       if (read.filter !== undefined)
         return { table: read.table, filter: this.#filter(read.filter) };
       if (read.column === undefined) return read;
@@ -149,9 +180,61 @@ class Binding implements FilterBinding {
     return UNCOMPARABLE;
   }
 
+  /**
+   * A page's read narrowed by the rows the statement returned: when the page is full (its LIMIT
+   * reached, or its first row returned by `get`), to the rows whose key is at most (descending:
+   * at least) the last returned row's, those the loop visited; else as bound before it ran.
+   */
+  paged(
+    planned: readonly PlannedRead[],
+    bound: readonly TableRead[],
+    returned: ReturnedRows,
+  ): TableRead[] {
+    return planned.map((read, i) => {
+      const last = read.page && this.#lastKey(read.page, returned);
+      if (!read.page || last === undefined) return bound[i]!;
+      const { key, collation, descending } = read.page;
+      this.#params.push(last);
+      const edge = { sources: [{ param: this.#params.length, via: [] }], inclusive: true };
+      const atom: PlannedAtom = {
+        kind: "range",
+        field: key,
+        collation,
+        ...(descending ? { lower: edge } : { upper: edge }),
+      };
+      return {
+        table: read.table,
+        filter: this.#filter({ atom, ifTrue: read.filter, ifFalse: false }),
+      };
+    });
+  }
+
+  /**
+   * The key of the last returned row, when the page is full and the row tells it exactly: its
+   * columns are the program's, by name (none a number, which objects put first), and the key is
+   * not NULL (nothing narrower) nor an integer past what a double holds exactly.
+   */
+  #lastKey(page: PagedRead, { rows, firstOnly }: ReturnedRows): unknown {
+    const last = rows.at(-1);
+    if (typeof last !== "object" || last === null) return undefined;
+    if (!firstOnly) {
+      const limit = page.limit && this.#raw(page.limit)?.[0];
+      const count =
+        typeof limit === "bigint" || Number.isSafeInteger(limit) ? BigInt(limit as number) : -1n;
+      if (BigInt(rows.length) !== count) return undefined;
+    }
+    const names = Object.keys(last);
+    if (names.length !== page.columns || names.some((name) => /^\d+$/.test(name))) return undefined;
+    const key = (last as Record<string, unknown>)[names[page.column]!];
+    if (key === null || key === undefined) return undefined;
+    if (typeof key === "number" && Number.isInteger(key) && !Number.isSafeInteger(key))
+      return undefined;
+    return key;
+  }
+
   /** A source's values as JavaScript holds them before conversion: a parameter, a constant, or the values looked up. */
   #raw(source: KeySource): readonly unknown[] | undefined {
-    if ("param" in source) return [this.params[source.param - 1]];
+    if ("param" in source) return [this.#params[source.param - 1]];
     if ("constant" in source) return [source.constant];
     const { id } = source.lookup;
     if (!this.#lookups.has(id)) this.#lookups.set(id, this.#lookUp(source.lookup));
