@@ -95,6 +95,8 @@ describe(
           "package/dist/runtime/index.d.ts",
           "package/dist/runtime/index.d.ts.map",
           "package/runtime/index.ts",
+          // The live views' runtime, bundled by the build: a view page inlines it.
+          "package/dist/view/viewRuntime.js",
         ],
       },
       {
