@@ -7,7 +7,7 @@ import { describe, it } from "node:test";
 import { run } from "../helpers/cli.ts";
 import { packLivecmd, projectEnv } from "../helpers/packed.ts";
 import { scratchProject } from "../helpers/scratchProject.ts";
-import { inspectorCommand, nodeLine } from "../helpers/peerTools.ts";
+import { INSPECTOR_VERSION, inspectorCommand, nodeLine } from "../helpers/peerTools.ts";
 import { packageManagerOf } from "../../packages/livecmd/cli/packageManager.ts";
 import { starterDriver } from "../../packages/livecmd-kit/cli/init/starterFiles.ts";
 import {
@@ -15,11 +15,6 @@ import {
   type ScriptSettings,
 } from "../../packages/livecmd-kit/cli/init/installScripts.ts";
 import type { Report } from "../../packages/livecmd/cli/doctor/report.ts";
-
-/** The MCP peers the tests run: init prints the Inspector at the version they pin. */
-const PEERS = JSON.parse(
-  readFileSync(path.join(import.meta.dirname, "../peers/package.json"), "utf8"),
-) as { dependencies: Record<string, string> };
 
 /** livecmd's version, which both packages carry. */
 const { version: VERSION } = JSON.parse(
@@ -68,14 +63,15 @@ describe("livecmd init", () => {
             manifest.devDependencies["livecmd-kit"],
         );
         assert.equal(manifest.devDependencies["ts-morph"], undefined, "the kit brings ts-morph");
+        // An ORM added later (drizzle-orm's declarations name drivers it does not install) compiles.
+        const tsconfig = JSON.parse(await readFile(path.join(project, "tsconfig.json"), "utf8"));
+        assert.equal(tsconfig.compilerOptions.skipLibCheck, true);
 
         // The printed commands, run as printed (the Inspector from this repository rather than a download).
         const printed = init.stdout
           .split("\n")
           .filter((line) =>
-            line.startsWith(
-              `  npx -y @modelcontextprotocol/inspector@${PEERS.dependencies["@modelcontextprotocol/inspector"]} `,
-            ),
+            line.startsWith(`  npx -y @modelcontextprotocol/inspector@${INSPECTOR_VERSION} `),
           );
         assert.equal(printed.length, 2, init.stdout);
         const [node22, inspectorCli] = inspectorCommand();

@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioClientTransportV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { inspectorCommand } from "../helpers/peerTools.ts";
+import { INSPECTOR_VERSION, inspectorCommand } from "../helpers/peerTools.ts";
 import { root } from "../helpers/cli.ts";
 
 // The example app, served by real processes started the way a user starts them, to clients this
@@ -214,7 +214,7 @@ describe("the MCP Inspector CLI against `livecmd serve` on stdio", () => {
       .split("\n")
       .find(
         (each) =>
-          each.startsWith("npx @modelcontextprotocol/inspector") &&
+          each.startsWith(`npx -y @modelcontextprotocol/inspector@${INSPECTOR_VERSION} `) &&
           each.includes(" watch_resources "),
       );
     assert.ok(line, "docs/mcp.md prints an Inspector call of the watch tool");

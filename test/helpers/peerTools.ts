@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { root, run } from "./cli.ts";
 
@@ -10,6 +11,13 @@ export async function nodeLine(major: number): Promise<string> {
   if (line.code !== 0) throw new Error(`scripts/node-line.sh ${major} failed:\n${line.stderr}`);
   return line.stdout.trim();
 }
+
+/** The MCP Inspector's version the tests pin (test/peers), which init and the docs print. */
+export const INSPECTOR_VERSION = (
+  JSON.parse(readFileSync(path.join(root, "test/peers/package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+  }
+).dependencies["@modelcontextprotocol/inspector"]!;
 
 /**
  * The MCP Inspector CLI as the tests run it: `[command, ...args before its own]`. It needs Node

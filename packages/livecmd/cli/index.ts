@@ -4,6 +4,7 @@
  * settings, loading its app module. Not for apps; it may change in any release.
  */
 export { DEV_PACKAGES } from "./devPackages.ts";
+export { plural } from "./doctor/wording.ts";
 export { shellLine } from "./shellLine.ts";
 export { InputError } from "./inputError.ts";
 export { KIT } from "./kitCommands.ts";

@@ -234,7 +234,7 @@ async function loadedSkills(
   if (folder === undefined) {
     if (named) throw new InputError(`--skills ${folders[0]} does not exist`);
     log.info(
-      `no agent skills served: no ${folders.join(" or ")} (npx livecmd codegen writes them; --skills <folder> names another)`,
+      `no agent skills served: no ${folders.join(" or ")} (npx livecmd codegen writes them; where the app is deployed without its source, copy them there or name them with --skills <folder>)`,
     );
     return undefined;
   }
@@ -242,9 +242,11 @@ async function loadedSkills(
   // The SDK's own loader, not livecmd/server's re-export: a stdio start loads no HTTP modules.
   const { loadSkills } = await import("@modelcontextprotocol/server/ext/skills/node");
   try {
-    return await loadSkills(root, {
+    const skills = await loadSkills(root, {
       onWarning: ({ path: file, message }) => log.warn(`skills: ${file}: ${message}`),
     });
+    log.info(`serving the agent skills in ${folder}`);
+    return skills;
   } catch (error) {
     throw new InputError(`the skills in ${folder} cannot be served: ${(error as Error).message}`);
   }

@@ -77,7 +77,11 @@ function openDatabase(path: string): ${sqlite.type} {
 `;
 }
 
-/** A tsconfig for a project that has none: strict, ES modules, compiled to dist/ for plain Node. */
+/**
+ * A tsconfig for a project that has none: strict, ES modules, compiled to dist/ for plain Node.
+ * Libraries' own declaration files go unchecked, as with `tsc --init`: drizzle-orm's name the
+ * drivers of every database it supports, and fail a check of an app that installs one.
+ */
 export const STARTER_TSCONFIG = `${JSON.stringify(
   {
     compilerOptions: {
@@ -86,6 +90,7 @@ export const STARTER_TSCONFIG = `${JSON.stringify(
       moduleResolution: "NodeNext",
       resolveJsonModule: true,
       strict: true,
+      skipLibCheck: true,
       outDir: "dist",
       rootDir: "src",
       types: ["node"],

@@ -1,5 +1,6 @@
 import { openAppProject } from "../discover/createProject.ts";
 import { formatDiagnostics } from "../output/formatDiagnostics.ts";
+import { plural } from "livecmd/cli";
 import { isViewListing, listings, type ToolEntry } from "livecmd/internal";
 import { buildCatalog } from "../plan/buildCatalog.ts";
 import { discoverAndAnalyze } from "../pipeline.ts";
@@ -29,7 +30,13 @@ export async function runInspect(options: InspectOptions): Promise<number> {
   const views = listed.resources.filter(isViewListing).length;
   const plain = listed.resources.length - views;
   options.log(
-    `app "${catalog.app}" (${analysis.app.file}): ${catalog.commands.length} commands, ${listed.resourceTemplates.length} templates, ${plain} plain resources, ${listed.tools.length} tools${views > 0 ? `, ${views} live views` : ""}\n`,
+    `app "${catalog.app}" (${analysis.app.file}): ${[
+      plural(catalog.commands.length, "command"),
+      plural(listed.resourceTemplates.length, "template"),
+      plural(plain, "plain resource"),
+      plural(listed.tools.length, "tool"),
+      ...(views > 0 ? [plural(views, "live view")] : []),
+    ].join(", ")}\n`,
   );
   options.log(renderInspectTable(catalog.commands));
   options.log(`\n${watchToolLine(catalog.watchTool, listed.resourceTemplates.length + plain > 0)}`);
