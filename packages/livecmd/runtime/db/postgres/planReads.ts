@@ -16,6 +16,7 @@ import {
   type Operand,
 } from "./planConditions.ts";
 import { arrayElements, keysOfTexts } from "./pgKeys.ts";
+import type { PageFinding, PlannedPage } from "./planPage.ts";
 import { wholeReasonOfScan } from "./scanReasons.ts";
 
 /** A node of `EXPLAIN (FORMAT JSON, VERBOSE)`, the fields livecmd reads. */
@@ -33,6 +34,8 @@ export interface PlanNode {
   "Hash Cond"?: string;
   "Merge Cond"?: string;
   "Join Filter"?: string;
+  "Sort Key"?: string[];
+  Output?: string[];
   Plans?: PlanNode[];
 }
 
@@ -100,7 +103,8 @@ export interface Keyed {
 /**
  * How a statement reads a table, as planned: whole (`reason`, why the plan reads it whole;
  * `because`, when livecmd will not hear of every change to it), only rows whose `column` equals
- * one of `sources`, or through a filter.
+ * one of `sources`, or through a filter. A whole or filtered read with a `page` is narrowed by
+ * the rows the statement returned, once it ran (`pageReads.ts`).
  */
 export type PlannedRead =
   | {
@@ -109,6 +113,7 @@ export type PlannedRead =
       readonly filter?: undefined;
       readonly because?: string;
       readonly reason?: WholeReason;
+      readonly page?: PlannedPage;
     }
   | {
       readonly table: string;
@@ -116,8 +121,14 @@ export type PlannedRead =
       readonly kind: KeyKind;
       readonly sources: readonly KeySource[];
       readonly filter?: undefined;
+      readonly page?: undefined;
     }
-  | { readonly table: string; readonly column?: undefined; readonly filter: PlannedPredicate };
+  | {
+      readonly table: string;
+      readonly column?: undefined;
+      readonly filter: PlannedPredicate;
+      readonly page?: PlannedPage;
+    };
 
 /**
  * The conditions each kind of scan applies to every row it returns. Other scans of a table
@@ -174,8 +185,10 @@ export function planReads(
   columns: TableColumns,
   paramTypes: readonly string[],
   tableOf: (scan: PlanNode) => string,
+  page?: PageFinding,
 ): PlannedRead[] {
   const analysis = new PlanAnalysis(plan, columns, paramTypes, tableOf);
+  if (page && analysis.scans.length === 1) return [pagedRead(tableOf(page.scan), analysis.rows(page.scan), page)];
   const byTable = new Map<string, ScanRows[] | WholeReason>();
   for (const scan of analysis.scans) {
     const table = tableOf(scan);
@@ -198,6 +211,21 @@ export function planNodes(plan: PlanNode): PlanNode[] {
     pending.push(...(node.Plans ?? []));
   }
   return nodes;
+}
+
+/**
+ * The read of a page's scan: by key as any (its keys bound it already); else narrowed by the
+ * page once it ran, or, when it cannot be, whole with the page's reason where it tests nothing.
+ */
+function pagedRead(table: string, rows: ScanRows, found: PageFinding): PlannedRead {
+  if ("keyed" in rows) return readsOf(table, [rows])[0]!;
+  if ("page" in found)
+    return "filter" in rows
+      ? { table, filter: rows.filter, page: found.page }
+      : { table, reason: rows.whole, page: found.page };
+  return "filter" in rows
+    ? { table, filter: rows.filter }
+    : { table, reason: { kind: "page", why: found.problem } };
 }
 
 /** One read per key column, every source of it; one per filter. */
