@@ -62,7 +62,8 @@ function narrowed(
         }
       : told;
   const last = rows.at(-1) as Record<string, unknown>;
-  const text = fields!.filter(({ name }) => name === field.name).length === 1 && keyText(last[field.name]);
+  const text =
+    fields!.filter(({ name }) => name === field.name).length === 1 && keyText(last[field.name]);
   const value = text ? scalarOf(text, page.key.family, page.key.type) : undefined;
   if (!value) return broad;
   const edge: Predicate = {

@@ -188,7 +188,8 @@ export function planReads(
   page?: PageFinding,
 ): PlannedRead[] {
   const analysis = new PlanAnalysis(plan, columns, paramTypes, tableOf);
-  if (page && analysis.scans.length === 1) return [pagedRead(tableOf(page.scan), analysis.rows(page.scan), page)];
+  if (page && analysis.scans.length === 1)
+    return [pagedRead(tableOf(page.scan), analysis.rows(page.scan), page)];
   const byTable = new Map<string, ScanRows[] | WholeReason>();
   for (const scan of analysis.scans) {
     const table = tableOf(scan);
