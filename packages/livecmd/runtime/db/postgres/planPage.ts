@@ -44,7 +44,8 @@ export function pageScan(plan: PlanNode): PageFinding | { readonly scan: PlanNod
   const [child, ...others] = plan.Plans ?? [];
   if (!child || others.length > 0) return undefined;
   let below = child;
-  while (SORTING.has(below["Node Type"] ?? "") && below.Plans?.length === 1) below = below.Plans[0]!;
+  while (SORTING.has(below["Node Type"] ?? "") && below.Plans?.length === 1)
+    below = below.Plans[0]!;
   if (below["Relation Name"] === undefined) return undefined;
   if (below !== child)
     return { scan: below, problem: "sorted apart from any index: every row is read to sort them" };

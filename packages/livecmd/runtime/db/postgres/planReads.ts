@@ -191,7 +191,12 @@ export function planReads(
   if (page && analysis.scans.length === 1)
     return [pagedRead(tableOf(page.scan), analysis.rows(page.scan), page)];
   const byTable = new Map<string, ScanRows[] | WholeReason>();
-  for (const scan of analysis.scans) {
+  // A scan that tests nothing of its own is worked out first: the other side of its join then
+  // keeps its own filter and supplies the keys it is looked up by, not the other way round.
+  const ordered = [...analysis.scans].sort(
+    (a, b) => Number(ownConditions(b).length === 0) - Number(ownConditions(a).length === 0),
+  );
+  for (const scan of ordered) {
     const table = tableOf(scan);
     const rows = analysis.rows(scan);
     const earlier = byTable.get(table) ?? [];
@@ -285,12 +290,7 @@ class PlanAnalysis {
     let rows: ScanRows;
     if (!fields) rows = { whole: wholeReasonOfScan(scan, this.#paramsKnown) };
     else {
-      const conditions = [
-        ...fields.flatMap((field) =>
-          scan[field] === undefined ? [] : [parseCondition(scan[field])],
-        ),
-        ...this.#joinConditions(scan),
-      ];
+      const conditions = [...ownConditions(scan), ...this.#joinConditions(scan)];
       const all: Condition = { kind: "and", parts: conditions };
       const keyed = this.#conditionKey(all, scan);
       const predicate = keyed ? undefined : this.#predicate(all, scan, false);
@@ -318,9 +318,15 @@ class PlanAnalysis {
     if (!parent || !JOINS.has(parent["Node Type"] ?? "")) return [];
     const side = parent.Plans?.indexOf(child) ?? -1;
     if (!(JOINED_SIDES[parent["Join Type"] ?? ""] ?? []).includes(side)) return [];
-    return (["Hash Cond", "Merge Cond", "Join Filter"] as const).flatMap((field) =>
-      parent![field] === undefined ? [] : [parseCondition(parent![field])],
-    );
+    const inner = side === 0 && parent["Node Type"] === "Nested Loop" && parent.Plans?.[1];
+    return [
+      ...(["Hash Cond", "Merge Cond", "Join Filter"] as const).flatMap((field) =>
+        parent![field] === undefined ? [] : [parseCondition(parent![field])],
+      ),
+      // A nested loop looks its inner rows up by the outer row's columns (`p.id = c.parent_id`
+      // on the inner index scan): an outer row counts only where one of them meets them.
+      ...(inner ? ownConditions(passedThrough(inner)) : []),
+    ];
   }
 
   #conditionKey(condition: Condition, scan: PlanNode): Keyed | undefined {
@@ -510,6 +516,21 @@ class PlanAnalysis {
       ? { lookup: this.#lookup(other!, operand.ref.column), type: column.type }
       : undefined;
   }
+}
+
+/** The conditions a scan applies to every row it returns, as parsed (none for a scan livecmd does not read). */
+function ownConditions(scan: PlanNode): Condition[] {
+  return (CONDITIONS[scan["Node Type"] ?? ""] ?? []).flatMap((field) =>
+    scan[field] === undefined ? [] : [parseCondition(scan[field])],
+  );
+}
+
+/** The node below the ones that pass its rows on unchanged (a Memoize over an index scan). */
+function passedThrough(node: PlanNode): PlanNode {
+  let below = node;
+  while (PASSING.has(below["Node Type"] ?? "") && below.Plans?.length === 1)
+    below = below.Plans[0]!;
+  return below;
 }
 
 /** The rows of a scan while they are being worked out. */
