@@ -342,19 +342,146 @@ describe("PostgreSQL: row-level live matching", { skip: server.skip }, () => {
       await app.db.caughtUp();
       await live.settled();
       assert.equal(live.stats().reruns, 2);
-      // A tie with the first page's last row counts (it comes after the other 'a': no change to tell); id 6 is past the second's.
+      // A tie with the first page's last row counts (which 'a' comes first is the index's order of
+      // tied rows, which the heap decides); id 6 is past the second's.
       await app.db.run("INSERT INTO parent (id, name) VALUES (6, 'a')");
       await app.db.caughtUp();
       await live.settled();
       assert.equal(live.stats().reruns, 3);
-      assert.deepEqual(received, []);
       await app.db.run("INSERT INTO parent (id, name) VALUES (7, 'A')");
       await app.db.caughtUp();
       await live.settled();
       assert.equal(live.stats().reruns, 4);
-      assert.deepEqual(received, [`q://${FIRST_PAGE}/[]`]);
+      assert.equal(received.at(-1), `q://${FIRST_PAGE}/[]`);
+      assert.ok(!received.includes(`q://${FIRST_PAGE + 1}/[]`));
     } finally {
       live.close();
     }
   });
 });
+
+/** Joins whose filtered side the plans below visit second: hashed, or looked up inside a nested loop. */
+const JOIN_READS: readonly [sql: string, params: readonly Kind[]][] = [
+  [
+    "SELECT c.id, p.name FROM child c JOIN parent p ON p.id = c.parent_id WHERE p.score > ? ORDER BY c.id",
+    ["num"],
+  ],
+  [
+    "SELECT c.id, c.tag FROM child c JOIN parent p ON p.id = c.parent_id WHERE p.name = ? ORDER BY c.id",
+    ["text"],
+  ],
+  [
+    "SELECT p.id, c.tag FROM parent p JOIN child c ON c.parent_id = p.id WHERE c.tag = ? ORDER BY 1, 2",
+    ["text"],
+  ],
+  [
+    "SELECT c.id FROM child c WHERE c.parent_id IN (SELECT id FROM parent WHERE score >= ?) ORDER BY 1",
+    ["num"],
+  ],
+];
+
+/** The planner's settings that leave each join one way to go, and the plan the first read then has. */
+const FORCED: readonly [settings: string, plan: RegExp][] = [
+  [
+    "enable_hashjoin = off, enable_mergejoin = off",
+    /Nested Loop[\s\S]*Seq Scan on child c[\s\S]*Index Scan using parent_pkey on parent p/,
+  ],
+  [
+    "enable_nestloop = off, enable_mergejoin = off",
+    /Hash Join[\s\S]*Seq Scan on child c[\s\S]*Hash[\s\S]*Seq Scan on parent p/,
+  ],
+];
+
+for (const [settings, planned] of FORCED)
+  describe(
+    `PostgreSQL: a join planned from its unfiltered side keeps its filter (${settings})`,
+    {
+      skip: server.skip,
+    },
+    () => {
+      let app: App;
+      let url: string;
+
+      before(async () => {
+        url = await emptyDatabase(server.url!);
+        const name = new URL(url).pathname.slice(1);
+        psql(
+          url,
+          `${SCHEMA}
+         ${settings
+           .split(", ")
+           .map((setting) => `ALTER DATABASE ${name} SET ${setting};`)
+           .join("\n")}
+         INSERT INTO parent SELECT g, 'f' || g, 'f' || g, NULL, g, g, NULL FROM generate_series(100, 130) g;
+         INSERT INTO child SELECT g, 100 + g % 31, 'f' FROM generate_series(1000, 1400) g;
+         ANALYZE;`,
+        );
+        const query = queryCommand(JOIN_READS);
+        app = defineApp({
+          name: "joins",
+          commands: { query },
+          agent: { grant: [query] },
+          database: postgres(url),
+        });
+      });
+      after(() => app?.close());
+
+      test("the plan visits the unfiltered side first, and the reads are its filter and the keys it looked up", async () => {
+        await app.db.run(SEED);
+        const [sql] = JOIN_READS[0]!;
+        const plan = psql(
+          url,
+          `SET plan_cache_mode = force_generic_plan; PREPARE q AS ${sql.replace("?", "$1")}; EXPLAIN EXECUTE q(NULL)`,
+        );
+        assert.match(plan, planned);
+        const reads: TableRead[] = [];
+        await app.db.observedBy({ read: (each) => reads.push(...each) }).all(sql, 1.5);
+        const shown = reads
+          .map((read) =>
+            read.filter
+              ? `${read.table}: ${read.filter.text}`
+              : read.column === undefined
+                ? `${read.table}: whole`
+                : `${read.table}.${read.column} in ${[...read.values].sort().join(", ")} (from ${read.lookedUp})`,
+          )
+          .sort();
+        assert.deepEqual(shown, [
+          "child.parent_id in 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 2, 3 (from parent.id)",
+          shown.find((line) => line.startsWith("parent: "))!,
+        ]);
+        assert.match(
+          shown.find((line) => line.startsWith("parent: "))!,
+          /score > 1\.5/,
+        );
+      });
+
+      test("row-level matching notifies exactly what table-level matching notifies (random joins and writes)", async () => {
+        const reruns = { rows: 0, tables: 0 };
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(statement(JOIN_READS), { minLength: 1, maxLength: 6 }),
+            fc.array(write, { minLength: 1, maxLength: 6 }),
+            async (reads, writes) => {
+              await app.db.run(SEED);
+              await engineOf(app).changesCaughtUp();
+              const rows = await watch(app, "rows", reads);
+              const tables = await watch(app, "tables", reads);
+              try {
+                await writeAndCompare(app, WRITES, writes, rows, tables);
+                reruns.rows += rows.live.stats().reruns;
+                reruns.tables += tables.live.stats().reruns;
+              } finally {
+                rows.live.close();
+                tables.live.close();
+              }
+            },
+          ),
+          { numRuns: 50, seed: 34 },
+        );
+        assert.ok(
+          reruns.rows < reruns.tables,
+          `row matching re-ran ${reruns.rows} times, table matching ${reruns.tables}: no join was narrowed`,
+        );
+      });
+    },
+  );
