@@ -445,14 +445,13 @@ for (const [settings, planned] of FORCED)
                 : `${read.table}.${read.column} in ${[...read.values].sort().join(", ")} (from ${read.lookedUp})`,
           )
           .sort();
-        assert.deepEqual(shown, [
+        assert.equal(shown.length, 2, shown.join("\n"));
+        assert.equal(
+          shown[0],
           "child.parent_id in 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 2, 3 (from parent.id)",
-          shown.find((line) => line.startsWith("parent: "))!,
-        ]);
-        assert.match(
-          shown.find((line) => line.startsWith("parent: "))!,
-          /score > 1\.5/,
         );
+        // Its own test, and the join's, which it cannot tell alone.
+        assert.match(shown[1]!, /^parent: .*score > 1\.5/);
       });
 
       test("row-level matching notifies exactly what table-level matching notifies (random joins and writes)", async () => {
