@@ -387,8 +387,8 @@ function section(measured: Measured): Section {
       value: 0,
     }),
     count("tables: re-runs after a write to no watched row", tables.noKeyReruns),
-    count("rows: heap per watched URI (bytes)", rows.heapPerUri),
-    count("tables: heap per watched URI (bytes)", tables.heapPerUri),
+    { label: "rows: heap per watched URI", value: rows.heapPerUri, unit: "bytes" },
+    { label: "tables: heap per watched URI", value: tables.heapPerUri, unit: "bytes" },
     count(`rows: re-runs per write, ${PRINCIPALS} principals on one URI`, median(shared), {
       op: "<=",
       value: 1,

@@ -23,6 +23,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["mount", async () => (await import("./mount.bench.ts")).mountBench],
   ["fanout", async () => (await import("./fanout.bench.ts")).fanoutBench],
   ["watch-tool", async () => (await import("./watchTool.bench.ts")).watchToolBench],
+  ["views", async () => (await import("./views.bench.ts")).viewsBench],
   ["fairness", async () => (await import("./fairness.bench.ts")).fairnessBench],
   ["rows", async () => (await import("./rows.bench.ts")).rowsBench],
   ["bulk", async () => (await import("./bulkWrites.bench.ts")).bulkWritesBench],

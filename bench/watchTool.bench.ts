@@ -279,8 +279,12 @@ function section(latencies: Latencies, calls: Waiting, listens: Waiting): Sectio
     { label: "watch tool p99: write → answer", value: watchP99.median, unit: "ms" },
     count(`${WAITING} waiting watch calls: re-runs of one write`, calls.reruns),
     count(`${WAITING} listens: re-runs of one write`, listens.reruns),
-    count(`${WAITING} waiting watch calls: heap per call (bytes)`, calls.heapPerCall),
-    count(`${WAITING} listens: heap per listen (bytes)`, listens.heapPerCall),
+    {
+      label: `${WAITING} waiting watch calls: heap per call`,
+      value: calls.heapPerCall,
+      unit: "bytes",
+    },
+    { label: `${WAITING} listens: heap per listen`, value: listens.heapPerCall, unit: "bytes" },
     count("heap per waiting watch call / per listen", calls.heapPerCall / listens.heapPerCall),
   ];
   return {

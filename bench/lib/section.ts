@@ -3,8 +3,11 @@
  * a module never formats, so adding a row is writing a module, not touching the report.
  */
 
-/** Times, or `re-runs`: a count of live re-runs (per write, per burst). */
-export type Unit = "ns" | "µs" | "ms" | "re-runs";
+/**
+ * Times; `re-runs`: a count of live re-runs (per write, per burst); `bytes` and `MiB` of heap;
+ * `per s`: a rate.
+ */
+export type Unit = "ns" | "µs" | "ms" | "re-runs" | "bytes" | "MiB" | "per s";
 
 /** One measured quantity: a median and its spread over the samples. */
 export interface Figure {

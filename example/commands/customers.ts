@@ -128,7 +128,7 @@ export const customers_index = command(
  * @minimum 1
  */
 export const customers_show = command(
-  { live: true, title: "Customer" },
+  { live: true, view: true, title: "Customer" },
   async (ctx, id: Int): Promise<CustomerDetail> => {
     const customer = await ctx.db.get<Omit<CustomerDetail, "tags" | "attributes">>(
       `SELECT c.id, c.name, c.email, c.balance, c.created_at,

@@ -44,7 +44,7 @@ const SELECT_ORDERS = `SELECT o.id, o.customer_id, c.name AS customer_name, o.to
  * @param status Only orders in this status; all statuses when absent.
  */
 export const orders_between = command(
-  { live: true, title: "Orders between two days" },
+  { live: true, view: { html: "../views/ordersBetween.html" }, title: "Orders between two days" },
   async (ctx, from: string, to: string, status?: OrderStatus): Promise<Order[]> => {
     if (from > to)
       throw new InvalidArguments([{ field: "to", message: `is before from (${from})` }]);

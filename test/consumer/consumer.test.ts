@@ -95,6 +95,8 @@ describe(
           "package/dist/runtime/index.d.ts",
           "package/dist/runtime/index.d.ts.map",
           "package/runtime/index.ts",
+          // The live views' runtime, bundled by the build: a view page inlines it.
+          "package/dist/view/viewRuntime.js",
         ],
       },
       {
@@ -319,6 +321,12 @@ describe(
       try {
         const { resourceTemplates } = await client.listResourceTemplates();
         assert.equal(resourceTemplates.length, 3);
+        // dist/ holds no generated folder: the skill is the one codegen wrote beside src/app.ts.
+        const { resources } = await client.listResources();
+        assert.ok(
+          resources.some(({ uri }) => /^skill:\/\/[^/]+\/SKILL\.md$/.test(uri)),
+          JSON.stringify(resources.map(({ uri }) => uri)),
+        );
         const read = await client.readResource({
           uri: "desk://tickets_assigned/linus?status=pending",
         });

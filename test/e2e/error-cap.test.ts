@@ -5,6 +5,7 @@ import { createExampleApp } from "../../example/app.ts";
 import { MAX_ERROR_ANSWER } from "../../packages/livecmd/runtime/server/protocolErrors.ts";
 import { testApp, type McpTestClient } from "../../packages/livecmd/runtime/testing/index.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
+import { ERROR_META_KEY } from "../../packages/livecmd/runtime/model/resultMeta.ts";
 
 /** 1 MiB of one character: what a client may put in any string field of a request. */
 const HUGE = "x".repeat(2 ** 20);
@@ -115,14 +116,17 @@ for (const protocol of PROTOCOLS) {
         const result = (await mcp.client.callTool({
           name: "customers_show",
           arguments: { id: 1, ...keys },
-        })) as { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };
+        })) as { isError?: boolean; content: { text: string }[]; _meta?: Record<string, unknown> };
         assert.equal(result.isError, true);
         assert.ok(JSON.stringify(answers[0]).length <= MAX_ERROR_ANSWER);
         assert.match(
           result.content[0]!.text,
           /^Invalid arguments for customers_show: key_0_y+: is not a parameter of this command; .*; and \d+ more; change them/,
         );
-        const { errors, more } = result.structuredContent as { errors: unknown[]; more: number };
+        const { errors, more } = result._meta![ERROR_META_KEY] as {
+          errors: unknown[];
+          more: number;
+        };
         assert.equal(errors.length + more, 10_000);
       });
 
@@ -134,14 +138,17 @@ for (const protocol of PROTOCOLS) {
         const result = (await mcp.client.callTool({
           name: "watch_resources",
           arguments: { resources },
-        })) as { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };
+        })) as { isError?: boolean; content: { text: string }[]; _meta?: Record<string, unknown> };
         assert.equal(result.isError, true);
         assert.ok(JSON.stringify(answers[0]).length <= MAX_ERROR_ANSWER);
         assert.match(
           result.content[0]!.text,
           /^Cannot watch these 60 URIs, so nothing is watched: app:\/\/nowhere\/0-z+… \(10016 characters\): .*; and \d+ more\. Watch only/,
         );
-        const { errors, more } = result.structuredContent as { errors: unknown[]; more: number };
+        const { errors, more } = result._meta![ERROR_META_KEY] as {
+          errors: unknown[];
+          more: number;
+        };
         assert.equal(errors.length + more, 60);
       });
     });

@@ -155,8 +155,14 @@ describe("the v1 @modelcontextprotocol/sdk Client against `livecmd serve` on std
     );
     assert.deepEqual(
       (await client.listResources()).resources.map((r) => r.uri),
-      // The generated agent skill's SKILL.md follows the app's resources.
-      ["app://customers_index", "app://orders_flagged", "skill://app/SKILL.md"],
+      // The commands' live views follow the app's resources, and the agent skill's SKILL.md them.
+      [
+        "app://customers_index",
+        "app://orders_flagged",
+        "ui://app/customers_show",
+        "ui://app/orders_between",
+        "skill://app/SKILL.md",
+      ],
     );
     assert.deepEqual(textOf(await client.readResource({ uri: "app://customers_show/1" })), ADA);
     const call = await client.callTool({ name: "customers_show", arguments: { id: 1 } });

@@ -4,6 +4,7 @@ import { ProtocolError } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../example/app.ts";
 import { testApp, type McpTestClient } from "../../packages/livecmd/runtime/testing/index.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
+import { ERROR_META_KEY } from "../../packages/livecmd/runtime/model/resultMeta.ts";
 
 /** The example app on a fresh database, through the SDK client, on `protocol`. */
 const connect = (protocol: (typeof PROTOCOLS)[number], transport: "memory" | "http" = "memory") =>
@@ -97,7 +98,7 @@ for (const protocol of PROTOCOLS) {
         assert.deepEqual(await refusedFields(mcp.read(uri)), errors);
         const call = await mcp.call(tool, args);
         assert.equal(call.isError, true);
-        assert.deepEqual(call.structuredContent, { errors });
+        assert.deepEqual(call._meta?.[ERROR_META_KEY], { errors });
         const described = errors.map(({ field, message }) => `${field}: ${message}`).join("; ");
         assert.deepEqual(call.content, [
           {
@@ -114,7 +115,7 @@ for (const protocol of PROTOCOLS) {
         const mcp = await connect(protocol, transport);
         const wrongType = await mcp.call("customers_show", { id: "twelve", extra: 1 });
         assert.equal(wrongType.isError, true);
-        assert.deepEqual(wrongType.structuredContent, {
+        assert.deepEqual(wrongType._meta?.[ERROR_META_KEY], {
           errors: [
             { field: "extra", message: "is not a parameter of this command" },
             { field: "id", message: "must be an integer" },
@@ -148,7 +149,7 @@ for (const protocol of PROTOCOLS) {
           text: "Invalid arguments for orders_between: to: is before from (2025-02-01); change them and call orders_between again",
         },
       ]);
-      assert.deepEqual(call.structuredContent, {
+      assert.deepEqual(call._meta?.[ERROR_META_KEY], {
         errors: [{ field: "to", message: "is before from (2025-02-01)" }],
       });
       await mcp.close();

@@ -23,6 +23,7 @@ import {
 } from "../../packages/livecmd/runtime/testing/index.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
 import { servedExample, type Era } from "../helpers/servedExample.ts";
+import { ERROR_META_KEY } from "../../packages/livecmd/runtime/model/resultMeta.ts";
 
 const WATCH = "watch_resources";
 const SHOW_12 = "app://customers_show/12";
@@ -86,7 +87,7 @@ function toolError(result: CallToolResult): { text: string; data: unknown } {
   assert.equal(result.isError, true, JSON.stringify(result));
   return {
     text: result.content.map((part) => ("text" in part ? part.text : "")).join(""),
-    data: result.structuredContent,
+    data: result._meta?.[ERROR_META_KEY],
   };
 }
 

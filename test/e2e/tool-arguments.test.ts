@@ -11,6 +11,7 @@ import {
 import catalog from "../fixtures/constraints/expected/catalog.json" with { type: "json" };
 import { templates } from "../fixtures/constraints/expected/templates.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
+import { ERROR_META_KEY } from "../../packages/livecmd/runtime/model/resultMeta.ts";
 
 /*
  * docs/mcp.md "Calling tools": one rule for tool arguments, as codegen writes it (the golden
@@ -123,7 +124,7 @@ for (const protocol of PROTOCOLS) {
         assert.deepEqual((refused.data as { errors: FieldErrors }).errors, read);
         const called = await mcp.call("room_bookings", args as Record<string, unknown>);
         assert.equal(called.isError, true);
-        assert.deepEqual(called.structuredContent, { errors: call });
+        assert.deepEqual(called._meta?.[ERROR_META_KEY], { errors: call });
         await mcp.close();
       });
     }

@@ -24,8 +24,10 @@ interface Balanced {
   readonly updates: string[];
   /** The replica (`host:port`) that answered the latest GET stream (2025) or listen (2026). */
   streamOn(): string | undefined;
-  /** The replica that answered each request, by JSON-RPC method. */
-  readonly answeredBy: { method: string; upstream: string }[];
+  /** The replica that answered each request, by JSON-RPC method, and the HTTP status. */
+  readonly answeredBy: { method: string; upstream: string; status: number }[];
+  /** What the client's transport reported (a stream lost, a reconnection given up). */
+  readonly errors: string[];
 }
 
 /**
@@ -47,7 +49,8 @@ async function balanced(
   client.setNotificationHandler("notifications/resources/updated", (notification) => {
     updates.push(notification.params.uri);
   });
-  const answeredBy: { method: string; upstream: string }[] = [];
+  const answeredBy: Balanced["answeredBy"] = [];
+  const errors: string[] = [];
   let stream: string | undefined;
   // The SDK's own fetch, watched: nginx names the replica that answered in X-Upstream.
   const watched: typeof fetch = async (input, init) => {
@@ -65,11 +68,12 @@ async function balanced(
       response.headers.get("content-type")?.startsWith("text/event-stream")
     )
       stream = upstream;
-    answeredBy.push({ method, upstream });
+    answeredBy.push({ method, upstream, status: response.status });
     return response;
   };
   await client.connect(new StreamableHTTPClientTransport(url, { fetch: watched }));
-  return { client, updates, streamOn: () => stream, answeredBy };
+  client.onerror = (error) => errors.push(error.message);
+  return { client, updates, streamOn: () => stream, answeredBy, errors };
 }
 
 /** The replica holding the client's GET stream, once it is open (the SDK opens it after initialize). */
@@ -99,10 +103,14 @@ async function listenOn(
 }
 
 /** Until `updates` holds `uri`, `seconds` at most (a failure limit, not a timed assertion). */
-async function heard(updates: string[], uri: string, seconds = 5): Promise<void> {
-  for (let waited = 0; !updates.includes(uri) && waited < seconds * 1000; waited += 20)
+async function heard(by: Balanced, uri: string, seconds = 5): Promise<void> {
+  for (let waited = 0; !by.updates.includes(uri) && waited < seconds * 1000; waited += 20)
     await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.ok(updates.includes(uri), `expected an update of ${uri}, got ${JSON.stringify(updates)}`);
+  // Unheard, what the client's requests met says where the update was lost.
+  assert.ok(
+    by.updates.includes(uri),
+    `expected an update of ${uri}, got ${JSON.stringify(by.updates)}; its transport reported ${JSON.stringify(by.errors)}; its requests: ${JSON.stringify(by.answeredBy.slice(-12))}`,
+  );
 }
 
 async function rename(writer: Client, id: number, name: string): Promise<void> {
@@ -178,15 +186,15 @@ describe(
       );
       assert.ok(elsewhere.length >= 1, `every subscribe went to ${stream}`);
       for (let id = 2; id <= 4; id++) await rename(writer.client, id, `Renamed ${id}`);
-      for (let id = 2; id <= 4; id++) await heard(legacy.updates, show(id));
+      for (let id = 2; id <= 4; id++) await heard(legacy, show(id));
       legacy.updates.length = 0;
       psql(databaseUrl, "UPDATE customers SET name = 'From psql' WHERE id = 3");
-      await heard(legacy.updates, show(3));
+      await heard(legacy, show(3));
       await legacy.client.unsubscribeResource({ uri: show(3) });
       legacy.updates.length = 0;
       await rename(writer.client, 3, "After unsubscribe");
       await rename(writer.client, 2, "Told");
-      await heard(legacy.updates, show(2));
+      await heard(legacy, show(2));
       assert.ok(!legacy.updates.includes(show(3)), JSON.stringify(legacy.updates));
     });
 
@@ -196,7 +204,7 @@ describe(
       const listen = await modern.client.listen({ resourceSubscriptions: [show(5)] });
       assert.deepEqual(listen.honoredFilter.resourceSubscriptions, [show(5)]);
       await rename(writer.client, 5, "Listened");
-      await heard(modern.updates, show(5));
+      await heard(modern, show(5));
       await listen.close();
     });
 
@@ -302,8 +310,8 @@ describe(
       listen = await modern.client.listen({ resourceSubscriptions: [show(9)] });
       await rename(writer.client, 8, "After the drain");
       await rename(writer.client, 9, "After the drain");
-      await heard(legacy.updates, show(8), 20);
-      await heard(modern.updates, show(9), 20);
+      await heard(legacy, show(8), 20);
+      await heard(modern, show(9), 20);
       assert.notEqual(legacy.streamOn(), drained);
       await listen.close();
     });
@@ -322,8 +330,8 @@ describe(
       // subscription up, re-runs it and tells the change it missed. The 2026 client's transport
       // resumes the listen stream the same way (GET, Last-Event-ID): the replica it reaches
       // re-opens the listen from the id, re-runs its URIs and tells the one that changed.
-      await heard(legacy.updates, show(6), 20);
-      await heard(modern.updates, show(7), 20);
+      await heard(legacy, show(6), 20);
+      await heard(modern, show(7), 20);
       assert.notEqual(legacy.streamOn(), doomed);
       assert.notEqual(modern.streamOn(), doomed);
       const resumption = modern.answeredBy.at(-1)!;

@@ -72,7 +72,7 @@ const FAULTS: [id: number, what: string, message: RegExp][] = [
 ];
 
 const faultyShow = command(
-  { live: true, title: "Customer" },
+  { live: true, view: true, title: "Customer" },
   async (ctx: Context, id: Int): Promise<unknown> => {
     switch (id) {
       case 13:
@@ -204,7 +204,7 @@ describe("a locked database", () => {
 describe("a flood of reads past the rate limit", () => {
   const PER_MS = 1000;
   const limitedShow = command(
-    { live: true, title: "Customer", rateLimit: { max: 10, perMs: PER_MS } },
+    { live: true, view: true, title: "Customer", rateLimit: { max: 10, perMs: PER_MS } },
     showCustomer,
   );
   // The limiter reads Date.now: a mocked clock makes the window exact however slow the machine.

@@ -127,7 +127,7 @@ const hold = new Hold();
 
 const showCustomer = customers.customers_show.handler as (ctx: Context, id: Int) => unknown;
 const faultyShow = command(
-  { live: true, title: "Customer" },
+  { live: true, view: true, title: "Customer" },
   async (ctx: Context, id: Int): Promise<unknown> => {
     if (hold.ids.has(id)) await hold.pass();
     const fault = armed.has(id) ? RERUN_FAULTS.find(([faulty]) => faulty === id)?.[2] : undefined;

@@ -14,6 +14,7 @@ import {
   variablesOf,
 } from "./support/arbitraries.ts";
 import { countedExampleApp, PROTOCOLS, readText } from "./support/exampleApp.ts";
+import { ERROR_META_KEY } from "../../packages/livecmd/runtime/model/resultMeta.ts";
 
 /** Cases per template and era for read == call (2 requests each), and per era for garbage reads. */
 const DIFFERENTIAL_RUNS = 100;
@@ -53,7 +54,7 @@ async function readOutcome(mcp: McpTestClient, uri: string, ran: () => boolean):
 
 /**
  * `ran`: whether the command ran. Arguments the schema refuses are a tool error naming the
- * fields (SEP-1303), in `structuredContent.errors` as a read's `data.errors`; before the run.
+ * fields (SEP-1303), in `_meta[ERROR_META_KEY].errors` as a read's `data.errors`; before the run.
  */
 async function callOutcome(
   mcp: McpTestClient,
@@ -75,7 +76,7 @@ async function callOutcome(
   assert.equal(content?.type, "text");
   if (!result.isError) return { ok: true, json: content.text };
   if (!ran()) {
-    const { errors } = result.structuredContent as { errors: { field: string }[] };
+    const { errors } = result._meta![ERROR_META_KEY] as { errors: { field: string }[] };
     return { ok: false, refused: errors.map((fieldError) => fieldError.field).sort() };
   }
   // The command's own refusal names the same fields as a read's data.errors, in a sentence.

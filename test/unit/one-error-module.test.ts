@@ -210,7 +210,7 @@ describe(`no error answer is longer than MAX_ERROR_ANSWER (${protocolErrors.MAX_
     ["invalidToolArguments", protocolErrors.invalidToolArguments("notes_add", HUGE_ERRORS)],
     ["toolFailed", protocolErrors.toolFailed(new Error(HUGE))],
   ] as const) {
-    it(`${name}: the tool error (text and structuredContent) too`, () => {
+    it(`${name}: the tool error (text and _meta) too`, () => {
       const text = JSON.stringify({ jsonrpc: "2.0", id: "request-1", result });
       assert.ok(text.length <= protocolErrors.MAX_ERROR_ANSWER, `${text.length} characters`);
     });

@@ -70,8 +70,13 @@ export interface CommandDecl {
    * and the template's result type); `{}` when the return type says nothing (`unknown`, `any`).
    */
   result: JsonSchema;
+  /** `command({ view })`: livecmd's view (`"default"`), or the app's own HTML, as written. */
+  view?: ViewOption;
   location: SourceLocation;
 }
+
+/** A command's live view as its options ask for it. */
+export type ViewOption = { kind: "default" } | { kind: "html"; html: string };
 
 export interface AppDecl {
   /** The app's name: its URI scheme. */

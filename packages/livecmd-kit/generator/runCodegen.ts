@@ -5,6 +5,7 @@ import { formatDiagnostics } from "./output/formatDiagnostics.ts";
 import { surveyOutputFolder } from "./output/outputFolder.ts";
 import { writeOutputs } from "./output/writeOutputs.ts";
 import { generate, type Generation } from "./pipeline.ts";
+import type { Reuse } from "./reuse.ts";
 
 export interface CodegenOptions {
   /** The app module, relative to `cwd`. */
@@ -71,6 +72,7 @@ export async function runCodegen(options: CodegenOptions): Promise<number> {
 export function generateFor(
   options: Pick<CodegenOptions, "app" | "tsconfig" | "cwd" | "rerun">,
   project?: AppProject,
+  reuse?: Reuse,
 ): (Generation & { ok: true }) | { ok: false; problem: string } {
   let appProject = project;
   if (!appProject) {
@@ -78,11 +80,11 @@ export function generateFor(
     if (!opened.ok) return { ok: false, problem: `livecmd codegen: ${opened.problem}` };
     appProject = opened;
   }
-  const generation = generate(appProject.project, {
-    appFile: options.app,
-    cwd: options.cwd,
-    rerun: options.rerun,
-  });
+  const generation = generate(
+    appProject.project,
+    { appFile: options.app, cwd: options.cwd, rerun: options.rerun },
+    reuse,
+  );
   return generation.ok
     ? generation
     : { ok: false, problem: formatDiagnostics(generation.diagnostics) };

@@ -46,11 +46,20 @@ export function resolveAppModule(
       throw new InputError(`${source} names the app module ${config.app}, which does not exist`);
     return config.app;
   }
-  const found = DEFAULT_APP_MODULES.find((candidate) => existsSync(path.resolve(cwd, candidate)));
+  const found = defaultAppModule(cwd);
   if (found) return found;
   throw new InputError(
     `no app module: tried ${DEFAULT_APP_MODULES.join(" and ")} in ${cwd}; pass --app <file>, set "livecmd": { "app": "..." } in package.json, or run \`npx livecmd init\``,
   );
+}
+
+/** The app module codegen reads when no flag names one: the config's, else a default that exists. */
+export function codegenAppModule({ config }: ProjectConfig, cwd: string): string | undefined {
+  return config.app ?? defaultAppModule(cwd);
+}
+
+function defaultAppModule(cwd: string): string | undefined {
+  return DEFAULT_APP_MODULES.find((candidate) => existsSync(path.resolve(cwd, candidate)));
 }
 
 /** The output folder: the flag, else the config, else `generated` beside the app module. */

@@ -22,10 +22,12 @@ import { httpFlagsProblem, type HttpFlags } from "./httpServeOptions.ts";
 import { loadApp } from "./loadApp.ts";
 import { InputError } from "./inputError.ts";
 import {
+  codegenAppModule,
   DEFAULT_APP_MODULES,
   loadProjectConfig,
   resolveAppModule,
   resolveOutFolder,
+  type ProjectConfig,
 } from "./projectConfig.ts";
 
 export interface ServeArguments extends HttpFlags {
@@ -187,7 +189,7 @@ export async function runServe(argv: ServeArguments): Promise<void> {
     argv.http === undefined ? await stdioServing() : await import("livecmd/server");
   const log = serverLog(argv["log-format"]);
   const skills = await loadedSkills(
-    argv.skills ?? path.join(resolveOutFolder(undefined, project, appModule), "skills"),
+    argv.skills === undefined ? skillFolders(project, appModule, cwd) : [argv.skills],
     argv.skills !== undefined,
     cwd,
     log,
@@ -206,22 +208,37 @@ export async function runServe(argv: ServeArguments): Promise<void> {
 }
 
 /**
- * The skills in `folder` (relative to `cwd`), loaded with the SDK's `loadSkills`; none when the
- * folder does not exist and was not `named` by --skills (an app served before its first codegen,
- * or a compiled app deployed without its generated folder). Problems with a skill go to the log.
+ * Where the skills are looked for when --skills names no folder, in order: the skills/ of the
+ * output folder beside the served module (a build that copies it beside the compiled app), then
+ * of the one codegen writes (a compiled `dist/app.js` served from the project its source is in).
+ */
+function skillFolders(project: ProjectConfig, appModule: string, cwd: string): string[] {
+  const served = path.join(resolveOutFolder(undefined, project, appModule), "skills");
+  const source = codegenAppModule(project, cwd);
+  const written = source && path.join(resolveOutFolder(undefined, project, source), "skills");
+  return written && written !== served ? [served, written] : [served];
+}
+
+/**
+ * The skills in the first of `folders` (relative to `cwd`) that exists, loaded with the SDK's
+ * `loadSkills`; none when none exists and no folder was `named` by --skills (an app served before
+ * its first codegen, or deployed without its generated folder). Problems with a skill are logged.
  */
 async function loadedSkills(
-  folder: string,
+  folders: readonly string[],
   named: boolean,
   cwd: string,
   log: ServerLog,
 ): Promise<SkillsExtension | undefined> {
-  const root = path.resolve(cwd, folder);
-  if (!existsSync(root)) {
-    if (named) throw new InputError(`--skills ${folder} does not exist`);
-    log.info(`no agent skills served: ${folder} does not exist (npx livecmd codegen writes them)`);
+  const folder = folders.find((candidate) => existsSync(path.resolve(cwd, candidate)));
+  if (folder === undefined) {
+    if (named) throw new InputError(`--skills ${folders[0]} does not exist`);
+    log.info(
+      `no agent skills served: no ${folders.join(" or ")} (npx livecmd codegen writes them; --skills <folder> names another)`,
+    );
     return undefined;
   }
+  const root = path.resolve(cwd, folder);
   // The SDK's own loader, not livecmd/server's re-export: a stdio start loads no HTTP modules.
   const { loadSkills } = await import("@modelcontextprotocol/server/ext/skills/node");
   try {

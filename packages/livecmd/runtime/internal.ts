@@ -25,6 +25,7 @@ export {
   watchToolNameProblem,
 } from "./model/watchTool.ts";
 export { VERSION_META_KEY } from "./model/resultMeta.ts";
+export { isViewListing, viewUri, type ViewEntry } from "./model/viewResource.ts";
 export { isSetupError } from "./model/setupError.ts";
 export { isStruct, toolArguments } from "./model/commandArguments.ts";
 export { byCodeUnit } from "./text/byCodeUnit.ts";

@@ -2,15 +2,23 @@ import { analyzeCommand } from "./analyzeCommand.ts";
 import { byCodeUnit, type AppDecl, type CommandDecl, type Diagnostic } from "../model.ts";
 import type { DiscoveredApp } from "../discover/discoverApp.ts";
 import { DiagnosticsCollector } from "../discover/locate.ts";
+import { reused, type Reuse } from "../reuse.ts";
 
 /**
  * Every discovered command's parameters and result as JSON Schema. Problems are collected, not
- * thrown, so one run reports all of them.
+ * thrown, so one run reports all of them. With `reuse`, a command whose syntax was reused (its
+ * source and what it imports unchanged) keeps its analysis.
  */
-export function analyzeApp(discovered: DiscoveredApp): { app: AppDecl; diagnostics: Diagnostic[] } {
+export function analyzeApp(
+  discovered: DiscoveredApp,
+  reuse?: Reuse,
+): { app: AppDecl; diagnostics: Diagnostic[] } {
   const collector = new DiagnosticsCollector();
   const decls = discovered.commands.flatMap((command) => {
-    const decl = collector.collect(() => analyzeCommand(command, discovered.granted.has(command)));
+    const granted = discovered.granted.has(command);
+    const decl = collector.collect(() =>
+      reused(reuse, command, `decl ${granted}`, () => analyzeCommand(command, granted)),
+    );
     return decl ? [decl] : [];
   });
   return {

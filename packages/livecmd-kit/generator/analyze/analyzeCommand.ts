@@ -29,6 +29,7 @@ export function analyzeCommand(command: CommandSyntax, granted: boolean): Comman
     mimeType: command.mimeType,
     params: command.params.map((param) => analyzeParam(command, param)),
     result: resultSchema(command),
+    ...(command.view && { view: command.view }),
     location: command.location,
   };
 }

@@ -1,4 +1,4 @@
-import type { Project } from "ts-morph";
+import type { Node, Project } from "ts-morph";
 import { variablesTypeName } from "../plan/naming.ts";
 import type { Diagnostic } from "../model.ts";
 import { watchToolNameProblem } from "livecmd/internal";
@@ -13,6 +13,7 @@ import {
 } from "./locate.ts";
 import { unresolvedImport } from "./resolveDeclaration.ts";
 import { readCommand, type CommandSyntax } from "./readCommand.ts";
+import { reused, type Reuse } from "../reuse.ts";
 
 /** What discover finds of an app: its name and module, its commands' syntax, the granted ones. */
 export interface DiscoveredApp {
@@ -29,23 +30,34 @@ export interface DiscoveredApp {
 /**
  * The app module `appFile` (absolute) and every command it registers, as syntax; `app` is
  * undefined when there is no app to read at all. Problems are collected, not thrown: the
- * commands that could be read go on to analysis, so one run reports every problem.
+ * commands that could be read go on to analysis, so one run reports every problem. With `reuse`,
+ * a command whose source is unchanged keeps the syntax read last time.
  */
 export function discoverApp(
   project: Project,
   appFile: string,
+  reuse?: Reuse,
 ): { app: DiscoveredApp | undefined; diagnostics: Diagnostic[] } {
   const collector = new DiagnosticsCollector();
   const source = loadApp(project, appFile);
-  const syntax = collector.collect(() => findApp(source));
+  const syntax = collector.collect(() => findApp(source, reuse));
   if (!syntax) return { app: undefined, diagnostics: collector.diagnostics };
   const commands = syntax.commands.flatMap(({ key, declaration }) => {
-    const command = collector.collect(() => readCommand(key, declaration));
+    const command = collector.collect(() =>
+      reused(
+        reuse,
+        declaration,
+        `syntax ${key}`,
+        () => readCommand(key, declaration),
+        !reuse?.affected(declaration),
+      ),
+    );
     return command ? [command] : [];
   });
+  const byDeclaration = new Map(commands.map((command) => [command.declaration, command]));
   const granted = new Set(
     syntax.grant.flatMap(
-      (element) => collector.collect(() => [grantedCommand(element, commands)]) ?? [],
+      (element) => collector.collect(() => [grantedCommand(element, byDeclaration)]) ?? [],
     ),
   );
   collector.diagnostics.push(...duplicateNames(commands));
@@ -82,9 +94,9 @@ function checkedWatchTool(
 
 function grantedCommand(
   { node, declaration }: AppSyntax["grant"][number],
-  commands: CommandSyntax[],
+  commands: ReadonlyMap<Node, CommandSyntax>,
 ): CommandSyntax {
-  const command = commands.find((candidate) => candidate.declaration === declaration);
+  const command = declaration && commands.get(declaration);
   if (command) return command;
   const unresolved = unresolvedImport(node);
   if (unresolved)

@@ -4,10 +4,12 @@ import {
   type CallExpression,
   type ObjectLiteralExpression,
   type SourceFile,
+  type SpreadAssignment,
   type VariableDeclaration,
 } from "ts-morph";
 import { DEFAULT_WATCH_TOOL } from "livecmd/internal";
 import { diagnosticAt, DiagnosticError, unresolvedImportError } from "./locate.ts";
+import { reused, type Reuse } from "../reuse.ts";
 import type { DiagnosticCode } from "../model.ts";
 import {
   isLivecmdFunction,
@@ -33,7 +35,11 @@ export interface AppSyntax {
   grant: { node: Node; declaration: VariableDeclaration | undefined }[];
 }
 
-export function findApp(appFile: SourceFile): AppSyntax {
+/**
+ * The app as `appFile`'s `defineApp({...})` spells it. With `reuse`, what a spread or a grant of a
+ * namespace import (`...orders`, `orders.orders_show`) names is kept while its module is unchanged.
+ */
+export function findApp(appFile: SourceFile, reuse?: Reuse): AppSyntax {
   const call = findDefineAppCall(appFile);
   const definition = call.getArguments()[0];
   if (!Node.isObjectLiteralExpression(definition)) {
@@ -47,8 +53,8 @@ export function findApp(appFile: SourceFile): AppSyntax {
     name: readAppName(definition),
     ...(description !== undefined && { description }),
     watchTool: readWatchTool(definition),
-    commands: readCommands(definition),
-    grant: readGrant(definition),
+    commands: readCommands(definition, reuse),
+    grant: readGrant(definition, reuse),
   };
 }
 
@@ -109,26 +115,15 @@ function readWatchTool(definition: ObjectLiteralExpression): AppSyntax["watchToo
   );
 }
 
-function readCommands(definition: ObjectLiteralExpression): AppSyntax["commands"] {
+function readCommands(definition: ObjectLiteralExpression, reuse?: Reuse): AppSyntax["commands"] {
   const initializer = propertyInitializer(definition, "commands");
   if (!Node.isObjectLiteralExpression(initializer)) {
     throw fail(initializer, "commands must be an object literal, e.g. { ...customers, ...orders }");
   }
   return initializer.getProperties().flatMap((element) => {
     if (Node.isSpreadAssignment(element)) {
-      const spread = element.getExpression();
-      const unresolved = unresolvedImport(spread);
-      if (unresolved)
-        throw unresolvedImportError(
-          element,
-          unresolved,
-          `commands spreads ${spread.getText()}, which`,
-        );
-      // A namespace import's exports are read from the module, without type-checking it.
-      const members = moduleOf(spread)?.getExports() ?? spread.getType().getProperties();
-      return members
-        .map((symbol) => ({ key: symbol.getName(), declaration: variableOf(symbol) }))
-        .filter(hasDeclaration);
+      const fresh = (last: ThroughModule<unknown>) => unchanged(last.module, reuse);
+      return reused(reuse, element, "spread", () => spreadCommands(element), fresh).value;
     }
     if (Node.isShorthandPropertyAssignment(element) || Node.isPropertyAssignment(element)) {
       const expression = Node.isPropertyAssignment(element)
@@ -149,7 +144,43 @@ function readCommands(definition: ObjectLiteralExpression): AppSyntax["commands"
   });
 }
 
-function readGrant(definition: ObjectLiteralExpression): AppSyntax["grant"] {
+/** What a spread registers, and the module it spreads when it is a namespace import. */
+function spreadCommands(element: SpreadAssignment): ThroughModule<AppSyntax["commands"]> {
+  const spread = element.getExpression();
+  // A namespace import's exports are read from the module, without type-checking it.
+  const module = moduleOf(spread);
+  const unresolved = module ? undefined : unresolvedImport(spread);
+  if (unresolved)
+    throw unresolvedImportError(element, unresolved, `commands spreads ${spread.getText()}, which`);
+  const members = module?.getExports() ?? spread.getType().getProperties();
+  return {
+    module: module?.getDeclarations().find(Node.isSourceFile),
+    value: members
+      .map((symbol) => ({ key: symbol.getName(), declaration: variableOf(symbol) }))
+      .filter(hasDeclaration),
+  };
+}
+
+/** A value read through a namespace import's module (undefined: not through one). */
+interface ThroughModule<T> {
+  module: SourceFile | undefined;
+  value: T;
+}
+
+/** Whether what was read through `module` still holds: it and all it imports are unchanged. */
+function unchanged(module: SourceFile | undefined, reuse: Reuse | undefined): boolean {
+  return module !== undefined && reuse !== undefined && !reuse.affected(module);
+}
+
+/** The variable a grant names, and the module it is named through (`orders.orders_show`). */
+function grantedVariable(node: Node): ThroughModule<VariableDeclaration | undefined> {
+  const module = Node.isPropertyAccessExpression(node)
+    ? moduleOf(node.getExpression())?.getDeclarations().find(Node.isSourceFile)
+    : undefined;
+  return { module, value: variableOfExpression(node) };
+}
+
+function readGrant(definition: ObjectLiteralExpression, reuse?: Reuse): AppSyntax["grant"] {
   const agent = propertyInitializer(definition, "agent");
   if (!Node.isObjectLiteralExpression(agent))
     throw fail(agent, "agent must be an object literal: { grant: [...] }");
@@ -160,7 +191,11 @@ function readGrant(definition: ObjectLiteralExpression): AppSyntax["grant"] {
       "agent.grant must be an array literal of command references, e.g. [customers_show]",
     );
   }
-  return grant.getElements().map((node) => ({ node, declaration: variableOfExpression(node) }));
+  const fresh = (last: ThroughModule<unknown>) => unchanged(last.module, reuse);
+  return grant.getElements().map((node) => ({
+    node,
+    declaration: reused(reuse, node, "grant", () => grantedVariable(node), fresh).value,
+  }));
 }
 
 function propertyInitializer(object: ObjectLiteralExpression, name: string): Node {

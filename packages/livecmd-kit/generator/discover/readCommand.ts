@@ -7,7 +7,9 @@ import {
   type ParameterDeclaration,
   type VariableDeclaration,
 } from "ts-morph";
-import type { SourceLocation, StatedAnnotations } from "../model.ts";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { SourceLocation, StatedAnnotations, ViewOption } from "../model.ts";
 import { diagnosticAt, DiagnosticError, locationOf } from "./locate.ts";
 import { isLivecmdFunction } from "./resolveDeclaration.ts";
 
@@ -19,6 +21,8 @@ export interface CommandSyntax {
   title?: string;
   annotations: StatedAnnotations;
   mimeType: string;
+  /** `view: true` or `view: { html }` (the file read); absent without a view. */
+  view?: ViewOption;
   description: string;
   /** `@param` texts by parameter name. */
   paramDocs: Map<string, string>;
@@ -72,6 +76,7 @@ export function readCommand(
     );
   }
   const docs = readDocs(declaration);
+  const view = readView(optionsNode, options);
   return {
     name,
     live: options.live === true,
@@ -79,6 +84,7 @@ export function readCommand(
     annotations: readAnnotations(optionsNode, options.annotations),
     ...(typeof options.title === "string" && { title: options.title }),
     mimeType: typeof options.mimeType === "string" ? options.mimeType : "application/json",
+    ...(view && { view }),
     description: docs.description,
     paramDocs: docs.params,
     paramTags: docs.tags,
@@ -109,6 +115,39 @@ function readConfirm(
       `confirm must be true, false or { message: "the question to ask the person" }`,
     ),
   );
+}
+
+/**
+ * `view: true` (livecmd's view) or `view: { html: "./file.html" }` (the app's own page, a path
+ * from the command's file, read now so catalog.json carries it and the server reads no files).
+ */
+function readView(
+  optionsNode: ObjectLiteralExpression,
+  options: LiteralOptions,
+): ViewOption | undefined {
+  const { view } = options;
+  if (view === undefined || view === false) return undefined;
+  const fail = (message: string) =>
+    new DiagnosticError(diagnosticAt(optionNode(optionsNode, "view"), "CG014", message));
+  if (options.live !== true)
+    throw fail(
+      "view needs live: true: a view shows what reading the command returns and keeps it current",
+    );
+  if (view === true) return { kind: "default" };
+  if (
+    typeof view !== "object" ||
+    Object.keys(view).join() !== "html" ||
+    typeof view.html !== "string"
+  )
+    throw fail(`view must be true, false or { html: "./file.html" } (a path from this file)`);
+  const file = path.resolve(path.dirname(optionsNode.getSourceFile().getFilePath()), view.html);
+  try {
+    return { kind: "html", html: readFileSync(file, "utf8") };
+  } catch (error) {
+    throw fail(
+      `view.html "${view.html}" cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); give a path to an HTML file from this file`,
+    );
+  }
 }
 
 const STATED_ANNOTATIONS = ["idempotentHint", "openWorldHint"] as const;

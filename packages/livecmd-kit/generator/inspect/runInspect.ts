@@ -1,6 +1,6 @@
 import { openAppProject } from "../discover/createProject.ts";
 import { formatDiagnostics } from "../output/formatDiagnostics.ts";
-import { listings, type ToolEntry } from "livecmd/internal";
+import { isViewListing, listings, type ToolEntry } from "livecmd/internal";
 import { buildCatalog } from "../plan/buildCatalog.ts";
 import { discoverAndAnalyze } from "../pipeline.ts";
 import { EXIT } from "../runCodegen.ts";
@@ -26,13 +26,13 @@ export async function runInspect(options: InspectOptions): Promise<number> {
   }
   const { catalog } = buildCatalog(analysis.app);
   const listed = listings(catalog.commands, (entry) => entry.granted, catalog.watchTool);
+  const views = listed.resources.filter(isViewListing).length;
+  const plain = listed.resources.length - views;
   options.log(
-    `app "${catalog.app}" (${analysis.app.file}): ${catalog.commands.length} commands, ${listed.resourceTemplates.length} templates, ${listed.resources.length} plain resources, ${listed.tools.length} tools\n`,
+    `app "${catalog.app}" (${analysis.app.file}): ${catalog.commands.length} commands, ${listed.resourceTemplates.length} templates, ${plain} plain resources, ${listed.tools.length} tools${views > 0 ? `, ${views} live views` : ""}\n`,
   );
   options.log(renderInspectTable(catalog.commands));
-  options.log(
-    `\n${watchToolLine(catalog.watchTool, listed.resourceTemplates.length + listed.resources.length > 0)}`,
-  );
+  options.log(`\n${watchToolLine(catalog.watchTool, listed.resourceTemplates.length + plain > 0)}`);
   return EXIT.ok;
 }
 

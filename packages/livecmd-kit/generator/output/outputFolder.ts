@@ -37,8 +37,10 @@ export async function surveyOutputFolder(
   if (misplaced) return { ok: false, problem: misplaced };
   const extras: string[] = [];
   const foreign: string[] = [];
-  for (const file of await listFiles(outDir)) {
-    if (!(await isGenerated(path.join(outDir, file)))) foreign.push(file);
+  const files = await listFiles(outDir);
+  const generated = await Promise.all(files.map((file) => isGenerated(path.join(outDir, file))));
+  for (const [index, file] of files.entries()) {
+    if (!generated[index]) foreign.push(file);
     else if (!outputs.has(file)) extras.push(file);
   }
   const clashing = foreign.filter((file) => outputs.has(file));

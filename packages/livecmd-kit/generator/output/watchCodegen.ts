@@ -1,40 +1,49 @@
 import { watch } from "node:fs";
 import path from "node:path";
+import type { Project, SourceFile } from "ts-morph";
+import { affectedFiles } from "../discover/affectedFiles.ts";
 import { openAppProject, type AppProject } from "../discover/createProject.ts";
+import type { OutputSet } from "../model.ts";
+import { Reuse } from "../reuse.ts";
 import { generateFor, type CodegenOptions } from "../runCodegen.ts";
 import { surveyOutputFolder } from "./outputFolder.ts";
 import { writeOutputs } from "./writeOutputs.ts";
 
-const DEBOUNCE_MS = 50;
+/** Long enough to take an editor's save (a truncate and a write, or a rename) as one change. */
+const DEBOUNCE_MS = 20;
 
 /**
  * Regenerates on every change under the app's folder. The ts-morph Project stays alive between
- * runs, so an edit costs a re-analysis, not a cold start. Errors are printed and watching goes on.
+ * runs, and so does what each stage made (`Reuse`): an edit re-reads and re-analyses only the
+ * commands of the changed files and of the files importing them, prints only their parts of
+ * each output again, and writes only the files whose bytes changed. Errors are printed and
+ * watching goes on.
  */
 export async function watchCodegen(options: Omit<CodegenOptions, "check">): Promise<void> {
   const appFile = path.resolve(options.cwd, options.app);
   const opened = openAppProject(options);
   if (!opened.ok) return options.log(`livecmd codegen: ${opened.problem}`);
-  const appProject: AppProject = opened;
-  const outDir = path.resolve(options.cwd, options.out);
+  const session = new WatchSession(opened, options);
   const watched = path.dirname(appFile);
-  const run = () =>
-    generateOnce(appProject, options, outDir).catch((error: Error) =>
-      options.log(`codegen failed: ${error.message}`),
-    );
-  await run();
+  const run = (changed: string[]) =>
+    session
+      .generate(changed)
+      .catch((error: Error) => options.log(`codegen failed: ${error.message}`));
+  await run([]);
+  session.indexImports();
   let timer: NodeJS.Timeout | undefined;
   const changed = new Set<string>();
   const onChange = (folder: string, file: string | Buffer | null) => {
     if (!file) return;
     const absolute = path.join(folder, file.toString());
-    if (absolute.startsWith(outDir + path.sep) || !/\.(ts|tsx|mts|cts)$/.test(absolute)) return;
+    if (absolute.startsWith(session.outDir + path.sep) || !/\.(ts|tsx|mts|cts)$/.test(absolute))
+      return;
     changed.add(absolute);
     clearTimeout(timer);
     timer = setTimeout(() => {
-      for (const file of changed) refresh(appProject, file);
+      const files = [...changed];
       changed.clear();
-      void run().then(watchSources);
+      void run(files).then(watchSources);
     }, DEBOUNCE_MS);
   };
   // One plain watch per folder the app's sources are in (more as the app reaches new ones):
@@ -42,7 +51,7 @@ export async function watchCodegen(options: Omit<CodegenOptions, "check">): Prom
   // after "watching" could go unseen.
   const watching = new Set<string>();
   const watchSources = () => {
-    for (const folder of sourceFolders(appProject, watched)) {
+    for (const folder of sourceFolders(opened.project, watched)) {
       if (watching.has(folder)) continue;
       watching.add(folder);
       watch(folder, (_event, file) => onChange(folder, file));
@@ -55,28 +64,93 @@ export async function watchCodegen(options: Omit<CodegenOptions, "check">): Prom
   await new Promise(() => {});
 }
 
-async function generateOnce(
-  appProject: AppProject,
-  options: Omit<CodegenOptions, "check">,
-  outDir: string,
-): Promise<void> {
-  const started = performance.now();
-  const generation = generateFor(options, appProject);
-  if (!generation.ok) return options.log(generation.problem);
-  const folder = await surveyOutputFolder(outDir, generation.outputs, {
-    cwd: options.cwd,
-    appFile: path.resolve(options.cwd, options.app),
-    force: options.force,
-  });
-  if (!folder.ok) return options.log(`livecmd codegen: ${folder.problem}; nothing was written.`);
-  const report = await writeOutputs(outDir, generation.outputs, folder.extras);
-  options.log(
-    `${options.out}/: ${report.written.length} written, ${report.removed.length} removed (${Math.round(performance.now() - started)} ms)`,
-  );
+/** One `codegen --watch`: the app's Project, what the last generation made, what it wrote. */
+export class WatchSession {
+  readonly outDir: string;
+  readonly #reuse = new Reuse();
+  /** The bytes last written (or found up to date) per file: a run writes only what differs. */
+  readonly #written = new Map<string, string>();
+  /** The files the last run generated, once the folder was found codegen's to write. */
+  #surveyed: string | undefined;
+
+  constructor(
+    private readonly appProject: AppProject,
+    private readonly options: Omit<CodegenOptions, "check">,
+  ) {
+    this.outDir = path.resolve(options.cwd, options.out);
+  }
+
+  /** Regenerates after `changed` (absolute paths; none: the first run) and writes what changed. */
+  async generate(changed: readonly string[]): Promise<void> {
+    const started = performance.now();
+    this.#reuse.nextGeneration(changed.length === 0 ? "all" : this.#refresh(changed));
+    const generation = generateFor(this.options, this.appProject, this.#reuse);
+    if (!generation.ok) return this.options.log(generation.problem);
+    const extras = await this.#survey(generation.outputs);
+    if (!extras) return;
+    const stale = new Map(
+      [...generation.outputs].filter(([file, text]) => this.#written.get(file) !== text),
+    );
+    const report = await writeOutputs(this.outDir, stale, extras, this.#written);
+    for (const [file, text] of stale) this.#written.set(file, text);
+    for (const file of extras) this.#written.delete(file);
+    this.options.log(
+      [
+        ...report.written.map((file) => `wrote ${this.options.out}/${file}`),
+        ...report.removed.map((file) => `removed ${this.options.out}/${file}`),
+        `${this.options.out}/: ${report.written.length} written, ${report.removed.length} removed (${Math.round(performance.now() - started)} ms)`,
+      ].join("\n"),
+    );
+  }
+
+  /**
+   * Has ts-morph index which file imports which now, which it does on first asking: otherwise
+   * the first edit would wait for every file of the app to be indexed.
+   */
+  indexImports(): void {
+    this.appProject.project.getSourceFiles()[0]?.getReferencingSourceFiles();
+  }
+
+  /**
+   * The files codegen wrote before and no longer generates (to remove), or undefined when the
+   * folder is not codegen's to write (said). Surveyed again only when the set of generated
+   * files changes: the files of the last set are codegen's own.
+   */
+  async #survey(outputs: OutputSet): Promise<string[] | undefined> {
+    const names = [...outputs.keys()].join("\n");
+    if (names === this.#surveyed) return [];
+    const folder = await surveyOutputFolder(this.outDir, outputs, {
+      cwd: this.options.cwd,
+      appFile: path.resolve(this.options.cwd, this.options.app),
+      force: this.options.force,
+    });
+    if (!folder.ok) {
+      this.options.log(`livecmd codegen: ${folder.problem}; nothing was written.`);
+      return undefined;
+    }
+    this.#surveyed = names;
+    return folder.extras;
+  }
+
+  /**
+   * Reads the changed files again, and says which sources the edit can have changed: those
+   * importing a changed file before the edit (it may be gone now) and after it.
+   */
+  #refresh(changed: readonly string[]): Set<SourceFile> | "all" {
+    const { project } = this.appProject;
+    const before = affectedFiles(sourcesAt(project, changed));
+    for (const file of changed) refresh(project, file);
+    const after = affectedFiles(sourcesAt(project, changed));
+    return before === "all" || after === "all" ? "all" : new Set([...before, ...after]);
+  }
+}
+
+function sourcesAt(project: Project, files: readonly string[]): SourceFile[] {
+  return files.flatMap((file) => project.getSourceFile(file) ?? []);
 }
 
 /** The app module's folder and every folder below it that holds one of the app's loaded sources. */
-function sourceFolders({ project }: AppProject, appFolder: string): string[] {
+function sourceFolders(project: Project, appFolder: string): string[] {
   const folders = new Set([appFolder]);
   for (const sourceFile of project.getSourceFiles()) {
     const folder = path.dirname(sourceFile.getFilePath());
@@ -89,7 +163,7 @@ function sourceFolders({ project }: AppProject, appFolder: string): string[] {
   return [...folders];
 }
 
-function refresh({ project }: AppProject, file: string): void {
+function refresh(project: Project, file: string): void {
   const sourceFile = project.getSourceFile(file);
   // A deleted file is forgotten by the refresh; a new one is picked up when the app reaches it.
   if (sourceFile) sourceFile.refreshFromFileSystemSync();

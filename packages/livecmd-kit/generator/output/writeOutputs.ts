@@ -11,29 +11,32 @@ export interface WriteReport {
 /**
  * Writes only the files whose bytes changed (mtimes stay put, watchers stay quiet) and removes
  * `extras`, the files codegen wrote before and no longer produces (see `surveyOutputFolder`).
+ * `onDisk`: the bytes of files known to be on disk (what `codegen --watch` wrote), not read again.
  */
 export async function writeOutputs(
   outDir: string,
   outputs: OutputSet,
   extras: readonly string[],
+  onDisk: ReadonlyMap<string, string> = new Map(),
 ): Promise<WriteReport> {
-  await mkdir(outDir, { recursive: true });
-  const report: WriteReport = { written: [], removed: [], unchanged: 0 };
-  for (const [file, text] of outputs) {
-    const target = path.join(outDir, file);
-    if ((await readIfExists(target)) === text) {
-      report.unchanged += 1;
-      continue;
-    }
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, text);
-    report.written.push(file);
-  }
-  for (const file of extras) {
-    await rm(path.join(outDir, file));
-    report.removed.push(file);
-  }
-  return report;
+  const folders = new Set([...outputs.keys()].map((file) => path.dirname(path.join(outDir, file))));
+  for (const folder of [outDir, ...folders]) await mkdir(folder, { recursive: true });
+  // Every file at once: a big app has thousands, and one at a time waits on each in turn.
+  const changed = await Promise.all(
+    [...outputs].map(async ([file, text]) => {
+      const target = path.join(outDir, file);
+      if ((onDisk.get(file) ?? (await readIfExists(target))) === text) return false;
+      await writeFile(target, text);
+      return true;
+    }),
+  );
+  await Promise.all(extras.map((file) => rm(path.join(outDir, file))));
+  const files = [...outputs.keys()];
+  return {
+    written: files.filter((_, index) => changed[index]),
+    removed: [...extras],
+    unchanged: changed.filter((wrote) => !wrote).length,
+  };
 }
 
 export async function readIfExists(file: string): Promise<string | undefined> {

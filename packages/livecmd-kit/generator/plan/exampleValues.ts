@@ -57,10 +57,40 @@ export function exampleValue(
   for (const candidate of candidates) {
     if (candidate === undefined || candidate === null) continue;
     const value = typed(variable, String(candidate));
-    if (value !== undefined && argumentValidator().validate(schema, value).length === 0)
-      return { text: String(value), value };
+    if (value !== undefined && accepts(schema, value)) return { text: String(value), value };
   }
   return undefined;
+}
+
+/** Keywords that describe a value without constraining it (JSON Schema's annotations). */
+const ANNOTATIONS = new Set([
+  "title",
+  "description",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+]);
+
+/**
+ * One schema object per set of constraints: the validator compiles a schema once per object,
+ * and an app's variables mostly share a few (`{ type: "integer" }`), so a 2,000-command app
+ * compiles a handful instead of one per variable. A variable's schema is a scalar's: its
+ * constraints are its top-level keywords.
+ */
+const byConstraints = new Map<string, JsonSchema>();
+
+/** Whether the runtime's argument validator accepts `value` for a variable of `schema`. */
+function accepts(schema: JsonSchema, value: unknown): boolean {
+  const constraints = Object.fromEntries(
+    Object.entries(schema).filter(([keyword]) => !ANNOTATIONS.has(keyword)),
+  );
+  const key = JSON.stringify(constraints);
+  let shared = byConstraints.get(key);
+  if (!shared) byConstraints.set(key, (shared = constraints));
+  return argumentValidator().validate(shared, value).length === 0;
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   isStruct,
   toolArguments,
   type ArgumentShape,
+  viewUri,
   type CommandEntry,
 } from "livecmd/internal";
 import type { CommandDecl, JsonSchema } from "../model.ts";
@@ -66,6 +67,12 @@ export function planCommand(command: CommandDecl, scheme: string): CommandPlan {
       inputSchema,
       arguments: shape,
       resultSchema: command.result,
+      ...(command.view && {
+        view: {
+          uri: viewUri(scheme, command.name),
+          ...(command.view.kind === "html" && { html: command.view.html }),
+        },
+      }),
     },
     template,
   };

@@ -10,6 +10,7 @@ import { exampleUris } from "./exampleValues.ts";
 import type { TemplatePlan } from "./planCommand.ts";
 import type { PlannedVariable } from "./planVariables.ts";
 import type { ScalarKind } from "./scalar.ts";
+import { reused, type Reuse } from "../reuse.ts";
 
 /** What the agent skill tells of the app: everything the render stage writes it from. */
 export interface SkillPlan {
@@ -72,12 +73,14 @@ const MAX_DESCRIPTION = 1024;
  * to read and watch, with its variables and worked examples, or a tool and why only that), and
  * how to watch.
  */
-export function planSkill(app: AppDecl, plan: CatalogPlan): SkillPlan {
+export function planSkill(app: AppDecl, plan: CatalogPlan, reuse?: Reuse): SkillPlan {
   const templates = new Map(plan.templates.map((template) => [template.name, template]));
   const granted = plan.catalog.commands.filter((entry) => entry.granted);
   const readable = granted
     .filter(isReadable)
-    .map((entry) => readableSkill(entry, templates.get(entry.name)));
+    .map((entry) =>
+      reused(reuse, entry, "skill", () => readableSkill(entry, templates.get(entry.name))),
+    );
   const watchTool = readable.length > 0 ? (plan.catalog.watchTool?.name ?? null) : null;
   return {
     name: skillName(app.name),

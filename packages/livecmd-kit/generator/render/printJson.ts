@@ -1,4 +1,5 @@
-import { printCode, type CodeLine } from "./layout/code.ts";
+import type { Reuse } from "../reuse.ts";
+import { printCode, reusedLines, type CodeLine } from "./layout/code.ts";
 import { fitsOnLine, layOut, type Doc, type Placement } from "./layout/layOut.ts";
 import { arrayDoc, isNumberList, numberListDoc } from "./layout/literalDoc.ts";
 
@@ -7,12 +8,15 @@ import { arrayDoc, isNumberList, numberListDoc } from "./layout/literalDoc.ts";
  * `JSON.stringify(value, null, 2)`: objects one key a line (prettier keeps an object expanded
  * when its source is), and arrays of plain values on one line when they fit in 100 columns. An
  * array holding an object or array stays one element a line: the catalog's schemas never hold
- * an array of arrays (enums, `type` and `required` list plain values).
+ * an array of arrays (enums, `type` and `required` list plain values). With `reuse`, each object
+ * of the arrays directly in `value` (catalog.json's commands) is printed once while it is reused.
  */
-export function printJson(value: unknown): string {
+export function printJson(value: unknown, reuse?: Reuse): string {
   const lines: CodeLine[] = [];
-  appendJson(value, "", "", lines);
-  return printCode(lines);
+  if (reuse && isComposite(value) && !Array.isArray(value))
+    appendMembers(value, "", "", lines, reuse);
+  else appendJson(value, "", "", lines);
+  return printCode(lines, reuse && { reuse, file: "catalog.json" });
 }
 
 /**
@@ -29,16 +33,42 @@ function appendJson(value: unknown, before: string, after: string, lines: CodeLi
     );
     lines.push(`${before}[`, { indented: elements }, `]${after}`);
   } else if (isComposite(value)) {
-    const entries = Object.entries(value).filter(([, entry]) => entry !== undefined);
-    if (entries.length === 0) return void lines.push(`${before}{}${after}`);
-    const members: CodeLine[] = [];
-    entries.forEach(([key, entry], index) =>
-      appendJson(entry, `${JSON.stringify(key)}: `, index < entries.length - 1 ? "," : "", members),
-    );
-    lines.push(`${before}{`, { indented: members }, `}${after}`);
+    appendMembers(value, before, after, lines);
   } else {
     lines.push(`${before}${JSON.stringify(value)}${after}`);
   }
+}
+
+/** An object, one member a line; with `reuse`, its arrays' objects each printed once (`printJson`). */
+function appendMembers(
+  value: object,
+  before: string,
+  after: string,
+  lines: CodeLine[],
+  reuse?: Reuse,
+): void {
+  const entries = Object.entries(value).filter(([, entry]) => entry !== undefined);
+  if (entries.length === 0) return void lines.push(`${before}{}${after}`);
+  const members: CodeLine[] = [];
+  entries.forEach(([key, entry], index) => {
+    const name = `${JSON.stringify(key)}: `;
+    const comma = index < entries.length - 1 ? "," : "";
+    if (reuse && Array.isArray(entry) && entry.length > 0 && entry.every(isComposite))
+      members.push(`${name}[`, { indented: reusedElements(entry, reuse) }, `]${comma}`);
+    else appendJson(entry, name, comma, members);
+  });
+  lines.push(`${before}{`, { indented: members }, `}${after}`);
+}
+
+function reusedElements(elements: object[], reuse: Reuse): CodeLine[] {
+  return elements.map((element, index) => {
+    const comma = index < elements.length - 1 ? "," : "";
+    return reusedLines(reuse, element, `json${comma}`, () => {
+      const lines: CodeLine[] = [];
+      appendJson(element, "", comma, lines);
+      return lines;
+    });
+  });
 }
 
 function isComposite(value: unknown): value is object {

@@ -3,7 +3,15 @@ import type { TemplateVariable } from "livecmd/internal";
 import type { ArgumentPlan, TemplatePlan } from "../plan/planCommand.ts";
 import { variablesTypeName } from "../plan/naming.ts";
 import { argumentsDoc } from "./layout/callDoc.ts";
-import { docUnit, indented, printCode, type CodeLine, type Line } from "./layout/code.ts";
+import type { Reuse } from "../reuse.ts";
+import {
+  docUnit,
+  indented,
+  printCode,
+  reusedLines,
+  type CodeLine,
+  type Line,
+} from "./layout/code.ts";
 import { importDoc } from "./layout/importDoc.ts";
 import { flatText } from "./layout/flatText.ts";
 import { fitsOnLine, TAB_WIDTH, type Doc, type Placement } from "./layout/layOut.ts";
@@ -20,27 +28,40 @@ export interface ModuleContext {
   app: string;
   header: string;
   templates: TemplatePlan[];
+  /** What the last generation printed (`codegen --watch`). */
+  reuse?: Reuse;
 }
 
 /** `generated/templates.ts`: a strict parser and an argument rebuild per template. */
-export function renderTemplatesModule({ app, header, templates }: ModuleContext): string {
+export function renderTemplatesModule({ app, header, templates, reuse }: ModuleContext): string {
   const usesCursor = templates.some(readsWithCursor);
-  return printCode([
-    header,
-    ...(templates.length === 0 ? [] : imports(templates, usesCursor)),
-    "",
-    ...(usesCursor ? [...CURSOR_DECLARATION, ""] : []),
-    "/**",
-    ` * The resource templates of app "${app}", by command name: each parses an expanded URI back`,
-    " * into typed variables (strictly: every bad field is reported) and rebuilds the command's",
-    " * arguments exactly as `tools/call` with the same values would.",
-    " */",
-    ...(templates.length === 0
-      ? ["export const templates = {};"]
-      : ["export const templates = {", indented(...templates.flatMap(commandTemplate)), "};"]),
-    "",
-    "export type TemplateName = keyof typeof templates;",
-  ]);
+  return printCode(
+    [
+      header,
+      ...(templates.length === 0 ? [] : imports(templates, usesCursor)),
+      "",
+      ...(usesCursor ? [...CURSOR_DECLARATION, ""] : []),
+      "/**",
+      ` * The resource templates of app "${app}", by command name: each parses an expanded URI back`,
+      " * into typed variables (strictly: every bad field is reported) and rebuilds the command's",
+      " * arguments exactly as `tools/call` with the same values would.",
+      " */",
+      ...(templates.length === 0
+        ? ["export const templates = {};"]
+        : [
+            "export const templates = {",
+            indented(
+              ...templates.map((template) =>
+                reusedLines(reuse, template, "template", () => commandTemplate(template)),
+              ),
+            ),
+            "};",
+          ]),
+      "",
+      "export type TemplateName = keyof typeof templates;",
+    ],
+    reuse && { reuse, file: "templates.ts" },
+  );
 }
 
 function imports(templates: TemplatePlan[], usesCursor: boolean): CodeLine[] {

@@ -4,7 +4,8 @@ import { CONSTRAINT_KEYWORDS, type JsonSchema } from "../model.ts";
 import type { PlannedVariable } from "../plan/planVariables.ts";
 import type { TemplatePlan } from "../plan/planCommand.ts";
 import { variablesTypeName } from "../plan/naming.ts";
-import { docUnit, indented, type CodeLine } from "./layout/code.ts";
+import type { Reuse } from "../reuse.ts";
+import { docUnit, indented, reusedLines, type CodeLine } from "./layout/code.ts";
 import type { Doc } from "./layout/layOut.ts";
 import { stringLiteral } from "./layout/stringLiteral.ts";
 
@@ -18,14 +19,19 @@ const UNION_BAR = "| ";
  * compile error in the caller. Written out directly, in the layout json-schema-to-typescript
  * gives the published schemas once prettier has formatted it; a test holds the two equal.
  */
-export function renderVariableTypes(templates: TemplatePlan[]): CodeLine[] {
+export function renderVariableTypes(templates: TemplatePlan[], reuse?: Reuse): CodeLine[] {
   if (templates.length === 0) return [];
   const root = interfaceLines(
     "TemplateVariables",
     "The variables of every resource template, by command name.",
     templates.map((template) => `${template.name}: ${variablesTypeName(template.name)};`),
   );
-  return [...root, ...templates.flatMap(variablesInterface)];
+  return [
+    ...root,
+    ...templates.map((template) =>
+      reusedLines(reuse, template, "variables", () => variablesInterface(template)),
+    ),
+  ];
 }
 
 function variablesInterface(template: TemplatePlan): CodeLine[] {

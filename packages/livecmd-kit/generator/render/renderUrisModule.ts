@@ -2,7 +2,14 @@ import { commentSafe } from "./commentSafe.ts";
 import { builders } from "prettier/doc";
 import type { TemplatePlan } from "../plan/planCommand.ts";
 import { resultTypeName, variablesTypeName } from "../plan/naming.ts";
-import { docUnit, indented, printCode, type CodeLine, type Line } from "./layout/code.ts";
+import {
+  docUnit,
+  indented,
+  printCode,
+  reusedLines,
+  type CodeLine,
+  type Line,
+} from "./layout/code.ts";
 import { ifStatement } from "./layout/ifStatement.ts";
 import { importDoc } from "./layout/importDoc.ts";
 import {
@@ -24,7 +31,7 @@ const { group, indent, line, softline, ifBreak } = builders;
  * `generated/uris.ts`: typed URI builders, importable anywhere (no Node, no server runtime), and
  * the variables' and results' types they name.
  */
-export function renderUrisModule({ app, header, templates }: ModuleContext): string {
+export function renderUrisModule({ app, header, templates, reuse }: ModuleContext): string {
   const urisDoc = [
     "/**",
     ` * Builds the URIs of app "${app}"'s resource templates (RFC 6570: path values and query values`,
@@ -33,31 +40,40 @@ export function renderUrisModule({ app, header, templates }: ModuleContext): str
     " */",
   ];
   if (templates.length === 0) return printCode([header, "", ...urisDoc, "export const uris = {};"]);
-  return printCode([
-    header,
-    [docUnit(importDoc(helpers(templates), "livecmd/uri"))],
-    "",
-    ...renderVariableTypes(templates),
-    ...renderResultTypes(templates),
-    "",
-    "/**",
-    " * The URI builders of `uris`: each returns a `ResourceUri`, a string that also carries, in its",
-    " * type, what reading it returns (`livecmd/client` reads and watches it as that type).",
-    " */",
-    "export interface Uris {",
-    indented(
-      ...templates.flatMap((template) => [
-        `/** ${commentSafe(template.description)} \`${commentSafe(template.uriTemplate)}\` */`,
-        [docUnit(signature(template))],
-      ]),
-    ),
-    "}",
-    "",
-    ...urisDoc,
-    "export const uris = {",
-    indented(...templates.flatMap(builder)),
-    "} as Uris;",
-  ]);
+  return printCode(
+    [
+      header,
+      [docUnit(importDoc(helpers(templates), "livecmd/uri"))],
+      "",
+      ...renderVariableTypes(templates, reuse),
+      ...renderResultTypes(templates, reuse),
+      "",
+      "/**",
+      " * The URI builders of `uris`: each returns a `ResourceUri`, a string that also carries, in its",
+      " * type, what reading it returns (`livecmd/client` reads and watches it as that type).",
+      " */",
+      "export interface Uris {",
+      indented(
+        ...templates.map((template) =>
+          reusedLines(reuse, template, "signature", () => [
+            `/** ${commentSafe(template.description)} \`${commentSafe(template.uriTemplate)}\` */`,
+            [docUnit(signature(template))],
+          ]),
+        ),
+      ),
+      "}",
+      "",
+      ...urisDoc,
+      "export const uris = {",
+      indented(
+        ...templates.map((template) =>
+          reusedLines(reuse, template, "builder", () => builder(template)),
+        ),
+      ),
+      "} as Uris;",
+    ],
+    reuse && { reuse, file: "uris.ts" },
+  );
 }
 
 function helpers(templates: TemplatePlan[]): string[] {

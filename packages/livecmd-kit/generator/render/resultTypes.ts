@@ -4,7 +4,8 @@ import type { JsonSchema } from "../model.ts";
 import type { TemplatePlan } from "../plan/planCommand.ts";
 import { resultTypeName } from "../plan/naming.ts";
 import { isStruct } from "livecmd/internal";
-import { docUnit, type CodeLine } from "./layout/code.ts";
+import { reused, type Reuse } from "../reuse.ts";
+import { docUnit, reusedLines, type CodeLine } from "./layout/code.ts";
 import type { Doc } from "./layout/layOut.ts";
 import { stringLiteral } from "./layout/stringLiteral.ts";
 import { docComment, interfaceLines, variableDoc } from "./renderTypes.ts";
@@ -30,7 +31,7 @@ const NAMED_TYPES: Record<string, string> = {
  * (the layout oracle test holds it to that): objects one member a line, unions one `| member` a
  * line when too long. A builder in `uris` returns a `ResourceUri` carrying the type.
  */
-export function renderResultTypes(templates: TemplatePlan[]): CodeLine[] {
+export function renderResultTypes(templates: TemplatePlan[], reuse?: Reuse): CodeLine[] {
   if (templates.length === 0) return [];
   const root = interfaceLines(
     "TemplateResults",
@@ -39,11 +40,13 @@ export function renderResultTypes(templates: TemplatePlan[]): CodeLine[] {
   );
   // A result the same as an earlier template's is that type again, not a second copy of it.
   const firstWith = new Map<string, string>();
-  const types = templates.flatMap((template) => {
-    const key = JSON.stringify(template.result);
+  const types = templates.map((template) => {
+    const key = reused(reuse, template, "result key", () => JSON.stringify(template.result));
     const same = firstWith.get(key);
     if (same === undefined) firstWith.set(key, resultTypeName(template.name));
-    return resultTypeOf(template.name, template.uriTemplate, template.result, same);
+    return reusedLines(reuse, template, `result ${same ?? ""}`, () =>
+      resultTypeOf(template.name, template.uriTemplate, template.result, same),
+    );
   });
   return [...root, ...types];
 }

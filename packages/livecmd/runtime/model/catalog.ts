@@ -1,6 +1,7 @@
 import { byCodeUnit } from "../text/byCodeUnit.ts";
 import type { CommandTemplate, JsonSchema } from "../uri/template.ts";
 import { templateDescription } from "./templateExamples.ts";
+import { VIEW_MIME_TYPE, VIEW_RESOURCE_META, type ViewEntry } from "./viewResource.ts";
 
 /**
  * The format of catalog.json. 2: every command once, with its schema once; the listings are
@@ -38,6 +39,8 @@ export interface ResourceEntry {
   title?: string;
   description: string;
   mimeType: string;
+  /** A view's `_meta.ui` (MCP Apps): what its HTML may reach. */
+  _meta?: typeof VIEW_RESOURCE_META;
 }
 
 export interface ResourceTemplateEntry {
@@ -56,6 +59,8 @@ export interface ToolEntry {
   /** The command's `resultSchema`, when it says something (`outputSchema`). */
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
+  /** The command's live view (MCP Apps), when it has one: `{ ui: { resourceUri } }`. */
+  _meta?: { ui: { resourceUri: string } };
 }
 
 /**
@@ -110,6 +115,11 @@ export interface CommandEntry {
    * the command's template. `{}` when the return type says nothing (`unknown`, `any`).
    */
   resultSchema: JsonSchema;
+  /**
+   * Its live view (`command({ view })`), an MCP Apps `ui://` resource; absent when it has none
+   * (and in catalogs written before views).
+   */
+  view?: ViewEntry;
 }
 
 /** The generated output an app serves: the catalog and the parsers of `generated/templates.ts`. */
@@ -142,9 +152,12 @@ export function listings(
     tools.splice(after === -1 ? tools.length : after, 0, watchTool);
   }
   return {
-    resources: readable.flatMap((entry) =>
-      entry.resource === null ? [] : [{ uri: entry.resource, ...described(entry) }],
-    ),
+    resources: [
+      ...readable.flatMap((entry) =>
+        entry.resource === null ? [] : [{ uri: entry.resource, ...described(entry) }],
+      ),
+      ...readable.flatMap(viewResourceEntry),
+    ],
     resourceTemplates: readable.flatMap((entry) =>
       entry.template === null
         ? []
@@ -162,6 +175,7 @@ export function listings(
 
 function toolEntry(entry: CommandEntry): ToolEntry {
   const outputSchema = outputSchemaOf(entry);
+  const view = isReadable(entry) ? entry.view : undefined;
   return {
     name: entry.name,
     ...titled(entry),
@@ -169,7 +183,26 @@ function toolEntry(entry: CommandEntry): ToolEntry {
     inputSchema: entry.inputSchema,
     ...(outputSchema && { outputSchema }),
     ...(entry.annotations && { annotations: entry.annotations }),
+    ...(view && { _meta: { ui: { resourceUri: view.uri } } }),
   };
+}
+
+/**
+ * The listing of a readable command's view, after the app's own resources: hosts of the MCP Apps
+ * extension read it ahead of the tool's first call (to prefetch it and check its `csp`).
+ */
+function viewResourceEntry(entry: CommandEntry): ResourceEntry[] {
+  if (!entry.view) return [];
+  return [
+    {
+      uri: entry.view.uri,
+      name: `${entry.name}_view`,
+      title: `${entry.title ?? entry.name} (live view)`,
+      description: `Shows what ${entry.name} returns for the URI a call of it read, and keeps it current as the data changes (an MCP Apps view).`,
+      mimeType: VIEW_MIME_TYPE,
+      _meta: VIEW_RESOURCE_META,
+    },
+  ];
 }
 
 /**

@@ -26,6 +26,13 @@ export interface CommandOptions {
   annotations?: CommandAnnotations;
   /** Defaults to application/json. */
   mimeType?: string;
+  /**
+   * A live view of the result for hosts that render MCP Apps (`ui://app/<command>`, linked from
+   * the tool): `true` for livecmd's own, drawn from the result's JSON Schema; `{ html }` for the
+   * app's own page (a path from this file), whose scripts render with `livecmd.onResult`. Either
+   * keeps itself current through the watch tool. Needs `live: true` and a template or resource.
+   */
+  view?: boolean | { html: string };
   rateLimit?: RateLimit;
 }
 

@@ -12,3 +12,11 @@ export const VERSION_META_KEY = "io.github.livecmd/version";
  * schema; a call's text content carries it as `annotations.lastModified`.
  */
 export const LAST_MODIFIED_META_KEY = "io.github.livecmd/lastModified";
+
+/**
+ * What a tool error says to code (its field errors, a limit and its scope): `_meta` of the error
+ * result, not `structuredContent`, which a client validates against the tool's `outputSchema`
+ * (the SDK v1 `Client.callTool` and the MCP Inspector do so even for an error, and then show a
+ * schema mismatch instead of the error).
+ */
+export const ERROR_META_KEY = "io.github.livecmd/error";

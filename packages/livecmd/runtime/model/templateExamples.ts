@@ -1,5 +1,5 @@
 import { descriptionExamples } from "../text/descriptionExamples.ts";
-import { formQuery, pathSegment } from "../uri/expand.ts";
+import { expandTemplate } from "./callUri.ts";
 import type { CommandEntry } from "./catalog.ts";
 import { variableSchema } from "./commandArguments.ts";
 
@@ -67,12 +67,10 @@ export function exampleUri(entry: CommandEntry): { uri?: string; missing: string
     return { ...(entry.resource && { uri: entry.resource }), missing: [] };
   const examples = templateExamples(entry);
   const missing: string[] = [];
-  const uri = entry.template.replace(/\{(\??)([^}]*)\}/g, (_, query: string, names: string) => {
-    const listed = names.split(",");
-    if (query) return formQuery(listed.map((name) => [name, examples.get(name)?.value]));
-    const value = examples.get(listed[0]!)?.value;
-    if (value === undefined) missing.push(listed[0]!);
-    return value === undefined ? "" : pathSegment(value);
-  });
+  const uri = expandTemplate(
+    entry.template,
+    (name) => examples.get(name)?.value,
+    (name) => missing.push(name),
+  );
   return missing.length > 0 ? { missing } : { uri, missing };
 }

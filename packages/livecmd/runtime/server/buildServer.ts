@@ -11,6 +11,7 @@ import { callTool } from "./callTool.ts";
 import { complete } from "./complete.ts";
 import { paginate } from "./pagination.ts";
 import { readResource } from "./readResource.ts";
+import { readView } from "./readView.ts";
 import type { Listings } from "../model/catalog.ts";
 import { attachSkills, CheckedParamsServer } from "./sdkAdapter/index.ts";
 import type { ServedApp } from "./servedApp.ts";
@@ -81,11 +82,12 @@ export function buildServer(served: ServedApp): Server {
   server.setRequestHandler("resources/templates/list", (request, ctx) =>
     listingPage(served, "resourceTemplates", request.params?.cursor, authOf(ctx)),
   );
-  server.setRequestHandler("resources/read", (request, ctx) =>
-    skills?.owns(request.params.uri)
-      ? skills.read(request.params.uri, ctx)
-      : readResource(served, request.params.uri, authOf(ctx), ctx.mcpReq.signal),
-  );
+  server.setRequestHandler("resources/read", async (request, ctx) => {
+    const { uri } = request.params;
+    if (skills?.owns(uri)) return skills.read(uri, ctx);
+    if (served.catalog.isView(uri)) return readView(served, uri, authOf(ctx));
+    return readResource(served, uri, authOf(ctx), ctx.mcpReq.signal);
+  });
   return server;
 }
 

@@ -26,6 +26,8 @@ import { watchResources } from "./watchResources.ts";
 import { resultStamp, type ResultStamp } from "./resultStamp.ts";
 import { resultText } from "../live/resultVersion.ts";
 import { VERSION_META_KEY } from "../model/resultMeta.ts";
+import { callUri } from "../model/callUri.ts";
+import { VIEW_URI_META_KEY } from "../model/viewResource.ts";
 
 /** One `tools/call`, as the handler gets it. */
 export interface ToolCall {
@@ -81,6 +83,9 @@ export async function callTool(
       result,
       entry.live ? resultStamp(served, name, args, auth, resultText(result)) : undefined,
     );
+    const read = entry.view && callUri(entry, values);
+    // The URI this call read, for the command's view to watch (the host hands it this result).
+    if (read) answer._meta = { ...answer._meta, [VIEW_URI_META_KEY]: read };
     answer.content.push(...resourceLinks(served, name, linked, auth));
     return answer;
   } catch (error) {

@@ -85,5 +85,18 @@ function optionDrift(name: string, options: CommandOptions, entry: CommandEntry)
   const mimeType = options.mimeType ?? "application/json";
   if (mimeType !== entry.mimeType)
     drift.push(`${name}'s mimeType is ${mimeType} in the app, ${entry.mimeType} in catalog.json`);
+  // Which view, not the page's text: the server reads no files, catalog.json holds the page.
+  const view = !options.view
+    ? "no view"
+    : options.view === true
+      ? "livecmd's view"
+      : "its own page";
+  const recordedView = !entry.view
+    ? "no view"
+    : entry.view.html === undefined
+      ? "livecmd's view"
+      : "its own page";
+  if (view !== recordedView)
+    drift.push(`${name} has ${view} in the app, ${recordedView} in catalog.json`);
   return drift;
 }

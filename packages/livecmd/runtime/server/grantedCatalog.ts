@@ -28,6 +28,8 @@ export class GrantedCatalog {
    * one object for the process, so its schema is compiled once.
    */
   readonly watchTool: ToolEntry | null;
+  /** The commands that have a view, by the view's `ui://` URI. */
+  readonly #views: ReadonlyMap<string, CommandEntry>;
 
   constructor(engine: AppEngine, generated: Generated) {
     this.#engine = engine;
@@ -37,6 +39,7 @@ export class GrantedCatalog {
     this.#commands = new Map(
       served.sort((a, b) => byCodeUnit(a.name, b.name)).map((entry) => [entry.name, entry]),
     );
+    this.#views = new Map(served.flatMap((entry) => (entry.view ? [[entry.view.uri, entry]] : [])));
   }
 
   get scheme(): string {
@@ -64,6 +67,17 @@ export class GrantedCatalog {
   readable(name: string, auth: AuthInfo | undefined): CommandEntry | undefined {
     const entry = this.tool(name, auth);
     return entry && isReadable(entry) ? entry : undefined;
+  }
+
+  /** The readable command whose view is `uri` (`ui://app/<command>`), for `auth`. */
+  viewOf(uri: string, auth: AuthInfo | undefined): CommandEntry | undefined {
+    const entry = this.#views.get(uri);
+    return entry && this.readable(entry.name, auth);
+  }
+
+  /** Whether `uri` is some command's view, whoever asks: it never changes while served. */
+  isView(uri: string): boolean {
+    return this.#views.has(uri);
   }
 
   /** The parser of a readable command's template (`templates.ts` holds every eligible command). */

@@ -6,6 +6,7 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError,
 } from "@modelcontextprotocol/server";
+import { ERROR_META_KEY } from "../model/resultMeta.ts";
 import { cutText, shortened } from "../text/cutText.ts";
 import type { SubscriptionLimits } from "../live/limitDefaults.ts";
 import type { LimitName } from "../live/subscriptionLimits.ts";
@@ -115,8 +116,8 @@ export function invalidRequestParams(method: string, errors: readonly FieldError
 
 /**
  * `tools/call` arguments the schema, a constraint or the command itself refuses: a tool error
- * (SEP-1303), which the model reads and corrects, naming every field; `structuredContent` holds
- * the same `errors` a read's `data.errors` does.
+ * (SEP-1303), which the model reads and corrects, naming every field; `_meta[ERROR_META_KEY]`
+ * holds the same `errors` a read's `data.errors` does.
  */
 export function invalidToolArguments(tool: string, errors: readonly FieldError[]): CallToolResult {
   return {
@@ -127,7 +128,7 @@ export function invalidToolArguments(tool: string, errors: readonly FieldError[]
         text: `Invalid arguments for ${tool}: ${describe(errors)}; change them and call ${tool} again`,
       },
     ],
-    structuredContent: listedData(errors),
+    _meta: { [ERROR_META_KEY]: listedData(errors) },
   };
 }
 
@@ -207,7 +208,7 @@ function describe(errors: readonly FieldError[], separator = ": "): string {
   return more > 0 ? `${described}; and ${more} more` : described;
 }
 
-/** `data.errors` (or a tool's `structuredContent`) of the same field errors: those `listed` shows. */
+/** `data.errors` (or a tool error's `_meta[ERROR_META_KEY]`) of the same field errors: those `listed` shows. */
 function listedData(errors: readonly FieldError[]): { errors: FieldError[]; more?: number } {
   const { shown, more } = listed(errors);
   return more > 0 ? { errors: shown, more } : { errors: shown };
@@ -503,7 +504,7 @@ const MAX_ERROR_LINE_IN_ANSWER = 1000;
 /**
  * The watch tool's refusal of URIs a read would refuse (a typo, a command the principal may not
  * read): a tool error naming each, with its read's error, so the model fixes them all at once;
- * `structuredContent.errors` holds them as `{ uri, message }`, cut and as many as fit, as
+ * `_meta[ERROR_META_KEY].errors` holds them as `{ uri, message }`, cut and as many as fit, as
  * `listed` cuts field errors (`more` counts the rest). Nothing was watched.
  */
 export function unwatchableUris(
@@ -523,7 +524,7 @@ export function unwatchableUris(
         text: `Cannot watch ${refusals.length === 1 ? "this URI" : `these ${refusals.length} URIs`}, so nothing is watched: ${each}${more > 0 ? `; and ${more} more` : ""}. Watch only URIs resources/read accepts (an expanded template of resources/templates/list), and call ${tool} again`,
       },
     ],
-    structuredContent: more > 0 ? { errors, more } : { errors },
+    _meta: { [ERROR_META_KEY]: more > 0 ? { errors, more } : { errors } },
   };
 }
 
@@ -537,6 +538,6 @@ export function watchLimitReached(tool: string, refused: ProtocolError): CallToo
         text: `${refused.message}; nothing is watched. Call ${tool} with fewer URIs, or when another watch has answered`,
       },
     ],
-    structuredContent: refused.data as Record<string, unknown>,
+    _meta: { [ERROR_META_KEY]: refused.data },
   };
 }

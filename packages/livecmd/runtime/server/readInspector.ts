@@ -2,6 +2,7 @@ import type { App } from "../model/app.ts";
 import { Origin } from "../model/context.ts";
 import type { TableRead } from "../db/keyedAccess.ts";
 import { exampleUri } from "../model/templateExamples.ts";
+import { isViewListing } from "../model/viewResource.ts";
 import { byCodeUnit } from "../text/byCodeUnit.ts";
 import { resolveUri } from "./resolveUri.ts";
 import { ServedApp } from "./servedApp.ts";
@@ -68,7 +69,8 @@ export class ReadInspector {
   watchable(): { command: string; listed: string; uri?: string; missing: string[] }[] {
     const { resourceTemplates, resources } = this.#served.catalog.listings(undefined);
     const templated = new Set(resourceTemplates.map(({ name }) => name));
-    return [...resourceTemplates, ...resources.filter(({ name }) => !templated.has(name))]
+    const own = resources.filter((entry) => !isViewListing(entry) && !templated.has(entry.name));
+    return [...resourceTemplates, ...own]
       .map((listed) => {
         const entry = this.#served.catalog.readable(listed.name, undefined)!;
         const listing = "uriTemplate" in listed ? listed.uriTemplate : listed.uri;

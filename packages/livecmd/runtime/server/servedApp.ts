@@ -178,7 +178,8 @@ export class ServedApp {
         const { entry, args } = resolveUri(this, uri, auth);
         return { command: entry.name, args };
       },
-      isStatic: (uri) => this.#ownsSkillFile?.(uri) ?? false,
+      // The skill's files and the views do not change while served: watching one costs nothing.
+      isStatic: (uri) => this.catalog.isView(uri) || (this.#ownsSkillFile?.(uri) ?? false),
       holderOf,
       onError: (failure) => this.onerror(new Error(describeRerunFailure(failure))),
       onUnseen: (warning) => log.warn(warning),

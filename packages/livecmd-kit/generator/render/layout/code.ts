@@ -1,3 +1,4 @@
+import type { Reuse } from "../../reuse.ts";
 import { layOut, TAB_WIDTH, type Doc, type Placement } from "./layOut.ts";
 
 /**
@@ -14,15 +15,34 @@ interface Indented {
   indented: CodeLine[];
 }
 
+/** Lines made from `owner` alone: printed once where they land, and reused with the owner. */
+interface Reused {
+  reused: { reuse: Reuse | undefined; owner: object; part: string; lines: () => CodeLine[] };
+}
+
 /**
  * Generated code as lines and indented blocks, the statements that never break written as text
  * and every construct that may break as a unit. The printer works out where each unit lands,
  * so no code that writes a construct counts columns.
  */
-export type CodeLine = Line | Indented;
+export type CodeLine = Line | Indented | Reused;
 
 export function indented(...lines: CodeLine[]): Indented {
   return { indented: lines };
+}
+
+/**
+ * The lines `lines()` makes from `owner` (a command's plan), as `part` of a module: with
+ * `reuse` (`codegen --watch`), printed text the last generation made from the same owner at the
+ * same indent is used again, so an edit prints only the parts of the commands it changed.
+ */
+export function reusedLines(
+  reuse: Reuse | undefined,
+  owner: object,
+  part: string,
+  lines: () => CodeLine[],
+): Reused {
+  return { reused: { reuse, owner, part, lines } };
 }
 
 /** A prettier doc as a unit: the doc printer (or its flat fast path) lays it out. */
@@ -30,19 +50,46 @@ export function docUnit(doc: Doc): Unit {
   return (placement) => layOut(doc, placement);
 }
 
-/** The lines as a file's text: every line ends with a newline; an empty line is blank. */
-export function printCode(lines: CodeLine[]): string {
+/** Where the text of each generated file is kept between generations (`printCode`). */
+const FILES = {};
+
+/**
+ * The lines as a file's text: every line ends with a newline; an empty line is blank. With
+ * `reuse`, the text `file` had last time when every piece of it is the same: a big module whose
+ * commands are unchanged is not joined into one string again (nor compared byte by byte).
+ */
+export function printCode(lines: CodeLine[], reuse?: { reuse: Reuse; file: string }): string {
   const printed: string[] = [];
   appendLines(lines, 0, printed);
-  return printed.join("");
+  if (!reuse) return printed.join("");
+  const same = (last: { pieces: string[] }) =>
+    last.pieces.length === printed.length &&
+    last.pieces.every((piece, index) => piece === printed[index]);
+  const text = () => ({ pieces: printed, text: printed.join("") });
+  return reuse.reuse.of(FILES, reuse.file, text, same).text;
 }
 
 function appendLines(lines: CodeLine[], indent: number, printed: string[]): void {
   for (const line of lines) {
     if (typeof line === "string") printed.push(line === "" ? "\n" : `${pad(indent)}${line}\n`);
     else if ("indented" in line) appendLines(line.indented, indent + TAB_WIDTH, printed);
+    else if ("reused" in line) appendReused(line.reused, indent, printed);
     else printed.push(`${printPieces(line, indent)}\n`);
   }
+}
+
+function appendReused(
+  { reuse, owner, part, lines }: Reused["reused"],
+  indent: number,
+  printed: string[],
+): void {
+  if (!reuse) return appendLines(lines(), indent, printed);
+  const print = () => {
+    const own: string[] = [];
+    appendLines(lines(), indent, own);
+    return own.join("");
+  };
+  printed.push(reuse.of(owner, `${part} at ${indent}`, print));
 }
 
 function printPieces(pieces: (string | Unit)[], indent: number): string {

@@ -1,0 +1,25 @@
+import { readFileSync } from "node:fs";
+
+/**
+ * The view runtime (`packages/livecmd/view/`: the ext-apps app SDK, the watch loop, the default
+ * renderer), bundled for the browser by the package's build into `dist/view/viewRuntime.js`:
+ * from the compiled runtime two folders up, from its sources (tests, `livecmd-source`) in dist.
+ */
+const BUNDLE = new URL(
+  import.meta.url.endsWith(".ts") ? "../../dist/view/viewRuntime.js" : "../../view/viewRuntime.js",
+  import.meta.url,
+);
+
+let script: string | undefined;
+
+/** The bundled view runtime's text, read on the first view served (it is most of a view's bytes). */
+export function viewScript(): string {
+  try {
+    script ??= readFileSync(BUNDLE, "utf8");
+  } catch (error) {
+    throw new Error(
+      `livecmd: the view runtime is missing at ${BUNDLE.pathname} (${(error as NodeJS.ErrnoException).code}); build the livecmd package (npm run build)`,
+    );
+  }
+  return script;
+}
