@@ -4,13 +4,17 @@
  * customer at a time made here: re-runs per write and commit → notify, with row matching (each
  * watched read keyed on its customer) and with table matching (every reader of customers
  * re-runs, as before), in the same run. Issue 34: 10,000 watched schedules joined to their
- * patients and 10,000 watched "orders over N", in this process (bench/lib/clinicWatches.ts).
+ * patients and 10,000 watched "orders over N", in this process (bench/lib/clinicWatches.ts);
+ * 10,000 watched pages (`ORDER BY ... LIMIT`) and inserts past every page's last row.
  *
  *   npm run bench -- postgres-rows         # this row alone, printed, nothing written
  *   npx tsx bench/postgresRows.bench.ts    # the same
  */
 import { pathToFileURL } from "node:url";
 import { createExampleApp } from "../example/app.ts";
+import { command, defineApp } from "../packages/livecmd/runtime/index.ts";
+import { LiveRegistry } from "../packages/livecmd/runtime/live/liveRegistry.ts";
+import { Origin } from "../packages/livecmd/runtime/model/context.ts";
 import { postgres } from "../packages/livecmd/runtime/db/postgres/postgres.ts";
 import { clinicSeed, scenarioApp, SCHEMA } from "../test/helpers/liveScenarios.ts";
 import {
@@ -46,6 +50,9 @@ const LISTS = 10_000;
 const LIST_WRITES: Record<Matching, number> = { rows: 100, tables: 2 };
 const THRESHOLD_WATCHES = 10_000;
 const THRESHOLD_WRITES: Record<Matching, number> = { rows: 20, tables: 2 };
+/** Issue 34's pages: watched "the 10 smallest amounts from N on", and inserts past every page. */
+const PAGES = 10_000;
+const PAGE_WRITES: Record<Matching, number> = { rows: 20, tables: 2 };
 
 export const postgresRowsBench: BenchModule = {
   async run(context) {
@@ -76,8 +83,9 @@ export const postgresRowsBench: BenchModule = {
     }
     await app.close();
     const clinic = await clinicFigures(server.url!, context.log);
+    const pages = await pageFigures(server.url!, context.log);
     clearInterval(alive);
-    return section(blocks, clinic);
+    return section(blocks, { ...clinic, pages });
   },
 };
 
@@ -103,12 +111,74 @@ async function clinicFigures(serverUrl: string, log: (text: string) => void) {
   return { lists, over };
 }
 
+const ledgerPage = command({ live: true }, async (ctx, from: number) =>
+  ctx.db.all("SELECT id, amount FROM ledger WHERE amount >= ? ORDER BY amount LIMIT 10", from),
+);
+const ledgerRecord = command({}, async (ctx, id: number, amount: number) =>
+  ctx.db.run("INSERT INTO ledger VALUES (?, ?)", id, amount),
+);
+
+interface Pages {
+  reruns: number[];
+  /** From the insert to every re-run it caused done (ms): the change feed's notification included. */
+  settledMs: number[];
+}
+
+/**
+ * Issue 34's pages on a database of a ledger (amounts 1..20 x PAGES, indexed): `PAGES` watched
+ * pages, page n the 10 smallest amounts from 10n on; each insert (then deleted, unmeasured) is
+ * of an amount past every page's last row.
+ */
+async function pageFigures(serverUrl: string, log: (text: string) => void) {
+  const url = await emptyDatabase(serverUrl);
+  psql(
+    url,
+    `CREATE TABLE ledger (id integer PRIMARY KEY, amount integer NOT NULL);
+     CREATE INDEX ledger_by_amount ON ledger (amount);
+     INSERT INTO ledger SELECT g, g FROM generate_series(1, ${PAGES * 20}) g;
+     ANALYZE;`,
+  );
+  const app = defineApp({
+    name: "ledger",
+    commands: { ledgerPage, ledgerRecord },
+    agent: { grant: [ledgerPage, ledgerRecord] },
+    database: postgres(url),
+  });
+  const pages = {} as Record<Matching, Pages>;
+  for (const matching of ["rows", "tables"] as const) {
+    log(`postgres-rows: ${PAGES} watched pages, ${matching} matching`);
+    const live = new LiveRegistry(app, { matching, onError: () => {} });
+    for (let n = 1; n <= PAGES; n += 1)
+      await live.add("ledgerPage", [n * 10], { uri: `ledger://page/${n}`, notify: () => {} });
+    const reruns: number[] = [];
+    const settledMs: number[] = [];
+    for (let k = 0; k < PAGE_WRITES[matching]; k += 1) {
+      const id = PAGES * 20 + 1 + k;
+      const before = live.stats().reruns;
+      const started = performance.now();
+      await app.run("ledgerRecord", [id, PAGES * 1000], { origin: Origin.App });
+      await app.db.caughtUp();
+      await live.settled();
+      settledMs.push(performance.now() - started);
+      reruns.push(live.stats().reruns - before);
+      await app.db.run("DELETE FROM ledger WHERE id = ?", id);
+      await app.db.caughtUp();
+      await live.settled();
+    }
+    live.close();
+    pages[matching] = { reruns, settledMs };
+  }
+  await app.close();
+  return pages;
+}
+
 interface Clinic {
   lists: Record<Matching, JoinedLists>;
   over: Record<Matching, Thresholds>;
+  pages: Record<Matching, Pages>;
 }
 
-function section(blocks: Record<Matching, WriteBlock>, { lists, over }: Clinic): Section {
+function section(blocks: Record<Matching, WriteBlock>, { lists, over, pages }: Clinic): Section {
   const figures: Figure[] = [];
   const comparisons: Comparison[] = [];
   const p99 = {} as Record<Matching, Figure>;
@@ -144,6 +214,22 @@ function section(blocks: Record<Matching, WriteBlock>, { lists, over }: Clinic):
     },
     ratio("postgres commit → notify p99: tables / rows matching", p99.tables, p99.rows),
     ...clinicComparisons(lists, over),
+    {
+      label: `postgres re-runs per insert past every page, ${PAGES} watched pages, rows matching`,
+      value: median(pages.rows.reruns),
+      unit: "x",
+      target: { op: "<=", value: 0 },
+    },
+    {
+      label: `postgres re-runs per insert past every page, ${PAGES} watched pages, tables matching`,
+      value: median(pages.tables.reruns),
+      unit: "x",
+    },
+    {
+      label: "postgres pages: insert → settled, tables / rows matching (median)",
+      value: median(pages.tables.settledMs) / median(pages.rows.settledMs),
+      unit: "x",
+    },
   );
   for (const matching of ["rows", "tables"] as const)
     figures.push(
@@ -157,6 +243,7 @@ function section(blocks: Record<Matching, WriteBlock>, { lists, over }: Clinic):
         "ms",
         over[matching].matchMs,
       ),
+      figureOf(`${PAGES} pages, insert → settled, ${matching}`, "ms", pages[matching].settledMs),
     );
   return {
     title: "PostgreSQL: a write re-runs what read its row, across processes",
@@ -169,6 +256,7 @@ function section(blocks: Record<Matching, WriteBlock>, { lists, over }: Clinic):
     comparisons,
     notes: [
       `Joined lists and thresholds (issue 34), in this process, on a database of their own: ${LISTS} doctors with 4 appointments each, each with a patient of its own; \`schedule(doctor)\` reads \`appointments a JOIN patients p ON p.id = a.patient_id WHERE a.doctor_id = ?\`, watched for every doctor, and ${LIST_WRITES.rows} (rows) / ${LIST_WRITES.tables} (tables) renames of a patient one schedule lists. \`orders_over(n)\` reads \`orders WHERE total > ?\` for n = 100 ... ${THRESHOLD_WATCHES * 100}; ${THRESHOLD_WRITES.rows} / ${THRESHOLD_WRITES.tables} inserts of an order over 1% of them; matching time as on SQLite (a ReadIndex of every watch's reads, the insert's change looked up, median of 50). Today's row matching read \`patients\` and \`orders\` whole there, as table matching does.`,
+      `Pages (issue 34), in this process, on a database of their own: a ledger of ${PAGES * 20} amounts (indexed); \`ledger_page(from)\` reads \`ledger WHERE amount >= ? ORDER BY amount LIMIT 10\`, watched for from = 10, 20 ... ${PAGES * 10}; each of ${PAGE_WRITES.rows} (rows) and ${PAGE_WRITES.tables} (tables) inserts is of an amount past every page's last row (then deleted, unmeasured): a page is read up to its last row's amount, where the filter alone (\`amount >= ?\`, before pages on PostgreSQL) matched every insert, as table matching does. Insert → settled: from the command's call to every re-run it caused done, the change feed's notification included.`,
       `Table matching gets ${WRITES.tables} writes (${WRITES.tables * PROCESSES} samples, so its p99 is close to its maximum): each costs up to ${PROCESSES * WATCHED} re-runs on the 2 shared cores; fewer are counted when the next write arrives while a child still re-runs (coalesced into one).`,
     ],
   };

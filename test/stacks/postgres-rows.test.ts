@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { count, eq, inArray, like } from "drizzle-orm";
+import { count, eq, gt, inArray, like } from "drizzle-orm";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { integer, pgTable, serial, text } from "drizzle-orm/pg-core";
 import fc from "fast-check";
@@ -139,7 +139,37 @@ const READS: readonly {
     kysely: (db, a) =>
       db.selectFrom("parent").selectAll().where("name", "like", a).orderBy("id").execute(),
   },
+  {
+    sql: "SELECT c.id, p.name FROM child c JOIN parent p ON p.id = c.parent_id WHERE p.name = $1 ORDER BY c.id",
+    params: ["text"],
+    drizzle: (orm, a) =>
+      orm
+        .select({ id: child.id, name: parent.name })
+        .from(child)
+        .innerJoin(parent, eq(parent.id, child.parentId))
+        .where(eq(parent.name, a))
+        .orderBy(child.id),
+    kysely: (db, a) =>
+      db
+        .selectFrom("child as c")
+        .innerJoin("parent as p", "p.id", "c.parent_id")
+        .select(["c.id", "p.name"])
+        .where("p.name", "=", a)
+        .orderBy("c.id")
+        .execute(),
+  },
+  {
+    sql: "SELECT * FROM parent WHERE name > $1 ORDER BY id",
+    params: ["text"],
+    drizzle: (orm, a) => orm.select().from(parent).where(gt(parent.name, a)).orderBy(parent.id),
+    kysely: (db, a) =>
+      db.selectFrom("parent").selectAll().where("name", ">", a).orderBy("id").execute(),
+  },
 ];
+
+/** The join (keyed by the parents it looked up) and the filter, of READS. */
+const JOIN = READS.findIndex(({ sql }) => sql.includes(" JOIN parent p"));
+const FILTER = READS.findIndex(({ sql }) => sql.includes("name > $1"));
 
 const WRITES: readonly {
   sql: string;
@@ -418,6 +448,44 @@ for (const stack of [sqlStack, drizzleStack, kyselyStack])
         await settled();
         assert.deepEqual(received.filter((uri) => uri === "q://0/[1]").length, 2);
         live.close();
+      });
+
+      test("a join and a filter through the pool are watched by the keys looked up and by the filter: a write to another row re-runs nothing, to a matching row its reader", async () => {
+        await app.db.run(SEED);
+        await app.db.caughtUp();
+        const { live, received } = await watch(app, "rows", [
+          [JOIN, ["B"]], // parent 2's children: parent keyed by name, child by parent_id 2
+          [FILTER, ["b"]], // 'c' and the filler ('f...'): name > 'b'
+        ]);
+        const settled = async () => {
+          await app.db.caughtUp();
+          await live.settled();
+        };
+        try {
+          await stack.write(pool, {
+            statements: [
+              [1, ["A", 1]], // 'a' to 'A': neither 'B' nor past 'b'
+              [4, [1, "v"]], // a child of parent 1
+            ],
+            rollback: false,
+          });
+          await settled();
+          assert.equal(live.stats().reruns, 0);
+          await stack.write(pool, { statements: [[4, [2, "v"]]], rollback: false });
+          await settled();
+          assert.deepEqual(
+            { reruns: live.stats().reruns, received },
+            { reruns: 1, received: [`q://${JOIN}/["B"]`] },
+          );
+          await stack.write(pool, { statements: [[1, ["d", 3]]], rollback: false });
+          await settled();
+          assert.deepEqual(
+            { reruns: live.stats().reruns, received },
+            { reruns: 2, received: [`q://${JOIN}/["B"]`, `q://${FILTER}/["b"]`] },
+          );
+        } finally {
+          live.close();
+        }
       });
     },
   );

@@ -44,6 +44,12 @@ export interface TableObserver {
   /** Absent when nobody asks what a run read (then PostgreSQL explains nothing). */
   read?(reads: readonly TableRead[]): void;
   /**
+   * Reads told by `read` before their statement ran (`told`, those same objects), narrower now
+   * that it ran (`reads`: a PostgreSQL page, bounded by its last returned row). Changes heard in
+   * between were matched against `told`. Absent: a page's reads are never narrowed.
+   */
+  narrowed?(told: readonly TableRead[], reads: readonly TableRead[]): void;
+  /**
    * Only which tables are read is wanted: each is reported whole, with no keys or filters bound
    * and no values looked up (table-level matching).
    */

@@ -428,6 +428,7 @@ export class LiveRegistry {
           origin: Origin.Agent,
           observer: {
             read: (tableReads) => reads.add(tableReads),
+            narrowed: (told, tableReads) => reads.narrow(told, tableReads),
             sawPrincipal: () => (sawPrincipal = true),
             tablesOnly: this.#matching === "tables",
           },

@@ -69,6 +69,25 @@ export class ReadSet {
   /** What one statement read. */
   add(reads: readonly TableRead[]): void {
     this.statements += 1;
+    this.#add(reads);
+  }
+
+  /**
+   * Reads `add` was told (`told`, those objects) narrowed now that their statement ran: each
+   * filter told gives way to what the statement read (a table made whole meanwhile stays so).
+   */
+  narrow(told: readonly TableRead[], reads: readonly TableRead[]): void {
+    for (const { table, filter } of told) {
+      const filters = filter && this.#filtered?.get(table);
+      const at = filters ? filters.indexOf(filter!) : -1;
+      if (at < 0) continue;
+      filters!.splice(at, 1);
+      if (filters!.length === 0) this.#filtered!.delete(table);
+    }
+    this.#add(reads);
+  }
+
+  #add(reads: readonly TableRead[]): void {
     for (const read of reads) {
       if (this.whole.has(read.table)) continue;
       if (read.filter) {

@@ -25,6 +25,8 @@ import { InvalidArguments } from "../validation/invalidArguments.ts";
 export interface RunObserver {
   /** The rows each statement read (by key, by filter, or whole tables). */
   read(reads: readonly TableRead[]): void;
+  /** Reads told before their statement ran, narrower once it ran (`TableObserver.narrowed`). */
+  narrowed?(told: readonly TableRead[], reads: readonly TableRead[]): void;
   /** Only which tables each statement reads is wanted (table-level matching): no keys, filters or lookups. */
   readonly tablesOnly?: boolean;
   /** The run (the handler or a middleware) looked at `ctx.auth`: its result may differ by principal. */
@@ -322,6 +324,9 @@ export class AppEngine {
       observer || signal
         ? {
             ...(observer && { read: (reads) => observer.read(reads) }),
+            ...(observer?.narrowed && {
+              narrowed: (told, reads) => observer.narrowed!(told, reads),
+            }),
             ...(observer?.tablesOnly && { tablesOnly: true }),
             ...(signal && { signal }),
           }

@@ -47,6 +47,11 @@ export class ReadInspector {
             statements += 1;
             reads.push(...each);
           },
+          narrowed: (told, each) =>
+            told.forEach((read, i) => {
+              const at = reads.indexOf(read);
+              if (at >= 0) reads[at] = each[i]!;
+            }),
           sawPrincipal: () => (readsPrincipal = true),
         },
       })

@@ -12,6 +12,8 @@ export interface PgQueryConfig {
 export interface PgQueryResult {
   rows: unknown[];
   rowCount: number | null;
+  /** The columns of the rows, in order (absent from results livecmd does not read them from). */
+  fields?: readonly { readonly name: string }[];
 }
 
 export interface PgTypeParsers {

@@ -1,5 +1,6 @@
 import type { TableObserver } from "../database.ts";
 import type { KeyValue, RowImage, TableRead } from "../keyedAccess.ts";
+import { RowFilter } from "../rowFilter.ts";
 import { unfollowed, type WholeReason } from "../wholeReason.ts";
 import {
   predicateFilter,
@@ -34,6 +35,11 @@ export const SCAN_LIMIT = 10_000;
 
 const TOO_MANY_VALUES = `more than ${LOOKUP_LIMIT.toLocaleString("en-US")} values`;
 const TOO_MANY_ROWS = `more than ${SCAN_LIMIT.toLocaleString("en-US")} supplying rows`;
+/** A page whose rows livecmd is not shown: its table is read whole where it tests nothing. */
+const UNSHOWN_PAGE: WholeReason = {
+  kind: "page",
+  why: "whose rows livecmd does not see (sent through the app's own handle)",
+};
 const UNSURE = unfollowed(
   "a parameter livecmd cannot be sure how PostgreSQL reads (' 7', a uuid in braces, a Buffer)",
 );
@@ -41,41 +47,61 @@ const UNSURE = unfollowed(
 /** Runs one of livecmd's own statements where the app's statement runs (its transaction, or the pool). */
 export type Query = (config: PgQueryConfig) => Promise<{ rows: unknown[] }>;
 
+/** A page's read as planned, and as told before its statement ran: what `pageReads.ts` narrows. */
+export interface ToldPage {
+  readonly planned: PlannedRead;
+  readonly told: TableRead;
+}
+
 /**
  * Tells `observer` what a statement planned as `reads` reads when bound to `params`: by table
  * alone when it matches by table; else its own values' reads, then, once `query` (where the
- * statement runs: its transaction, its connection) read them, the values it looks up.
+ * statement runs: its transaction, its connection) read them, the values it looks up. With
+ * `narrowing`, a page's read is told so that it can be narrowed once the statement ran (its
+ * filter, or every row as a filter); returns those.
  */
 export async function reportReads(
   observer: TableObserver,
   reads: readonly PlannedRead[],
   params: readonly unknown[],
   query: Query,
-): Promise<void> {
-  if (observer.tablesOnly) return observer.read?.(reads.map(({ table }) => ({ table })));
-  const { now, later } = boundReads(reads, params);
+  narrowing = false,
+): Promise<readonly ToldPage[]> {
+  if (observer.tablesOnly) {
+    observer.read?.(reads.map(({ table }) => ({ table })));
+    return [];
+  }
+  const { now, later, pages } = boundReads(reads, params, narrowing);
   observer.read?.(now);
   if (later.length > 0) observer.read?.(await lookedUpReads(later, params, query));
+  return pages;
 }
 
 /**
  * The rows a statement planned as `reads` reads when bound to `params`: `now`, what its own
  * values tell (each key source's values as the change feed writes them; a parameter livecmd
  * cannot be sure of makes its table whole; NULL finds no row, so it adds no value), and `later`,
- * the reads whose values it reads off other rows, which `lookedUpReads` resolves.
+ * the reads whose values it reads off other rows, which `lookedUpReads` resolves; `pages`, the
+ * reads of `now` a page narrows once its statement ran, when `narrowing`.
  */
 export function boundReads(
   reads: readonly PlannedRead[],
   params: readonly unknown[],
-): { now: TableRead[]; later: PlannedRead[] } {
+  narrowing = false,
+): { now: TableRead[]; later: PlannedRead[]; pages: ToldPage[] } {
   const binding = new Binding(params, new Map(), new Map());
   const now: TableRead[] = [];
   const later: PlannedRead[] = [];
+  const pages: ToldPage[] = [];
   for (const read of reads) {
     if (lookupsOf(read).length > 0) later.push(read);
-    else now.push(binding.read(read));
+    else if (read.page && narrowing) {
+      const told = binding.pageRead(read);
+      now.push(told);
+      pages.push({ planned: read, told });
+    } else now.push(binding.read(read));
   }
-  return { now, later };
+  return { now, later, pages };
 }
 
 /**
@@ -119,7 +145,8 @@ class Binding {
   read(read: PlannedRead): TableRead {
     if (read.filter !== undefined)
       return { table: read.table, filter: predicateFilter(this.predicate(read.filter)) };
-    if (read.column === undefined) return read;
+    if (read.column === undefined)
+      return read.page ? { table: read.table, reason: UNSHOWN_PAGE } : read;
     const values = this.keys(read.sources, read.kind);
     if (!values) return { table: read.table, reason: this.#whyNotKeyed(read.sources) };
     const lookedUp = read.sources.flatMap((source) =>
@@ -131,6 +158,13 @@ class Binding {
       values,
       ...(lookedUp.length > 0 && { lookedUp: [...new Set(lookedUp)].join(", ") }),
     };
+  }
+
+  /** A page's read before its statement ran: its filter, or every row, as a filter a narrower one replaces. */
+  pageRead(read: PlannedRead): TableRead {
+    return read.filter !== undefined
+      ? this.read(read)
+      : { table: read.table, filter: new RowFilter(true) };
   }
 
   #whyNotKeyed(sources: readonly KeySource[]): WholeReason {

@@ -16,6 +16,7 @@ import {
   type Operand,
 } from "./planConditions.ts";
 import { arrayElements, keysOfTexts } from "./pgKeys.ts";
+import type { PageFinding, PlannedPage } from "./planPage.ts";
 import { wholeReasonOfScan } from "./scanReasons.ts";
 
 /** A node of `EXPLAIN (FORMAT JSON, VERBOSE)`, the fields livecmd reads. */
@@ -33,6 +34,8 @@ export interface PlanNode {
   "Hash Cond"?: string;
   "Merge Cond"?: string;
   "Join Filter"?: string;
+  "Sort Key"?: string[];
+  Output?: string[];
   Plans?: PlanNode[];
 }
 
@@ -100,7 +103,8 @@ export interface Keyed {
 /**
  * How a statement reads a table, as planned: whole (`reason`, why the plan reads it whole;
  * `because`, when livecmd will not hear of every change to it), only rows whose `column` equals
- * one of `sources`, or through a filter.
+ * one of `sources`, or through a filter. A whole or filtered read with a `page` is narrowed by
+ * the rows the statement returned, once it ran (`pageReads.ts`).
  */
 export type PlannedRead =
   | {
@@ -109,6 +113,7 @@ export type PlannedRead =
       readonly filter?: undefined;
       readonly because?: string;
       readonly reason?: WholeReason;
+      readonly page?: PlannedPage;
     }
   | {
       readonly table: string;
@@ -116,8 +121,14 @@ export type PlannedRead =
       readonly kind: KeyKind;
       readonly sources: readonly KeySource[];
       readonly filter?: undefined;
+      readonly page?: undefined;
     }
-  | { readonly table: string; readonly column?: undefined; readonly filter: PlannedPredicate };
+  | {
+      readonly table: string;
+      readonly column?: undefined;
+      readonly filter: PlannedPredicate;
+      readonly page?: PlannedPage;
+    };
 
 /**
  * The conditions each kind of scan applies to every row it returns. Other scans of a table
@@ -174,10 +185,18 @@ export function planReads(
   columns: TableColumns,
   paramTypes: readonly string[],
   tableOf: (scan: PlanNode) => string,
+  page?: PageFinding,
 ): PlannedRead[] {
   const analysis = new PlanAnalysis(plan, columns, paramTypes, tableOf);
+  if (page && analysis.scans.length === 1)
+    return [pagedRead(tableOf(page.scan), analysis.rows(page.scan), page)];
   const byTable = new Map<string, ScanRows[] | WholeReason>();
-  for (const scan of analysis.scans) {
+  // A scan that tests nothing of its own is worked out first: the other side of its join then
+  // keeps its own filter and supplies the keys it is looked up by, not the other way round.
+  const ordered = [...analysis.scans].sort(
+    (a, b) => Number(ownConditions(b).length === 0) - Number(ownConditions(a).length === 0),
+  );
+  for (const scan of ordered) {
     const table = tableOf(scan);
     const rows = analysis.rows(scan);
     const earlier = byTable.get(table) ?? [];
@@ -198,6 +217,21 @@ export function planNodes(plan: PlanNode): PlanNode[] {
     pending.push(...(node.Plans ?? []));
   }
   return nodes;
+}
+
+/**
+ * The read of a page's scan: by key as any (its keys bound it already); else narrowed by the
+ * page once it ran, or, when it cannot be, whole with the page's reason where it tests nothing.
+ */
+function pagedRead(table: string, rows: ScanRows, found: PageFinding): PlannedRead {
+  if ("keyed" in rows) return readsOf(table, [rows])[0]!;
+  if ("page" in found)
+    return "filter" in rows
+      ? { table, filter: rows.filter, page: found.page }
+      : { table, reason: rows.whole, page: found.page };
+  return "filter" in rows
+    ? { table, filter: rows.filter }
+    : { table, reason: { kind: "page", why: found.problem } };
 }
 
 /** One read per key column, every source of it; one per filter. */
@@ -256,12 +290,7 @@ class PlanAnalysis {
     let rows: ScanRows;
     if (!fields) rows = { whole: wholeReasonOfScan(scan, this.#paramsKnown) };
     else {
-      const conditions = [
-        ...fields.flatMap((field) =>
-          scan[field] === undefined ? [] : [parseCondition(scan[field])],
-        ),
-        ...this.#joinConditions(scan),
-      ];
+      const conditions = [...ownConditions(scan), ...this.#joinConditions(scan)];
       const all: Condition = { kind: "and", parts: conditions };
       const keyed = this.#conditionKey(all, scan);
       const predicate = keyed ? undefined : this.#predicate(all, scan, false);
@@ -289,9 +318,15 @@ class PlanAnalysis {
     if (!parent || !JOINS.has(parent["Node Type"] ?? "")) return [];
     const side = parent.Plans?.indexOf(child) ?? -1;
     if (!(JOINED_SIDES[parent["Join Type"] ?? ""] ?? []).includes(side)) return [];
-    return (["Hash Cond", "Merge Cond", "Join Filter"] as const).flatMap((field) =>
-      parent![field] === undefined ? [] : [parseCondition(parent![field])],
-    );
+    const inner = side === 0 && parent["Node Type"] === "Nested Loop" && parent.Plans?.[1];
+    return [
+      ...(["Hash Cond", "Merge Cond", "Join Filter"] as const).flatMap((field) =>
+        parent![field] === undefined ? [] : [parseCondition(parent![field])],
+      ),
+      // A nested loop looks its inner rows up by the outer row's columns (`p.id = c.parent_id`
+      // on the inner index scan): an outer row counts only where one of them meets them.
+      ...(inner ? ownConditions(passedThrough(inner)) : []),
+    ];
   }
 
   #conditionKey(condition: Condition, scan: PlanNode): Keyed | undefined {
@@ -481,6 +516,21 @@ class PlanAnalysis {
       ? { lookup: this.#lookup(other!, operand.ref.column), type: column.type }
       : undefined;
   }
+}
+
+/** The conditions a scan applies to every row it returns, as parsed (none for a scan livecmd does not read). */
+function ownConditions(scan: PlanNode): Condition[] {
+  return (CONDITIONS[scan["Node Type"] ?? ""] ?? []).flatMap((field) =>
+    scan[field] === undefined ? [] : [parseCondition(scan[field])],
+  );
+}
+
+/** The node below the ones that pass its rows on unchanged (a Memoize over an index scan). */
+function passedThrough(node: PlanNode): PlanNode {
+  let below = node;
+  while (PASSING.has(below["Node Type"] ?? "") && below.Plans?.length === 1)
+    below = below.Plans[0]!;
+  return below;
 }
 
 /** The rows of a scan while they are being worked out. */

@@ -3,6 +3,7 @@ import { callsRead } from "./functionReads.ts";
 import { columnsOf, tableKey, type PlannedTable } from "./keyColumns.ts";
 import type { PgClient } from "../node-postgres/pgShapes.ts";
 import { planCalls } from "./planCalls.ts";
+import { pageScan, plannedPage } from "./planPage.ts";
 import { planNodes, planReads, type PlanNode, type PlannedRead } from "./planReads.ts";
 import { relationsOf, type Relations } from "./relationRoots.ts";
 
@@ -63,7 +64,8 @@ async function accessOf(
   argTypes: readonly string[] | undefined,
   explaining: Explaining,
 ): Promise<PlannedAccess> {
-  const { plan, paramTypes } = await explained(client, sql, argTypes);
+  // A page is the statement's own (a function body's rows are not returned to the app).
+  const { plan, paramTypes, sortKeys } = await explained(client, sql, argTypes, !argTypes);
   const nodes = planNodes(plan);
   const calls = await callsRead(client, planCalls(nodes), explaining.pure);
   if ("unknown" in calls) return calls;
@@ -90,7 +92,8 @@ async function accessOf(
       ),
     );
   }
-  return tablesOf(client, plan, nodes, paramTypes, bodyReads);
+  const page = argTypes ? undefined : { text: sql, sortKeys };
+  return tablesOf(client, plan, nodes, paramTypes, bodyReads, page);
 }
 
 async function tablesOf(
@@ -99,6 +102,7 @@ async function tablesOf(
   nodes: readonly PlanNode[],
   paramTypes: readonly string[],
   bodyReads: readonly PlannedRead[],
+  page: { text: string; sortKeys: readonly string[] | undefined } | undefined,
 ): Promise<PlannedAccess> {
   const named = new Map<string, PlannedTable>();
   for (const node of nodes)
@@ -121,7 +125,15 @@ async function tablesOf(
     nodes.filter((node) => node["Node Type"] === "ModifyTable").map((node) => rootOf(node)!),
   );
   const columns = await columnsOf(client, [...named.values()]);
-  const reads = [...planReads(plan, columns, paramTypes, (node) => rootOf(node)!), ...bodyReads];
+  const found = page && pageScan(plan);
+  const paged =
+    found && "problem" in found
+      ? found
+      : found && page && plannedPage(found.scan, plan, page.text, page.sortKeys, columns);
+  const reads = [
+    ...planReads(plan, columns, paramTypes, (node) => rootOf(node)!, paged),
+    ...bodyReads,
+  ];
   return { reads: unheardMarked(mergedWhole(reads), relations), writes: [...writes].sort() };
 }
 
@@ -148,31 +160,45 @@ function unheardMarked(reads: readonly PlannedRead[], relations: Relations): Pla
   return marked.sort((a, b) => a.table.localeCompare(b.table));
 }
 
-/** The generic plan of `sql` (every plan, when rules make it several) and its parameters' types. */
+/**
+ * The generic plan of `sql` (every plan, when rules make it several) and its parameters' types;
+ * when `pages` and the plan returns a page straight from an index scan (`pageScan`), the sort
+ * keys of its plan without index scans: what its ORDER BY sorts by, which EXPLAIN prints only
+ * where a Sort does it (none: no ORDER BY, or one by constants alone).
+ */
 async function explained(
   client: PgClient,
   sql: string,
   argTypes: readonly string[] | undefined,
-): Promise<{ plan: PlanNode; paramTypes: string[] }> {
+  pages: boolean,
+): Promise<{ plan: PlanNode; paramTypes: string[]; sortKeys?: readonly string[] }> {
   await client.query({ text: "SET plan_cache_mode = force_generic_plan" });
   await client.query({ text: "SET enable_partition_pruning = off" });
   try {
     const typed = argTypes?.length ? ` (${argTypes.join(", ")})` : "";
-    await client.query({ text: `PREPARE ${EXPLAINED}${typed} AS ${sql}` });
+    const prepare = `PREPARE ${EXPLAINED}${typed} AS ${sql}`;
+    await client.query({ text: prepare });
     try {
       const { rows } = await client.query({
         text: "SELECT array_to_json(parameter_types::text[]) AS types FROM pg_prepared_statements WHERE name = $1",
         values: [EXPLAINED],
       });
       const paramTypes = (rows[0] as { types: string[] }).types;
-      const nulls = paramTypes.map(() => "NULL").join(", ");
-      const explainedRows = await client.query({
-        text: `EXPLAIN (FORMAT JSON, VERBOSE) EXECUTE ${EXPLAINED}${nulls ? `(${nulls})` : ""}`,
-      });
-      const plans = (explainedRows.rows[0] as { "QUERY PLAN": { Plan: PlanNode }[] })[
-        "QUERY PLAN"
-      ].map(({ Plan }) => Plan);
-      return { plan: plans.length === 1 ? plans[0]! : { Plans: plans }, paramTypes };
+      const plan = await explainPrepared(client, paramTypes);
+      const found = pages ? pageScan(plan) : undefined;
+      if (!found || "problem" in found) return { plan, paramTypes };
+      // A prepared statement keeps its generic plan: planned again, with index scans off.
+      await deallocateExplained(client);
+      for (const scan of INDEX_SCAN_SETTINGS) await client.query({ text: `SET ${scan} = off` });
+      try {
+        await client.query({ text: prepare });
+        const sorted = planNodes(await explainPrepared(client, paramTypes)).find(
+          (node) => node["Sort Key"] !== undefined,
+        );
+        return { plan, paramTypes, ...(sorted && { sortKeys: sorted["Sort Key"] }) };
+      } finally {
+        for (const scan of INDEX_SCAN_SETTINGS) await client.query({ text: `RESET ${scan}` });
+      }
     } finally {
       await deallocateExplained(client);
     }
@@ -180,6 +206,20 @@ async function explained(
     await client.query({ text: "RESET enable_partition_pruning" });
     await client.query({ text: "RESET plan_cache_mode" });
   }
+}
+
+/** The planner's settings for scans through an index. */
+const INDEX_SCAN_SETTINGS = ["enable_indexscan", "enable_indexonlyscan", "enable_bitmapscan"];
+
+async function explainPrepared(client: PgClient, paramTypes: readonly string[]): Promise<PlanNode> {
+  const nulls = paramTypes.map(() => "NULL").join(", ");
+  const { rows } = await client.query({
+    text: `EXPLAIN (FORMAT JSON, VERBOSE) EXECUTE ${EXPLAINED}${nulls ? `(${nulls})` : ""}`,
+  });
+  const plans = (rows[0] as { "QUERY PLAN": { Plan: PlanNode }[] })["QUERY PLAN"].map(
+    ({ Plan }) => Plan,
+  );
+  return plans.length === 1 ? plans[0]! : { Plans: plans };
 }
 
 /**

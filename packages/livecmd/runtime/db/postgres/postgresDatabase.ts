@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { ANY_TABLE } from "../anyTable.ts";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
 import { reportReads } from "./boundReads.ts";
+import { pageReads } from "./pageReads.ts";
 import { cancellableQuery, whileCancellable } from "../node-postgres/cancellableQuery.ts";
 import type { PgHandleStatements } from "../node-postgres/observedPool.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
@@ -325,6 +326,9 @@ export class PostgresDatabase implements AppDatabase {
    * snapshot is heard after that, so the run in progress is matched against it; reported after
    * the statement, a change heard in between would miss the run. Reads by values looked up off
    * other rows are reported once those are read, after the reads of the rows that supply them.
+   * A page's read is narrowed once the statement returned (`pageReads.ts`): a change heard until
+   * then was matched against its filter, and one heard after is past the snapshot, where the
+   * bound holds.
    */
   async #query(sql: string, params: SqlParam[]): Promise<PgQueryResult> {
     await this.#ready;
@@ -332,18 +336,30 @@ export class PostgresDatabase implements AppDatabase {
     const transaction = this.shared.scope.getStore()?.client;
     const config = { text, values: params, types: this.shared.types };
     const signal = this.observer?.signal;
-    if (!this.observer?.read && !this.shared.checkingReads)
+    const observer = this.observer;
+    if (!observer?.read && !this.shared.checkingReads)
       return cancellableQuery(this.shared.pool, transaction, config, signal);
     const reads = await this.shared.reads(
       text,
       transaction && { client: transaction, inTransaction: true },
     );
-    if (this.observer?.read)
-      await reportReads(this.observer, reads, params, (own) =>
-        (transaction ?? this.shared.pool).query(own),
-      );
-    if (this.shared.checkingReads) return this.shared.checked(config, reads, transaction);
-    return cancellableQuery(this.shared.pool, transaction, config, signal);
+    const pages = observer?.read
+      ? await reportReads(
+          observer,
+          reads,
+          params,
+          (own) => (transaction ?? this.shared.pool).query(own),
+          observer.narrowed !== undefined,
+        )
+      : [];
+    const result = this.shared.checkingReads
+      ? await this.shared.checked(config, reads, transaction)
+      : await cancellableQuery(this.shared.pool, transaction, config, signal);
+    if (pages.length > 0) {
+      const { told, reads: narrowed } = pageReads(pages, params, result);
+      if (told.length > 0) observer!.narrowed!(told, narrowed);
+    }
+    return result;
   }
 }
 
