@@ -78,6 +78,11 @@ describe(
         assert.match(before, /Customer\s+live · last changed/);
         assert.ok(before.includes(name), `the view shows customer 12 (${name}): ${before}`);
         assert.match(before, /Order count/, "labels are the schema's property names, spaced");
+        assert.match(
+          before,
+          /live · last changed [^\n]*\s+Id\s+12\s+Name\s/,
+          "fields in the order the command returns them",
+        );
 
         // A write to 13 changes nothing the view shows: count the view's DOM changes meanwhile.
         await frame.evaluate(() => {

@@ -188,7 +188,7 @@ export async function runServe(argv: ServeArguments): Promise<void> {
   const { serverLog } =
     argv.http === undefined ? await stdioServing() : await import("livecmd/server");
   const log = serverLog(argv["log-format"]);
-  const skills = await loadedSkills(
+  const { skills, found } = await loadedSkills(
     argv.skills === undefined ? skillFolders(project, appModule, cwd) : [argv.skills],
     argv.skills !== undefined,
     cwd,
@@ -205,6 +205,8 @@ export async function runServe(argv: ServeArguments): Promise<void> {
     }),
   };
   await serve(app, argv.http === undefined ? undefined : { port: argv.http, flags: argv }, options);
+  // Once serving: a start refused for bad input says so in one line.
+  log.info(found);
 }
 
 /**
@@ -221,22 +223,22 @@ function skillFolders(project: ProjectConfig, appModule: string, cwd: string): s
 
 /**
  * The skills in the first of `folders` (relative to `cwd`) that exists, loaded with the SDK's
- * `loadSkills`; none when none exists and no folder was `named` by --skills (an app served before
- * its first codegen, or deployed without its generated folder). Problems with a skill are logged.
+ * `loadSkills`, and `found`: where they came from, or that there were none (no folder exists, and
+ * none was `named` by --skills: an app served before its first codegen, or deployed without its
+ * generated folder). Problems with a skill are logged.
  */
 async function loadedSkills(
   folders: readonly string[],
   named: boolean,
   cwd: string,
   log: ServerLog,
-): Promise<SkillsExtension | undefined> {
+): Promise<{ skills?: SkillsExtension; found: string }> {
   const folder = folders.find((candidate) => existsSync(path.resolve(cwd, candidate)));
   if (folder === undefined) {
     if (named) throw new InputError(`--skills ${folders[0]} does not exist`);
-    log.info(
-      `no agent skills served: no ${folders.join(" or ")} (npx livecmd codegen writes them; where the app is deployed without its source, copy them there or name them with --skills <folder>)`,
-    );
-    return undefined;
+    return {
+      found: `no agent skills served: no ${folders.join(" or ")} (npx livecmd codegen writes them; where the app is deployed without its source, copy them there or name them with --skills <folder>)`,
+    };
   }
   const root = path.resolve(cwd, folder);
   // The SDK's own loader, not livecmd/server's re-export: a stdio start loads no HTTP modules.
@@ -245,8 +247,7 @@ async function loadedSkills(
     const skills = await loadSkills(root, {
       onWarning: ({ path: file, message }) => log.warn(`skills: ${file}: ${message}`),
     });
-    log.info(`serving the agent skills in ${folder}`);
-    return skills;
+    return { skills, found: `serving the agent skills in ${folder}` };
   } catch (error) {
     throw new InputError(`the skills in ${folder} cannot be served: ${(error as Error).message}`);
   }

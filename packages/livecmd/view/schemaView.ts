@@ -82,11 +82,17 @@ export function utcText(iso: string): string {
   return `${new Date(iso).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
-/** The schema's properties in its order, then any others the values have, in theirs. */
+/**
+ * The keys in the order the result has them (the command's own: a record's id first, as it
+ * returns it), then the schema's properties no value has. A schema lists an intersection's or an
+ * extended interface's properties in the type checker's order, which no reader chose.
+ */
 function keysOf(records: Record<string, unknown>[], schema: Schema): string[] {
-  const keys = Object.keys((schema.properties ?? {}) as Schema);
+  const keys: string[] = [];
   for (const record of records)
     for (const key of Object.keys(record)) if (!keys.includes(key)) keys.push(key);
+  for (const key of Object.keys((schema.properties ?? {}) as Schema))
+    if (!keys.includes(key)) keys.push(key);
   return keys;
 }
 
