@@ -8,11 +8,12 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import { command, defineApp, type App } from "../../packages/livecmd/runtime/index.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import {
+  compareMatchings,
   queryCommand,
   watch,
-  writeAndCompare,
   writeBatches,
   type Oracle,
+  type Reruns,
   type Statement,
 } from "../helpers/differentialLive.ts";
 import {
@@ -218,7 +219,7 @@ for (const driver of SQLITE_DRIVERS)
     test("live rows: row-level matching notifies what table-level matching does, and exactly the reads whose results a write changed, whoever wrote (random reads and writes)", async () => {
       const folder = mkdtempSync(path.join(tmpdir(), "livecmd-rows-"));
       let run = 0;
-      const reruns = { rows: 0, tables: 0 };
+      const reruns: Reruns = { rows: 0, tables: 0 };
       await fc.assert(
         fc.asyncProperty(
           fc.array(statement(READS), { minLength: 1, maxLength: 8 }),
@@ -227,11 +228,14 @@ for (const driver of SQLITE_DRIVERS)
             const file = path.join(folder, `${(run += 1)}.sqlite`);
             const other = connect(driver, file);
             const app = exampleApp(driver, file);
-            const rows = await watch(app, "rows", reads);
-            const tables = await watch(app, "tables", reads);
-            await writeAndCompare(app, WRITES, writes, rows, tables, otherConnection(other, reads));
-            reruns.rows += rows.live.stats().reruns;
-            reruns.tables += tables.live.stats().reruns;
+            await compareMatchings(
+              app,
+              WRITES,
+              reads,
+              writes,
+              reruns,
+              otherConnection(other, reads),
+            );
             await app.close();
             other.close();
           },
@@ -248,7 +252,7 @@ for (const driver of SQLITE_DRIVERS)
     test("live rows: a page is read up to its last row's key, and a write past it re-runs nothing, each notified exactly (random pages and writes)", async () => {
       const folder = mkdtempSync(path.join(tmpdir(), "livecmd-pages-"));
       let run = 0;
-      const reruns = { rows: 0, tables: 0 };
+      const reruns: Reruns = { rows: 0, tables: 0 };
       await fc.assert(
         fc.asyncProperty(
           fc.array(pageRead, { minLength: 1, maxLength: 6 }),
@@ -257,11 +261,14 @@ for (const driver of SQLITE_DRIVERS)
             const file = path.join(folder, `${(run += 1)}.sqlite`);
             const other = connect(driver, file);
             const app = exampleApp(driver, file);
-            const rows = await watch(app, "rows", reads);
-            const tables = await watch(app, "tables", reads);
-            await writeAndCompare(app, WRITES, writes, rows, tables, otherConnection(other, reads));
-            reruns.rows += rows.live.stats().reruns;
-            reruns.tables += tables.live.stats().reruns;
+            await compareMatchings(
+              app,
+              WRITES,
+              reads,
+              writes,
+              reruns,
+              otherConnection(other, reads),
+            );
             await app.close();
             other.close();
           },
