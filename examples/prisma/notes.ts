@@ -15,7 +15,7 @@ export interface NoteTitle {
 
 /**
  * A note, by id.
- * @param id The note's id.
+ * @param id The note's id, e.g. 1.
  * @minimum 1
  */
 export const notes_show = command(
@@ -31,7 +31,7 @@ export const notes_show = command(
 
 /**
  * An author's notes, oldest first.
- * @param author_id The author's id.
+ * @param author_id The author's id, e.g. 1.
  * @minimum 1
  */
 export const notes_by_author = command(
@@ -54,7 +54,7 @@ export const authors_create = command({}, async (_ctx, name: string): Promise<{ 
 
 /**
  * Writes a note, and returns its id.
- * @param author_id The author's id.
+ * @param author_id The author's id, e.g. 1.
  * @minimum 1
  * @param title The note's title.
  */
@@ -66,7 +66,7 @@ export const notes_create = command(
 
 /**
  * Renames a note.
- * @param id The note's id.
+ * @param id The note's id, e.g. 1.
  * @minimum 1
  * @param title The new title.
  */

@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { App } from "../../packages/livecmd/runtime/index.ts";
 import { testApp, type ProtocolVersion } from "../../packages/livecmd/runtime/testing/index.ts";
+import { inspectCost } from "../../packages/livecmd-kit/cli/inspectCost.ts";
 import { inspectReads } from "../../packages/livecmd-kit/cli/inspectReads.ts";
 import { root } from "./cli.ts";
 import { psql } from "./postgres.ts";
@@ -104,6 +105,12 @@ export async function unseenNotes(app: App, protocol: ProtocolVersion): Promise<
     assert.match(
       inspected[1]!,
       /^ {2}reads nothing livecmd can see: every write re-runs a watch of it; give livecmd the handle/,
+    );
+    const cost: string[] = [];
+    await inspectCost(app, (text) => cost.push(text));
+    assert.match(
+      cost.join("\n"),
+      /^notes_show +notes:\/\/notes_show\/\d+ +reads nothing livecmd can see/m,
     );
     await mcp.call("notes_rename", { id: note.id, title: "two" });
     await app.db.run("UPDATE authors SET name = 'Ada L.' WHERE id = ?", ada.id);

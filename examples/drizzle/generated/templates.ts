@@ -18,7 +18,7 @@ export const templates = {
       {
         name: "author_id",
         in: "path",
-        schema: { type: "integer", minimum: 1, description: "The author's id." },
+        schema: { type: "integer", minimum: 1, description: "The author's id, e.g. 1." },
       },
     ],
     parse(uri) {
@@ -45,7 +45,7 @@ export const templates = {
       {
         name: "id",
         in: "path",
-        schema: { type: "integer", minimum: 1, description: "The note's id." },
+        schema: { type: "integer", minimum: 1, description: "The note's id, e.g. 1." },
       },
     ],
     parse(uri) {

@@ -13,7 +13,7 @@ export interface TemplateVariables {
  */
 export interface NotesByAuthorVariables {
   /**
-   * The author's id.
+   * The author's id, e.g. 1.
    *
    * @minimum 1
    */
@@ -24,7 +24,7 @@ export interface NotesByAuthorVariables {
  */
 export interface NotesShowVariables {
   /**
-   * The note's id.
+   * The note's id, e.g. 1.
    *
    * @minimum 1
    */

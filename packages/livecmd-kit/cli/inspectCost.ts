@@ -9,6 +9,7 @@ import {
   type ReadInspector,
   type TableRead,
 } from "livecmd/internal";
+import { UNSEEN } from "./inspectReads.ts";
 
 const COLUMNS = ["command", "read as", "cost: a write re-runs a watch of it when it changes"];
 
@@ -50,8 +51,8 @@ async function costRows(inspector: ReadInspector): Promise<string[][]> {
       ]);
       continue;
     }
-    const { reads, readsPrincipal, failure } = await inspector.read(uri);
-    const cost = costText(reads);
+    const { reads, unseen, readsPrincipal, failure } = await inspector.read(uri);
+    const cost = unseen ? UNSEEN : costText(reads);
     const notes = [
       ...(failure === undefined ? [] : [`the read failed: ${failure}`]),
       ...(readsPrincipal ? ["one run per principal (it reads ctx.auth)"] : []),

@@ -26,7 +26,6 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
   const inspector = await readInspector(app).catch((error: Error) => {
     throw new InputError(error.message);
   });
-  const valueText = keyValueText(app.db);
   for (const uri of uris) {
     const { command, args, reads, unseen, readsPrincipal, failure } = await inspector
       .read(uri)
@@ -37,7 +36,7 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
     if (failure !== undefined)
       log(`  the read failed (${failure}); until it succeeds, a watch of it depends on:`);
     if (unseen) log(`  ${UNSEEN}`);
-    else for (const line of readLines(reads, valueText)) log(`  ${line}`);
+    else for (const line of readLines(reads, keyValueText(app.db))) log(`  ${line}`);
     log(
       readsPrincipal
         ? "  reads ctx.auth: one run per principal"
@@ -48,7 +47,7 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
 }
 
 /** A run that made no statement livecmd saw (`ReadSet.unseen`). */
-const UNSEEN = `reads nothing livecmd can see: every write re-runs a watch of it; ${UNSEEN_FIX}`;
+export const UNSEEN = `reads nothing livecmd can see: every write re-runs a watch of it; ${UNSEEN_FIX}`;
 
 /** The handler's arguments as a call would pass them, optional ones left out at the end. */
 function argumentsText(args: readonly unknown[]): string {
