@@ -43,9 +43,14 @@ describe("livecmd db install", { skip: server.skip }, () => {
         /^livecmd: the PostgreSQL URL "mysql:\/\/x\/y" must look like postgres:\/\/user:password@host:5432\/database\n$/,
       ],
       [
-        ["db", "install", "--url", "postgres://me:secret@127.0.0.1:1/app"],
-        {},
+        ["db", "install"],
+        { DATABASE_URL: "postgres://me:secret@127.0.0.1:1/app" },
         /^livecmd: cannot connect to PostgreSQL at postgres:\/\/me:\*\*\*@127\.0\.0\.1:1\/app: nothing listens there \(ECONNREFUSED\); start the server or fix DATABASE_URL\n$/,
+      ],
+      [
+        ["db", "install", "--url", "postgres://me:secret@127.0.0.1:1/app"],
+        { DATABASE_URL: undefined },
+        /^livecmd: cannot connect to PostgreSQL at postgres:\/\/me:\*\*\*@127\.0\.0\.1:1\/app: nothing listens there \(ECONNREFUSED\); start the server or fix the URL or pool given \(DATABASE_URL is not set in this process's environment/,
       ],
     ];
     for (const [args, env, expected] of cases) {

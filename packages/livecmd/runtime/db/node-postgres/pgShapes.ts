@@ -26,8 +26,17 @@ export interface PgNotification {
   processId: number;
 }
 
+/** Where a pool or client connects, as node-postgres keeps it (`pool.options`, `client.connectionParameters`). */
+export interface PgConnectionOptions {
+  readonly connectionString?: string;
+  readonly host?: string;
+  readonly port?: number | string;
+  readonly database?: string;
+}
+
 export interface PgClient {
   query(config: PgQueryConfig): Promise<PgQueryResult>;
+  readonly connectionParameters?: PgConnectionOptions;
   /** The backend's process id (`pg_cancel_backend` takes it). */
   readonly processID?: number | null;
   release(destroy?: boolean | Error): void;
@@ -37,6 +46,7 @@ export interface PgClient {
 }
 
 export interface PgPool {
+  readonly options?: PgConnectionOptions;
   connect(): Promise<PgClient>;
   query(config: PgQueryConfig): Promise<PgQueryResult>;
   end(): Promise<void>;

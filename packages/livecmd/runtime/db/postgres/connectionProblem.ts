@@ -1,3 +1,5 @@
+import type { PgConnectionOptions } from "../node-postgres/pgShapes.ts";
+
 /** DATABASE_URL's shape, checked before anything connects; undefined when it is a postgres:// URL. */
 export function urlProblem(url: string): string | undefined {
   if (/^postgres(ql)?:\/\/\S*$/.test(url)) return undefined;
@@ -10,6 +12,30 @@ export function redacted(url: string): string {
 }
 
 /**
+ * Where a pg.Pool or pg.Client the app gave connects, as its options say (a pool given no host
+ * or port connects where node-postgres's defaults point: PGHOST, else localhost).
+ */
+export function handleWhere(
+  kind: "pg.Pool" | "pg.Client",
+  options: PgConnectionOptions = {},
+): string {
+  const { connectionString, host, port, database } = options;
+  if (connectionString) return `${redacted(connectionString)} (the ${kind} given)`;
+  const address = `${host ?? process.env.PGHOST ?? "localhost"}:${port ?? process.env.PGPORT ?? 5432}`;
+  return `${address}${database ? `/${database}` : ""} (the ${kind} given)`;
+}
+
+/**
+ * What to fix: DATABASE_URL, or, where this process has none, the URL or pool given, saying that
+ * the variable is missing (a host that starts the server passes only the variables its config names).
+ */
+function fixUrl(part: string): string {
+  return process.env.DATABASE_URL === undefined
+    ? `fix ${part}the URL or pool given (DATABASE_URL is not set in this process's environment, and a host that starts the server passes only the variables its config names)`
+    : `fix ${part}DATABASE_URL`;
+}
+
+/**
  * A failed first connection, as one line that says what to do. Keyed by the error's code:
  * Node's for the network, PostgreSQL's SQLSTATE for what the server refused.
  */
@@ -18,17 +44,17 @@ export function connectionProblem(error: Error & { code?: string }, where: strin
   switch (error.code) {
     case "ECONNREFUSED":
     case "ENOENT":
-      return `livecmd: cannot connect to ${at}: nothing listens there (${error.code}); start the server or fix DATABASE_URL`;
+      return `livecmd: cannot connect to ${at}: nothing listens there (${error.code}); start the server or ${fixUrl("")}`;
     case "ENOTFOUND":
     case "EAI_AGAIN":
-      return `livecmd: cannot connect to ${at}: the host name does not resolve (${error.code}); fix the host in DATABASE_URL`;
+      return `livecmd: cannot connect to ${at}: the host name does not resolve (${error.code}); ${fixUrl("the host in ")}`;
     case "ETIMEDOUT":
       return `livecmd: cannot connect to ${at}: the connection timed out; check the host, port and firewall`;
     case "28P01":
     case "28000":
-      return `livecmd: ${at} refused the login: ${error.message}; fix the user or password in DATABASE_URL`;
+      return `livecmd: ${at} refused the login: ${error.message}; ${fixUrl("the user or password in ")}`;
     case "3D000":
-      return `livecmd: ${at}: ${error.message}; create it (createdb) or fix the database name in DATABASE_URL`;
+      return `livecmd: ${at}: ${error.message}; create it (createdb) or ${fixUrl("the database name in ")}`;
     default:
       return `livecmd: cannot use ${at}: ${error.message}`;
   }

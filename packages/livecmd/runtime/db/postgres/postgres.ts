@@ -5,7 +5,7 @@ import type { Database } from "../database.ts";
 import type { DatabaseOwner } from "../driver.ts";
 import type { RunScope } from "../runScope.ts";
 import { ChangeListener } from "./changeListener.ts";
-import { redacted, urlProblem } from "./connectionProblem.ts";
+import { handleWhere, redacted, urlProblem } from "./connectionProblem.ts";
 import { firstConnection } from "./firstConnection.ts";
 import { unknownFunctions } from "./functionReads.ts";
 import {
@@ -117,7 +117,9 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
           shared.pool,
           typeof found === "string"
             ? redacted(found)
-            : `the ${isPool(found) ? "pg.Pool" : "pg.Client"} given`,
+            : isPool(found)
+              ? handleWhere("pg.Pool", found.options)
+              : handleWhere("pg.Client", found.connectionParameters),
         );
         await options.setUp?.(setUpView);
         await installChangeFeed(shared.pool);
