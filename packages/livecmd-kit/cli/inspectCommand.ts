@@ -1,4 +1,5 @@
 import type { CommandModule } from "yargs";
+import type { App } from "livecmd";
 import { loadApp } from "livecmd/cli";
 import { appPaths } from "./appPaths.ts";
 import { appFlag, tsconfigFlag } from "./codegenCommand.ts";
@@ -38,23 +39,27 @@ export const inspectCommand: CommandModule<object, InspectArguments> = {
     const log = (text: string) => process.stdout.write(`${text}\n`);
     if (argv.reads) {
       const { inspectReads } = await import("./inspectReads.ts");
-      const loaded = await loadApp(app, cwd);
-      try {
-        await inspectReads(loaded, argv.reads, log);
-      } finally {
-        await loaded.close();
-      }
-      return;
+      const reads = argv.reads;
+      return onTheApp(app, cwd, (loaded) => inspectReads(loaded, reads, log));
     }
     const { runInspect } = await import("../generator/inspect/runInspect.ts");
     process.exitCode = await runInspect({ app, tsconfig, cwd, log });
     if (!argv.cost || process.exitCode !== 0) return;
     const { inspectCost } = await import("./inspectCost.ts");
-    const loaded = await loadApp(app, cwd);
-    try {
-      await inspectCost(loaded, log);
-    } finally {
-      await loaded.close();
-    }
+    await onTheApp(app, cwd, (loaded) => inspectCost(loaded, log));
   },
 };
+
+/**
+ * Runs `inspect` on the loaded app and closes it, then ends the process: what is left open is
+ * the app's own (a pg.Pool's idle clients would hold the process for their timeout, 10 s).
+ */
+async function onTheApp(file: string, cwd: string, inspect: (app: App) => Promise<void>) {
+  const loaded = await loadApp(file, cwd);
+  try {
+    await inspect(loaded);
+  } finally {
+    await loaded.close();
+  }
+  process.exit(process.exitCode ?? 0);
+}

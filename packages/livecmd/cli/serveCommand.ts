@@ -274,12 +274,16 @@ async function serve(
     const { serveStdio } = await stdioServing();
     // What serveStdio refuses (a stale catalog, a page size or limit out of range) is the
     // app's or the flags' to fix, in the runtime's words.
+    let serving;
     try {
-      serveStdio(app, options);
+      serving = serveStdio(app, options);
     } catch (error) {
       throw new InputError((error as Error).message);
     }
     options.log.info(`serving app "${app.name}" over stdio`);
+    // Serving ends with stdin. What is left open then is the app's own (a pg.Pool's idle
+    // clients), which would hold the process for their timeout.
+    process.stdin.once("end", () => void serving.close().then(() => process.exit(0)));
     return;
   }
   const { serveHttp } = await import("livecmd/server");
