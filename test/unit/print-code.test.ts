@@ -8,6 +8,7 @@ import {
   type CodeLine,
 } from "../../packages/livecmd-kit/generator/render/layout/code.ts";
 import { printJson } from "../../packages/livecmd-kit/generator/render/printJson.ts";
+import { Reuse } from "../../packages/livecmd-kit/generator/reuse.ts";
 
 const { group, indent, line } = builders;
 
@@ -67,4 +68,24 @@ test("printJson: objects one key a line, plain arrays on one line when they fit,
       "",
     ].join("\n"),
   );
+});
+
+test("printCode with reuse: each generation's text is its lines joined, however many edits it was spliced over", () => {
+  const reuse = new Reuse();
+  const lines = Array.from({ length: 300 }, (_, index) => `line ${index};`);
+  const edits: ((lines: string[]) => void)[] = [
+    () => {},
+    (lines) => (lines[0] = "first, longer than before;"),
+    (lines) => (lines[299] = "last;"),
+    (lines) => (lines[150] = ""),
+    (lines) => lines.forEach((_, index) => index % 3 === 0 && (lines[index] = `x${index};`)),
+    (lines) => lines.splice(10, 1),
+    (lines) => (lines[7] = "seventh;"),
+  ];
+  for (const [generation, edit] of edits.entries()) {
+    edit(lines);
+    reuse.nextGeneration("all");
+    const printed = printCode(["// head", indented(...lines)], { reuse, file: "file.ts" });
+    assert.equal(printed, printCode(["// head", indented(...lines)]), `generation ${generation}`);
+  }
 });

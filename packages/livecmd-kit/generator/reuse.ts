@@ -28,16 +28,21 @@ export class Reuse {
 
   /**
    * `compute()`'s value for `owner`'s `part`: the last generation's when it had one and it is
-   * `fresh` (or `fresh(it)` says so).
+   * `fresh` (or `fresh(it)` says so). A stale value is handed to `compute`, to build on.
    */
-  of<T>(owner: object, part: string, compute: () => T, fresh: Freshness<T> = true): T {
+  of<T>(
+    owner: object,
+    part: string,
+    compute: (last: T | undefined) => T,
+    fresh: Freshness<T> = true,
+  ): T {
     const parts = this.#current.get(owner) ?? new Map<string, unknown>();
     this.#current.set(owner, parts);
     if (parts.has(part)) return parts.get(part) as T;
     const previous = this.#previous.get(owner);
     const last = previous?.has(part) ? (previous.get(part) as T) : undefined;
     const keep = previous?.has(part) && (typeof fresh === "function" ? fresh(last as T) : fresh);
-    const value = keep ? (last as T) : compute();
+    const value = keep ? (last as T) : compute(last);
     parts.set(part, value);
     return value;
   }
