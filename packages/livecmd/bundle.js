@@ -42,15 +42,24 @@ await build({
   packages: "external",
 });
 
-// ajv and ajv-formats, CommonJS in some 180 files, as one file: ajv loads on a server's first
-// validation (runtime/validation/argumentValidator.ts), while an agent waits for its answer.
-await build({
-  ...common,
-  stdin: {
-    contents: `module.exports = { Ajv: require("ajv").Ajv, addFormats: require("ajv-formats").default };`,
-    resolveDir: root.pathname,
-    sourcefile: "ajv.cjs",
-  },
-  outfile: "dist/ajv.cjs",
-  format: "cjs",
-});
+// The CommonJS dependencies a server loads, each group in one file (some 180 modules for ajv,
+// 30 for pino): `runtime/bundledRequire.ts` requires them from it, by these names.
+const BUNDLED = {
+  // On the first validation, while an agent waits for its answer.
+  ajv: ["ajv", "ajv-formats"],
+  // The log, before the first answer.
+  pino: ["pino"],
+};
+for (const [bundle, packages] of Object.entries(BUNDLED)) {
+  const required = packages.map((name) => `${JSON.stringify(name)}: require(${JSON.stringify(name)})`);
+  await build({
+    ...common,
+    stdin: {
+      contents: `module.exports = { ${required.join(", ")} };`,
+      resolveDir: root.pathname,
+      sourcefile: `${bundle}.cjs`,
+    },
+    outfile: `dist/bundled/${bundle}.cjs`,
+    format: "cjs",
+  });
+}

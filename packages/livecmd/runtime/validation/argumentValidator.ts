@@ -1,9 +1,7 @@
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import type * as AjvModule from "ajv";
 import type { Ajv, ValidateFunction } from "ajv";
 import type * as AjvFormats from "ajv-formats";
-import { packageFile } from "../packageFile.ts";
+import { bundledRequire } from "../bundledRequire.ts";
 import type { FieldError, JsonSchema } from "../uri/template.ts";
 import { fieldErrorsOf, UNKNOWN_RESULT_FIELD } from "./fieldMessages.ts";
 
@@ -62,25 +60,11 @@ export const AJV_OPTIONS = {
 
 /** ajv and its formats, loaded now (both are CommonJS: `require` keeps `validate` synchronous). */
 function newAjv(): Ajv {
-  const { Ajv, addFormats } = ajvModules();
+  const { Ajv } = bundledRequire("ajv", "ajv") as typeof AjvModule;
+  const addFormats = bundledRequire("ajv", "ajv-formats") as typeof AjvFormats;
   const ajv = new Ajv(AJV_OPTIONS);
-  addFormats(ajv);
+  addFormats.default(ajv);
   return ajv;
-}
-
-/**
- * ajv and ajv-formats: in the package, the one file the build bundles them into (`bundle.js`),
- * which loads in a fraction of the time of their some 180 modules; from node_modules when the
- * runtime runs from its sources.
- */
-function ajvModules(): { Ajv: typeof AjvModule.Ajv; addFormats: typeof AjvFormats.default } {
-  const require = createRequire(import.meta.url);
-  if (!import.meta.url.endsWith(".ts"))
-    return require(fileURLToPath(packageFile("dist/ajv.cjs"))) as ReturnType<typeof ajvModules>;
-  return {
-    Ajv: (require("ajv") as typeof AjvModule).Ajv,
-    addFormats: (require("ajv-formats") as typeof AjvFormats).default,
-  };
 }
 
 let shared: ArgumentValidator | undefined;
