@@ -51,7 +51,9 @@ const BUNDLED = {
   pino: ["pino"],
 };
 for (const [bundle, packages] of Object.entries(BUNDLED)) {
-  const required = packages.map((name) => `${JSON.stringify(name)}: require(${JSON.stringify(name)})`);
+  const required = packages.map(
+    (name) => `${JSON.stringify(name)}: require(${JSON.stringify(name)})`,
+  );
   await build({
     ...common,
     stdin: {
