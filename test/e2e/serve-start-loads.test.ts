@@ -11,10 +11,10 @@ import assert from "node:assert/strict";
  * host waits on every module of the start, so the modules of what the first answers do not use
  * load when first used: ajv (and the validators) on the first call, PostgreSQL's driver, jose
  * and the HTTP server's modules never on a stdio start on SQLite. The child reports what it
- * loaded through test/fixtures/loaded-modules/recordLoads.mjs.
+ * loaded through test/e2e/fixtures/loadedModules/recordLoads.mjs.
  */
 const root = path.resolve(import.meta.dirname, "../..");
-const RECORD_LOADS = path.join(root, "test/fixtures/loaded-modules/recordLoads.mjs");
+const RECORD_LOADS = path.join(root, "test/e2e/fixtures/loadedModules/recordLoads.mjs");
 
 /** Files of a package, from node_modules or bundled into livecmd's dist/bundled/. */
 const NOT_BEFORE_FIRST_CALL: Record<string, RegExp> = {
