@@ -182,7 +182,8 @@ function section(livecmd: Sample[], sdk: Sample[]): Section {
     figures,
     comparisons,
     notes: [
-      "What livecmd loads that the peer does not, before its first answer: the CLI's serve path (no yargs: `cli/serveArguments.ts`), the runtime and the stdio server (not livecmd/server's HTTP modules), pino; and, for the read, ajv, which checks its arguments against the command's `inputSchema` (the request params' checks are compiled ahead of time); the peer checks nothing but what zod parses.",
+      "What livecmd loads that the peer does not, before its first answer: the CLI's serve path (no yargs: `cli/serveArguments.ts`), the runtime and the stdio server (not livecmd/server's HTTP modules, nor pg or jose: `test/e2e/serve-start-loads.test.ts`), pino; and, for the read, ajv, which checks its arguments against the command's `inputSchema` (the request params' checks are compiled ahead of time); the peer checks nothing but what zod parses.",
+      "livecmd runs as its package ships: the build bundles each entry's modules into a few files (`packages/livecmd/bundle.js`), and ajv and pino into one file each; Node's compile cache is not used (this Node has none before 22.1), so every start compiles its code afresh, as the peer's does.",
     ],
   };
 }

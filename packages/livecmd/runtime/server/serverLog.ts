@@ -1,4 +1,6 @@
-import { pino, type DestinationStream, type Logger } from "pino";
+import type * as PinoModule from "pino";
+import type { DestinationStream, Logger } from "pino";
+import { bundledRequire } from "../bundledRequire.ts";
 import { cutText } from "../text/cutText.ts";
 import { DEFAULT_LOG_FORMAT, type LogFormat } from "./logFormat.ts";
 import { currentRequest } from "./requestContext.ts";
@@ -24,6 +26,7 @@ export function serverLog(
   format: LogFormat = DEFAULT_LOG_FORMAT,
   destination: { write(line: string): unknown } = process.stderr,
 ): ServerLog {
+  const { pino } = bundledRequire("pino", "pino") as typeof PinoModule;
   return pino(
     {
       base: { pid: process.pid },

@@ -1,7 +1,7 @@
-import { createRequire } from "node:module";
 import type * as AjvModule from "ajv";
 import type { Ajv, ValidateFunction } from "ajv";
 import type * as AjvFormats from "ajv-formats";
+import { bundledRequire } from "../bundledRequire.ts";
 import type { FieldError, JsonSchema } from "../uri/template.ts";
 import { fieldErrorsOf, UNKNOWN_RESULT_FIELD } from "./fieldMessages.ts";
 
@@ -60,9 +60,8 @@ export const AJV_OPTIONS = {
 
 /** ajv and its formats, loaded now (both are CommonJS: `require` keeps `validate` synchronous). */
 function newAjv(): Ajv {
-  const require = createRequire(import.meta.url);
-  const { Ajv } = require("ajv") as typeof AjvModule;
-  const addFormats = require("ajv-formats") as typeof AjvFormats;
+  const { Ajv } = bundledRequire("ajv", "ajv") as typeof AjvModule;
+  const addFormats = bundledRequire("ajv", "ajv-formats") as typeof AjvFormats;
   const ajv = new Ajv(AJV_OPTIONS);
   addFormats.default(ajv);
   return ajv;

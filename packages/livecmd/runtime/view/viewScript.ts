@@ -1,14 +1,12 @@
 import { readFileSync } from "node:fs";
+import { packageFile } from "../packageFile.ts";
 
 /**
  * The view runtime (`packages/livecmd/view/`: the ext-apps app SDK, the watch loop, the default
- * renderer), bundled for the browser by the package's build into `dist/view/viewRuntime.js`:
- * from the compiled runtime two folders up, from its sources (tests, `livecmd-source`) in dist.
+ * renderer), bundled for the browser by the package's build into `dist/view/viewRuntime.js`
+ * (which the runtime's sources, under `livecmd-source`, read as well).
  */
-const BUNDLE = new URL(
-  import.meta.url.endsWith(".ts") ? "../../dist/view/viewRuntime.js" : "../../view/viewRuntime.js",
-  import.meta.url,
-);
+const BUNDLE = packageFile("dist/view/viewRuntime.js");
 
 let script: string | undefined;
 

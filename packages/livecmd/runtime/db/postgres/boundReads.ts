@@ -2,6 +2,7 @@ import type { TableObserver } from "../database.ts";
 import type { KeyValue, RowImage, TableRead } from "../keyedAccess.ts";
 import { RowFilter } from "../rowFilter.ts";
 import { unfollowed, type WholeReason } from "../wholeReason.ts";
+import { groupedDigits } from "../../text/groupedDigits.ts";
 import {
   predicateFilter,
   scalarOf,
@@ -33,8 +34,8 @@ export const LOOKUP_LIMIT = 1000;
  */
 export const SCAN_LIMIT = 10_000;
 
-const TOO_MANY_VALUES = `more than ${LOOKUP_LIMIT.toLocaleString("en-US")} values`;
-const TOO_MANY_ROWS = `more than ${SCAN_LIMIT.toLocaleString("en-US")} supplying rows`;
+const TOO_MANY_VALUES = `more than ${groupedDigits(LOOKUP_LIMIT)} values`;
+const TOO_MANY_ROWS = `more than ${groupedDigits(SCAN_LIMIT)} supplying rows`;
 /** A page whose rows livecmd is not shown: its table is read whole where it tests nothing. */
 const UNSHOWN_PAGE: WholeReason = {
   kind: "page",

@@ -5,6 +5,7 @@ import { imageSql, RowImages, type ImageColumn } from "./rowImages.ts";
 import type { SqliteStatement } from "./sqliteConnection.ts";
 import { quoteName, type KeyColumn } from "./sqliteSchema.ts";
 import { parseLiterals } from "./sqlLiterals.ts";
+import { groupedDigits } from "../../text/groupedDigits.ts";
 
 /**
  * The most values a lookup records: beyond them, what they key reads whole (a list of a few
@@ -18,8 +19,8 @@ export const LOOKUP_LIMIT = 1000;
  */
 export const SCAN_LIMIT = 10_000;
 
-const TOO_MANY_VALUES = `more than ${LOOKUP_LIMIT.toLocaleString("en-US")} values`;
-const TOO_MANY_ROWS = `more than ${SCAN_LIMIT.toLocaleString("en-US")} supplying rows`;
+const TOO_MANY_VALUES = `more than ${groupedDigits(LOOKUP_LIMIT)} values`;
+const TOO_MANY_ROWS = `more than ${groupedDigits(SCAN_LIMIT)} supplying rows`;
 
 /** The rows of a table a statement reads, with their values bound: whole, or by keys and filters. */
 export type BoundRows =

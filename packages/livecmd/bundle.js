@@ -1,0 +1,67 @@
+// The package's JavaScript in dist/ (tsc writes only the declarations beside it): each entry of
+// package.json's `exports`, and the binary's CLI, bundled by esbuild, the modules entries share
+// split into chunks (each module in one file, so the entries share its state). A host starts
+// `livecmd serve` at every session and waits for it: Node resolves, reads and links every file
+// it loads, and one file per source module cost a start more than running them (issue 37).
+import { readFileSync, rmSync } from "node:fs";
+import { build } from "esbuild";
+
+const root = new URL("./", import.meta.url);
+const manifest = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
+
+/** `{ in: source, out: path in dist/ without .js }` of every conditional export, and the CLI. */
+const entryPoints = [
+  ...Object.values(manifest.exports)
+    .filter((target) => typeof target === "object")
+    .map((target) => ({
+      in: target["livecmd-source"],
+      out: target.default.replace(/^\.\/dist\//, "").replace(/\.js$/, ""),
+    })),
+  // bin/livecmd.js imports it.
+  { in: "./cli/main.ts", out: "cli/main" },
+];
+
+const common = {
+  absWorkingDir: root.pathname,
+  bundle: true,
+  platform: "node",
+  target: "node20.19",
+  sourcemap: true,
+  logLevel: "warning",
+};
+
+rmSync(new URL("dist", root), { recursive: true, force: true });
+await build({
+  ...common,
+  entryPoints,
+  outdir: "dist",
+  format: "esm",
+  splitting: true,
+  chunkNames: "chunks/[hash]",
+  // Dependencies load from node_modules, and the CLI reaches the runtime through its entries.
+  packages: "external",
+});
+
+// The CommonJS dependencies a server loads, each group in one file (some 180 modules for ajv,
+// 30 for pino): `runtime/bundledRequire.ts` requires them from it, by these names.
+const BUNDLED = {
+  // On the first validation, while an agent waits for its answer.
+  ajv: ["ajv", "ajv-formats"],
+  // The log, before the first answer.
+  pino: ["pino"],
+};
+for (const [bundle, packages] of Object.entries(BUNDLED)) {
+  const required = packages.map(
+    (name) => `${JSON.stringify(name)}: require(${JSON.stringify(name)})`,
+  );
+  await build({
+    ...common,
+    stdin: {
+      contents: `module.exports = { ${required.join(", ")} };`,
+      resolveDir: root.pathname,
+      sourcefile: `${bundle}.cjs`,
+    },
+    outfile: `dist/bundled/${bundle}.cjs`,
+    format: "cjs",
+  });
+}
