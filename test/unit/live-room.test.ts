@@ -15,7 +15,7 @@ import {
   serveStdio,
   type LiveStatus,
 } from "../../packages/livecmd/runtime/server/index.ts";
-import { ServedApp } from "../../packages/livecmd/runtime/server/servedApp.ts";
+import { ServedApp } from "../../packages/livecmd/runtime/server/served/servedApp.ts";
 import { protocolError } from "../e2e/fixtures/protocolErrors.ts";
 
 const shows = (...ids: number[]) => ids.map((id) => `app://customers_show/${id}`);

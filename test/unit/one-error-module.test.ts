@@ -5,14 +5,14 @@ import { describe, it } from "node:test";
 import { ProtocolError } from "@modelcontextprotocol/server";
 import ts from "typescript";
 import { DEFAULT_SUBSCRIPTION_LIMITS } from "../../packages/livecmd/runtime/live/limitDefaults.ts";
-import * as protocolErrors from "../../packages/livecmd/runtime/server/protocolErrors.ts";
+import * as protocolErrors from "../../packages/livecmd/runtime/server/errors/protocolErrors.ts";
 import { root } from "../helpers/cli.ts";
 
 /** The runtime package, whose runtime/ the scan reads (paths below are from its folder). */
 const LIVECMD = path.join(root, "packages/livecmd");
 
 /** The one module that builds JSON-RPC errors and writes error answers. */
-const ERROR_MODULE = "runtime/server/protocolErrors.ts";
+const ERROR_MODULE = "runtime/server/errors/protocolErrors.ts";
 
 /**
  * What building a JSON-RPC error looks like in source, each found by reading the syntax tree

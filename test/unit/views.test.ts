@@ -9,7 +9,7 @@ import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
 import { callUri } from "../../packages/livecmd/runtime/model/callUri.ts";
 import type { Catalog, CommandEntry } from "../../packages/livecmd/runtime/model/catalog.ts";
 import { command } from "../../packages/livecmd/runtime/model/command.ts";
-import { catalogDrift } from "../../packages/livecmd/runtime/server/catalogDrift.ts";
+import { catalogDrift } from "../../packages/livecmd/runtime/server/policy/catalogDrift.ts";
 
 const recorded = catalog as unknown as Catalog;
 /** The `views` fixture's catalog: `queue_tickets(queue, filter: TicketFilter)`. */

@@ -17,7 +17,7 @@ import {
   DEFAULT_WATCH_TOOL,
   watchToolEntry,
 } from "../../packages/livecmd/runtime/model/watchTool.ts";
-import { catalogDrift } from "../../packages/livecmd/runtime/server/catalogDrift.ts";
+import { catalogDrift } from "../../packages/livecmd/runtime/server/policy/catalogDrift.ts";
 import { root, scratchDir } from "../helpers/cli.ts";
 
 const COMMANDS = { ...customers, ...orders };

@@ -4,7 +4,7 @@
  * their own; an app has no use for anything here, and it may change in any release.
  */
 import type { App } from "./model/app.ts";
-import type { ReadInspector } from "./server/readInspector.ts";
+import type { ReadInspector } from "./server/methods/readInspector.ts";
 
 export { engineOf, type AppEngine } from "./model/appEngine.ts";
 export {
@@ -50,18 +50,18 @@ export { ReadSet, UNSEEN_FIX } from "./live/readSet.ts";
 export { keyValueText } from "./live/rerunCause.ts";
 export { wholeReasonText, type WholeReason } from "./db/wholeReason.ts";
 export { DEFAULT_SUBSCRIPTION_LIMITS, FAIR_SHARES } from "./live/limitDefaults.ts";
-export { DEFAULT_PAGE_SIZE } from "./server/defaultPageSize.ts";
-export { DEFAULT_HOST, DEFAULT_SESSION_IDLE_MS } from "./server/httpDefaults.ts";
-export { DEFAULT_CONFIRM_TIMEOUT_MS } from "./server/confirmTimeout.ts";
-export { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from "./server/logFormat.ts";
-export type { InspectedRead, ReadInspector } from "./server/readInspector.ts";
+export { DEFAULT_PAGE_SIZE } from "./server/methods/defaultPageSize.ts";
+export { DEFAULT_HOST, DEFAULT_SESSION_IDLE_MS } from "./server/http/httpDefaults.ts";
+export { DEFAULT_CONFIRM_TIMEOUT_MS } from "./server/policy/confirmTimeout.ts";
+export { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from "./server/log/logFormat.ts";
+export type { InspectedRead, ReadInspector } from "./server/methods/readInspector.ts";
 
 /**
  * A `ReadInspector` of `app`, for `livecmd inspect --reads`. Loaded on the call: the server's
  * modules load the MCP SDK, and every CLI command imports this entry, `codegen` included.
  */
 export async function readInspector(app: App): Promise<ReadInspector> {
-  const { ReadInspector } = await import("./server/readInspector.ts");
+  const { ReadInspector } = await import("./server/methods/readInspector.ts");
   return new ReadInspector(app);
 }
 
@@ -71,8 +71,8 @@ export async function readInspector(app: App): Promise<ReadInspector> {
  */
 export async function stdioServing() {
   const [{ serveStdio }, { serverLog }] = await Promise.all([
-    import("./server/serveStdio.ts"),
-    import("./server/serverLog.ts"),
+    import("./server/stdio/serveStdio.ts"),
+    import("./server/log/serverLog.ts"),
   ]);
   return { serveStdio, serverLog };
 }

@@ -1,6 +1,6 @@
 import type { Server } from "@modelcontextprotocol/server";
-import type { Watches } from "../live/liveRoom.ts";
-import type { ServedApp } from "./servedApp.ts";
+import type { Watches } from "./liveRoom.ts";
+import type { ServedApp } from "../server/served/servedApp.ts";
 
 /**
  * One client connection and the `Server` instance pinned to it (a stdio connection, or a legacy
@@ -10,7 +10,7 @@ import type { ServedApp } from "./servedApp.ts";
  * On 2026-07-28 the SDK's stdio entry rewrites these notifications onto the listen streams that
  * asked for them (and drops them if none did); on the legacy era they go out unsolicited, as the
  * `listChanged` capability promises. `resources/subscribe` does not exist on 2026-07-28 (the SDK
- * answers -32601 before any handler); listens are tracked on the wire instead (`sdkAdapter/`).
+ * answers -32601 before any handler); listens are tracked on the wire instead (`live/listens/`).
  */
 export class Connection {
   readonly #server: Server;

@@ -5,7 +5,7 @@ import { keepServing } from "./keepServing.ts";
 import { LiveRegistry, type LastResult, type LiveRegistryOptions } from "./liveRegistry.ts";
 import { OpenCount } from "./openCount.ts";
 import type { SubscriptionLimits } from "./limitDefaults.ts";
-import { limitReached } from "../server/protocolErrors.ts";
+import { limitReached } from "../server/errors/protocolErrors.ts";
 import { SubscriptionLedger, subscriptionLimits, type LimitName } from "./subscriptionLimits.ts";
 
 /** What watching a URI re-runs: the command and arguments a read of it runs. */

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import type { AuthInfo, Server } from "@modelcontextprotocol/server";
 import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
-import type { SubscriptionLimits } from "../live/limitDefaults.ts";
+import type { SubscriptionLimits } from "./limitDefaults.ts";
 import { shortened } from "../text/cutText.ts";
 import type { Connection } from "./connection.ts";
-import { limitReached } from "./protocolErrors.ts";
+import { limitReached } from "../server/errors/protocolErrors.ts";
 
 /**
  * The `resources/subscribe` subscriptions of a 2025-era session that many processes share: they

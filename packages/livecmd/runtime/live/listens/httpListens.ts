@@ -4,13 +4,13 @@ import type {
   McpHandlerRequestOptions,
 } from "@modelcontextprotocol/server";
 import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
-import type { LiveRoom } from "../../live/liveRoom.ts";
+import type { LiveRoom } from "../liveRoom.ts";
 import { isEventStream, primed, whenStreamEnds } from "../eventStream.ts";
-import { errorResponse, listenNotResumable } from "../protocolErrors.ts";
-import { principalOf } from "../auth/principal.ts";
+import { errorResponse, listenNotResumable } from "../../server/errors/protocolErrors.ts";
+import { principalOf } from "../../model/principal.ts";
 import { listenId, narrowedTo, requestedUris } from "./listenRequest.ts";
 import { resumableStream, type ListenResumes } from "./listenResume.ts";
-import type { HeldByToken } from "../auth/heldByToken.ts";
+import type { HeldByToken } from "../../server/auth/heldByToken.ts";
 
 type Fetch = (request: Request, options?: McpHandlerRequestOptions) => Promise<Response>;
 

@@ -8,8 +8,8 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "@modelcontextprotocol/server";
-import type { Watches } from "../../live/liveRoom.ts";
-import { errorMessage } from "../protocolErrors.ts";
+import type { Watches } from "../liveRoom.ts";
+import { errorMessage } from "../../server/errors/protocolErrors.ts";
 import { narrowedTo, requestedUris } from "./listenRequest.ts";
 
 /**

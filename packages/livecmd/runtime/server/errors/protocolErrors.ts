@@ -6,11 +6,11 @@ import {
   ProtocolErrorCode,
   ResourceNotFoundError,
 } from "@modelcontextprotocol/server";
-import { ERROR_META_KEY } from "../model/resultMeta.ts";
-import { cutText, shortened } from "../text/cutText.ts";
-import type { SubscriptionLimits } from "../live/limitDefaults.ts";
-import type { LimitName } from "../live/subscriptionLimits.ts";
-import type { FieldError } from "../uri/template.ts";
+import { ERROR_META_KEY } from "../../model/resultMeta.ts";
+import { cutText, shortened } from "../../text/cutText.ts";
+import type { SubscriptionLimits } from "../../live/limitDefaults.ts";
+import type { LimitName } from "../../live/subscriptionLimits.ts";
+import type { FieldError } from "../../uri/template.ts";
 
 // Every JSON-RPC error livecmd answers is built here, and every error answer it writes itself
 // (an HTTP body, a message on a wire) is written by `errorMessage`; a build anywhere else fails

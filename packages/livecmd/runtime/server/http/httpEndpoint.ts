@@ -1,23 +1,23 @@
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
-import type { App } from "../model/app.ts";
-import { oncePerTurn } from "../live/liveRoom.ts";
-import { cutText } from "../text/cutText.ts";
-import { HeldByToken } from "./auth/heldByToken.ts";
-import { buildServer } from "./buildServer.ts";
+import type { App } from "../../model/app.ts";
+import { oncePerTurn } from "../../live/liveRoom.ts";
+import { cutText } from "../../text/cutText.ts";
+import { HeldByToken } from "../auth/heldByToken.ts";
+import { buildServer } from "../methods/buildServer.ts";
 import { Activity } from "./activity.ts";
 import { corsPolicy } from "./corsPolicy.ts";
-import { isEventStream, whenStreamEnds } from "./eventStream.ts";
+import { isEventStream, whenStreamEnds } from "../../live/eventStream.ts";
 import { DEFAULT_SESSION_IDLE_MS } from "./httpDefaults.ts";
 import { frontDoor, originAllowed, type FrontOptions } from "./httpFront.ts";
-import { LegacyHttpSessions } from "./legacyHttpSessions.ts";
+import { LegacyHttpSessions } from "../sessions/legacyHttpSessions.ts";
 import type { FetchOptions, McpHandler, McpHandlerOptions } from "./mcpHandler.ts";
 import { nodeFace, type NodeHandler } from "./nodeFace.ts";
-import { endpointClosed, errorResponse, internalError } from "./protocolErrors.ts";
+import { endpointClosed, errorResponse, internalError } from "../errors/protocolErrors.ts";
 import { readiness, type EndpointState, type Readiness } from "./readiness.ts";
-import { asNewRequest } from "./requestContext.ts";
-import { HttpListens, ListenResumes, routeByEra } from "./sdkAdapter/index.ts";
-import { MAX_LOG_MESSAGE } from "./serverLog.ts";
-import { ServedApp, type LiveStatus } from "./servedApp.ts";
+import { asNewRequest } from "../served/requestContext.ts";
+import { HttpListens, ListenResumes, routeByEra } from "../sdkAdapter/index.ts";
+import { MAX_LOG_MESSAGE } from "../log/serverLog.ts";
+import { ServedApp, type LiveStatus } from "../served/servedApp.ts";
 
 /** How long a shutdown waits for the requests in progress to finish. */
 export const DRAIN_MS = 10_000;

@@ -5,9 +5,9 @@ import {
   protectedResourceMetadata,
   tokenInQuery,
   type HttpAuth,
-} from "./auth/httpAuth.ts";
-import { principalOf } from "./auth/principal.ts";
-import { isEventStream } from "./eventStream.ts";
+} from "../auth/httpAuth.ts";
+import { principalOf } from "../../model/principal.ts";
+import { isEventStream } from "../../live/eventStream.ts";
 import type { OriginAllowed } from "./corsPolicy.ts";
 import { isLoopback } from "./ownHostNames.ts";
 import {
@@ -16,9 +16,9 @@ import {
   hostRefused,
   originRefused,
   peerRefused,
-} from "./protocolErrors.ts";
-import { currentRequest } from "./requestContext.ts";
-import { isListenResumption } from "./sdkAdapter/listenResume.ts";
+} from "../errors/protocolErrors.ts";
+import { currentRequest } from "../served/requestContext.ts";
+import { isListenResumption } from "../../live/listens/listenResume.ts";
 
 /** Where RFC 9728 protected-resource metadata documents are, under the server's root. */
 const METADATA_ROOT = "/.well-known/oauth-protected-resource";

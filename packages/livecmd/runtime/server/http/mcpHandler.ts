@@ -1,10 +1,10 @@
-import type { App } from "../model/app.ts";
-import { audienceProblem, type HttpAuth } from "./auth/httpAuth.ts";
+import type { App } from "../../model/app.ts";
+import { audienceProblem, type HttpAuth } from "../auth/httpAuth.ts";
 import { checkEndpointOptions, HttpEndpoint } from "./httpEndpoint.ts";
 import type { NodeHandler } from "./nodeFace.ts";
 import type { Readiness } from "./readiness.ts";
-import type { RemoteAddress } from "./requestContext.ts";
-import type { LiveStatus, ServeOptions } from "./servedApp.ts";
+import type { RemoteAddress } from "../served/requestContext.ts";
+import type { LiveStatus, ServeOptions } from "../served/servedApp.ts";
 
 export type { NodeHandler, Readiness, RemoteAddress };
 

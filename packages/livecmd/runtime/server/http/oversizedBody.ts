@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from "@modelcontextprotocol/server";
-import { errorAnswerText, payloadTooLarge } from "./protocolErrors.ts";
+import { errorAnswerText, payloadTooLarge } from "../errors/protocolErrors.ts";
 
 /**
  * How much of a refused body is read and dropped before the socket is cut. A socket closed with

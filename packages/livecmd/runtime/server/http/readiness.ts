@@ -1,4 +1,4 @@
-import type { AppEngine } from "../model/appEngine.ts";
+import type { AppEngine } from "../../model/appEngine.ts";
 
 /** Where a load balancer asks whether this process should be sent requests. */
 export const HEALTH_PATH = "/healthz";

@@ -1,14 +1,14 @@
 import { createServer, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { App } from "../model/app.ts";
-import { audienceProblem } from "./auth/httpAuth.ts";
+import type { App } from "../../model/app.ts";
+import { audienceProblem } from "../auth/httpAuth.ts";
 import { DEFAULT_HOST } from "./httpDefaults.ts";
 import { checkEndpointOptions, DRAIN_MS, HttpEndpoint } from "./httpEndpoint.ts";
 import { isMetadataPath } from "./httpFront.ts";
 import type { McpHandlerOptions } from "./mcpHandler.ts";
 import { isLoopback, isWildcard, ownHostNames } from "./ownHostNames.ts";
 import { HEALTH_PATH, readinessAnswer } from "./readiness.ts";
-import type { LiveStatus } from "./servedApp.ts";
+import type { LiveStatus } from "../served/servedApp.ts";
 
 export { DRAIN_MS };
 

@@ -1,4 +1,4 @@
-import { clientRefusal } from "./sdkAdapter/index.ts";
+import { clientRefusal } from "../sdkAdapter/index.ts";
 import type { ServerLog } from "./serverLog.ts";
 
 /** How long the refusals of one kind after its first are counted before one line tells them. */

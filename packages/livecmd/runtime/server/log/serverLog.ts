@@ -1,8 +1,8 @@
 import { pino, type DestinationStream, type Logger } from "pino";
-import { cutText } from "../text/cutText.ts";
+import { cutText } from "../../text/cutText.ts";
 import { DEFAULT_LOG_FORMAT, type LogFormat } from "./logFormat.ts";
-import { currentRequest } from "./requestContext.ts";
-import { terminalSafe } from "./terminalSafe.ts";
+import { currentRequest } from "../served/requestContext.ts";
+import { terminalSafe } from "../../text/terminalSafe.ts";
 
 /** What a serving entry writes its log lines through (pino's logger). */
 export type ServerLog = Logger;

@@ -12,9 +12,9 @@ import { complete } from "./complete.ts";
 import { paginate } from "./pagination.ts";
 import { readResource } from "./readResource.ts";
 import { readView } from "./readView.ts";
-import type { Listings } from "../model/catalog.ts";
-import { attachSkills, CheckedParamsServer } from "./sdkAdapter/index.ts";
-import type { ServedApp } from "./servedApp.ts";
+import type { Listings } from "../../model/catalog.ts";
+import { attachSkills, CheckedParamsServer } from "../sdkAdapter/index.ts";
+import type { ServedApp } from "../served/servedApp.ts";
 
 /**
  * The capabilities, fixed before any transport starts. `resources` only when some command could

@@ -1,6 +1,6 @@
 import type { CacheHint } from "@modelcontextprotocol/server";
 
-import type { AppEngine } from "../model/appEngine.ts";
+import type { AppEngine } from "../../model/appEngine.ts";
 
 /**
  * Listings and capabilities depend on the app's grant, the same for every caller unless

@@ -5,10 +5,10 @@ import type {
   InputRequiredResult,
   ServerContext,
 } from "@modelcontextprotocol/server";
-import { outputSchemaOf, type CommandEntry } from "../model/catalog.ts";
-import { handlerArgs, type ArgumentsObject } from "../model/commandArguments.ts";
-import { InvalidArguments } from "../validation/invalidArguments.ts";
-import type { ConfirmationStep } from "./confirmation.ts";
+import { outputSchemaOf, type CommandEntry } from "../../model/catalog.ts";
+import { handlerArgs, type ArgumentsObject } from "../../model/commandArguments.ts";
+import { InvalidArguments } from "../../validation/invalidArguments.ts";
+import type { ConfirmationStep } from "../policy/confirmation.ts";
 import {
   cannotConfirm,
   confirmationFailed,
@@ -18,16 +18,16 @@ import {
   toolFailed,
   unanswered,
   unknownTool,
-} from "./protocolErrors.ts";
+} from "../errors/protocolErrors.ts";
 import { progressReporter } from "./progressReporter.ts";
 import { resourceLinks } from "./resourceLinks.ts";
-import type { ServedApp } from "./servedApp.ts";
+import type { ServedApp } from "../served/servedApp.ts";
 import { watchResources } from "./watchResources.ts";
 import { resultStamp, type ResultStamp } from "./resultStamp.ts";
-import { resultText } from "../live/resultVersion.ts";
-import { VERSION_META_KEY } from "../model/resultMeta.ts";
-import { callUri } from "../model/callUri.ts";
-import { VIEW_URI_META_KEY } from "../model/viewResource.ts";
+import { resultText } from "../../live/resultVersion.ts";
+import { VERSION_META_KEY } from "../../model/resultMeta.ts";
+import { callUri } from "../../model/callUri.ts";
+import { VIEW_URI_META_KEY } from "../../model/viewResource.ts";
 
 /** One `tools/call`, as the handler gets it. */
 export interface ToolCall {

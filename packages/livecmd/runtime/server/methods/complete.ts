@@ -1,8 +1,8 @@
 import type { AuthInfo, CompleteRequest, CompleteResult } from "@modelcontextprotocol/server";
-import type { CommandEntry } from "../model/catalog.ts";
-import type { JsonSchema } from "../uri/template.ts";
-import { unknownPrompt, unknownTemplate, unknownVariable } from "./protocolErrors.ts";
-import type { ServedApp } from "./servedApp.ts";
+import type { CommandEntry } from "../../model/catalog.ts";
+import type { JsonSchema } from "../../uri/template.ts";
+import { unknownPrompt, unknownTemplate, unknownVariable } from "../errors/protocolErrors.ts";
+import type { ServedApp } from "../served/servedApp.ts";
 
 /** The most values one completion returns (the spec's cap); `total` and `hasMore` tell the rest. */
 const MAX_VALUES = 100;

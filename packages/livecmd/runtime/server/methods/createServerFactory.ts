@@ -1,7 +1,7 @@
 import type { McpServerFactory } from "@modelcontextprotocol/server";
-import type { App } from "../model/app.ts";
+import type { App } from "../../model/app.ts";
 import { buildServer } from "./buildServer.ts";
-import { ServedApp, type ServeOptions } from "./servedApp.ts";
+import { ServedApp, type ServeOptions } from "../served/servedApp.ts";
 
 /**
  * A factory of SDK server instances for the app, for the SDK's serving entries

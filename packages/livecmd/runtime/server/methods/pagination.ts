@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { invalidCursor, staleCursor } from "./protocolErrors.ts";
+import { invalidCursor, staleCursor } from "../errors/protocolErrors.ts";
 
 export { DEFAULT_PAGE_SIZE } from "./defaultPageSize.ts";
 

@@ -1,11 +1,11 @@
-import type { App } from "../model/app.ts";
-import { Origin } from "../model/context.ts";
-import type { TableRead } from "../db/keyedAccess.ts";
-import { exampleUri } from "../model/templateExamples.ts";
-import { isViewListing } from "../model/viewResource.ts";
-import { byCodeUnit } from "../text/byCodeUnit.ts";
+import type { App } from "../../model/app.ts";
+import { Origin } from "../../model/context.ts";
+import type { TableRead } from "../../db/keyedAccess.ts";
+import { exampleUri } from "../../model/templateExamples.ts";
+import { isViewListing } from "../../model/viewResource.ts";
+import { byCodeUnit } from "../../text/byCodeUnit.ts";
 import { resolveUri } from "./resolveUri.ts";
-import { ServedApp } from "./servedApp.ts";
+import { ServedApp } from "../served/servedApp.ts";
 
 /** What one read of a URI depended on: what a subscription to it would re-run on. */
 export interface InspectedRead {

@@ -1,10 +1,10 @@
 import type { AuthInfo, ReadResourceResult } from "@modelcontextprotocol/server";
-import { InvalidArguments } from "../validation/invalidArguments.ts";
-import { commandFailed, invalidUri } from "./protocolErrors.ts";
+import { InvalidArguments } from "../../validation/invalidArguments.ts";
+import { commandFailed, invalidUri } from "../errors/protocolErrors.ts";
 import { resolveUri } from "./resolveUri.ts";
-import type { ServedApp } from "./servedApp.ts";
-import { resultText } from "../live/resultVersion.ts";
-import { LAST_MODIFIED_META_KEY, VERSION_META_KEY } from "../model/resultMeta.ts";
+import type { ServedApp } from "../served/servedApp.ts";
+import { resultText } from "../../live/resultVersion.ts";
+import { LAST_MODIFIED_META_KEY, VERSION_META_KEY } from "../../model/resultMeta.ts";
 import { resultStamp } from "./resultStamp.ts";
 
 /**

@@ -1,10 +1,10 @@
 import type { AuthInfo, ReadResourceResult } from "@modelcontextprotocol/server";
-import type { CommandEntry } from "../model/catalog.ts";
-import { VIEW_MIME_TYPE, VIEW_RESOURCE_META } from "../model/viewResource.ts";
-import { viewPage } from "../view/viewPage.ts";
-import { viewScript } from "../view/viewScript.ts";
-import { resourceNotFound } from "./protocolErrors.ts";
-import type { ServedApp } from "./servedApp.ts";
+import type { CommandEntry } from "../../model/catalog.ts";
+import { VIEW_MIME_TYPE, VIEW_RESOURCE_META } from "../../model/viewResource.ts";
+import { viewPage } from "../../view/viewPage.ts";
+import { viewScript } from "../../view/viewScript.ts";
+import { resourceNotFound } from "../errors/protocolErrors.ts";
+import type { ServedApp } from "../served/servedApp.ts";
 
 /** Each command's page, made once: it holds the whole view runtime, and never changes. */
 const pages = new WeakMap<CommandEntry, string>();

@@ -1,10 +1,10 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import type { CommandEntry } from "../model/catalog.ts";
-import { commandOf } from "../uri/index.ts";
-import type { FieldError } from "../uri/template.ts";
-import { argumentsObject, handlerArgs, variableOf } from "../model/commandArguments.ts";
-import { invalidUri, resourceNotFound } from "./protocolErrors.ts";
-import type { ServedApp } from "./servedApp.ts";
+import type { CommandEntry } from "../../model/catalog.ts";
+import { commandOf } from "../../uri/index.ts";
+import type { FieldError } from "../../uri/template.ts";
+import { argumentsObject, handlerArgs, variableOf } from "../../model/commandArguments.ts";
+import { invalidUri, resourceNotFound } from "../errors/protocolErrors.ts";
+import type { ServedApp } from "../served/servedApp.ts";
 
 /** A URI the agent may read: the granted command it names and the handler's arguments. */
 export interface ResolvedUri {

@@ -1,7 +1,7 @@
 import type { AuthInfo, ResourceLink } from "@modelcontextprotocol/server";
-import { shortened } from "../text/cutText.ts";
+import { shortened } from "../../text/cutText.ts";
 import { resolveUri, type ResolvedUri } from "./resolveUri.ts";
-import type { ServedApp } from "./servedApp.ts";
+import type { ServedApp } from "../served/servedApp.ts";
 
 /**
  * The `resource_link` content of the URIs a command linked to (`ctx.link`), each once, in the

@@ -1,6 +1,6 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { versionOf } from "../live/resultVersion.ts";
-import type { ServedApp } from "./servedApp.ts";
+import { versionOf } from "../../live/resultVersion.ts";
+import type { ServedApp } from "../served/servedApp.ts";
 
 /** What a read or a live command's call tells of its result besides the result itself. */
 export interface ResultStamp {

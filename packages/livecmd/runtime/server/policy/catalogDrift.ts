@@ -1,12 +1,12 @@
-import type { AppEngine } from "../model/appEngine.ts";
+import type { AppEngine } from "../../model/appEngine.ts";
 import {
   annotationsOf,
   type Catalog,
   type CommandEntry,
   type ToolEntry,
-} from "../model/catalog.ts";
-import { needsConfirmation, type CommandOptions } from "../model/command.ts";
-import { watchToolEntry } from "../model/watchTool.ts";
+} from "../../model/catalog.ts";
+import { needsConfirmation, type CommandOptions } from "../../model/command.ts";
+import { watchToolEntry } from "../../model/watchTool.ts";
 
 /** The app's commands no longer match its catalog.json: codegen was not re-run. */
 export class StaleCatalogError extends Error {}

@@ -14,11 +14,11 @@ import {
   type ServerContext,
   type StandardSchemaV1,
 } from "@modelcontextprotocol/server";
-import type { CommandEntry } from "../model/catalog.ts";
-import type { ArgumentsObject } from "../model/commandArguments.ts";
-import { cutText, shortened } from "../text/cutText.ts";
-import { principalOf } from "./auth/principal.ts";
-import { failureMessage } from "./protocolErrors.ts";
+import type { CommandEntry } from "../../model/catalog.ts";
+import type { ArgumentsObject } from "../../model/commandArguments.ts";
+import { cutText, shortened } from "../../text/cutText.ts";
+import { principalOf } from "../../model/principal.ts";
+import { failureMessage } from "../errors/protocolErrors.ts";
 import type { SpentConfirmations } from "./spentConfirmations.ts";
 
 /** The key of the one input request a confirmation makes. */

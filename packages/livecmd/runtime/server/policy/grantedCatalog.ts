@@ -1,6 +1,6 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import type { AppEngine } from "../model/appEngine.ts";
-import { byCodeUnit } from "../text/byCodeUnit.ts";
+import type { AppEngine } from "../../model/appEngine.ts";
+import { byCodeUnit } from "../../text/byCodeUnit.ts";
 import {
   isReadable,
   listings,
@@ -9,9 +9,9 @@ import {
   type Generated,
   type Listings,
   type ToolEntry,
-} from "../model/catalog.ts";
-import { watchToolEntry } from "../model/watchTool.ts";
-import type { CommandTemplate, JsonSchema } from "../uri/template.ts";
+} from "../../model/catalog.ts";
+import { watchToolEntry } from "../../model/watchTool.ts";
+import type { CommandTemplate, JsonSchema } from "../../uri/template.ts";
 
 /**
  * The catalog as the agent may see it right now: catalog.json's commands through the app's

@@ -1,4 +1,4 @@
-import type { RateLimit } from "../model/command.ts";
+import type { RateLimit } from "../../model/command.ts";
 
 /**
  * Sliding-window limits per command, shared by `resources/read` and `tools/call` of the same

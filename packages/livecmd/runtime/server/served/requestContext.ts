@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { principalOf } from "./auth/principal.ts";
+import { principalOf } from "../../model/principal.ts";
 
 /** The HTTP request a log line is written for: its id, and who sent it once that is known. */
 export interface RequestContext {

@@ -1,27 +1,27 @@
 import { randomBytes } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
-import type { App, RunOptions } from "../model/app.ts";
-import { engineOf, type AppEngine } from "../model/appEngine.ts";
-import type { CommandEntry } from "../model/catalog.ts";
-import { Origin } from "../model/context.ts";
-import { describeRerunFailure, type LiveStats } from "../live/liveRegistry.ts";
-import { LiveRoom } from "../live/liveRoom.ts";
-import type { SubscriptionLimits } from "../live/limitDefaults.ts";
-import { argumentValidator } from "../validation/argumentValidator.ts";
-import { checkResult, ResultMismatch } from "../validation/resultMismatch.ts";
-import { catalogDrift, StaleCatalogError } from "./catalogDrift.ts";
-import { Confirmations } from "./confirmation.ts";
-import { DEFAULT_CONFIRM_TIMEOUT_MS } from "./confirmTimeout.ts";
-import { GrantedCatalog } from "./grantedCatalog.ts";
-import { DEFAULT_PAGE_SIZE } from "./pagination.ts";
-import { rateLimited } from "./protocolErrors.ts";
-import { rateLimiterOf, type RateLimiter } from "./rateLimiter.ts";
+import type { App, RunOptions } from "../../model/app.ts";
+import { engineOf, type AppEngine } from "../../model/appEngine.ts";
+import type { CommandEntry } from "../../model/catalog.ts";
+import { Origin } from "../../model/context.ts";
+import { describeRerunFailure, type LiveStats } from "../../live/liveRegistry.ts";
+import { LiveRoom } from "../../live/liveRoom.ts";
+import type { SubscriptionLimits } from "../../live/limitDefaults.ts";
+import { argumentValidator } from "../../validation/argumentValidator.ts";
+import { checkResult, ResultMismatch } from "../../validation/resultMismatch.ts";
+import { catalogDrift, StaleCatalogError } from "../policy/catalogDrift.ts";
+import { Confirmations } from "../policy/confirmation.ts";
+import { DEFAULT_CONFIRM_TIMEOUT_MS } from "../policy/confirmTimeout.ts";
+import { GrantedCatalog } from "../policy/grantedCatalog.ts";
+import { DEFAULT_PAGE_SIZE } from "../methods/pagination.ts";
+import { rateLimited } from "../errors/protocolErrors.ts";
+import { rateLimiterOf, type RateLimiter } from "../policy/rateLimiter.ts";
 import { holderOf } from "./requestContext.ts";
-import { resolveUri } from "./resolveUri.ts";
-import { RefusalLog } from "./refusalLog.ts";
-import { serverLog, type ServerLog } from "./serverLog.ts";
-import { SpentInMemory, type SpentConfirmations } from "./spentConfirmations.ts";
+import { resolveUri } from "../methods/resolveUri.ts";
+import { RefusalLog } from "../log/refusalLog.ts";
+import { serverLog, type ServerLog } from "../log/serverLog.ts";
+import { SpentInMemory, type SpentConfirmations } from "../policy/spentConfirmations.ts";
 
 export interface ServeOptions {
   /** Entries per page of `tools/list`, `resources/list` and `resources/templates/list`. */

@@ -4,28 +4,28 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
 } from "@modelcontextprotocol/server";
-import { Activity } from "./activity.ts";
-import type { HeldByToken } from "./auth/heldByToken.ts";
-import { buildServer } from "./buildServer.ts";
-import { Connection } from "./connection.ts";
-import { isEventStream, primed, SSE_RETRY_MS, whenStreamEnds } from "./eventStream.ts";
-import { OpenCount } from "../live/openCount.ts";
+import { Activity } from "../http/activity.ts";
+import type { HeldByToken } from "../auth/heldByToken.ts";
+import { buildServer } from "../methods/buildServer.ts";
+import { Connection } from "../../live/connection.ts";
+import { isEventStream, primed, SSE_RETRY_MS, whenStreamEnds } from "../../live/eventStream.ts";
+import { OpenCount } from "../../live/openCount.ts";
 import { SessionEventStore } from "./sessionEventStore.ts";
 import {
   errorResponse,
   sessionLimitReached,
   sessionNotFound,
   sessionRequired,
-} from "./protocolErrors.ts";
-import { holderOf } from "./requestContext.ts";
-import { principalOf } from "./auth/principal.ts";
-import { invalidParams } from "./sdkAdapter/requestParams.ts";
+} from "../errors/protocolErrors.ts";
+import { holderOf } from "../served/requestContext.ts";
+import { principalOf } from "../../model/principal.ts";
+import { invalidParams } from "../sdkAdapter/requestParams.ts";
 import { replayInitialize } from "./resumedSession.ts";
-import type { ServedApp } from "./servedApp.ts";
+import type { ServedApp } from "../served/servedApp.ts";
 import { SessionAnswers } from "./sessionAnswers.ts";
-import { SharedSubscriptions } from "./sharedSubscriptions.ts";
-import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
-import type { SessionMessage } from "../db/postgres/sessionMessage.ts";
+import { SharedSubscriptions } from "../../live/sharedSubscriptions.ts";
+import type { PostgresSessionStore } from "../../db/postgres/sessionStore.ts";
+import type { SessionMessage } from "../../db/postgres/sessionMessage.ts";
 
 /**
  * The 2025-era leg of the HTTP endpoint, with sessions. The SDK's default legacy fallback is

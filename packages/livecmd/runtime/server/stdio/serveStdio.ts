@@ -4,12 +4,12 @@ import {
   StdioServerTransport,
   type StdioServerHandle,
 } from "@modelcontextprotocol/server/stdio";
-import type { App } from "../model/app.ts";
-import { buildServer } from "./buildServer.ts";
-import { Connection } from "./connection.ts";
-import { oncePerTurn } from "../live/liveRoom.ts";
-import { ServedApp, type LiveStatus, type ServeOptions } from "./servedApp.ts";
-import { StdioListenTap } from "./sdkAdapter/index.ts";
+import type { App } from "../../model/app.ts";
+import { buildServer } from "../methods/buildServer.ts";
+import { Connection } from "../../live/connection.ts";
+import { oncePerTurn } from "../../live/liveRoom.ts";
+import { ServedApp, type LiveStatus, type ServeOptions } from "../served/servedApp.ts";
+import { StdioListenTap } from "../sdkAdapter/index.ts";
 
 export interface ServeStdioOptions extends ServeOptions {
   /** Another transport than the process's stdin/stdout (a socket, or an in-memory pair in tests). */
