@@ -7,7 +7,10 @@ import ts from "typescript";
 import { command, defineApp } from "../../packages/livecmd/runtime/index.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import { principalOf } from "../../packages/livecmd/runtime/model/principal.ts";
-import { asNewRequest, holderOf } from "../../packages/livecmd/runtime/server/served/requestContext.ts";
+import {
+  asNewRequest,
+  holderOf,
+} from "../../packages/livecmd/runtime/server/served/requestContext.ts";
 import { root } from "../helpers/cli.ts";
 
 /** The runtime package, whose runtime/ the scan reads (paths below are from its folder). */
