@@ -126,7 +126,11 @@ const CODES: readonly (readonly [name: string, error: ProtocolError, code: numbe
   ["invalidRequestParams", protocolErrors.invalidRequestParams("resources/read", []), -32602],
   [
     "limitReached",
-    protocolErrors.limitReached(DEFAULT_SUBSCRIPTION_LIMITS, "total", "subscribing"),
+    protocolErrors.limitReached({
+      limit: "total",
+      value: DEFAULT_SUBSCRIPTION_LIMITS.total,
+      what: "subscribing",
+    }),
     -32602,
   ],
   ["rateLimited", protocolErrors.rateLimited("c", 1000), protocolErrors.RATE_LIMITED],

@@ -1,6 +1,12 @@
 import type { Server } from "@modelcontextprotocol/server";
-import type { Watches } from "./liveRoom.ts";
-import type { ServedApp } from "../server/served/servedApp.ts";
+import type { LiveRoom, Watches } from "./liveRoom.ts";
+
+/** What a connection needs of the app it serves (the server's `ServedApp`). */
+export interface ConnectedApp {
+  readonly room: LiveRoom;
+  readonly engine: { onGrantsChanged(listener: () => void): () => void };
+  readonly catalog: { readonly hasReadableCommands: boolean };
+}
 
 /**
  * One client connection and the `Server` instance pinned to it (a stdio connection, or a legacy
@@ -14,7 +20,7 @@ import type { ServedApp } from "../server/served/servedApp.ts";
  */
 export class Connection {
   readonly #server: Server;
-  readonly #served: ServedApp;
+  readonly #served: ConnectedApp;
   readonly #onError: (error: Error) => void;
   /** Its `resources/subscribe` subscriptions, by URI as the client sent it. */
   readonly subscriptions: Watches | undefined;
@@ -23,7 +29,7 @@ export class Connection {
 
   /** `notified(uri)` after each `resources/updated` sent (a shared session records what its client heard). */
   constructor(
-    served: ServedApp,
+    served: ConnectedApp,
     server: Server,
     onError: (error: Error) => void,
     notified?: (uri: string) => void,

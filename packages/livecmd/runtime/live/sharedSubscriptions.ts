@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
 import type { AuthInfo, Server } from "@modelcontextprotocol/server";
 import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
-import type { SubscriptionLimits } from "./limitDefaults.ts";
-import { shortened } from "../text/cutText.ts";
 import type { Connection } from "./connection.ts";
-import { limitReached } from "../server/errors/protocolErrors.ts";
+import { shortened } from "../text/cutText.ts";
+import { subscribingTo, type LiveRoom } from "./liveRoom.ts";
 
 /**
  * The `resources/subscribe` subscriptions of a 2025-era session that many processes share: they
@@ -17,7 +16,7 @@ import { limitReached } from "../server/errors/protocolErrors.ts";
 export class SharedSubscriptions {
   readonly #store: PostgresSessionStore;
   readonly #id: string;
-  readonly #limits: SubscriptionLimits;
+  readonly #room: LiveRoom;
   readonly #onerror: (error: Error) => void;
   #connection: Connection | undefined;
   /** Whom the re-runs are for: the principal of the session's latest request. */
@@ -33,12 +32,12 @@ export class SharedSubscriptions {
   constructor(
     store: PostgresSessionStore,
     id: string,
-    limits: SubscriptionLimits,
+    room: LiveRoom,
     onerror: (error: Error) => void,
   ) {
     this.#store = store;
     this.#id = id;
-    this.#limits = limits;
+    this.#room = room;
     this.#onerror = onerror;
   }
 
@@ -58,9 +57,10 @@ export class SharedSubscriptions {
         // Checked and first run here, as an unshared subscription would be: the read's errors,
         // the limits, and the result the client is taken to know from now.
         const seen = digest(await watches.subscribe(uri, ctx.http?.authInfo));
-        if (!(await this.#store.subscribe(this.#id, uri, seen, this.#limits.perConnection))) {
+        const { limits, wire } = this.#room;
+        if (!(await this.#store.subscribe(this.#id, uri, seen, limits.perConnection))) {
           watches.end(uri);
-          throw limitReached(this.#limits, "perConnection", `subscribing to ${shortened(uri)}`);
+          throw wire.limitReached(this.#room.refusal("perConnection", subscribingTo(uri)));
         }
         // Watched here too until another process takes the stream (`streamGone`) or this one
         // lets the session go: it counts against this process's caps as an unshared one would,

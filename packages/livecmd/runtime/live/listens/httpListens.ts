@@ -6,11 +6,15 @@ import type {
 import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
 import type { LiveRoom } from "../liveRoom.ts";
 import { isEventStream, primed, whenStreamEnds } from "../eventStream.ts";
-import { errorResponse, listenNotResumable } from "../../server/errors/protocolErrors.ts";
 import { principalOf } from "../../model/principal.ts";
 import { listenId, narrowedTo, requestedUris } from "./listenRequest.ts";
 import { resumableStream, type ListenResumes } from "./listenResume.ts";
-import type { HeldByToken } from "../../server/auth/heldByToken.ts";
+
+/** What ends a listen when its token is revoked or expires (the endpoint's `HeldByToken`). */
+export interface TokenHolds {
+  /** Holds `end` while `auth`'s token is good; what stops holding it. */
+  hold(auth: AuthInfo | undefined, end: () => void): () => void;
+}
 
 type Fetch = (request: Request, options?: McpHandlerRequestOptions) => Promise<Response>;
 
@@ -27,7 +31,7 @@ type Fetch = (request: Request, options?: McpHandlerRequestOptions) => Promise<R
 export class HttpListens {
   readonly #room: LiveRoom;
   readonly #publish: (uri: string) => void;
-  readonly #held: HeldByToken;
+  readonly #held: TokenHolds;
   readonly #resumes: ListenResumes;
   /** What ends each open listen. */
   readonly #open = new Set<() => void>();
@@ -39,7 +43,7 @@ export class HttpListens {
   constructor(
     room: LiveRoom,
     publish: (uri: string) => void,
-    held: HeldByToken,
+    held: TokenHolds,
     resumes: ListenResumes,
   ) {
     this.#room = room;
@@ -87,7 +91,8 @@ export class HttpListens {
   async #resume(request: Request, next: Fetch, auth: AuthInfo | undefined): Promise<Response> {
     const resumed = this.#resumes.resumed(request.headers.get("last-event-id"), principalOf(auth));
     if (!resumed) {
-      const refused = errorResponse(405, listenNotResumable());
+      const { wire } = this.#room;
+      const refused = wire.errorResponse(405, wire.listenNotResumable());
       refused.headers.set("allow", "POST");
       return refused;
     }
@@ -120,7 +125,10 @@ export class HttpListens {
   ): Promise<Response> {
     const uris = requestedUris(message);
     const listen = await this.#room.openListen(uris ?? [], auth, this.#publish);
-    if ("refused" in listen) return errorResponse(200, listen.refused, message.id);
+    if ("refused" in listen) {
+      const { wire } = this.#room;
+      return wire.errorResponse(200, wire.limitReached(listen.refused), message.id);
+    }
     const revoked = new AbortController();
     const unhold = this.#held.hold(auth, () => revoked.abort());
     const release = () => {

@@ -9,7 +9,7 @@ import {
   type TransportSendOptions,
 } from "@modelcontextprotocol/server";
 import type { Watches } from "../liveRoom.ts";
-import { errorMessage } from "../../server/errors/protocolErrors.ts";
+import type { RefusalWire } from "../watchRefusal.ts";
 import { narrowedTo, requestedUris } from "./listenRequest.ts";
 
 /**
@@ -33,12 +33,22 @@ export class StdioListenTap implements Transport {
   readonly #wire: Transport;
   readonly #watches: Watches;
   readonly #servesListens: () => boolean;
+  readonly #wireErrors: RefusalWire;
   #queue: Promise<void> = Promise.resolve();
   #queued = 0;
 
-  /** `servesListens` is false once the connection is pinned to the 2025 era, which has no listens. */
-  constructor(wire: Transport, watches: Watches, servesListens: () => boolean) {
+  /**
+   * `servesListens` is false once the connection is pinned to the 2025 era, which has no
+   * listens; `wireErrors` words a refused listen's answer.
+   */
+  constructor(
+    wire: Transport,
+    watches: Watches,
+    servesListens: () => boolean,
+    wireErrors: RefusalWire,
+  ) {
     this.#wire = wire;
+    this.#wireErrors = wireErrors;
     this.#watches = watches;
     this.#servesListens = servesListens;
   }
@@ -88,7 +98,8 @@ export class StdioListenTap implements Transport {
   async #narrow(listen: JSONRPCRequest): Promise<JSONRPCMessage | undefined> {
     const listened = await this.#watches.listen(listen.id, requestedUris(listen)!, undefined);
     if ("refused" in listened) {
-      await this.#wire.send(errorMessage(listened.refused, listen.id));
+      const errors = this.#wireErrors;
+      await this.#wire.send(errors.errorMessage(errors.limitReached(listened.refused), listen.id));
       return undefined;
     }
     return narrowedTo(listen, listened.watched);

@@ -10,6 +10,7 @@ import { ERROR_META_KEY } from "../../model/resultMeta.ts";
 import { cutText, shortened } from "../../text/cutText.ts";
 import type { SubscriptionLimits } from "../../live/limitDefaults.ts";
 import type { LimitName } from "../../live/subscriptionLimits.ts";
+import type { RefusalWire, WatchRefusal } from "../../live/watchRefusal.ts";
 import type { FieldError } from "../../uri/template.ts";
 
 // Every JSON-RPC error livecmd answers is built here, and every error answer it writes itself
@@ -427,43 +428,46 @@ export function sessionLimitReached(
 ): ProtocolError {
   return overLimit(
     SDK_TRANSPORT_REFUSAL,
-    limits,
     limit,
+    limits[limit],
     (bound) =>
       `Session limit reached: ${bound}; end a session (DELETE with its Mcp-Session-Id) or reuse one; an idle session is closed after ${Math.round(idleMs / 1000)} s`,
   );
 }
 
 /** -32602 for a subscription over a limit: `data.limit` is its value, `data.scope` which limit it is. */
-export function limitReached(
-  limits: SubscriptionLimits,
-  limit: LimitName,
-  what: string,
-): ProtocolError {
+export function limitReached({ limit, value, what }: WatchRefusal): ProtocolError {
   return overLimit(
     ProtocolErrorCode.InvalidParams,
-    limits,
     limit,
+    value,
     (bound) => `Subscription limit reached: ${bound}; end a subscription before ${what}`,
   );
 }
 
 /**
- * A refusal for going over `limit`, worded by `message` around "<what the limit bounds> is
- * <value>"; every limit error carries `data: { limit, scope }` alike.
+ * A refusal for going over `limit` (of `value`), worded by `message` around "<what the limit
+ * bounds> is <value>"; every limit error carries `data: { limit, scope }` alike.
  */
 function overLimit(
   code: number,
-  limits: SubscriptionLimits,
   limit: LimitName,
+  value: number,
   message: (bound: string) => string,
 ): ProtocolError {
-  const value = limits[limit];
   return refusal(code, message(`${LIMIT_WORDS[limit]} is ${value}`), {
     limit: value,
     scope: limit,
   });
 }
+
+/** The live room's and its taps' answers on the wire (live/ words none itself). */
+export const LIVE_REFUSALS: RefusalWire = {
+  limitReached,
+  errorMessage,
+  errorResponse,
+  listenNotResumable,
+};
 
 const LIMIT_WORDS: Record<LimitName, string> = {
   perConnection: "the number of URIs one connection may watch",

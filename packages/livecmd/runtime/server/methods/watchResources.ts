@@ -4,6 +4,7 @@ import { versionOf } from "../../live/resultVersion.ts";
 import { MAX_WATCH_WAIT_MS, type WatchAnswer, type WatchChange } from "../../model/watchTool.ts";
 import {
   invalidToolArguments,
+  limitReached,
   unwatchableUris,
   watchLimitReached,
 } from "../errors/protocolErrors.ts";
@@ -40,7 +41,7 @@ export async function watchResources(served: ServedApp, call: ToolCall): Promise
   const waiting = new Wake();
   const watch = await served.room.openWatch([...seen.keys()], auth, () => waiting.wake());
   if ("unreadable" in watch) return unwatchableUris(name, watch.unreadable);
-  if ("refused" in watch) return watchLimitReached(name, watch.refused);
+  if ("refused" in watch) return watchLimitReached(name, limitReached(watch.refused));
   const progress = progressReporter(ctx);
   try {
     const uris = [...seen.keys()];

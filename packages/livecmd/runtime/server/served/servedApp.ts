@@ -15,7 +15,7 @@ import { Confirmations } from "../policy/confirmation.ts";
 import { DEFAULT_CONFIRM_TIMEOUT_MS } from "../policy/confirmTimeout.ts";
 import { GrantedCatalog } from "../policy/grantedCatalog.ts";
 import { DEFAULT_PAGE_SIZE } from "../methods/pagination.ts";
-import { rateLimited } from "../errors/protocolErrors.ts";
+import { LIVE_REFUSALS, rateLimited } from "../errors/protocolErrors.ts";
 import { rateLimiterOf, type RateLimiter } from "../policy/rateLimiter.ts";
 import { holderOf } from "./requestContext.ts";
 import { resolveUri } from "../methods/resolveUri.ts";
@@ -181,6 +181,7 @@ export class ServedApp {
       // The skill's files and the views do not change while served: watching one costs nothing.
       isStatic: (uri) => this.catalog.isView(uri) || (this.#ownsSkillFile?.(uri) ?? false),
       holderOf,
+      wire: LIVE_REFUSALS,
       onError: (failure) => this.onerror(new Error(describeRerunFailure(failure))),
       onUnseen: (warning) => log.warn(warning),
     });

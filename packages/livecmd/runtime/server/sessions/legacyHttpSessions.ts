@@ -241,7 +241,7 @@ export class LegacyHttpSessions {
             // Stored before the client has the id: its next request may reach any process.
             if (resumed === undefined)
               await store.create(id, principalOf(auth), opening.initialize);
-            shared = new SharedSubscriptions(store, id, this.#served.room.limits, this.#onerror);
+            shared = new SharedSubscriptions(store, id, this.#served.room, this.#onerror);
             shared.auth = auth;
             shared.serve(server, connection);
           }

@@ -42,6 +42,7 @@ export function serveStdio(app: App, options: ServeStdioOptions = {}): StdioServ
     options.transport ?? new StdioServerTransport(),
     listens,
     () => pinned?.era !== "legacy",
+    served.room.wire,
   );
   const handle = serveStdioEntry(
     (context) => {
