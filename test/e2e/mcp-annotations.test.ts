@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
 import { defineApp } from "../../packages/livecmd/runtime/model/app.ts";
 import type { Catalog } from "../../packages/livecmd/runtime/model/catalog.ts";
-import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 import { catalogDrift } from "../../packages/livecmd/runtime/server/policy/catalogDrift.ts";
 import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";

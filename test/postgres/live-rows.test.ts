@@ -5,7 +5,7 @@ import { defineApp, type App } from "../../packages/livecmd/runtime/index.ts";
 import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
 import { queryCommand, watch, writeAndCompare, writeBatches } from "../helpers/differentialLive.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
-import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 import type { TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import { wholeReasonText } from "../../packages/livecmd/runtime/db/wholeReason.ts";
 

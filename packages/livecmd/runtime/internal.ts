@@ -6,7 +6,8 @@
 import type { App } from "./model/app.ts";
 import type { ReadInspector } from "./server/methods/readInspector.ts";
 
-export { engineOf, type AppEngine } from "./model/appEngine.ts";
+export type { AppEngine } from "./model/appEngine.ts";
+export { engineOf } from "./model/attachedEngine.ts";
 export {
   annotationsOf,
   CATALOG_VERSION,

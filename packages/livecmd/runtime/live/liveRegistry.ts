@@ -1,7 +1,8 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { Origin } from "../model/context.ts";
 import type { App } from "../model/app.ts";
-import { engineOf, type AppEngine } from "../model/appEngine.ts";
+import { type AppEngine } from "../model/appEngine.ts";
+import { engineOf } from "../model/attachedEngine.ts";
 import { cutText } from "../text/cutText.ts";
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { TableChange } from "../db/keyedAccess.ts";

@@ -1,5 +1,5 @@
 import type { App } from "../model/app.ts";
-import { engineOf } from "../model/appEngine.ts";
+import { engineOf } from "../model/attachedEngine.ts";
 import { checkResult as checkAgainstEntry } from "../validation/resultMismatch.ts";
 
 /**

@@ -17,7 +17,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import type { App } from "../model/app.ts";
-import { engineOf } from "../model/appEngine.ts";
+import { engineOf } from "../model/attachedEngine.ts";
 import { VERSION_META_KEY } from "../model/resultMeta.ts";
 import type { WatchAnswer } from "../model/watchTool.ts";
 import {
