@@ -39,14 +39,6 @@ export { argumentValidator } from "./validation/argumentValidator.ts";
 export { ANY_TABLE } from "./db/anyTable.ts";
 export type { TableRead } from "./db/keyedAccess.ts";
 export { sqliteDriverProblem } from "./db/better-sqlite3/versionProblem.ts";
-export { redacted, urlProblem } from "./db/postgres/connectionProblem.ts";
-export { loadPg } from "./db/node-postgres/loadPg.ts";
-export { firstConnection } from "./db/postgres/firstConnection.ts";
-export {
-  hasEventTriggers,
-  installChangeFeed,
-  WITHOUT_EVENT_TRIGGERS,
-} from "./db/postgres/installChangeFeed.ts";
 export { ReadSet, UNSEEN_FIX } from "./live/readSet.ts";
 export { keyValueText } from "./live/rerunCause.ts";
 export { wholeReasonText, type WholeReason } from "./db/wholeReason.ts";
@@ -76,4 +68,28 @@ export async function stdioServing() {
     import("./server/log/serverLog.ts"),
   ]);
   return { serveStdio, serverLog };
+}
+
+/**
+ * What `livecmd db install` needs of PostgreSQL, loaded on the call: the connection checks and
+ * the change feed's SQL, which no other command reads.
+ */
+export async function postgresInstall() {
+  const [connection, { loadPg }, { firstConnection }, changeFeed] = await Promise.all([
+    import("./db/postgres/connectionProblem.ts"),
+    import("./db/node-postgres/loadPg.ts"),
+    import("./db/postgres/firstConnection.ts"),
+    import("./db/postgres/installChangeFeed.ts"),
+  ]);
+  const { redacted, urlProblem } = connection;
+  const { hasEventTriggers, installChangeFeed, WITHOUT_EVENT_TRIGGERS } = changeFeed;
+  return {
+    redacted,
+    urlProblem,
+    loadPg,
+    firstConnection,
+    hasEventTriggers,
+    installChangeFeed,
+    WITHOUT_EVENT_TRIGGERS,
+  };
 }
