@@ -18,7 +18,7 @@ export interface ConnectedApp {
  * `listChanged` capability promises. `resources/subscribe` does not exist on 2026-07-28 (the SDK
  * answers -32601 before any handler); listens are tracked on the wire instead (`live/listens/`).
  */
-export class Connection {
+export class ClientConnection {
   readonly #server: Server;
   readonly #served: ConnectedApp;
   readonly #onError: (error: Error) => void;

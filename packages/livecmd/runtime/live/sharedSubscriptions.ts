@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { AuthInfo, Server } from "@modelcontextprotocol/server";
 import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
-import type { Connection } from "./connection.ts";
+import type { ClientConnection } from "./connection.ts";
 import { shortened } from "../text/cutText.ts";
 import { subscribingTo, type LiveRoom } from "./liveRoom.ts";
 
@@ -18,7 +18,7 @@ export class SharedSubscriptions {
   readonly #id: string;
   readonly #room: LiveRoom;
   readonly #onerror: (error: Error) => void;
-  #connection: Connection | undefined;
+  #connection: ClientConnection | undefined;
   /** Whom the re-runs are for: the principal of the session's latest request. */
   auth: AuthInfo | undefined;
   /** Whether this process holds the session's GET stream, and so watches its subscriptions. */
@@ -45,8 +45,8 @@ export class SharedSubscriptions {
     return this.#streaming;
   }
 
-  /** Takes the session's subscription requests over from `Connection`'s own handlers. */
-  serve(server: Server, connection: Connection): void {
+  /** Takes the session's subscription requests over from `ClientConnection`'s own handlers. */
+  serve(server: Server, connection: ClientConnection): void {
     this.#connection = connection;
     const watches = connection.subscriptions;
     if (!watches) return;

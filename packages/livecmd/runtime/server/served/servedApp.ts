@@ -10,7 +10,7 @@ import { describeRerunFailure, type LiveStats } from "../../live/liveRegistry.ts
 import { LiveRoom } from "../../live/liveRoom.ts";
 import type { SubscriptionLimits } from "../../live/limitDefaults.ts";
 import { argumentValidator } from "../../validation/argumentValidator.ts";
-import { checkResult, ResultMismatch } from "../../validation/resultMismatch.ts";
+import { requireResultMatch, ResultMismatch } from "../../validation/resultMismatch.ts";
 import { catalogDrift, StaleCatalogError } from "../policy/catalogDrift.ts";
 import { Confirmations } from "../policy/confirmation.ts";
 import { DEFAULT_CONFIRM_TIMEOUT_MS } from "../policy/confirmTimeout.ts";
@@ -239,7 +239,7 @@ export class ServedApp {
 
   #checked(entry: CommandEntry, result: unknown): unknown {
     try {
-      checkResult(entry, result);
+      requireResultMatch(entry, result);
     } catch (error) {
       // A mismatch is also a line for the developer; a result with no JSON form fails as unchecked.
       if (error instanceof ResultMismatch) this.onerror(error);

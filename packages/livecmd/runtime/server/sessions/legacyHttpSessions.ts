@@ -7,7 +7,7 @@ import {
 import { Activity } from "../http/activity.ts";
 import type { HeldByToken } from "../auth/heldByToken.ts";
 import { buildServer } from "../methods/buildServer.ts";
-import { Connection } from "../../live/connection.ts";
+import { ClientConnection } from "../../live/connection.ts";
 import { isEventStream, primed, SSE_RETRY_MS, whenStreamEnds } from "../../live/eventStream.ts";
 import { OpenCount } from "../../live/openCount.ts";
 import { SessionEventStore } from "./sessionEventStore.ts";
@@ -220,7 +220,7 @@ export class LegacyHttpSessions {
     const store = this.#shared;
     const server = buildServer(this.#served);
     let shared: SharedSubscriptions | undefined;
-    const connection = new Connection(this.#served, server, this.#onerror, (uri) =>
+    const connection = new ClientConnection(this.#served, server, this.#onerror, (uri) =>
       shared?.notified(uri),
     );
     let unhold = () => {};
@@ -367,7 +367,7 @@ export class LegacyHttpSessions {
 interface Session {
   readonly id: string;
   readonly transport: WebStandardStreamableHTTPServerTransport;
-  readonly connection: Connection;
+  readonly connection: ClientConnection;
   /** The client id of the principal that opened it; undefined on an endpoint without auth. */
   readonly principal: string | undefined;
   readonly activity: Activity;

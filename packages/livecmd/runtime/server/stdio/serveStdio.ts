@@ -6,7 +6,7 @@ import {
 } from "@modelcontextprotocol/server/stdio";
 import type { App } from "../../model/app.ts";
 import { buildServer } from "../methods/buildServer.ts";
-import { Connection } from "../../live/connection.ts";
+import { ClientConnection } from "../../live/connection.ts";
 import { oncePerTurn } from "../../live/liveRoom.ts";
 import { ServedApp, type LiveStatus, type ServeOptions } from "../served/servedApp.ts";
 import { StdioListenTap } from "../sdkAdapter/index.ts";
@@ -24,7 +24,7 @@ export interface StdioServing extends StdioServerHandle {
 /**
  * Serves the app over stdio, on both eras: the SDK's entry picks the era from the opening
  * message and pins one instance to the connection. Live subscriptions: `resources/subscribe` on
- * the 2025 era (`Connection`), `subscriptions/listen` on 2026-07-28 (`StdioListenTap`), whose
+ * the 2025 era (`ClientConnection`), `subscriptions/listen` on 2026-07-28 (`StdioListenTap`), whose
  * updates go out through the pinned instance so the entry stamps them onto the listens.
  */
 export function serveStdio(app: App, options: ServeStdioOptions = {}): StdioServing {
@@ -47,7 +47,7 @@ export function serveStdio(app: App, options: ServeStdioOptions = {}): StdioServ
   const handle = serveStdioEntry(
     (context) => {
       const server = buildServer(served);
-      new Connection(served, server, onerror);
+      new ClientConnection(served, server, onerror);
       pinned = { server, era: context.era };
       return server;
     },
