@@ -27,7 +27,7 @@ export {
 } from "./model/watchTool.ts";
 export { VERSION_META_KEY } from "./model/resultMeta.ts";
 export { isViewListing, viewUri, type ViewEntry } from "./model/viewResource.ts";
-export { isSetupError } from "./model/setupError.ts";
+export { isSetupError } from "./db/setupError.ts";
 export { isStruct, toolArguments } from "./model/commandArguments.ts";
 export { byCodeUnit } from "./text/byCodeUnit.ts";
 export { descriptionExamples } from "./text/descriptionExamples.ts";
