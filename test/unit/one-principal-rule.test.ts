@@ -10,7 +10,7 @@ import { principalOf } from "../../packages/livecmd/runtime/model/principal.ts";
 import {
   asNewRequest,
   holderOf,
-} from "../../packages/livecmd/runtime/server/served/requestContext.ts";
+} from "../../packages/livecmd/runtime/server/log/requestContext.ts";
 import { root } from "../helpers/cli.ts";
 
 /** The runtime package, whose runtime/ the scan reads (paths below are from its folder). */

@@ -43,7 +43,7 @@ export { ReadSet, UNSEEN_FIX } from "./live/readSet.ts";
 export { keyValueText } from "./live/rerunCause.ts";
 export { wholeReasonText, type WholeReason } from "./db/wholeReason.ts";
 export { DEFAULT_SUBSCRIPTION_LIMITS, FAIR_SHARES } from "./live/limitDefaults.ts";
-export { DEFAULT_PAGE_SIZE } from "./server/methods/defaultPageSize.ts";
+export { DEFAULT_PAGE_SIZE } from "./server/served/defaultPageSize.ts";
 export { DEFAULT_HOST, DEFAULT_SESSION_IDLE_MS } from "./server/http/httpDefaults.ts";
 export { DEFAULT_CONFIRM_TIMEOUT_MS } from "./server/policy/confirmTimeout.ts";
 export { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from "./server/log/logFormat.ts";

@@ -4,7 +4,7 @@ import { oncePerTurn } from "../../live/liveRoom.ts";
 import { cutText } from "../../text/cutText.ts";
 import { HeldByToken } from "../auth/heldByToken.ts";
 import { buildServer } from "../methods/buildServer.ts";
-import { Activity } from "./activity.ts";
+import { Activity } from "../served/activity.ts";
 import { corsPolicy } from "./corsPolicy.ts";
 import { isEventStream, whenStreamEnds } from "../../live/eventStream.ts";
 import { DEFAULT_SESSION_IDLE_MS } from "./httpDefaults.ts";
@@ -14,7 +14,7 @@ import type { FetchOptions, McpHandler, McpHandlerOptions } from "./mcpHandler.t
 import { nodeFace, type NodeHandler } from "./nodeFace.ts";
 import { endpointClosed, errorResponse, internalError } from "../errors/protocolErrors.ts";
 import { readiness, type EndpointState, type Readiness } from "./readiness.ts";
-import { asNewRequest } from "../served/requestContext.ts";
+import { asNewRequest } from "../log/requestContext.ts";
 import { HttpListens, ListenResumes, routeByEra } from "../sdkAdapter/index.ts";
 import { MAX_LOG_MESSAGE } from "../log/serverLog.ts";
 import { ServedApp, type LiveStatus } from "../served/servedApp.ts";

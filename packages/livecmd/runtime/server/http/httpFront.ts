@@ -17,7 +17,7 @@ import {
   originRefused,
   peerRefused,
 } from "../errors/protocolErrors.ts";
-import { currentRequest } from "../served/requestContext.ts";
+import { currentRequest } from "../log/requestContext.ts";
 import { isListenResumption } from "../../live/listens/listenResume.ts";
 
 /** Where RFC 9728 protected-resource metadata documents are, under the server's root. */

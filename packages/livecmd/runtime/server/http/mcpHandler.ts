@@ -3,7 +3,7 @@ import { audienceProblem, type HttpAuth } from "../auth/httpAuth.ts";
 import { checkEndpointOptions, HttpEndpoint } from "./httpEndpoint.ts";
 import type { NodeHandler } from "./nodeFace.ts";
 import type { Readiness } from "./readiness.ts";
-import type { RemoteAddress } from "../served/requestContext.ts";
+import type { RemoteAddress } from "../log/requestContext.ts";
 import type { LiveStatus, ServeOptions } from "../served/servedApp.ts";
 
 export type { NodeHandler, Readiness, RemoteAddress };

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { toNodeHandler, type NodeIncomingMessageLike } from "@modelcontextprotocol/node";
 import { refusedOversized } from "./oversizedBody.ts";
-import { asNewRequest } from "../served/requestContext.ts";
+import { asNewRequest } from "../log/requestContext.ts";
 
 /**
  * The endpoint as a Node request handler: `node:http`'s `(req, res)`, Express's

@@ -1,7 +1,7 @@
 import { pino, type DestinationStream, type Logger } from "pino";
 import { cutText } from "../../text/cutText.ts";
 import { DEFAULT_LOG_FORMAT, type LogFormat } from "./logFormat.ts";
-import { currentRequest } from "../served/requestContext.ts";
+import { currentRequest } from "./requestContext.ts";
 import { terminalSafe } from "../../text/terminalSafe.ts";
 
 /** What a serving entry writes its log lines through (pino's logger). */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { invalidCursor, staleCursor } from "../errors/protocolErrors.ts";
 
-export { DEFAULT_PAGE_SIZE } from "./defaultPageSize.ts";
+export { DEFAULT_PAGE_SIZE } from "../served/defaultPageSize.ts";
 
 /** Version of the cursor format; a cursor of another version is rejected like a forged one. */
 const CURSOR_VERSION = 1;

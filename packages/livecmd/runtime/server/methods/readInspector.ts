@@ -4,7 +4,7 @@ import type { TableRead } from "../../db/keyedAccess.ts";
 import { exampleUri } from "../../model/templateExamples.ts";
 import { isViewListing } from "../../model/viewResource.ts";
 import { byCodeUnit } from "../../text/byCodeUnit.ts";
-import { resolveUri } from "./resolveUri.ts";
+import { resolveUri } from "../served/resolveUri.ts";
 import { ServedApp } from "../served/servedApp.ts";
 
 /** What one read of a URI depended on: what a subscription to it would re-run on. */

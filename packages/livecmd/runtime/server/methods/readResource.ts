@@ -1,7 +1,7 @@
 import type { AuthInfo, ReadResourceResult } from "@modelcontextprotocol/server";
 import { InvalidArguments } from "../../validation/invalidArguments.ts";
 import { commandFailed, invalidUri } from "../errors/protocolErrors.ts";
-import { resolveUri } from "./resolveUri.ts";
+import { resolveUri } from "../served/resolveUri.ts";
 import type { ServedApp } from "../served/servedApp.ts";
 import { resultText } from "../../live/resultVersion.ts";
 import { LAST_MODIFIED_META_KEY, VERSION_META_KEY } from "../../model/resultMeta.ts";

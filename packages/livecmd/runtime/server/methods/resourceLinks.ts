@@ -1,6 +1,6 @@
 import type { AuthInfo, ResourceLink } from "@modelcontextprotocol/server";
 import { shortened } from "../../text/cutText.ts";
-import { resolveUri, type ResolvedUri } from "./resolveUri.ts";
+import { resolveUri, type ResolvedUri } from "../served/resolveUri.ts";
 import type { ServedApp } from "../served/servedApp.ts";
 
 /**

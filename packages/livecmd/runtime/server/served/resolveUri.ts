@@ -4,7 +4,7 @@ import { commandOf } from "../../uri/index.ts";
 import type { FieldError } from "../../uri/template.ts";
 import { argumentsObject, handlerArgs, variableOf } from "../../model/commandArguments.ts";
 import { invalidUri, resourceNotFound } from "../errors/protocolErrors.ts";
-import type { ServedApp } from "../served/servedApp.ts";
+import type { ServedApp } from "./servedApp.ts";
 
 /** A URI the agent may read: the granted command it names and the handler's arguments. */
 export interface ResolvedUri {

@@ -4,7 +4,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
 } from "@modelcontextprotocol/server";
-import { Activity } from "../http/activity.ts";
+import { Activity } from "../served/activity.ts";
 import type { HeldByToken } from "../auth/heldByToken.ts";
 import { buildServer } from "../methods/buildServer.ts";
 import { ClientConnection } from "../../live/connection.ts";
@@ -17,7 +17,7 @@ import {
   sessionNotFound,
   sessionRequired,
 } from "../errors/protocolErrors.ts";
-import { holderOf } from "../served/requestContext.ts";
+import { holderOf } from "../log/requestContext.ts";
 import { principalOf } from "../../model/principal.ts";
 import { invalidParams } from "../sdkAdapter/requestParams.ts";
 import { replayInitialize } from "./resumedSession.ts";
