@@ -15,7 +15,7 @@ import { catalogDrift, StaleCatalogError } from "../policy/catalogDrift.ts";
 import { Confirmations } from "../policy/confirmation.ts";
 import { DEFAULT_CONFIRM_TIMEOUT_MS } from "../policy/confirmTimeout.ts";
 import { GrantedCatalog } from "../policy/grantedCatalog.ts";
-import { DEFAULT_PAGE_SIZE } from "../methods/pagination.ts";
+import { DEFAULT_PAGE_SIZE } from "./defaultPageSize.ts";
 import { LIVE_REFUSALS, rateLimited } from "../errors/protocolErrors.ts";
 import { rateLimiterOf, type RateLimiter } from "../policy/rateLimiter.ts";
 import { holderOf } from "../log/requestContext.ts";
