@@ -14,7 +14,7 @@ export interface WatchRefusal {
 
 /**
  * How the server answers on the wire for the live room and its taps: the server's error module
- * (`runtime/server/errors/protocolErrors.ts` `LIVE_REFUSALS`), handed in so that live/ imports
+ * (`runtime/server/errors/limitErrors.ts` `LIVE_REFUSALS`), handed in so that live/ imports
  * nothing of server/.
  */
 export interface RefusalWire {

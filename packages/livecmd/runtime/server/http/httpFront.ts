@@ -10,13 +10,8 @@ import { principalOf } from "../../model/principal.ts";
 import { isEventStream } from "../../live/eventStream.ts";
 import type { OriginAllowed } from "./corsPolicy.ts";
 import { isLoopback } from "./ownHostNames.ts";
-import {
-  boundedErrorText,
-  errorResponse,
-  hostRefused,
-  originRefused,
-  peerRefused,
-} from "../errors/protocolErrors.ts";
+import { boundedErrorText, errorResponse } from "../errors/protocolErrors.ts";
+import { hostRefused, originRefused, peerRefused } from "../errors/frontDoorErrors.ts";
 import { currentRequest } from "../log/requestContext.ts";
 import { isListenResumption } from "../../live/listens/listenResume.ts";
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from "@modelcontextprotocol/server";
-import { errorAnswerText, payloadTooLarge } from "../errors/protocolErrors.ts";
+import { errorAnswerText } from "../errors/protocolErrors.ts";
+import { payloadTooLarge } from "../errors/frontDoorErrors.ts";
 
 /**
  * How much of a refused body is read and dropped before the socket is cut. A socket closed with

@@ -17,8 +17,8 @@ import {
   invalidToolArguments,
   toolFailed,
   unanswered,
-  unknownTool,
-} from "../errors/protocolErrors.ts";
+} from "../errors/toolErrors.ts";
+import { unknownTool } from "../errors/protocolErrors.ts";
 import { progressReporter } from "./progressReporter.ts";
 import { resourceLinks } from "./resourceLinks.ts";
 import type { ServedApp } from "../served/servedApp.ts";

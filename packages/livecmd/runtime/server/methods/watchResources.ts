@@ -2,12 +2,8 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import { FAILED, type LastResult } from "../../live/liveRegistry.ts";
 import { versionOf } from "../../live/resultVersion.ts";
 import { MAX_WATCH_WAIT_MS, type WatchAnswer, type WatchChange } from "../../model/watchTool.ts";
-import {
-  invalidToolArguments,
-  limitReached,
-  unwatchableUris,
-  watchLimitReached,
-} from "../errors/protocolErrors.ts";
+import { invalidToolArguments, unwatchableUris, watchLimitReached } from "../errors/toolErrors.ts";
+import { limitReached } from "../errors/limitErrors.ts";
 import { progressReporter, type ProgressReporter } from "./progressReporter.ts";
 import type { ToolCall } from "./callTool.ts";
 import type { ServedApp } from "../served/servedApp.ts";

@@ -3,12 +3,9 @@ import type { PostgresSessionStore } from "../../db/postgres/sessionStore.ts";
 import { isEventStream, primed, whenStreamEnds } from "../../live/eventStream.ts";
 import { principalOf } from "../../model/principal.ts";
 import type { HeldByToken } from "../auth/heldByToken.ts";
-import {
-  errorResponse,
-  sessionLimitReached,
-  sessionNotFound,
-  sessionRequired,
-} from "../errors/protocolErrors.ts";
+import { errorResponse } from "../errors/protocolErrors.ts";
+import { sessionLimitReached } from "../errors/limitErrors.ts";
+import { sessionNotFound, sessionRequired } from "../errors/frontDoorErrors.ts";
 import { holderOf } from "../log/requestContext.ts";
 import { invalidParams } from "../sdkAdapter/requestParams.ts";
 import type { ServedApp } from "../served/servedApp.ts";

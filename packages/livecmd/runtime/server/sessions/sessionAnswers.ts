@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from "@modelcontextprotocol/server";
 import type { RelayedAnswer } from "../../db/postgres/sessionMessage.ts";
-import { answerTooLong, errorMessage } from "../errors/protocolErrors.ts";
+import { answerTooLong } from "../errors/frontDoorErrors.ts";
+import { errorMessage } from "../errors/protocolErrors.ts";
 
 /**
  * The client's answers to what one copy of a shared 2025-era session asked it (a confirmation's
