@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { AuthInfo, Server } from "@modelcontextprotocol/server";
 import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
-import type { ClientConnection } from "./connection.ts";
+import type { ClientConnection } from "./clientConnection.ts";
 import { shortened } from "../text/cutText.ts";
 import { subscribingTo, type LiveRoom } from "./liveRoom.ts";
 

@@ -2,7 +2,7 @@ import type {
   AuthInfo,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import type { ClientConnection } from "../../live/connection.ts";
+import type { ClientConnection } from "../../live/clientConnection.ts";
 import { SSE_RETRY_MS } from "../../live/eventStream.ts";
 import type { SharedSubscriptions } from "../../live/sharedSubscriptions.ts";
 import type { Activity } from "../served/activity.ts";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { PostgresSessionStore } from "../../db/postgres/sessionStore.ts";
-import { ClientConnection } from "../../live/connection.ts";
+import { ClientConnection } from "../../live/clientConnection.ts";
 import { SSE_RETRY_MS } from "../../live/eventStream.ts";
 import { OpenCount } from "../../live/openCount.ts";
 import { SharedSubscriptions } from "../../live/sharedSubscriptions.ts";

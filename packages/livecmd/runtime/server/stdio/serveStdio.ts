@@ -6,7 +6,7 @@ import {
 } from "@modelcontextprotocol/server/stdio";
 import type { App } from "../../model/app.ts";
 import { buildServer } from "../methods/buildServer.ts";
-import { ClientConnection } from "../../live/connection.ts";
+import { ClientConnection } from "../../live/clientConnection.ts";
 import { oncePerTurn } from "../../live/liveRoom.ts";
 import { ServedApp, type LiveStatus, type ServeOptions } from "../served/servedApp.ts";
 import { StdioListenTap } from "../sdkAdapter/index.ts";
