@@ -12,9 +12,6 @@
  */
 import { pathToFileURL } from "node:url";
 import { createExampleApp } from "../example/app.ts";
-import { command, defineApp } from "../packages/livecmd/runtime/index.ts";
-import { LiveRegistry } from "../packages/livecmd/runtime/live/liveRegistry.ts";
-import { Origin } from "../packages/livecmd/runtime/model/context.ts";
 import { postgres } from "../packages/livecmd/runtime/db/postgres/postgres.ts";
 import { clinicSeed, scenarioApp, SCHEMA } from "../test/helpers/liveScenarios.ts";
 import {
@@ -27,6 +24,7 @@ import type { Matching } from "../packages/livecmd/runtime/live/readSet.ts";
 import { emptyDatabase, postgresServer, psql } from "../test/helpers/postgres.ts";
 import { childWatcher, measureWrites, type WriteBlock } from "./postgres.bench.ts";
 import { runAlone } from "./read.bench.ts";
+import { ledgerApp, pageFigures, type Pages } from "./lib/ledgerPages.ts";
 import {
   figureOf,
   median,
@@ -83,7 +81,7 @@ export const postgresRowsBench: BenchModule = {
     }
     await app.close();
     const clinic = await clinicFigures(server.url!, context.log);
-    const pages = await pageFigures(server.url!, context.log);
+    const pages = await ledgerPages(server.url!, context.log);
     clearInterval(alive);
     return section(blocks, { ...clinic, pages });
   },
@@ -111,25 +109,12 @@ async function clinicFigures(serverUrl: string, log: (text: string) => void) {
   return { lists, over };
 }
 
-const ledgerPage = command({ live: true }, async (ctx, from: number) =>
-  ctx.db.all("SELECT id, amount FROM ledger WHERE amount >= ? ORDER BY amount LIMIT 10", from),
-);
-const ledgerRecord = command({}, async (ctx, id: number, amount: number) =>
-  ctx.db.run("INSERT INTO ledger VALUES (?, ?)", id, amount),
-);
-
-interface Pages {
-  reruns: number[];
-  /** From the insert to every re-run it caused done (ms): the change feed's notification included. */
-  settledMs: number[];
-}
-
 /**
  * Issue 34's pages on a database of a ledger (amounts 1..20 x PAGES, indexed): `PAGES` watched
  * pages, page n the 10 smallest amounts from 10n on; each insert (then deleted, unmeasured) is
  * of an amount past every page's last row.
  */
-async function pageFigures(serverUrl: string, log: (text: string) => void) {
+async function ledgerPages(serverUrl: string, log: (text: string) => void) {
   const url = await emptyDatabase(serverUrl);
   psql(
     url,
@@ -138,36 +123,10 @@ async function pageFigures(serverUrl: string, log: (text: string) => void) {
      INSERT INTO ledger SELECT g, g FROM generate_series(1, ${PAGES * 20}) g;
      ANALYZE;`,
   );
-  const app = defineApp({
-    name: "ledger",
-    commands: { ledgerPage, ledgerRecord },
-    agent: { grant: [ledgerPage, ledgerRecord] },
-    database: postgres(url),
-  });
-  const pages = {} as Record<Matching, Pages>;
-  for (const matching of ["rows", "tables"] as const) {
-    log(`postgres-rows: ${PAGES} watched pages, ${matching} matching`);
-    const live = new LiveRegistry(app, { matching, onError: () => {} });
-    for (let n = 1; n <= PAGES; n += 1)
-      await live.add("ledgerPage", [n * 10], { uri: `ledger://page/${n}`, notify: () => {} });
-    const reruns: number[] = [];
-    const settledMs: number[] = [];
-    for (let k = 0; k < PAGE_WRITES[matching]; k += 1) {
-      const id = PAGES * 20 + 1 + k;
-      const before = live.stats().reruns;
-      const started = performance.now();
-      await app.run("ledgerRecord", [id, PAGES * 1000], { origin: Origin.App });
-      await app.db.caughtUp();
-      await live.settled();
-      settledMs.push(performance.now() - started);
-      reruns.push(live.stats().reruns - before);
-      await app.db.run("DELETE FROM ledger WHERE id = ?", id);
-      await app.db.caughtUp();
-      await live.settled();
-    }
-    live.close();
-    pages[matching] = { reruns, settledMs };
-  }
+  const app = ledgerApp(postgres(url));
+  const pages = await pageFigures(app, PAGES, PAGE_WRITES, (matching) =>
+    log(`postgres-rows: ${PAGES} watched pages, ${matching} matching`),
+  );
   await app.close();
   return pages;
 }

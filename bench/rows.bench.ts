@@ -26,6 +26,7 @@ import { OTHER_WRITERS_POLL_MS } from "../packages/livecmd/runtime/db/sqlite/sql
 import { LiveRegistry } from "../packages/livecmd/runtime/live/liveRegistry.ts";
 import type { Matching } from "../packages/livecmd/runtime/live/readSet.ts";
 import { runAlone } from "./read.bench.ts";
+import { ledgerApp, pageFigures, type Pages } from "./lib/ledgerPages.ts";
 import {
   figureOf,
   median,
@@ -240,7 +241,7 @@ export const rowsBench: BenchModule = {
       const elsewhere = await commitToNotify(app, file, "another process");
       await app.close();
       const clinic = await clinicFigures(folder, context.log);
-      const pages = await pageFigures(folder, context.log);
+      const pages = await ledgerPages(folder, context.log);
       return section({ rows, tables, shared, perPrincipal, here, elsewhere, ...clinic, pages });
     } finally {
       rmSync(folder, { recursive: true, force: true });
@@ -273,25 +274,12 @@ async function clinicFigures(folder: string, log: (text: string) => void) {
   return { lists, over };
 }
 
-const ledgerPage = command({ live: true }, async (ctx, from: number) =>
-  ctx.db.all("SELECT id, amount FROM ledger WHERE amount >= ? ORDER BY amount LIMIT 10", from),
-);
-const ledgerRecord = command({}, async (ctx, id: number, amount: number) =>
-  ctx.db.run("INSERT INTO ledger VALUES (?, ?)", id, amount),
-);
-
-interface Pages {
-  reruns: number[];
-  /** From the insert to every re-run it caused done (ms). */
-  settledMs: number[];
-}
-
 /**
  * Issue 34's pages on a SQLite file of a ledger (amounts 1..20 x PAGES, indexed): `PAGES`
  * watched pages, page n the 10 smallest amounts from 10n on; each insert (then deleted,
  * unmeasured) is of an amount past every page's last row.
  */
-async function pageFigures(folder: string, log: (text: string) => void) {
+async function ledgerPages(folder: string, log: (text: string) => void) {
   const file = path.join(folder, "ledger.sqlite");
   const seeding = new BetterSqlite3(file);
   seeding.pragma("journal_mode = WAL");
@@ -300,34 +288,10 @@ async function pageFigures(folder: string, log: (text: string) => void) {
     WITH RECURSIVE g (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < ${PAGES * 20})
     INSERT INTO ledger SELECT n, n FROM g;`);
   seeding.close();
-  const app = defineApp({
-    name: "ledger",
-    commands: { ledgerPage, ledgerRecord },
-    agent: { grant: [ledgerPage, ledgerRecord] },
-    database: () => new BetterSqlite3(file),
-  });
-  const pages = {} as Record<Matching, Pages>;
-  for (const matching of ["rows", "tables"] as const) {
-    log(`rows: ${PAGES} watched pages, ${matching} matching`);
-    const live = new LiveRegistry(app, { matching, onError: () => {} });
-    for (let n = 1; n <= PAGES; n += 1)
-      await live.add("ledgerPage", [n * 10], { uri: `ledger://page/${n}`, notify: () => {} });
-    const reruns: number[] = [];
-    const settledMs: number[] = [];
-    for (let k = 0; k < PAGE_WRITES[matching]; k += 1) {
-      const id = PAGES * 20 + 1 + k;
-      const before = live.stats().reruns;
-      const started = performance.now();
-      await app.run("ledgerRecord", [id, PAGES * 1000], { origin: Origin.App });
-      await live.settled();
-      settledMs.push(performance.now() - started);
-      reruns.push(live.stats().reruns - before);
-      await app.db.run("DELETE FROM ledger WHERE id = ?", id);
-      await live.settled();
-    }
-    live.close();
-    pages[matching] = { reruns, settledMs };
-  }
+  const app = ledgerApp(() => new BetterSqlite3(file));
+  const pages = await pageFigures(app, PAGES, PAGE_WRITES, (matching) =>
+    log(`rows: ${PAGES} watched pages, ${matching} matching`),
+  );
   await app.close();
   return pages;
 }

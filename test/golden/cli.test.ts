@@ -6,6 +6,9 @@ import { test } from "node:test";
 import { runCodegen } from "../../packages/livecmd-kit/generator/runCodegen.ts";
 import { livecmd, root, scratchDir } from "../helpers/cli.ts";
 
+/** The example on an in-memory SQLite database, whatever `DATABASE_URL` the suite runs under: the expected reads are SQLite's. */
+const IN_MEMORY_SQLITE = { LIVECMD_EXAMPLE_DB: ":memory:", DATABASE_URL: undefined };
+
 test("cli: codegen --check exits 0 on the committed example output", async () => {
   const run = await livecmd(["codegen", "--check"]);
   assert.equal(run.code, 0, run.stdout + run.stderr);
@@ -69,7 +72,7 @@ test("cli: inspect --reads prints, per URI, the rows by key (looked up or not), 
       "--reads",
       "app://orders_between/2026-01-01/2026-01-31",
     ],
-    { LIVECMD_EXAMPLE_DB: ":memory:" },
+    IN_MEMORY_SQLITE,
   );
   assert.equal(run.code, 0, run.stderr);
   assert.equal(
@@ -88,9 +91,10 @@ test("cli: inspect --reads prints, per URI, the rows by key (looked up or not), 
       "",
     ].join("\n"),
   );
-  const missing = await livecmd(["inspect", "--reads", "app://customers_show/99999"], {
-    LIVECMD_EXAMPLE_DB: ":memory:",
-  });
+  const missing = await livecmd(
+    ["inspect", "--reads", "app://customers_show/99999"],
+    IN_MEMORY_SQLITE,
+  );
   assert.equal(missing.code, 0, missing.stderr);
   assert.equal(
     missing.stdout,
@@ -103,9 +107,7 @@ test("cli: inspect --reads prints, per URI, the rows by key (looked up or not), 
       "",
     ].join("\n"),
   );
-  const refused = await livecmd(["inspect", "--reads", "app://customers_show/x"], {
-    LIVECMD_EXAMPLE_DB: ":memory:",
-  });
+  const refused = await livecmd(["inspect", "--reads", "app://customers_show/x"], IN_MEMORY_SQLITE);
   assert.equal(refused.code, 2);
   assert.match(
     refused.stderr,
@@ -114,7 +116,7 @@ test("cli: inspect --reads prints, per URI, the rows by key (looked up or not), 
 });
 
 test("cli: inspect --cost reads each template once with its examples and tells what a write must touch to re-run a watch of it", async () => {
-  const run = await livecmd(["inspect", "--cost"], { LIVECMD_EXAMPLE_DB: ":memory:" });
+  const run = await livecmd(["inspect", "--cost"], IN_MEMORY_SQLITE);
   assert.equal(run.code, 0, run.stderr);
   const cost = run.stdout.slice(run.stdout.indexOf("\ncost of watching each template"));
   assert.equal(

@@ -117,6 +117,36 @@ export async function writeAndCompare<Batch extends WriteBatch>(
   assert.ok(rows.live.stats().reruns <= tables.live.stats().reruns);
 }
 
+/** The re-runs each matching made, summed over a property's runs: row matching must make fewer. */
+export interface Reruns {
+  rows: number;
+  tables: number;
+}
+
+/**
+ * Watches `reads` under row and under table matching, holds them to each other (and to `oracle`)
+ * through `writes` with writeAndCompare, and adds each registry's re-runs to `reruns`.
+ */
+export async function compareMatchings(
+  app: App,
+  sqls: readonly (readonly [string, ...unknown[]])[],
+  reads: readonly Statement[],
+  writes: readonly WriteBatch[],
+  reruns: Reruns,
+  oracle?: Oracle,
+): Promise<void> {
+  const rows = await watch(app, "rows", reads);
+  const tables = await watch(app, "tables", reads);
+  try {
+    await writeAndCompare(app, sqls, writes, rows, tables, oracle);
+    reruns.rows += rows.live.stats().reruns;
+    reruns.tables += tables.live.stats().reruns;
+  } finally {
+    rows.live.close();
+    tables.live.close();
+  }
+}
+
 /** Writes `batch` through the app's `ctx.db` (`app.db`), in a transaction with a savepoint per statement. */
 export async function writeThroughApp(
   app: App,

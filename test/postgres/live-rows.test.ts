@@ -3,7 +3,13 @@ import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
 import { defineApp, type App } from "../../packages/livecmd/runtime/index.ts";
 import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
-import { queryCommand, watch, writeAndCompare, writeBatches } from "../helpers/differentialLive.ts";
+import {
+  compareMatchings,
+  queryCommand,
+  watch,
+  writeBatches,
+  type Reruns,
+} from "../helpers/differentialLive.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 import type { TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
@@ -216,7 +222,7 @@ describe("PostgreSQL: row-level live matching", { skip: server.skip }, () => {
   after(() => app?.close());
 
   test("row-level matching notifies exactly what table-level matching notifies (random reads and writes)", async () => {
-    const reruns = { rows: 0, tables: 0 };
+    const reruns: Reruns = { rows: 0, tables: 0 };
     await fc.assert(
       fc.asyncProperty(
         fc.array(statement(READS), { minLength: 3, maxLength: 12 }),
@@ -224,16 +230,7 @@ describe("PostgreSQL: row-level live matching", { skip: server.skip }, () => {
         async (reads, writes) => {
           await app.db.run(SEED);
           await engineOf(app).changesCaughtUp();
-          const rows = await watch(app, "rows", reads);
-          const tables = await watch(app, "tables", reads);
-          try {
-            await writeAndCompare(app, WRITES, writes, rows, tables);
-            reruns.rows += rows.live.stats().reruns;
-            reruns.tables += tables.live.stats().reruns;
-          } finally {
-            rows.live.close();
-            tables.live.close();
-          }
+          await compareMatchings(app, WRITES, reads, writes, reruns);
         },
       ),
       { numRuns: 100, seed: 19 },
@@ -245,7 +242,7 @@ describe("PostgreSQL: row-level live matching", { skip: server.skip }, () => {
   });
 
   test("a page is read up to its last row's key, and a write past it re-runs nothing, each notified as table matching does (random pages and writes)", async () => {
-    const reruns = { rows: 0, tables: 0 };
+    const reruns: Reruns = { rows: 0, tables: 0 };
     await fc.assert(
       fc.asyncProperty(
         fc.array(pageRead, { minLength: 1, maxLength: 6 }),
@@ -253,16 +250,7 @@ describe("PostgreSQL: row-level live matching", { skip: server.skip }, () => {
         async (reads, writes) => {
           await app.db.run(SEED);
           await engineOf(app).changesCaughtUp();
-          const rows = await watch(app, "rows", reads);
-          const tables = await watch(app, "tables", reads);
-          try {
-            await writeAndCompare(app, WRITES, writes, rows, tables);
-            reruns.rows += rows.live.stats().reruns;
-            reruns.tables += tables.live.stats().reruns;
-          } finally {
-            rows.live.close();
-            tables.live.close();
-          }
+          await compareMatchings(app, WRITES, reads, writes, reruns);
         },
       ),
       { numRuns: 100, seed: 34 },
@@ -455,7 +443,7 @@ for (const [settings, planned] of FORCED)
       });
 
       test("row-level matching notifies exactly what table-level matching notifies (random joins and writes)", async () => {
-        const reruns = { rows: 0, tables: 0 };
+        const reruns: Reruns = { rows: 0, tables: 0 };
         await fc.assert(
           fc.asyncProperty(
             fc.array(statement(JOIN_READS), { minLength: 1, maxLength: 6 }),
@@ -463,16 +451,7 @@ for (const [settings, planned] of FORCED)
             async (reads, writes) => {
               await app.db.run(SEED);
               await engineOf(app).changesCaughtUp();
-              const rows = await watch(app, "rows", reads);
-              const tables = await watch(app, "tables", reads);
-              try {
-                await writeAndCompare(app, WRITES, writes, rows, tables);
-                reruns.rows += rows.live.stats().reruns;
-                reruns.tables += tables.live.stats().reruns;
-              } finally {
-                rows.live.close();
-                tables.live.close();
-              }
+              await compareMatchings(app, WRITES, reads, writes, reruns);
             },
           ),
           { numRuns: 50, seed: 34 },

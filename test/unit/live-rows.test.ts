@@ -8,12 +8,14 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import { command, defineApp, type App } from "../../packages/livecmd/runtime/index.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import {
+  compareMatchings,
   queryCommand,
   watch,
-  writeAndCompare,
   writeBatches,
   type Oracle,
+  type Reruns,
   type Statement,
+  type WriteBatch,
 } from "../helpers/differentialLive.ts";
 import {
   SQLITE_DRIVERS,
@@ -215,26 +217,27 @@ for (const driver of SQLITE_DRIVERS)
       connection.close();
     });
 
+    /** A property's run on a fresh database file, written by the app and by another connection. */
+    const onFreshFile = (folder: string, reruns: Reruns) => {
+      let run = 0;
+      return async (reads: Statement[], writes: WriteBatch[]) => {
+        const file = path.join(folder, `${(run += 1)}.sqlite`);
+        const other = connect(driver, file);
+        const app = exampleApp(driver, file);
+        await compareMatchings(app, WRITES, reads, writes, reruns, otherConnection(other, reads));
+        await app.close();
+        other.close();
+      };
+    };
+
     test("live rows: row-level matching notifies what table-level matching does, and exactly the reads whose results a write changed, whoever wrote (random reads and writes)", async () => {
       const folder = mkdtempSync(path.join(tmpdir(), "livecmd-rows-"));
-      let run = 0;
-      const reruns = { rows: 0, tables: 0 };
+      const reruns: Reruns = { rows: 0, tables: 0 };
       await fc.assert(
         fc.asyncProperty(
           fc.array(statement(READS), { minLength: 1, maxLength: 8 }),
           fc.array(write, { minLength: 1, maxLength: 6 }),
-          async (reads, writes) => {
-            const file = path.join(folder, `${(run += 1)}.sqlite`);
-            const other = connect(driver, file);
-            const app = exampleApp(driver, file);
-            const rows = await watch(app, "rows", reads);
-            const tables = await watch(app, "tables", reads);
-            await writeAndCompare(app, WRITES, writes, rows, tables, otherConnection(other, reads));
-            reruns.rows += rows.live.stats().reruns;
-            reruns.tables += tables.live.stats().reruns;
-            await app.close();
-            other.close();
-          },
+          onFreshFile(folder, reruns),
         ),
         { numRuns: 150, seed: 19, interruptAfterTimeLimit: 60_000 },
       );
@@ -247,24 +250,12 @@ for (const driver of SQLITE_DRIVERS)
 
     test("live rows: a page is read up to its last row's key, and a write past it re-runs nothing, each notified exactly (random pages and writes)", async () => {
       const folder = mkdtempSync(path.join(tmpdir(), "livecmd-pages-"));
-      let run = 0;
-      const reruns = { rows: 0, tables: 0 };
+      const reruns: Reruns = { rows: 0, tables: 0 };
       await fc.assert(
         fc.asyncProperty(
           fc.array(pageRead, { minLength: 1, maxLength: 6 }),
           fc.array(write, { minLength: 1, maxLength: 8 }),
-          async (reads, writes) => {
-            const file = path.join(folder, `${(run += 1)}.sqlite`);
-            const other = connect(driver, file);
-            const app = exampleApp(driver, file);
-            const rows = await watch(app, "rows", reads);
-            const tables = await watch(app, "tables", reads);
-            await writeAndCompare(app, WRITES, writes, rows, tables, otherConnection(other, reads));
-            reruns.rows += rows.live.stats().reruns;
-            reruns.tables += tables.live.stats().reruns;
-            await app.close();
-            other.close();
-          },
+          onFreshFile(folder, reruns),
         ),
         { numRuns: 150, seed: 34, interruptAfterTimeLimit: 60_000 },
       );
