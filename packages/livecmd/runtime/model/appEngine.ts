@@ -1,5 +1,5 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import type { App, ChangeListener, Completer, Invocation, Middleware, RunOptions } from "./app.ts";
+import type { ChangeListener, Completer, Invocation, Middleware, RunOptions } from "./app.ts";
 import {
   checkedScopes,
   checkedWatchTool,

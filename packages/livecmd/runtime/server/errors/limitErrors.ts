@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { type ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { SubscriptionLimits } from "../../live/limitDefaults.ts";
 import type { LimitName } from "../../live/subscriptionLimits.ts";
 import type { RefusalWire, WatchRefusal } from "../../live/watchRefusal.ts";

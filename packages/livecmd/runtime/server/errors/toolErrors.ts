@@ -1,4 +1,4 @@
-import { type CallToolResult, ProtocolError } from "@modelcontextprotocol/server";
+import type { CallToolResult, ProtocolError } from "@modelcontextprotocol/server";
 import { ERROR_META_KEY } from "../../model/resultMeta.ts";
 import { cutText } from "../../text/cutText.ts";
 import type { FieldError } from "../../uri/template.ts";
