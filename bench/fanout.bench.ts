@@ -22,7 +22,7 @@ import {
   type Figure,
   type Section,
 } from "./lib/section.ts";
-import { engineOf } from "../packages/livecmd/runtime/model/appEngine.ts";
+import { engineOf } from "../packages/livecmd/runtime/model/attachedEngine.ts";
 
 const URIS = 1000;
 const SUBSCRIBERS_PER_URI = 10;

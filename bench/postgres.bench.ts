@@ -29,7 +29,7 @@ import {
   type Figure,
   type Section,
 } from "./lib/section.ts";
-import { engineOf } from "../packages/livecmd/runtime/model/appEngine.ts";
+import { engineOf } from "../packages/livecmd/runtime/model/attachedEngine.ts";
 
 /**
  * Subscriptions per process, customers_show/1..n, every one reading customers: one shows the

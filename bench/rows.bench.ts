@@ -38,7 +38,7 @@ import {
   type Section,
   type Target,
 } from "./lib/section.ts";
-import { engineOf } from "../packages/livecmd/runtime/model/appEngine.ts";
+import { engineOf } from "../packages/livecmd/runtime/model/attachedEngine.ts";
 import { clinicSeed, scenarioApp, SCHEMA } from "../test/helpers/liveScenarios.ts";
 import {
   joinedLists,

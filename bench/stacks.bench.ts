@@ -17,7 +17,7 @@ import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { Kysely, SqliteDialect } from "kysely";
 import { command, defineApp, type App } from "../packages/livecmd/runtime/index.ts";
 import { Origin } from "../packages/livecmd/runtime/model/context.ts";
-import { engineOf } from "../packages/livecmd/runtime/model/appEngine.ts";
+import { engineOf } from "../packages/livecmd/runtime/model/attachedEngine.ts";
 import { LiveRegistry } from "../packages/livecmd/runtime/live/liveRegistry.ts";
 import { runAlone } from "./read.bench.ts";
 import {

@@ -1,7 +1,7 @@
 import type { App } from "../../packages/livecmd/runtime/index.ts";
 import type { TableChange } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import { Origin } from "../../packages/livecmd/runtime/model/context.ts";
-import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import { ReadIndex } from "../../packages/livecmd/runtime/live/readIndex.ts";
 import { ReadSet, type Matching } from "../../packages/livecmd/runtime/live/readSet.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Client, JSONRPCMessage } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../example/app.ts";
-import { MAX_ERROR_ANSWER } from "../../packages/livecmd/runtime/server/protocolErrors.ts";
+import { MAX_ERROR_ANSWER } from "../../packages/livecmd/runtime/server/errors/protocolErrors.ts";
 import { testApp, type McpTestClient } from "../../packages/livecmd/runtime/testing/index.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
 import { ERROR_META_KEY } from "../../packages/livecmd/runtime/model/resultMeta.ts";

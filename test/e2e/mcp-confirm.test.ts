@@ -12,7 +12,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../example/app.ts";
 import type { CommandEntry } from "../../packages/livecmd/runtime/model/catalog.ts";
-import { confirmationMessage } from "../../packages/livecmd/runtime/server/confirmation.ts";
+import { confirmationMessage } from "../../packages/livecmd/runtime/server/policy/confirmation.ts";
 import {
   serveHttp,
   serveStdio,

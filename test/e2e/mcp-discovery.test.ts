@@ -12,7 +12,7 @@ const ANY_RESULT = {
   "~standard": { version: 1, vendor: "test", validate: (value: unknown) => ({ value }) },
 } as never;
 import { createShopApp } from "./fixtures/shopApp.ts";
-import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 
 function toolsOnlyApp() {
   const rename = command({}, (_ctx, id: number) => ({ id }));

@@ -8,7 +8,7 @@ import { RATE_LIMITED, serveHttp } from "../../packages/livecmd/runtime/server/i
 import { testApp, type McpTestClient } from "../../packages/livecmd/runtime/testing/index.ts";
 import { createCounterApp } from "./fixtures/counterApp.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
-import { RECONNECT_GRACE_MS } from "../../packages/livecmd/runtime/server/legacyHttpSessions.ts";
+import { RECONNECT_GRACE_MS } from "../../packages/livecmd/runtime/server/sessions/session.ts";
 
 const TRANSPORTS = ["memory", "http"] as const;
 const SERVE = ["packages/livecmd/bin/livecmd.js", "serve", "--app", "example/app.ts"];

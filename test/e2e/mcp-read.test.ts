@@ -7,7 +7,7 @@ import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
 import { expand } from "./fixtures/fixtureTemplate.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
 import { createShopApp } from "./fixtures/shopApp.ts";
-import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 
 const reads = [
   ["a path variable", "app://customers_show/2", { id: 2, name: "Grace Hopper" }],

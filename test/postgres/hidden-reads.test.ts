@@ -13,7 +13,7 @@ import {
 } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
-import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 
 const server = postgresServer();
 

@@ -11,7 +11,7 @@ import {
   type Reruns,
 } from "../helpers/differentialLive.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
-import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 import type { TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import { wholeReasonText } from "../../packages/livecmd/runtime/db/wholeReason.ts";
 

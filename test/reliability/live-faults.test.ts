@@ -19,7 +19,7 @@ import {
   type Protocol,
 } from "./support/exampleApp.ts";
 import { StderrLines, until, watch, type Watcher } from "./support/watchers.ts";
-import { RECONNECT_GRACE_MS } from "../../packages/livecmd/runtime/server/legacyHttpSessions.ts";
+import { RECONNECT_GRACE_MS } from "../../packages/livecmd/runtime/server/sessions/session.ts";
 
 const TRANSPORTS = ["memory", "http"] as const;
 const show = (id: number) => `app://customers_show/${id}`;

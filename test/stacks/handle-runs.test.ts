@@ -17,7 +17,7 @@ import {
   type App,
 } from "../../packages/livecmd/runtime/index.ts";
 import type { KeyValue, TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
-import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { SQLITE_DRIVERS } from "../helpers/sqliteDrivers.ts";
 

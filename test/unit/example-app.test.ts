@@ -16,7 +16,7 @@ import type {
 import type { Order } from "../../example/commands/orders.ts";
 import { exampleDatabasePath, openExampleDatabase } from "../../example/db.ts";
 import { sqliteHandle } from "../helpers/sqliteHandle.ts";
-import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 
 // A change to the seed changes this on purpose; update it only when the data is meant to change.
 const SEED_CHECKSUM = "56c322147025a8ea8628c7c14fa8affe060d6bbb1297a41f02ff10cf844e7405";

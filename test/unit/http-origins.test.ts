@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { originAllowed } from "../../packages/livecmd/runtime/server/httpFront.ts";
-import { isLoopback } from "../../packages/livecmd/runtime/server/ownHostNames.ts";
+import { originAllowed } from "../../packages/livecmd/runtime/server/http/httpFront.ts";
+import { isLoopback } from "../../packages/livecmd/runtime/server/http/ownHostNames.ts";
 
 const allowed = originAllowed({
   resource: new URL("https://mcp.example.test/mcp"),
@@ -24,7 +24,7 @@ const ORIGINS: [string, string | null, boolean, string][] = [
   ["http://localhost:3000/path", "localhost:3000", false, "no origin has a path"],
 ];
 
-describe("which pages may call the endpoint (runtime/server/httpFront.ts originAllowed)", () => {
+describe("which pages may call the endpoint (runtime/server/http/httpFront.ts originAllowed)", () => {
   for (const [origin, host, expected, rule] of ORIGINS) {
     it(`${expected ? "allows" : "refuses"} ${origin} sent to ${host}: ${rule}`, () => {
       assert.equal(allowed(origin, host), expected);
@@ -47,7 +47,7 @@ const ADDRESSES: [string, boolean][] = [
   ["example.com", false],
 ];
 
-describe("which hosts and peers are this machine's loopback (runtime/server/ownHostNames.ts isLoopback)", () => {
+describe("which hosts and peers are this machine's loopback (runtime/server/http/ownHostNames.ts isLoopback)", () => {
   for (const [host, expected] of ADDRESSES) {
     it(`${host} is ${expected ? "" : "not "}loopback`, () => {
       assert.equal(isLoopback(host), expected);

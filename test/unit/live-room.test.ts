@@ -15,7 +15,7 @@ import {
   serveStdio,
   type LiveStatus,
 } from "../../packages/livecmd/runtime/server/index.ts";
-import { ServedApp } from "../../packages/livecmd/runtime/server/servedApp.ts";
+import { ServedApp } from "../../packages/livecmd/runtime/server/served/servedApp.ts";
 import { protocolError } from "../e2e/fixtures/protocolErrors.ts";
 
 const shows = (...ids: number[]) => ids.map((id) => `app://customers_show/${id}`);
@@ -185,7 +185,10 @@ describe("the live room's seam, on a served app", () => {
     const listenedOver = await listens.listen("b", shows(3), ada);
     assert.ok("refused" in listenedOver);
     const subscribedOver = await protocolError(subscriptions.subscribe(shows(3)[0]!, ada), -32602);
-    assert.deepEqual(errorOf(subscribedOver), errorOf(listenedOver.refused));
+    assert.deepEqual(
+      errorOf(subscribedOver),
+      errorOf(live.wire.limitReached(listenedOver.refused)),
+    );
     assert.deepEqual(subscribedOver.data, { limit: 2, scope: "perPrincipal" });
     // Another principal has its own share.
     assert.deepEqual(await listens.listen("b", shows(3), principal("grace")), {
@@ -215,7 +218,10 @@ describe("the live room's seam, on a served app", () => {
     assert.ok("close" in first);
     const second = await live.openListen(shows(2), ada, () => {});
     assert.ok("refused" in second);
-    assert.deepEqual(second.refused.data, { limit: 1, scope: "listensPerPrincipal" });
+    assert.deepEqual(live.wire.limitReached(second.refused).data, {
+      limit: 1,
+      scope: "listensPerPrincipal",
+    });
     first.close();
     first.close();
     const third = await live.openListen(shows(2), ada, () => {});
@@ -231,7 +237,10 @@ describe("the live room's seam, on a served app", () => {
     ]);
     assert.ok("close" in opened[0]);
     assert.ok("refused" in opened[1]);
-    assert.deepEqual(opened[1].refused.data, { limit: 1, scope: "listensTotal" });
+    assert.deepEqual(live.wire.limitReached(opened[1].refused).data, {
+      limit: 1,
+      scope: "listensTotal",
+    });
     opened[0].close();
     const after = await live.openListen(shows(2), undefined, () => {});
     assert.ok("watched" in after, "a refused open holds nothing");

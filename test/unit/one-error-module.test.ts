@@ -5,14 +5,20 @@ import { describe, it } from "node:test";
 import { ProtocolError } from "@modelcontextprotocol/server";
 import ts from "typescript";
 import { DEFAULT_SUBSCRIPTION_LIMITS } from "../../packages/livecmd/runtime/live/limitDefaults.ts";
-import * as protocolErrors from "../../packages/livecmd/runtime/server/protocolErrors.ts";
+import * as frontDoorErrors from "../../packages/livecmd/runtime/server/errors/frontDoorErrors.ts";
+import * as limitErrors from "../../packages/livecmd/runtime/server/errors/limitErrors.ts";
+import * as answers from "../../packages/livecmd/runtime/server/errors/protocolErrors.ts";
+import * as toolErrors from "../../packages/livecmd/runtime/server/errors/toolErrors.ts";
 import { root } from "../helpers/cli.ts";
 
 /** The runtime package, whose runtime/ the scan reads (paths below are from its folder). */
 const LIVECMD = path.join(root, "packages/livecmd");
 
-/** The one module that builds JSON-RPC errors and writes error answers. */
-const ERROR_MODULE = "runtime/server/protocolErrors.ts";
+/** The one room that builds JSON-RPC errors and writes error answers. */
+const ERROR_ROOM = "runtime/server/errors/";
+
+/** Every builder of the room, by name. */
+const protocolErrors = { ...answers, ...toolErrors, ...frontDoorErrors, ...limitErrors };
 
 /**
  * What building a JSON-RPC error looks like in source, each found by reading the syntax tree
@@ -89,10 +95,10 @@ function buildsIn(file: string, text: string): string[] {
   return found;
 }
 
-describe("every JSON-RPC error livecmd sends is built in protocolErrors.ts", () => {
+describe("every JSON-RPC error livecmd sends is built in server/errors/", () => {
   it("no other runtime file builds one", () => {
     const elsewhere = typescriptFiles("runtime")
-      .filter((file) => file !== ERROR_MODULE)
+      .filter((file) => !file.startsWith(ERROR_ROOM))
       .flatMap((file) => buildsIn(file, readFileSync(path.join(LIVECMD, file), "utf8")));
     assert.deepEqual(elsewhere, []);
   });
@@ -113,7 +119,7 @@ describe("every JSON-RPC error livecmd sends is built in protocolErrors.ts", () 
   });
 });
 
-/** Each refusal of the module, with the code it answers: a change of code is a change on the wire. */
+/** Each refusal of the room, with the code it answers: a change of code is a change on the wire. */
 const CODES: readonly (readonly [name: string, error: ProtocolError, code: number])[] = [
   ["resourceNotFound", protocolErrors.resourceNotFound("app://x"), -32602],
   ["invalidUri", protocolErrors.invalidUri("app://x", []), -32602],
@@ -126,7 +132,11 @@ const CODES: readonly (readonly [name: string, error: ProtocolError, code: numbe
   ["invalidRequestParams", protocolErrors.invalidRequestParams("resources/read", []), -32602],
   [
     "limitReached",
-    protocolErrors.limitReached(DEFAULT_SUBSCRIPTION_LIMITS, "total", "subscribing"),
+    protocolErrors.limitReached({
+      limit: "total",
+      value: DEFAULT_SUBSCRIPTION_LIMITS.total,
+      what: "subscribing",
+    }),
     -32602,
   ],
   ["rateLimited", protocolErrors.rateLimited("c", 1000), protocolErrors.RATE_LIMITED],

@@ -6,8 +6,11 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import ts from "typescript";
 import { command, defineApp } from "../../packages/livecmd/runtime/index.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
-import { principalOf } from "../../packages/livecmd/runtime/server/auth/principal.ts";
-import { asNewRequest, holderOf } from "../../packages/livecmd/runtime/server/requestContext.ts";
+import { principalOf } from "../../packages/livecmd/runtime/model/principal.ts";
+import {
+  asNewRequest,
+  holderOf,
+} from "../../packages/livecmd/runtime/server/log/requestContext.ts";
 import { root } from "../helpers/cli.ts";
 
 /** The runtime package, whose runtime/ the scan reads (paths below are from its folder). */
@@ -66,7 +69,7 @@ const whoami = command({ live: true }, (ctx) => ({
   scopes: ctx.auth?.scopes,
 }));
 
-describe("one principal rule: a principal is its token's client id (runtime/server/auth/principal.ts)", () => {
+describe("one principal rule: a principal is its token's client id (runtime/model/principal.ts)", () => {
   for (const { pair, first, second, samePrincipal, sameRun } of PAIRS) {
     it(`${pair}: ${samePrincipal ? "one principal" : "two principals"}, ${sameRun ? "one re-run" : "a re-run each"}`, async () => {
       assert.equal(principalOf(first) === principalOf(second), samePrincipal);
@@ -114,7 +117,7 @@ describe("one principal rule: a principal is its token's client id (runtime/serv
 
   it("no runtime file but principal.ts reads a client id", () => {
     const readers = typescriptFiles("runtime")
-      .filter((file) => file !== "runtime/server/auth/principal.ts")
+      .filter((file) => file !== "runtime/model/principal.ts")
       .flatMap((file) => clientIdReads(file, readFileSync(path.join(LIVECMD, file), "utf8")));
     assert.deepEqual(readers, []);
   });

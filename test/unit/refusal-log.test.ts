@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";
-import { RefusalLog } from "../../packages/livecmd/runtime/server/refusalLog.ts";
-import { serverLog } from "../../packages/livecmd/runtime/server/serverLog.ts";
+import { RefusalLog } from "../../packages/livecmd/runtime/server/log/refusalLog.ts";
+import { serverLog } from "../../packages/livecmd/runtime/server/log/serverLog.ts";
 
 /** A RefusalLog of a `windowMs` window writing JSON lines into `lines`, and the server's errors into `errors`. */
 function refusalLog(windowMs: number) {

@@ -6,7 +6,7 @@ import type { RelayedAnswer } from "../../packages/livecmd/runtime/db/postgres/s
 import {
   MAX_RELAYED_ANSWER,
   SessionAnswers,
-} from "../../packages/livecmd/runtime/server/sessionAnswers.ts";
+} from "../../packages/livecmd/runtime/server/sessions/sessionAnswers.ts";
 
 /**
  * One replica's copy of a shared 2025 session: an SDK instance on its own transport, opened by an

@@ -5,11 +5,11 @@ import * as orders from "../../example/commands/orders.ts";
 import catalog from "../../generated/catalog.json" with { type: "json" };
 import deskCatalog from "../fixtures/views/expected/catalog.json" with { type: "json" };
 import { defineApp } from "../../packages/livecmd/runtime/model/app.ts";
-import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 import { callUri } from "../../packages/livecmd/runtime/model/callUri.ts";
 import type { Catalog, CommandEntry } from "../../packages/livecmd/runtime/model/catalog.ts";
 import { command } from "../../packages/livecmd/runtime/model/command.ts";
-import { catalogDrift } from "../../packages/livecmd/runtime/server/catalogDrift.ts";
+import { catalogDrift } from "../../packages/livecmd/runtime/server/policy/catalogDrift.ts";
 
 const recorded = catalog as unknown as Catalog;
 /** The `views` fixture's catalog: `queue_tickets(queue, filter: TicketFilter)`. */

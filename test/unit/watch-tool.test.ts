@@ -10,14 +10,14 @@ import { createProject } from "../../packages/livecmd-kit/generator/discover/cre
 import { formatDiagnostics } from "../../packages/livecmd-kit/generator/output/formatDiagnostics.ts";
 import { generate } from "../../packages/livecmd-kit/generator/pipeline.ts";
 import { defineApp, type AppDefinition } from "../../packages/livecmd/runtime/model/app.ts";
-import { engineOf } from "../../packages/livecmd/runtime/model/appEngine.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 import { listings, type Catalog } from "../../packages/livecmd/runtime/model/catalog.ts";
 import { resultText, versionOf } from "../../packages/livecmd/runtime/live/resultVersion.ts";
 import {
   DEFAULT_WATCH_TOOL,
   watchToolEntry,
 } from "../../packages/livecmd/runtime/model/watchTool.ts";
-import { catalogDrift } from "../../packages/livecmd/runtime/server/catalogDrift.ts";
+import { catalogDrift } from "../../packages/livecmd/runtime/server/policy/catalogDrift.ts";
 import { root, scratchDir } from "../helpers/cli.ts";
 
 const COMMANDS = { ...customers, ...orders };

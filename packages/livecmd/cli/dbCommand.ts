@@ -29,7 +29,7 @@ const installCommand: CommandModule<object, InstallArguments> = {
       installChangeFeed,
       hasEventTriggers,
       WITHOUT_EVENT_TRIGGERS,
-    } = await import("livecmd/internal");
+    } = await (await import("livecmd/internal")).postgresInstall();
     const problem = urlProblem(url);
     if (problem) throw new InputError(problem);
     let pg;

@@ -4,9 +4,10 @@
  * their own; an app has no use for anything here, and it may change in any release.
  */
 import type { App } from "./model/app.ts";
-import type { ReadInspector } from "./server/readInspector.ts";
+import type { ReadInspector } from "./server/methods/readInspector.ts";
 
-export { engineOf, type AppEngine } from "./model/appEngine.ts";
+export type { AppEngine } from "./model/appEngine.ts";
+export { engineOf } from "./model/attachedEngine.ts";
 export {
   annotationsOf,
   CATALOG_VERSION,
@@ -26,7 +27,7 @@ export {
 } from "./model/watchTool.ts";
 export { VERSION_META_KEY } from "./model/resultMeta.ts";
 export { isViewListing, viewUri, type ViewEntry } from "./model/viewResource.ts";
-export { isSetupError } from "./model/setupError.ts";
+export { isSetupError } from "./db/setupError.ts";
 export { isStruct, toolArguments } from "./model/commandArguments.ts";
 export { byCodeUnit } from "./text/byCodeUnit.ts";
 export { descriptionExamples } from "./text/descriptionExamples.ts";
@@ -38,30 +39,22 @@ export { argumentValidator } from "./validation/argumentValidator.ts";
 export { ANY_TABLE } from "./db/anyTable.ts";
 export type { TableRead } from "./db/keyedAccess.ts";
 export { sqliteDriverProblem } from "./db/better-sqlite3/versionProblem.ts";
-export { redacted, urlProblem } from "./db/postgres/connectionProblem.ts";
-export { loadPg } from "./db/node-postgres/loadPg.ts";
-export { firstConnection } from "./db/postgres/firstConnection.ts";
-export {
-  hasEventTriggers,
-  installChangeFeed,
-  WITHOUT_EVENT_TRIGGERS,
-} from "./db/postgres/installChangeFeed.ts";
 export { ReadSet, UNSEEN_FIX } from "./live/readSet.ts";
 export { keyValueText } from "./live/rerunCause.ts";
 export { wholeReasonText, type WholeReason } from "./db/wholeReason.ts";
 export { DEFAULT_SUBSCRIPTION_LIMITS, FAIR_SHARES } from "./live/limitDefaults.ts";
-export { DEFAULT_PAGE_SIZE } from "./server/defaultPageSize.ts";
-export { DEFAULT_HOST, DEFAULT_SESSION_IDLE_MS } from "./server/httpDefaults.ts";
-export { DEFAULT_CONFIRM_TIMEOUT_MS } from "./server/confirmTimeout.ts";
-export { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from "./server/logFormat.ts";
-export type { InspectedRead, ReadInspector } from "./server/readInspector.ts";
+export { DEFAULT_PAGE_SIZE } from "./server/served/defaultPageSize.ts";
+export { DEFAULT_HOST, DEFAULT_SESSION_IDLE_MS } from "./server/http/httpDefaults.ts";
+export { DEFAULT_CONFIRM_TIMEOUT_MS } from "./server/policy/confirmTimeout.ts";
+export { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from "./server/log/logFormat.ts";
+export type { InspectedRead, ReadInspector } from "./server/methods/readInspector.ts";
 
 /**
  * A `ReadInspector` of `app`, for `livecmd inspect --reads`. Loaded on the call: the server's
  * modules load the MCP SDK, and every CLI command imports this entry, `codegen` included.
  */
 export async function readInspector(app: App): Promise<ReadInspector> {
-  const { ReadInspector } = await import("./server/readInspector.ts");
+  const { ReadInspector } = await import("./server/methods/readInspector.ts");
   return new ReadInspector(app);
 }
 
@@ -71,8 +64,32 @@ export async function readInspector(app: App): Promise<ReadInspector> {
  */
 export async function stdioServing() {
   const [{ serveStdio }, { serverLog }] = await Promise.all([
-    import("./server/serveStdio.ts"),
-    import("./server/serverLog.ts"),
+    import("./server/stdio/serveStdio.ts"),
+    import("./server/log/serverLog.ts"),
   ]);
   return { serveStdio, serverLog };
+}
+
+/**
+ * What `livecmd db install` needs of PostgreSQL, loaded on the call: the connection checks and
+ * the change feed's SQL, which no other command reads.
+ */
+export async function postgresInstall() {
+  const [connection, { loadPg }, { firstConnection }, changeFeed] = await Promise.all([
+    import("./db/postgres/connectionProblem.ts"),
+    import("./db/node-postgres/loadPg.ts"),
+    import("./db/postgres/firstConnection.ts"),
+    import("./db/postgres/installChangeFeed.ts"),
+  ]);
+  const { redacted, urlProblem } = connection;
+  const { hasEventTriggers, installChangeFeed, WITHOUT_EVENT_TRIGGERS } = changeFeed;
+  return {
+    redacted,
+    urlProblem,
+    loadPg,
+    firstConnection,
+    hasEventTriggers,
+    installChangeFeed,
+    WITHOUT_EVENT_TRIGGERS,
+  };
 }

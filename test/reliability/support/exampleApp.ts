@@ -11,7 +11,7 @@ import { createExampleApp } from "../../../example/app.ts";
 import catalog from "../../../generated/catalog.json" with { type: "json" };
 import { templates } from "../../../generated/templates.ts";
 import { sqliteHandle } from "../../helpers/sqliteHandle.ts";
-import { engineOf } from "../../../packages/livecmd/runtime/model/appEngine.ts";
+import { engineOf } from "../../../packages/livecmd/runtime/model/attachedEngine.ts";
 
 export const PROTOCOLS = ["2026-07-28", "2025-11-25"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];

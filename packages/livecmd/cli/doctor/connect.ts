@@ -17,7 +17,7 @@ export interface Session {
   close(): Promise<void>;
 }
 
-export type Connection = { served: true; session: Session } | { served: false; reason: string };
+export type ConnectAttempt = { served: true; session: Session } | { served: false; reason: string };
 
 /** How much of a server's stderr is kept, to say why it stopped. */
 const STDERR_KEPT = 4096;
@@ -27,7 +27,11 @@ const STDERR_KEPT = 4096;
  * SDK first probes `server/discover` on a sibling process of its own). A target that cannot be
  * started or reached at all is bad input, not a finding about a server.
  */
-export async function connect(target: Target, era: Era, timeoutMs: number): Promise<Connection> {
+export async function connect(
+  target: Target,
+  era: Era,
+  timeoutMs: number,
+): Promise<ConnectAttempt> {
   const client = new Client(
     { name: "livecmd-doctor", version: livecmdManifest().version },
     era.clientOptions,

@@ -1,4 +1,4 @@
-import { SetupError } from "../model/setupError.ts";
+import { SetupError } from "./setupError.ts";
 import { betterSqlite3 } from "./better-sqlite3/betterSqlite3.ts";
 import type { AppDatabase } from "./database.ts";
 import type { DatabaseDriver, DatabaseOwner } from "./driver.ts";

@@ -9,7 +9,7 @@ export interface SubscriptionLimits {
   perConnection: number;
   /**
    * URIs one holder watches across its connections and listens: an authenticated principal, or
-   * on an endpoint without auth one TCP connection (see `holderOf`, `server/requestContext.ts`).
+   * on an endpoint without auth one TCP connection (see `holderOf`, `server/served/requestContext.ts`).
    */
   perPrincipal: number;
   /** URIs the whole server watches, both eras together. */

@@ -1,13 +1,14 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { Origin } from "../model/context.ts";
 import type { App } from "../model/app.ts";
-import { engineOf, type AppEngine } from "../model/appEngine.ts";
+import { type AppEngine } from "../model/appEngine.ts";
+import { engineOf } from "../model/attachedEngine.ts";
 import { cutText } from "../text/cutText.ts";
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { TableChange } from "../db/keyedAccess.ts";
-import { principalOf } from "../server/auth/principal.ts";
+import { principalOf } from "../model/principal.ts";
 import { failureLog, keepServing } from "./keepServing.ts";
-import { terminalSafe } from "../server/terminalSafe.ts";
+import { terminalSafe } from "../text/terminalSafe.ts";
 import { ReadIndex } from "./readIndex.ts";
 import { ReadSet, UNSEEN_FIX, type Matching } from "./readSet.ts";
 import { causeOf, causeText, keyValueText } from "./rerunCause.ts";

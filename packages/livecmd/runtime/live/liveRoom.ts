@@ -1,11 +1,11 @@
-import type { AuthInfo, ProtocolError } from "@modelcontextprotocol/server";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { App } from "../model/app.ts";
 import { shortened } from "../text/cutText.ts";
 import { keepServing } from "./keepServing.ts";
 import { LiveRegistry, type LastResult, type LiveRegistryOptions } from "./liveRegistry.ts";
 import { OpenCount } from "./openCount.ts";
 import type { SubscriptionLimits } from "./limitDefaults.ts";
-import { limitReached } from "../server/protocolErrors.ts";
+import type { RefusalWire, WatchRefusal } from "./watchRefusal.ts";
 import { SubscriptionLedger, subscriptionLimits, type LimitName } from "./subscriptionLimits.ts";
 
 /** What watching a URI re-runs: the command and arguments a read of it runs. */
@@ -30,6 +30,8 @@ export interface LiveRoomOptions {
   readonly isStatic?: (uri: string) => boolean;
   /** Whom `auth`'s watches count against for the per-principal shares; undefined: the totals alone. */
   readonly holderOf: (auth: AuthInfo | undefined) => string | undefined;
+  /** How the server answers the room's refusals on the wire (its error module's `LIVE_REFUSALS`). */
+  readonly wire: RefusalWire;
   /** Told of the re-runs that threw, once per command per burst. */
   readonly onError: NonNullable<LiveRegistryOptions["onError"]>;
   /** Told once per command whose run made no statement livecmd saw. */
@@ -50,10 +52,10 @@ export type OpenWatch =
       readonly close: () => void;
     }
   | { readonly unreadable: readonly { uri: string; error: unknown }[] }
-  | { readonly refused: ProtocolError };
+  | { readonly refused: WatchRefusal };
 
 /** What a listen watches, or the limit error when the limits leave room for none of its URIs. */
-export type Listened = { readonly watched: string[] } | { readonly refused: ProtocolError };
+export type Listened = { readonly watched: string[] } | { readonly refused: WatchRefusal };
 
 /**
  * An open 2026-07-28 HTTP listen: what it watches, what each of its URIs last returned (JSON
@@ -65,7 +67,7 @@ export type OpenListen =
       readonly lastResultOf: (uri: string) => string | undefined;
       readonly close: () => void;
     }
-  | { readonly refused: ProtocolError };
+  | { readonly refused: WatchRefusal };
 
 /**
  * Where every URI the server watches is admitted, registered and released, for the stdio and
@@ -83,6 +85,7 @@ export class LiveRoom {
   readonly resolve: LiveRoomOptions["resolve"];
   readonly isStatic: NonNullable<LiveRoomOptions["isStatic"]>;
   readonly holderOf: LiveRoomOptions["holderOf"];
+  readonly wire: RefusalWire;
   /** The open 2026-07-28 HTTP listen streams and watch calls. */
   readonly #listens: OpenCount;
   /** Aborted when the server drains: every watch call waiting answers. */
@@ -95,10 +98,16 @@ export class LiveRoom {
     this.resolve = options.resolve;
     this.isStatic = options.isStatic ?? (() => false);
     this.holderOf = options.holderOf;
+    this.wire = options.wire;
     this.registry = new LiveRegistry(app, {
       onError: options.onError,
       ...(options.onUnseen && { onUnseen: options.onUnseen }),
     });
+  }
+
+  /** The refusal for going over `limit` while doing `what`. */
+  refusal(limit: LimitName, what: string): WatchRefusal {
+    return { limit, value: this.limits[limit], what };
   }
 
   /** One connection's watches (a stdio connection, a 2025 session); `notify(uri)` on a change. */
@@ -119,7 +128,7 @@ export class LiveRoom {
   ): Promise<OpenListen> {
     const holder = this.holderOf(auth);
     const full = this.#listens.full(holder);
-    if (full) return { refused: limitReached(this.limits, full, "opening another listen") };
+    if (full) return { refused: this.refusal(full, "opening another listen") };
     // Counted before the first runs are awaited: a listen opened meanwhile sees this one.
     this.#listens.open(holder);
     const watches = this.watches(notify);
@@ -165,7 +174,7 @@ export class LiveRoom {
     if (unreadable.length > 0) return { unreadable };
     const holder = this.holderOf(auth);
     const full = this.#listens.full(holder);
-    if (full) return { refused: limitReached(this.limits, full, "watching more") };
+    if (full) return { refused: this.refusal(full, "watching more") };
     // Counted before the first runs are awaited: a call made meanwhile sees this one.
     this.#listens.open(holder);
     const watches = this.watches(notify);
@@ -198,6 +207,11 @@ export class LiveRoom {
     this.drain();
     this.registry.close();
   }
+}
+
+/** What a client was doing when a subscription to `uri` went over a limit. */
+export function subscribingTo(uri: string): string {
+  return `subscribing to ${shortened(uri)}`;
 }
 
 /** The one key of the watches of an HTTP listen or a watch call: each is its own connection. */
@@ -262,7 +276,7 @@ export class Watches {
       if (!run) continue;
       if (admitted.size >= room) {
         if (admitted.size > 0) break;
-        return { refused: limitReached(this.#room.limits, limit, "listening to more URIs") };
+        return { refused: this.#room.refusal(limit, "listening to more URIs") };
       }
       admitted.set(uri, run);
     }
@@ -278,11 +292,11 @@ export class Watches {
     key: WatchKey,
     runs: ReadonlyMap<string, WatchedRun>,
     auth: AuthInfo | undefined,
-  ): Promise<{ refused: ProtocolError } | undefined> {
+  ): Promise<{ refused: WatchRefusal } | undefined> {
     const holder = this.#room.holderOf(auth);
     const { room, limit } = this.#roomFor(holder);
     if (runs.size > room)
-      return { refused: limitReached(this.#room.limits, limit, `watching ${runs.size} URIs`) };
+      return { refused: this.#room.refusal(limit, `watching ${runs.size} URIs`) };
     await this.#watch(key, runs, auth, holder);
     return undefined;
   }
@@ -304,7 +318,7 @@ export class Watches {
     const run = this.#room.resolve(uri, auth);
     const holder = this.#room.holderOf(auth);
     const { room, limit } = this.#roomFor(holder);
-    if (room < 1) throw limitReached(this.#room.limits, limit, `subscribing to ${shortened(uri)}`);
+    if (room < 1) throw this.#room.wire.limitReached(this.#room.refusal(limit, subscribingTo(uri)));
     return (await this.#watch(uri, new Map([[uri, run]]), auth, holder)).get(uri);
   }
 

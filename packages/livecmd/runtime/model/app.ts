@@ -2,7 +2,8 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { Command } from "./command.ts";
 import type { Context, Origin } from "./context.ts";
 import type { AppDefinition } from "./appDefinition.ts";
-import { AppEngine, attachEngine } from "./appEngine.ts";
+import { AppEngine } from "./appEngine.ts";
+import { attachEngine } from "./attachedEngine.ts";
 import type { AppDatabase } from "../db/database.ts";
 import type { TableChange } from "../db/keyedAccess.ts";
 

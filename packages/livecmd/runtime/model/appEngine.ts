@@ -1,5 +1,5 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import type { App, ChangeListener, Completer, Invocation, Middleware, RunOptions } from "./app.ts";
+import type { ChangeListener, Completer, Invocation, Middleware, RunOptions } from "./app.ts";
 import {
   checkedScopes,
   checkedWatchTool,
@@ -41,24 +41,6 @@ export interface ObservedRunOptions extends RunOptions {
 
 /** The signal of a run nobody can cancel. */
 const NEVER_CANCELLED = new AbortController().signal;
-
-/**
- * Where an App keeps its engine: a registered symbol rather than a module's WeakMap, because the
- * app's module and the CLI may load two copies of livecmd, and either must reach the other's.
- */
-const ENGINE = Symbol.for("livecmd.appEngine");
-
-/** Gives `app` its engine, as a property its type does not declare. */
-export function attachEngine(app: App, engine: AppEngine): void {
-  Object.defineProperty(app, ENGINE, { value: engine });
-}
-
-/** The engine of an app made by `defineApp`, which the server, the CLI and tests drive. */
-export function engineOf(app: App): AppEngine {
-  const engine = (app as unknown as Partial<Record<symbol, AppEngine>>)[ENGINE];
-  if (!engine) throw new Error("livecmd: not an app; make it with defineApp({ ... })");
-  return engine;
-}
 
 /**
  * An app as the server drives it: the grant and its scopes, the middleware chain, completers,

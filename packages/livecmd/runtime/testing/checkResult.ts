@@ -1,6 +1,6 @@
 import type { App } from "../model/app.ts";
-import { engineOf } from "../model/appEngine.ts";
-import { checkResult as checkAgainstEntry } from "../validation/resultMismatch.ts";
+import { engineOf } from "../model/attachedEngine.ts";
+import { requireResultMatch } from "../validation/resultMismatch.ts";
 
 /**
  * Throws a `ResultMismatch` naming the command and every bad field when `value` is not what
@@ -17,5 +17,5 @@ export function checkResult(app: App, name: string, value: unknown): void {
         : `livecmd: app "${app.name}" has no generated catalog; run \`npx livecmd codegen\` and pass defineApp({ generated: { catalog, templates } })`,
     );
   }
-  checkAgainstEntry(entry, value);
+  requireResultMatch(entry, value);
 }

@@ -17,7 +17,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import type { App } from "../model/app.ts";
-import { engineOf } from "../model/appEngine.ts";
+import { engineOf } from "../model/attachedEngine.ts";
 import { VERSION_META_KEY } from "../model/resultMeta.ts";
 import type { WatchAnswer } from "../model/watchTool.ts";
 import {
@@ -31,9 +31,9 @@ export type { ListChanges, ListKind, Updates } from "./notifications.ts";
 export { checkResult } from "./checkResult.ts";
 export type { WatchAnswer, WatchChange } from "../model/watchTool.ts";
 export { ResultMismatch } from "../validation/resultMismatch.ts";
-import type { LiveStatus } from "../server/servedApp.ts";
-import { serveHttp } from "../server/serveHttp.ts";
-import { serveStdio } from "../server/serveStdio.ts";
+import type { LiveStatus } from "../server/served/servedApp.ts";
+import { serveHttp } from "../server/http/serveHttp.ts";
+import { serveStdio } from "../server/stdio/serveStdio.ts";
 
 export type ProtocolVersion = "2026-07-28" | "2025-11-25";
 

@@ -31,7 +31,7 @@ export function resultErrors(entry: CommandEntry, result: unknown): FieldError[]
 }
 
 /** Throws a `ResultMismatch` naming the command and every bad field, if there is one. */
-export function checkResult(entry: CommandEntry, result: unknown): void {
+export function requireResultMatch(entry: CommandEntry, result: unknown): void {
   const errors = resultErrors(entry, result);
   if (errors.length > 0) throw new ResultMismatch(entry.name, errors);
 }

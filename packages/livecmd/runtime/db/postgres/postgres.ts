@@ -1,6 +1,6 @@
 import { ANY_TABLE } from "../anyTable.ts";
 import type { TableChange } from "../keyedAccess.ts";
-import { SetupError } from "../../model/setupError.ts";
+import { SetupError } from "../setupError.ts";
 import type { Database } from "../database.ts";
 import type { DatabaseOwner } from "../driver.ts";
 import type { RunScope } from "../runScope.ts";

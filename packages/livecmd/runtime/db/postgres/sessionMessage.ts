@@ -13,7 +13,7 @@ export type SessionMessage =
   | { readonly session: string; readonly closed: true }
   | { readonly session: string; readonly answer: RelayedAnswer };
 
-/** A client's answer relayed to the process whose request it answers (`server/sessionAnswers.ts`). */
+/** A client's answer relayed to the process whose request it answers (`server/sessions/sessionAnswers.ts`). */
 export interface RelayedAnswer {
   readonly jsonrpc: "2.0";
   readonly id: string;

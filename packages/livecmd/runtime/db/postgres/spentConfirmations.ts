@@ -6,7 +6,7 @@ const { spentConfirmations: SPENT } = sessionTables(LIVECMD_SCHEMA);
 
 /**
  * The accepted confirmations of every process serving one PostgreSQL database
- * (`server/spentConfirmations.ts`): one row per spent `requestState` id, until it expires. The
+ * (`server/policy/spentConfirmations.ts`): one row per spent `requestState` id, until it expires. The
  * insert is the check, so two replicas given the same yes at once run it once.
  */
 export class PostgresSpentConfirmations {

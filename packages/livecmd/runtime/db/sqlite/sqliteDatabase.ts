@@ -47,7 +47,7 @@ interface Waiter {
 }
 
 /** What every view of one connection shares: the connection, its statements and their plans, its changes. */
-class Connection {
+class ConnectionCore {
   readonly statements = new Map<string, SqliteStatement>();
   readonly plans: StatementPlans;
   /** Statements made from within a transaction's callback carry it (awaited or not). */
@@ -359,19 +359,19 @@ class Connection {
  * without livecmd.)
  */
 export class SqliteDatabase implements AppDatabase {
-  readonly #connection: Connection;
+  readonly #connection: ConnectionCore;
 
   constructor(
-    connection: SqliteConnection | Connection,
+    connection: SqliteConnection | ConnectionCore,
     changed: (changes: readonly TableChange[]) => void = () => {},
     library: SqliteLibrary = UNKNOWN_LIBRARY,
     runs: RunScope = new RunScope(),
     private readonly observer?: TableObserver,
   ) {
     this.#connection =
-      connection instanceof Connection
+      connection instanceof ConnectionCore
         ? connection
-        : new Connection(connection, library, changed, runs);
+        : new ConnectionCore(connection, library, changed, runs);
   }
 
   get connection(): SqliteConnection {
@@ -522,7 +522,7 @@ function plain(row: unknown): unknown {
 
 /** A transaction within a transaction: a savepoint, whose writes are dropped if it rolls back. */
 async function savepoint<T>(
-  connection: Connection,
+  connection: ConnectionCore,
   open: OpenTransaction,
   fn: () => Promise<T> | T,
 ): Promise<T> {
@@ -535,7 +535,7 @@ async function savepoint<T>(
 
 /** Runs `fn`; when it throws, undoes its work with `undo` and throws on. */
 async function settle<T>(
-  connection: Connection,
+  connection: ConnectionCore,
   fn: () => Promise<T> | T,
   undo: string,
 ): Promise<T> {
@@ -548,7 +548,7 @@ async function settle<T>(
 }
 
 /** COMMIT, or ROLLBACK when COMMIT fails (a deferred constraint), so the connection is usable after. */
-function commit(connection: Connection): void {
+function commit(connection: ConnectionCore): void {
   try {
     connection.exec("COMMIT");
   } catch (error) {

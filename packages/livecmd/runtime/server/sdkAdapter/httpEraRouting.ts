@@ -6,9 +6,10 @@ import {
   type AuthInfo,
   type ProtocolError,
 } from "@modelcontextprotocol/server";
-import { errorResponse, parseError, payloadTooLarge } from "../protocolErrors.ts";
+import { errorResponse } from "../errors/protocolErrors.ts";
+import { parseError, payloadTooLarge } from "../errors/frontDoorErrors.ts";
 import { mcpNameMismatch } from "./mcpNameHeader.ts";
-import { isListenResumption } from "./listenResume.ts";
+import { isListenResumption } from "../../live/listens/listenResume.ts";
 import { invalidParams } from "./requestParams.ts";
 
 /**

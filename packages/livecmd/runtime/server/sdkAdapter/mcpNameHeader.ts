@@ -1,5 +1,5 @@
 import type { ProtocolError } from "@modelcontextprotocol/server";
-import { headerMismatch } from "../protocolErrors.ts";
+import { headerMismatch } from "../errors/frontDoorErrors.ts";
 
 /**
  * The body field each 2026-07-28 method's `Mcp-Name` header mirrors (SEP-2243, and SEP-2663 for

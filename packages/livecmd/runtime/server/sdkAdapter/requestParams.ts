@@ -1,6 +1,6 @@
 import { type ProtocolError, Server } from "@modelcontextprotocol/server";
 import type { ValidateFunction } from "ajv";
-import { invalidRequestParams } from "../protocolErrors.ts";
+import { invalidRequestParams } from "../errors/protocolErrors.ts";
 import type { JsonSchema } from "../../uri/template.ts";
 import { fieldErrorsOf } from "../../validation/fieldMessages.ts";
 import * as compiled from "./requestParamsValidators.ts";

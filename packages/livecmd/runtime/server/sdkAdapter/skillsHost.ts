@@ -7,7 +7,7 @@ import type {
   ServerContext,
 } from "@modelcontextprotocol/server";
 import type { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
-import { resourceNotFound } from "../protocolErrors.ts";
+import { resourceNotFound } from "../errors/protocolErrors.ts";
 
 /** The skill files a server instance serves, through the SDK's skills extension. */
 export interface ServedSkills {

@@ -1,0 +1,158 @@
+import { createHash } from "node:crypto";
+import type { AuthInfo, Server } from "@modelcontextprotocol/server";
+import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
+import type { ClientConnection } from "./clientConnection.ts";
+import { shortened } from "../text/cutText.ts";
+import { subscribingTo, type LiveRoom } from "./liveRoom.ts";
+
+/**
+ * The `resources/subscribe` subscriptions of a 2025-era session that many processes share: they
+ * live in the session's table rows, any process may take one (it checks it as a read, as a
+ * subscription here would be, and records it with a digest of its first result), and the
+ * process holding the session's GET stream watches them all. That process re-runs each one it
+ * takes up and notifies those whose result is not what the client last heard of, so a write
+ * made while nobody held them (the process holding them was killed) is still told.
+ */
+export class SharedSubscriptions {
+  readonly #store: PostgresSessionStore;
+  readonly #id: string;
+  readonly #room: LiveRoom;
+  readonly #onerror: (error: Error) => void;
+  #connection: ClientConnection | undefined;
+  /** Whom the re-runs are for: the principal of the session's latest request. */
+  auth: AuthInfo | undefined;
+  /** Whether this process holds the session's GET stream, and so watches its subscriptions. */
+  #streaming = false;
+  /** URIs being subscribed here now: a sync meanwhile must not end them. */
+  readonly #subscribing = new Set<string>();
+  #syncing: Promise<void> = Promise.resolve();
+  /** URIs unsubscribed since the sync in progress began. */
+  readonly #endedDuringSync = new Set<string>();
+
+  constructor(
+    store: PostgresSessionStore,
+    id: string,
+    room: LiveRoom,
+    onerror: (error: Error) => void,
+  ) {
+    this.#store = store;
+    this.#id = id;
+    this.#room = room;
+    this.#onerror = onerror;
+  }
+
+  get streaming(): boolean {
+    return this.#streaming;
+  }
+
+  /** Takes the session's subscription requests over from `ClientConnection`'s own handlers. */
+  serve(server: Server, connection: ClientConnection): void {
+    this.#connection = connection;
+    const watches = connection.subscriptions;
+    if (!watches) return;
+    server.setRequestHandler("resources/subscribe", async (request, ctx) => {
+      const { uri } = request.params;
+      this.#subscribing.add(uri);
+      try {
+        // Checked and first run here, as an unshared subscription would be: the read's errors,
+        // the limits, and the result the client is taken to know from now.
+        const seen = digest(await watches.subscribe(uri, ctx.http?.authInfo));
+        const { limits, wire } = this.#room;
+        if (!(await this.#store.subscribe(this.#id, uri, seen, limits.perConnection))) {
+          watches.end(uri);
+          throw wire.limitReached(this.#room.refusal("perConnection", subscribingTo(uri)));
+        }
+        // Watched here too until another process takes the stream (`streamGone`) or this one
+        // lets the session go: it counts against this process's caps as an unshared one would,
+        // and what it tells is kept in the session's events for a stream resumed here.
+      } finally {
+        this.#subscribing.delete(uri);
+      }
+      return {};
+    });
+    server.setRequestHandler("resources/unsubscribe", async (request) => {
+      this.unsubscribed(request.params.uri);
+      await this.#store.unsubscribe(this.#id, request.params.uri);
+      return {};
+    });
+  }
+
+  /** `uri` was unsubscribed (here, or told by another process): it is watched no longer. */
+  unsubscribed(uri: string): void {
+    this.#connection?.subscriptions?.end(uri);
+    // A sync in progress may have read the row before it went: it must not take it up again.
+    this.#endedDuringSync.add(uri);
+  }
+
+  /** This process took the session's GET stream: it watches the subscriptions from now. */
+  streamOpened(): Promise<void> {
+    this.#streaming = true;
+    return this.sync();
+  }
+
+  /** The stream went elsewhere or for good: the subscriptions are watched no longer here. */
+  streamGone(): void {
+    this.#streaming = false;
+    this.#connection?.endSubscriptions();
+  }
+
+  /**
+   * Watches what the session's rows hold, when this process holds its stream: ends what they no
+   * longer hold, and takes up what they newly hold, notifying each whose result is not the one
+   * its client last heard of. One sync at a time.
+   */
+  sync(): Promise<void> {
+    this.#syncing = this.#syncing.then(
+      () => this.#sync(),
+      () => this.#sync(),
+    );
+    return this.#syncing;
+  }
+
+  /** Records what the client was just told of `uri` (fire and forget: a miss costs one more update). */
+  notified(uri: string): void {
+    const seen = digest(this.#connection?.subscriptions?.lastResultOf(uri, uri));
+    this.#store.saw(this.#id, uri, seen).catch(this.#onerror);
+  }
+
+  async #sync(): Promise<void> {
+    const connection = this.#connection;
+    const watches = connection?.subscriptions;
+    if (!this.#streaming || !connection || !watches) return;
+    this.#endedDuringSync.clear();
+    const stored = await this.#store.subscriptions(this.#id);
+    if (!this.#streaming) return;
+    const wanted = new Map(stored.map(({ uri, seen }) => [uri, seen]));
+    const watched = new Set(watches.keys());
+    for (const key of watched)
+      if (typeof key === "string" && !wanted.has(key) && !this.#subscribing.has(key))
+        watches.end(key);
+    await Promise.all(
+      [...wanted]
+        .filter(([uri]) => !watched.has(uri))
+        .map(async ([uri, seen]) => {
+          let result: string | undefined;
+          try {
+            result = await watches.subscribe(uri, this.auth);
+          } catch (error) {
+            // No longer readable by its principal (the grant changed): nothing to deliver.
+            this.#onerror(
+              new Error(
+                `livecmd: a shared subscription to ${shortened(uri)} could not be taken up: ${(error as Error).message}`,
+              ),
+            );
+            return;
+          }
+          if (this.#endedDuringSync.has(uri)) return watches.end(uri);
+          if (this.#streaming && digest(result) !== seen) connection.notify(uri);
+        }),
+    );
+  }
+}
+
+/** What a result is recorded as: its SHA-256, so that a row stays small whatever it returned. */
+function digest(result: string | undefined): string {
+  return createHash("sha256")
+    .update(result ?? "")
+    .digest("base64url");
+}

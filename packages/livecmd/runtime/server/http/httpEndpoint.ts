@@ -1,0 +1,199 @@
+import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
+import type { App } from "../../model/app.ts";
+import { oncePerTurn } from "../../live/liveRoom.ts";
+import { cutText } from "../../text/cutText.ts";
+import { HeldByToken } from "../auth/heldByToken.ts";
+import { buildServer } from "../methods/buildServer.ts";
+import { Activity } from "../served/activity.ts";
+import { corsPolicy } from "./corsPolicy.ts";
+import { isEventStream, whenStreamEnds } from "../../live/eventStream.ts";
+import { DEFAULT_SESSION_IDLE_MS } from "./httpDefaults.ts";
+import { frontDoor, originAllowed, type FrontOptions } from "./httpFront.ts";
+import { LegacyHttpSessions } from "../sessions/legacyHttpSessions.ts";
+import type { FetchOptions, McpHandler, McpHandlerOptions } from "./mcpHandler.ts";
+import { nodeFace, type NodeHandler } from "./nodeFace.ts";
+import { endpointClosed, internalError } from "../errors/frontDoorErrors.ts";
+import { errorResponse } from "../errors/protocolErrors.ts";
+import { readiness, type EndpointState, type Readiness } from "./readiness.ts";
+import { asNewRequest } from "../log/requestContext.ts";
+import { HttpListens, ListenResumes, routeByEra } from "../sdkAdapter/index.ts";
+import { MAX_LOG_MESSAGE } from "../log/serverLog.ts";
+import { ServedApp, type LiveStatus } from "../served/servedApp.ts";
+
+/** How long a shutdown waits for the requests in progress to finish. */
+export const DRAIN_MS = 10_000;
+
+/**
+ * The app's Streamable HTTP endpoint, whoever owns the listener (`mcpHandler`, `serveHttp`).
+ * Requests pass CORS and the front door first (`frontDoor`: the client's address, Host, Origin,
+ * method, bearer token); then 2026-07-28 requests go to the SDK's per-request handler, whose
+ * listen streams receive `list_changed` and `resources/updated` through its event bus
+ * (`HttpListens` narrows and counts them), and 2025-era requests go to sessions bound to their
+ * principal (`LegacyHttpSessions`).
+ */
+export class HttpEndpoint implements McpHandler {
+  readonly live: LiveStatus;
+  readonly node: NodeHandler;
+  readonly #served: ServedApp;
+  readonly #onerror: (error: Error) => void;
+  readonly #modern: McpHttpHandler;
+  readonly #legacy: LegacyHttpSessions;
+  readonly #listens: HttpListens;
+  readonly #held: HeldByToken;
+  readonly #stopWatchingGrants: () => void;
+  readonly #front: (request: Request) => Promise<Response>;
+  /**
+   * The requests in progress, until answered (an event stream: until it ends), so that a
+   * shutdown lets them finish; not the streams that stand open (`standsOpen`), which it ends.
+   */
+  readonly #inProgress = new Activity();
+  #state: EndpointState | "closed" = "starting";
+  #closing: Promise<void> | undefined;
+
+  /** `options` as `checkEndpointOptions` passed them. */
+  constructor(app: App, options: McpHandlerOptions) {
+    const served = (this.#served = new ServedApp(app, options));
+    const onerror = (this.#onerror = (error: Error) =>
+      served.onerror(
+        error.message.length > MAX_LOG_MESSAGE
+          ? new Error(cutText(error.message, MAX_LOG_MESSAGE))
+          : error,
+      ));
+    const modern = (this.#modern = createMcpHandler(() => buildServer(served), {
+      legacy: "reject",
+      onerror: served.refusals.or(onerror),
+      // Above livecmd's own limits, which answer first with -32602 and data.limit.
+      maxSubscriptions: served.room.limits.listensTotal + 1,
+    }));
+    this.#stopWatchingGrants = served.engine.onGrantsChanged(() => {
+      if (served.catalog.hasReadableCommands) modern.notify.resourcesChanged();
+      modern.notify.toolsChanged();
+    });
+    const held = (this.#held = new HeldByToken(options.auth, options.publicUrl, onerror));
+    const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+    this.#legacy = new LegacyHttpSessions(
+      served,
+      onerror,
+      idleMs,
+      held,
+      served.engine.sharedSessions(),
+    );
+    void this.#legacy.ready().then(() => {
+      if (this.#state === "starting") this.#state = "serving";
+    });
+    // The bus delivers by exact URI to every listen holding it, which is every subscriber of it:
+    // the listens publish each URI once.
+    this.#listens = new HttpListens(
+      served.room,
+      oncePerTurn((uri) => modern.notify.resourceUpdated(uri)),
+      held,
+      new ListenResumes(served.stateKey),
+    );
+    this.#front = this.#frontOf(frontOptions(options, onerror));
+    this.live = served.room.registry;
+    this.node = nodeFace((request) => this.#serve(request), onerror);
+  }
+
+  readonly fetch = (request: Request, options?: FetchOptions): Promise<Response> =>
+    asNewRequest(() => this.#serve(request), options?.remote);
+
+  /** Resolves once this process hears the others sharing its 2025-era sessions (PostgreSQL). */
+  heard(): Promise<void> {
+    return this.#legacy.ready();
+  }
+
+  readiness(): Promise<Readiness> {
+    return readiness(this.#served.engine, this.#state === "closed" ? "draining" : this.#state);
+  }
+
+  close(options?: { drainMs?: number }): Promise<void> {
+    return (this.#closing ??= this.#drain(options?.drainMs ?? DRAIN_MS));
+  }
+
+  /** CORS, then the front door, then the era's handler. */
+  #frontOf(options: FrontOptions): (request: Request) => Promise<Response> {
+    const cors = corsPolicy(originAllowed(options));
+    const front = frontDoor(
+      options,
+      routeByEra({
+        modern: (request, read, auth) =>
+          this.#listens.fetch(request, this.#modern.fetch, read, auth),
+        legacy: (request, auth) => this.#legacy.fetch(request, auth),
+      }),
+    );
+    return (request) => cors(request, () => front(request));
+  }
+
+  /** One request, counted in progress until it is answered (an event stream: until it ends). */
+  async #serve(request: Request): Promise<Response> {
+    if (this.#state === "closed") return errorResponse(503, endpointClosed());
+    const done = this.#inProgress.begin();
+    try {
+      const response = await this.#front(request);
+      if (!isEventStream(response) || standsOpen(request)) {
+        done();
+        return response;
+      }
+      return whenStreamEnds(response, done);
+    } catch (error) {
+      done();
+      this.#onerror(error instanceof Error ? error : new Error(String(error)));
+      return errorResponse(500, internalError());
+    }
+  }
+
+  async #drain(drainMs: number): Promise<void> {
+    this.#state = "draining";
+    // Waiting watch calls answer now: their clients call again, behind a balancer elsewhere.
+    this.#served.room.drain();
+    this.#stopWatchingGrants();
+    this.#held.close();
+    // 2025 GET streams end first: their clients reconnect (to another replica) meanwhile.
+    this.#legacy.endStreams();
+    // Requests in progress finish while the handler and sessions still serve them...
+    await this.#inProgress.finished(drainMs);
+    this.#state = "closed";
+    // ...then listens end gracefully, and whatever instance is still serving is closed.
+    await this.#modern.close();
+    // One tick lets the graceful end of open listen streams reach the clients before the
+    // server's sockets go.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await this.#legacy.close();
+    this.#listens.closeAll();
+    this.#served.close();
+  }
+}
+
+/**
+ * Options a caller can get wrong, checked before anything is opened: an error that says what
+ * to pass instead.
+ */
+export function checkEndpointOptions(options: McpHandlerOptions): void {
+  const { sessionIdleMs, publicUrl } = options;
+  if (sessionIdleMs !== undefined && !(sessionIdleMs > 0))
+    throw new Error(
+      `livecmd: sessionIdleMs must be a positive number of milliseconds, got ${sessionIdleMs}`,
+    );
+  if (publicUrl !== undefined && !(publicUrl instanceof URL))
+    throw new Error(
+      `livecmd: publicUrl must be a URL, got ${JSON.stringify(publicUrl)}; pass new URL("https://…/mcp")`,
+    );
+}
+
+/**
+ * The streams a request opens that stand open until a shutdown ends them: a 2025 session's GET
+ * stream, a 2026-07-28 listen (its method is in a header the SDK holds to the body).
+ */
+function standsOpen(request: Request): boolean {
+  return request.method === "GET" || request.headers.get("mcp-method") === "subscriptions/listen";
+}
+
+function frontOptions(options: McpHandlerOptions, onerror: (error: Error) => void): FrontOptions {
+  return {
+    resource: options.publicUrl,
+    auth: options.auth,
+    allowedHosts: options.allowedHosts ?? [],
+    allowedOrigins: options.allowedOrigins ?? [],
+    onerror,
+  };
+}

@@ -1,0 +1,110 @@
+import {
+  isInputRequiredResult,
+  type AuthInfo,
+  type Server,
+  type ServerCapabilities,
+  type ServerContext,
+  type Tool,
+} from "@modelcontextprotocol/server";
+import { listingHint, LIVE_READ } from "./cacheHints.ts";
+import { callTool } from "./callTool.ts";
+import { complete } from "./complete.ts";
+import { paginate } from "./pagination.ts";
+import { readResource } from "./readResource.ts";
+import { readView } from "./readView.ts";
+import type { Listings } from "../../model/catalog.ts";
+import { attachSkills, CheckedParamsServer } from "../sdkAdapter/index.ts";
+import type { ServedApp } from "../served/servedApp.ts";
+
+/**
+ * The capabilities, fixed before any transport starts. `resources` only when some command could
+ * ever be read: a granted-at-runtime command cannot add a capability after connect.
+ */
+export function capabilitiesOf(served: ServedApp): ServerCapabilities {
+  return {
+    tools: { listChanged: true },
+    completions: {},
+    ...(served.catalog.hasReadableCommands && {
+      resources: { subscribe: true, listChanged: true },
+    }),
+  };
+}
+
+/**
+ * One SDK `Server` instance for the app: a connection (stdio, legacy HTTP session) or a single
+ * HTTP request (2026-07-28). Cheap to build, and holds no state of its own; everything it answers
+ * comes from `served` and the app's grant at the time of the request.
+ */
+export function buildServer(served: ServedApp): Server {
+  const capabilities = capabilitiesOf(served);
+  const listing = listingHint(served.engine);
+  const server = new CheckedParamsServer(served.serverInfo, {
+    capabilities,
+    cacheHints: {
+      "server/discover": listing,
+      "tools/list": listing,
+      "resources/list": listing,
+      "resources/templates/list": listing,
+      "resources/read": LIVE_READ,
+    },
+    // A confirmation's question and answer travel signed (`Confirmations`).
+    requestState: { verify: served.confirmations.verify },
+  });
+  server.setRequestHandler("tools/list", (request, ctx) => {
+    const { tools, nextCursor } = listingPage(served, "tools", request.params?.cursor, authOf(ctx));
+    return { tools: tools as Tool[], ...(nextCursor !== undefined && { nextCursor }) };
+  });
+  server.setRequestHandler("tools/call", async (request, ctx) => {
+    const { name } = request.params;
+    const result = await callTool(served, {
+      name,
+      values: request.params.arguments,
+      auth: authOf(ctx),
+      ctx,
+      declared: server.getClientCapabilities(),
+    });
+    if (isInputRequiredResult(result) || result.isError) return result;
+    // The schema the tool is listed with, so the 2025 era wraps a non-object result to match it.
+    return server.projectCallToolResult(result, served.catalog.outputSchema(name));
+  });
+  server.setRequestHandler("completion/complete", (request, ctx) =>
+    complete(served, request.params, authOf(ctx)),
+  );
+  if (!capabilities.resources) return server;
+  const skills = served.skills && attachSkills(served.skills, server);
+  if (skills) served.servesSkillFiles(skills.owns);
+  server.setRequestHandler("resources/list", async (request, ctx) => {
+    const page = listingPage(served, "resources", request.params?.cursor, authOf(ctx));
+    // The skills' SKILL.md files follow the app's resources, on the last page.
+    if (!skills || page.nextCursor !== undefined) return page;
+    return { ...page, resources: [...page.resources, ...(await skills.listed(ctx))] };
+  });
+  server.setRequestHandler("resources/templates/list", (request, ctx) =>
+    listingPage(served, "resourceTemplates", request.params?.cursor, authOf(ctx)),
+  );
+  server.setRequestHandler("resources/read", async (request, ctx) => {
+    const { uri } = request.params;
+    if (skills?.owns(uri)) return skills.read(uri, ctx);
+    if (served.catalog.isView(uri)) return readView(served, uri, authOf(ctx));
+    return readResource(served, uri, authOf(ctx), ctx.mcpReq.signal);
+  });
+  return server;
+}
+
+/** The verified principal of a request, when the HTTP endpoint authenticates (else undefined). */
+function authOf(ctx: ServerContext): AuthInfo | undefined {
+  return ctx.http?.authInfo;
+}
+
+/** One page of a listing as `auth` may see it, under the grant as it is now: `{ [kind]: entries, nextCursor? }`. */
+function listingPage<K extends keyof Listings>(
+  served: ServedApp,
+  kind: K,
+  cursor: string | undefined,
+  auth: AuthInfo | undefined,
+): { [P in K]: Listings[K] } & { nextCursor?: string } {
+  const listing: readonly { name: string }[] = served.catalog.listings(auth)[kind];
+  const page = paginate(kind, listing, cursor, served.pageSize);
+  const entries = { [kind]: page.items } as { [P in K]: Listings[K] };
+  return page.nextCursor === undefined ? entries : { ...entries, nextCursor: page.nextCursor };
+}
