@@ -4,7 +4,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { openAppProject } from "../../packages/livecmd-kit/generator/discover/createProject.ts";
 import { listFiles } from "../../packages/livecmd-kit/generator/output/writeOutputs.ts";
-import { WatchSession } from "../../packages/livecmd-kit/generator/output/watchCodegen.ts";
+import { WatchSession } from "../../packages/livecmd-kit/generator/watchCodegen.ts";
 import { generate } from "../../packages/livecmd-kit/generator/pipeline.ts";
 import { root, scratchDir } from "../helpers/cli.ts";
 

@@ -8,9 +8,9 @@ import { root } from "../helpers/cli.ts";
 const ARCHITECTURE = readFileSync(path.join(root, "ARCHITECTURE.md"), "utf8");
 const TOP_FOLDERS = ["bench", "docs", "example", "examples", "packages", "scripts", "test"];
 /** The folders of each package, which the tables name from the package's own folder (`runtime/uri/int.ts`). */
-const PACKAGE_FOLDERS = ["bin", "cli", "generator", "runtime", "templates"];
+const PACKAGE_FOLDERS = ["bin", "cli", "generator", "runtime", "view"];
 const PACKAGES = ["packages/livecmd", "packages/livecmd-kit"];
-const FILE = /^[\w.-]+\.(ts|sh|yml|md|json|hbs)$/;
+const FILE = /^[\w.-]+\.(ts|sh|yml|md|json)$/;
 const NAME = /^[A-Za-z_]\w*(\(\))?$/;
 
 /** Every file of the repository but dependencies and caches, by its path from the root. */

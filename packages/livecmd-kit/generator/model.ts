@@ -36,8 +36,8 @@ export type DiagnosticCode =
   | "CG010" // a command name that cannot be a URI segment and a tool name, or a watch tool name that is no tool name
   | "CG011" // defineApp({...}) is not written out the way codegen reads it
   | "CG012" // the app's name is not a URI scheme
-  | "CG014" // confirm or annotations written other than livecmd reads them
-  | "CG013"; // a constraint tag (@minimum, @format, ...) with a bad value, or on a type it does not fit // commands or grant come through an import that does not resolve
+  | "CG013" // a constraint tag (@minimum, @format, ...) with a bad value, or on a type it does not fit
+  | "CG014"; // confirm or annotations written other than livecmd reads them
 
 export interface StatedAnnotations {
   idempotentHint?: boolean;

@@ -1,13 +1,13 @@
 import { watch } from "node:fs";
 import path from "node:path";
 import type { Project, SourceFile } from "ts-morph";
-import { affectedFiles } from "../discover/affectedFiles.ts";
-import { openAppProject, type AppProject } from "../discover/createProject.ts";
-import type { OutputSet } from "../model.ts";
-import { Reuse } from "../reuse.ts";
-import { generateFor, type CodegenOptions } from "../runCodegen.ts";
-import { surveyOutputFolder } from "./outputFolder.ts";
-import { writeOutputs } from "./writeOutputs.ts";
+import { affectedFiles } from "./discover/affectedFiles.ts";
+import { openAppProject, type AppProject } from "./discover/createProject.ts";
+import type { OutputSet } from "./model.ts";
+import { Reuse } from "./reuse.ts";
+import { generateFor, type CodegenOptions } from "./runCodegen.ts";
+import { surveyOutputFolder } from "./output/outputFolder.ts";
+import { writeOutputs } from "./output/writeOutputs.ts";
 
 /** Long enough to take an editor's save (a truncate and a write, or a rename) as one change. */
 const DEBOUNCE_MS = 20;
