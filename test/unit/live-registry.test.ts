@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
+import BetterSqlite3 from "better-sqlite3";
 import { sqliteHandle } from "../helpers/sqliteHandle.ts";
+import { command, defineApp, type DatabaseSource } from "../../packages/livecmd/runtime/index.ts";
+import { unseenText } from "../../packages/livecmd-kit/cli/inspectReads.ts";
 import type { App } from "../../packages/livecmd/runtime/model/app.ts";
 import {
   describeRerunFailure,
@@ -190,4 +193,47 @@ test("live: removing the last subscription of a group forgets it", async () => {
   const remove = await live.add("customers_show", [1], recorder("app://customers_show/1"));
   remove();
   assert.deepEqual(live.stats(), { subscriptions: 0, groups: 0, reruns: 0, notifications: 0 });
+});
+
+test("live: a command whose run livecmd saw no statement of is named once, saying what re-runs it: every write, or with no database only app.changed", async () => {
+  let value = 1;
+  const counter = command({ live: true }, async () => ({ value }));
+  const cases: [database: DatabaseSource | undefined, said: RegExp][] = [
+    [
+      () => new BetterSqlite3(":memory:"),
+      /^counter is watched, but its run made no statement livecmd could see, so every write re-runs it: give livecmd the handle/,
+    ],
+    [
+      undefined,
+      /^counter is watched, but the app has no database, so livecmd sees no write: only app\.changed\(table\) re-runs a watch of it; give defineApp\(\{ database \}\)/,
+    ],
+  ];
+  for (const [database, said] of cases) {
+    const app = defineApp({
+      name: "counting",
+      commands: { counter },
+      agent: { grant: [counter] },
+      ...(database && { database }),
+    });
+    const warnings: string[] = [];
+    const live = new LiveRegistry(app, { onUnseen: (warning) => warnings.push(warning) });
+    const watcher = recorder("counting://counter");
+    await live.add("counter", [], watcher);
+    await live.add("counter", [], recorder("counting://counter?again"));
+    assert.equal(warnings.length, 1, warnings.join("\n"));
+    assert.match(warnings[0]!, said);
+    assert.match(
+      unseenText(app),
+      database
+        ? /^reads nothing livecmd can see: every write/
+        : /^reads nothing livecmd can see: the app has no database/,
+      "inspect --reads and --cost say the same",
+    );
+    value += 1;
+    app.changed("anything");
+    await live.settled();
+    assert.deepEqual(watcher.received, ["counting://counter"], "app.changed re-runs it either way");
+    live.close();
+    await app.close();
+  }
 });

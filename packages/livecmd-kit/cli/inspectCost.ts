@@ -9,7 +9,7 @@ import {
   type ReadInspector,
   type TableRead,
 } from "livecmd/internal";
-import { UNSEEN } from "./inspectReads.ts";
+import { unseenText } from "./inspectReads.ts";
 
 const COLUMNS = ["command", "read as", "cost: a write re-runs a watch of it when it changes"];
 
@@ -32,7 +32,7 @@ export async function inspectCost(app: App, log: (text: string) => void): Promis
     throw new InputError(error.message);
   });
   try {
-    const rows = await costRows(inspector);
+    const rows = await costRows(app, inspector);
     log(`\ncost of watching each template (read once on the app's database, with its examples):\n`);
     log(table(rows));
   } finally {
@@ -40,7 +40,7 @@ export async function inspectCost(app: App, log: (text: string) => void): Promis
   }
 }
 
-async function costRows(inspector: ReadInspector): Promise<string[][]> {
+async function costRows(app: App, inspector: ReadInspector): Promise<string[][]> {
   const rows: string[][] = [];
   for (const { command, uri, missing } of inspector.watchable()) {
     if (uri === undefined) {
@@ -52,7 +52,7 @@ async function costRows(inspector: ReadInspector): Promise<string[][]> {
       continue;
     }
     const { reads, unseen, readsPrincipal, failure } = await inspector.read(uri);
-    const cost = unseen ? UNSEEN : costText(reads);
+    const cost = unseen ? unseenText(app) : costText(reads);
     const notes = [
       ...(failure === undefined ? [] : [`the read failed: ${failure}`]),
       ...(readsPrincipal ? ["one run per principal (it reads ctx.auth)"] : []),

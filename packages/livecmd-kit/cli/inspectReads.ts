@@ -1,7 +1,9 @@
 import type { App } from "livecmd";
 import {
   ANY_TABLE,
+  engineOf,
   keyValueText,
+  NO_DATABASE,
   ReadSet,
   readInspector,
   UNSEEN_FIX,
@@ -35,7 +37,7 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
     log(`${uri}: ${command}(${argumentsText(args)})`);
     if (failure !== undefined)
       log(`  the read failed (${failure}); until it succeeds, a watch of it depends on:`);
-    if (unseen) log(`  ${UNSEEN}`);
+    if (unseen) log(`  ${unseenText(app)}`);
     else for (const line of readLines(reads, keyValueText(app.db))) log(`  ${line}`);
     log(
       readsPrincipal
@@ -46,8 +48,12 @@ export async function inspectReads(app: App, uris: readonly string[], log: (text
   inspector.close();
 }
 
-/** A run that made no statement livecmd saw (`ReadSet.unseen`). */
-export const UNSEEN = `reads nothing livecmd can see: every write re-runs a watch of it; ${UNSEEN_FIX}`;
+/** A run that made no statement livecmd saw (`ReadSet.unseen`): what re-runs a watch of it. */
+export function unseenText(app: App): string {
+  return engineOf(app).hasDatabase
+    ? `reads nothing livecmd can see: every write re-runs a watch of it; ${UNSEEN_FIX}`
+    : `reads nothing livecmd can see: ${NO_DATABASE}`;
+}
 
 /** The handler's arguments as a call would pass them, optional ones left out at the end. */
 function argumentsText(args: readonly unknown[]): string {

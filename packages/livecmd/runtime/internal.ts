@@ -39,7 +39,7 @@ export { argumentValidator } from "./validation/argumentValidator.ts";
 export { ANY_TABLE } from "./db/anyTable.ts";
 export type { TableRead } from "./db/keyedAccess.ts";
 export { sqliteDriverProblem } from "./db/better-sqlite3/versionProblem.ts";
-export { ReadSet, UNSEEN_FIX } from "./live/readSet.ts";
+export { NO_DATABASE, ReadSet, UNSEEN_FIX } from "./live/readSet.ts";
 export { keyValueText } from "./live/rerunCause.ts";
 export { wholeReasonText, type WholeReason } from "./db/wholeReason.ts";
 export { DEFAULT_SUBSCRIPTION_LIMITS, FAIR_SHARES } from "./live/limitDefaults.ts";

@@ -10,7 +10,7 @@ import { principalOf } from "../model/principal.ts";
 import { failureLog, keepServing } from "./keepServing.ts";
 import { terminalSafe } from "../text/terminalSafe.ts";
 import { ReadIndex } from "./readIndex.ts";
-import { ReadSet, UNSEEN_FIX, type Matching } from "./readSet.ts";
+import { NO_DATABASE, ReadSet, UNSEEN_FIX, type Matching } from "./readSet.ts";
 import { causeOf, causeText, keyValueText } from "./rerunCause.ts";
 import { resultText } from "./resultVersion.ts";
 
@@ -469,7 +469,7 @@ export class LiveRegistry {
     reads.seeNothing();
     if (this.#unseen.has(command)) return;
     this.#unseen.add(command);
-    this.#onUnseen(unseenReadsWarning(command));
+    this.#onUnseen(unseenReadsWarning(command, this.#engine.hasDatabase));
   }
 
   /**
@@ -561,8 +561,10 @@ function principalKey(auth: AuthInfo | undefined): string | null {
 }
 
 /** What is said of a live command whose run made no statement livecmd saw, and what to do. */
-export function unseenReadsWarning(command: string): string {
-  return `${command} is watched, but its run made no statement livecmd could see, so every write re-runs it: ${UNSEEN_FIX}`;
+export function unseenReadsWarning(command: string, hasDatabase: boolean): string {
+  return hasDatabase
+    ? `${command} is watched, but its run made no statement livecmd could see, so every write re-runs it: ${UNSEEN_FIX}`
+    : `${command} is watched, but ${NO_DATABASE}`;
 }
 
 function logRerunError(failure: RerunFailure): void {

@@ -10,6 +10,13 @@ import type { WholeReason } from "../db/wholeReason.ts";
 export const UNSEEN_FIX =
   "give livecmd the handle it reads through (defineApp({ database: () => handle }), or postgres(pool)), or call app.changed(table) when what it reads changes";
 
+/**
+ * What is said instead where the app has no database: livecmd then sees no write at all, so a
+ * watch changes only when the app says so.
+ */
+export const NO_DATABASE =
+  "the app has no database, so livecmd sees no write: only app.changed(table) re-runs a watch of it; give defineApp({ database }) the handle its commands read through";
+
 /** Whether reads are matched to changes row by row, or by table (the oracle the row matching is tested against). */
 export type Matching = "rows" | "tables";
 

@@ -133,6 +133,11 @@ export class AppEngine {
     return this;
   }
 
+  /** Whether the app was given a database (without one, livecmd sees no write). */
+  get hasDatabase(): boolean {
+    return this.#openDatabase !== undefined;
+  }
+
   /** The app's database; writes through it, by commands or by the app's own code, are seen live. */
   get db(): AppDatabase {
     if (!this.#database) {
