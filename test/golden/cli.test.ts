@@ -28,6 +28,25 @@ test("cli: `npm run codegen -- --check` works from the package scripts (the READ
   assert.match(run.out, /generated\/ is up to date/);
 });
 
+test("cli: codegen notes each live command agents cannot watch, and why", async () => {
+  const out = path.relative(root, await scratchDir("codegen-notes-"));
+  try {
+    const run = await livecmd(["codegen", "--out", out]);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.deepEqual(
+      run.stdout.split("\n").filter((line) => line.startsWith("note: ")),
+      [
+        'note: customers_by_attributes is live but cannot be watched: argument "attrs" (Record<string, string>) is a map with open keys, which cannot be a URI variable, so customers_by_attributes is a tool only',
+        'note: customers_report is live but cannot be watched: argument "filter" (ReportFilter) has field "balance", a nested object; only one level of scalar fields flattens into URI variables, so customers_report is a tool only',
+        'note: customers_search is live but cannot be watched: two variables are named "page" (field "page" of argument "query" (CustomerQuery) and argument "page" (Int)), so customers_search is a tool only',
+        'note: customers_tagged is live but cannot be watched: argument "tags" (string[]) is a list, which cannot be a URI variable, so customers_tagged is a tool only',
+      ],
+    );
+  } finally {
+    await rm(path.join(root, out), { recursive: true, force: true });
+  }
+});
+
 test("cli: an app with input errors exits 2 and prints file:line:col", async () => {
   const run = await livecmd([
     "codegen",

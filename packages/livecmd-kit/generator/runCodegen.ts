@@ -6,6 +6,7 @@ import { surveyOutputFolder } from "./output/outputFolder.ts";
 import { writeOutputs } from "./output/writeOutputs.ts";
 import { generate, type Generation } from "./pipeline.ts";
 import type { Reuse } from "./reuse.ts";
+import type { CommandEntry } from "livecmd/internal";
 
 export interface CodegenOptions {
   /** The app module, relative to `cwd`. */
@@ -62,6 +63,7 @@ export async function runCodegen(options: CodegenOptions): Promise<number> {
   options.log(
     [
       ...changes,
+      ...unwatchable(generation.plan.catalog.commands),
       `${options.out}/: ${report.written.length} written, ${report.removed.length} removed, ${report.unchanged} unchanged (${elapsed()})`,
     ].join("\n"),
   );
@@ -88,6 +90,19 @@ export function generateFor(
   return generation.ok
     ? generation
     : { ok: false, problem: formatDiagnostics(generation.diagnostics) };
+}
+
+/**
+ * A note per live command an agent cannot watch (no template and no resource: `reason` says
+ * why), so its author learns it at codegen and not from an agent; `inspect` shows the same.
+ */
+function unwatchable(commands: readonly CommandEntry[]): string[] {
+  return commands
+    .filter((entry) => entry.live && entry.reason !== null)
+    .map(
+      (entry) =>
+        `note: ${entry.name} is live but cannot be watched${entry.view ? " (nor its live view kept current)" : ""}: ${entry.reason}`,
+    );
 }
 
 function describeProblems({ out, rerun }: CodegenOptions, problems: CheckProblem[]): string {
