@@ -111,6 +111,24 @@ describe("PostgreSQL: bad input is one line that says what to do", { skip: serve
       database,
     });
 
+  test("a setUp that throws fails the first statement, saying setUp failed and that processes starting together each run it", async () => {
+    const url = await emptyDatabase(server.url!);
+    const twice = reader(
+      postgres(url, {
+        setUp: async (db) => {
+          await db.run("CREATE TABLE notes (id integer)");
+          await db.run("CREATE TABLE notes (id integer)");
+        },
+      }),
+    );
+    await assert.rejects(twice.run("one", [], { origin: "app" }), (error: Error) =>
+      /^postgres\(\{ setUp \}\) failed: relation "notes" already exists; processes that start together each run setUp, so make it safe to run at once/.test(
+        error.message,
+      ),
+    );
+    await twice.close();
+  });
+
   test("a URL that is not postgres:// is refused when the app is defined", () => {
     assert.throws(
       () => postgres("mysql://localhost/app"),

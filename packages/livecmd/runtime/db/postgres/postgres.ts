@@ -33,6 +33,10 @@ import { typeParsers } from "../node-postgres/typeParsers.ts";
 export type PostgresTarget =
   string | PgPool | PgClient | (() => Promise<string | PgPool | PgClient>);
 
+/** What a failed setUp is told: processes that start together each run it. */
+const SET_UP_AT_ONCE =
+  "processes that start together each run setUp, so make it safe to run at once (in a transaction, SELECT pg_advisory_xact_lock(...) before looking)";
+
 export interface PostgresOptions {
   /**
    * Runs once, when the app first opens the database and before livecmd installs its change
@@ -121,7 +125,11 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
               ? handleWhere("pg.Pool", found.options)
               : handleWhere("pg.Client", found.connectionParameters),
         );
-        await options.setUp?.(setUpView);
+        await options.setUp?.(setUpView).catch((error: Error) => {
+          throw new Error(`postgres({ setUp }) failed: ${error.message}; ${SET_UP_AT_ONCE}`, {
+            cause: error,
+          });
+        });
         await installChangeFeed(shared.pool);
         if (!(await hasEventTriggers(shared.pool))) log(WITHOUT_EVENT_TRIGGERS);
         for (const name of await unknownFunctions(shared.pool, pure))
