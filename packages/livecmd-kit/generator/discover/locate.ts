@@ -2,7 +2,10 @@ import path from "node:path";
 import type { ImportDeclaration, Node, Project, SourceFile } from "ts-morph";
 import type { Diagnostic, DiagnosticCode, SourceLocation } from "../model.ts";
 
-/** The folder each project's paths are told relative to (`rootedAt`), set once per run. */
+/**
+ * The folder each project's paths are told relative to (`rootedAt`): held beside the project
+ * (ts-morph's Project has no place for it), set by `discoverAndAnalyze` before any path is told.
+ */
 const roots = new WeakMap<Project, string>();
 
 /**
@@ -15,7 +18,10 @@ export function rootedAt(project: Project, root: string): void {
 
 /** `file`, a POSIX path relative to the root of its project. */
 export function relativeFile(file: SourceFile): string {
-  const root = roots.get(file.getProject()) ?? process.cwd();
+  const root = roots.get(file.getProject());
+  // A path told against the process's folder would differ by where codegen ran: never guess.
+  if (root === undefined)
+    throw new Error(`livecmd: ${file.getFilePath()} is in a project no run rooted`);
   return path.relative(root, file.getFilePath()).split(path.sep).join("/");
 }
 

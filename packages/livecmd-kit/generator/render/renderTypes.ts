@@ -73,8 +73,11 @@ export function docComment(text: string): CodeLine[] {
   return ["/**", ...lines.map((line) => ` * ${line}`.trimEnd()), " */"];
 }
 
-/** An integer is livecmd's `Int`, so a builder given `1.5` is a compile error (`int(n)` makes one). */
-const SCALAR_TYPES = {
+/**
+ * The TypeScript type of each scalar JSON Schema type: an integer is livecmd's `Int`, so a builder
+ * given `1.5` is a compile error (`int(n)` makes one). Result types use it too.
+ */
+export const SCALAR_TYPES = {
   string: "string",
   integer: "Int",
   number: "number",

@@ -8,7 +8,7 @@ import { reused, type Reuse } from "../reuse.ts";
 import { docUnit, reusedLines, type CodeLine } from "./layout/code.ts";
 import type { Doc } from "./layout/layOut.ts";
 import { stringLiteral } from "./layout/stringLiteral.ts";
-import { docComment, interfaceLines, variableDoc } from "./renderTypes.ts";
+import { docComment, interfaceLines, SCALAR_TYPES, variableDoc } from "./renderTypes.ts";
 
 const { group, indent, softline, line, hardline, ifBreak, join, align } = builders;
 
@@ -16,14 +16,8 @@ const UNION_BAR = "| ";
 /** An ES5 identifier name, the property keys prettier prints without quotes (as-needed). */
 const IDENTIFIER = /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$\u200c\u200d]*$/u;
 
-/** The TypeScript type of each JSON Schema type name; an integer is livecmd's `Int`. */
-const NAMED_TYPES: Record<string, string> = {
-  string: "string",
-  integer: "Int",
-  number: "number",
-  boolean: "boolean",
-  null: "null",
-};
+/** The TypeScript type of each JSON Schema type name: the scalars', and `null`. */
+const NAMED_TYPES: Record<string, string> = { ...SCALAR_TYPES, null: "null" };
 
 /**
  * What reading each template returns, as TypeScript: `CustomersShowResult` and the rest, and
