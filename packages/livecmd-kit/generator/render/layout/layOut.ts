@@ -33,8 +33,8 @@ export interface Placement {
 }
 
 /**
- * Prints a doc where a template placeholder sits: at `column` of a line indented by `indent`,
- * followed by `after`. Returns the text that goes in the placeholder. The fitting itself is
+ * Prints a doc where it sits in a generated line: at `column` of a line indented by `indent`,
+ * followed by `after`. Returns the doc's text, from that column on. The fitting itself is
  * prettier's own doc printer (`prettier/doc`, no parser): the docs are built as prettier's
  * TypeScript printer builds them, so lines break exactly where prettier would break them.
  */
