@@ -66,7 +66,8 @@ export function createProject(): Project {
   return projectWith(STANDALONE_OPTIONS);
 }
 
-export function loadApp(project: Project, appFile: string) {
+/** The app module's source in `project`, with every file it imports (the kit reads it, never runs it). */
+export function addAppSource(project: Project, appFile: string) {
   const sourceFile = project.addSourceFileAtPath(appFile);
   project.resolveSourceFileDependencies();
   return sourceFile;

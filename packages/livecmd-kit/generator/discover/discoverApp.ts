@@ -3,7 +3,7 @@ import { variablesTypeName } from "../plan/naming.ts";
 import type { Diagnostic } from "../model.ts";
 import { watchToolNameProblem } from "livecmd/internal";
 import { findApp, type AppSyntax } from "./findApp.ts";
-import { loadApp } from "./createProject.ts";
+import { addAppSource } from "./createProject.ts";
 import {
   diagnosticAt,
   DiagnosticError,
@@ -39,7 +39,7 @@ export function discoverApp(
   reuse?: Reuse,
 ): { app: DiscoveredApp | undefined; diagnostics: Diagnostic[] } {
   const collector = new DiagnosticsCollector();
-  const source = loadApp(project, appFile);
+  const source = addAppSource(project, appFile);
   const syntax = collector.collect(() => findApp(source, reuse));
   if (!syntax) return { app: undefined, diagnostics: collector.diagnostics };
   const commands = syntax.commands.flatMap(({ key, declaration }) => {
