@@ -266,6 +266,40 @@ test("live/ imports nothing from server/", () => {
   assert.deepEqual(intoServer, []);
 });
 
+const GENERATOR = "packages/livecmd-kit/generator";
+const STAGES = ["discover", "analyze", "plan", "render", "output"];
+/** What a stage may import of generator/'s own files: the plain data between stages, and reuse. */
+const BETWEEN_STAGES = new Set([`${GENERATOR}/model.ts`, `${GENERATOR}/reuse.ts`]);
+
+/** A stage's imports of generator/'s own files other than the data between stages, as `file -> imported`. */
+function upwardImports(sources: Map<string, string>): string[] {
+  return [...sources].flatMap(([file, source]) =>
+    importedFiles(file, source)
+      .filter((target) => path.posix.dirname(target) === GENERATOR && !BETWEEN_STAGES.has(target))
+      .map((target) => `${file} -> ${target}`),
+  );
+}
+
+// The runs (runCodegen, watchCodegen, the pipeline) sit above the stages and call them.
+test("a generator stage imports none of the runs above it, only the data between stages", () => {
+  const sources = new Map(
+    repositoryFiles()
+      .filter((file) => STAGES.some((stage) => file.startsWith(`${GENERATOR}/${stage}/`)))
+      .map((file) => [file, readFileSync(path.join(root, file), "utf8")]),
+  );
+  assert.ok(sources.size > 40, `${sources.size} stage files found`);
+  assert.deepEqual(upwardImports(sources), []);
+  assert.deepEqual(
+    upwardImports(
+      new Map([
+        [`${GENERATOR}/output/watch.ts`, 'import { generateFor } from "../runCodegen.ts";'],
+      ]),
+    ),
+    [`${GENERATOR}/output/watch.ts -> ${GENERATOR}/runCodegen.ts`],
+    "the check finds one",
+  );
+});
+
 /** The longest a function may be, and a class, in lines. */
 const MAX_FUNCTION_LINES = 60;
 const MAX_CLASS_LINES = 200;
