@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { test } from "node:test";
 import { root } from "../helpers/cli.ts";
+import { INITIALIZE } from "../helpers/rawStreams.ts";
 
 /**
  * An app may hold handles of its own open (a pg.Pool's idle clients, for 10 s by default): the CLI
@@ -34,19 +35,8 @@ function livecmdHeldOpen(args: string[], stdin: string) {
   );
 }
 
-const INITIALIZE = `${JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "t", version: "1" },
-  },
-})}\n`;
-
 const cases: [rule: string, args: string[], stdin: string][] = [
-  ["serve over stdio ends with its stdin", ["serve"], INITIALIZE],
+  ["serve over stdio ends with its stdin", ["serve"], `${INITIALIZE}\n`],
   [
     "inspect --reads ends once it has printed",
     ["inspect", "--reads", "app://customers_show/1"],
