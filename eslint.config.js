@@ -1,5 +1,6 @@
 // A small rule set on top of what `tsc --strict` already enforces: nothing unused, no promise
-// left floating (an unhandled rejection, or work nobody waits for), type-only imports marked.
+// left floating (an unhandled rejection, or work nobody waits for), type-only imports marked, no
+// locale-dependent sort.
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -44,6 +45,14 @@ export default tseslint.config(
         },
       ],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      // Output is the same bytes on every machine and locale: names sort by code unit.
+      "no-restricted-properties": [
+        "error",
+        {
+          property: "localeCompare",
+          message: "Sorts by the machine's locale: use byCodeUnit (runtime/text/byCodeUnit.ts).",
+        },
+      ],
     },
   },
 );

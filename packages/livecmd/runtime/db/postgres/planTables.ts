@@ -1,3 +1,4 @@
+import { byCodeUnit } from "../../text/byCodeUnit.ts";
 import { unfollowed } from "../wholeReason.ts";
 import { callsRead } from "./functionReads.ts";
 import { columnsOf, tableKey, type PlannedTable } from "./keyColumns.ts";
@@ -144,7 +145,7 @@ function mergedWhole(reads: readonly PlannedRead[]): PlannedRead[] {
   for (const read of reads)
     if (isWhole(read) && !whole.has(read.table)) whole.set(read.table, read);
   const keyed = reads.filter((read) => !isWhole(read) && !whole.has(read.table));
-  return [...whole.values(), ...keyed].sort((a, b) => a.table.localeCompare(b.table));
+  return [...whole.values(), ...keyed].sort((a, b) => byCodeUnit(a.table, b.table));
 }
 
 /** A read of a relation the change feed never tells of is whole, and says why. */
@@ -157,7 +158,7 @@ function unheardMarked(reads: readonly PlannedRead[], relations: Relations): Pla
   const marked = reads.filter((read) => !because.has(read.table));
   for (const [table, why] of because)
     if (reads.some((read) => read.table === table)) marked.push({ table, because: why });
-  return marked.sort((a, b) => a.table.localeCompare(b.table));
+  return marked.sort((a, b) => byCodeUnit(a.table, b.table));
 }
 
 /**
