@@ -59,6 +59,13 @@ export async function watchedNotes(stack: NotesStack, protocol: ProtocolVersion)
     const listening = await mcp.listen([show, list]);
     assert.deepEqual(listening.honored, [show, list]);
     assert.deepEqual(mcp.live.unseen(), [], "every read went through the handle livecmd was given");
+    const inspected: string[] = [];
+    await inspectReads(app, [show], (line) => inspected.push(line));
+    // By the key as SQL spells it: SQLite's rowid a number, PostgreSQL's feed text a literal.
+    assert.match(
+      inspected[1]!,
+      new RegExp(`^ {2}notes {2}by (rowid = ${mine.id}|id = '${mine.id}')$`),
+    );
     const both = async () =>
       [await listening.updates.next(), await listening.updates.next()].sort();
 

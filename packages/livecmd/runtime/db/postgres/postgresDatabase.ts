@@ -270,8 +270,12 @@ export class PostgresDatabase implements AppDatabase {
     return new PostgresSpentConfirmations(() => this);
   }
 
+  /**
+   * A key as a SQL literal: the change feed's text of any key type (integer, uuid, text) reads
+   * back as the column's value in single quotes (`id = '7'`).
+   */
   keyText(key: string): string {
-    return JSON.stringify(key);
+    return `'${key.replaceAll("'", "''")}'`;
   }
 
   observedBy(observer: TableObserver): PostgresDatabase {
