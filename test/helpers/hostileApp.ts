@@ -5,7 +5,8 @@ import path from "node:path";
  * An app whose text tries every layout rule of the generated files: descriptions with both
  * quote kinds, backticks, `${`, backslashes, comment markers and non-ASCII, lines far past 100
  * columns, enum unions too long for a line, long and very short names, many query variables,
- * and a long list of numbers in a tool's schema.
+ * a long list of numbers in a tool's schema, and property keys an identifier in some alphabets
+ * and not in others (prettier quotes a key unless it is an ES5 identifier).
  */
 export async function writeHostileApp(dir: string): Promise<string> {
   const file = path.join(dir, "app.ts");
@@ -65,6 +66,19 @@ export const three_path_variables_with_long_names = command(
   ],
 );
 
+/** Keys: an identifier in Latin, Hebrew and with a joiner; an astral letter, a middle dot and a hyphen are not (ES5). */
+export interface Keys {
+  café: string;
+  ℵx?: Int;
+  "a\u200cb"?: boolean;
+  "𐊧"?: string;
+  "a·b"?: string;
+  "a-b"?: string;
+}
+
+/** A live command whose result has those keys. */
+export const keys = command({ live: true }, async (ctx, id: Int): Promise<Keys> => ({ café: String(id) }));
+
 /** A tool only, with a long list of numbers. */
 export const levels = command({}, async (ctx, level: Level, moods: Mood[]) => [level, moods]);
 
@@ -76,9 +90,10 @@ export default defineApp({
     only_query,
     three_path_variables_with_long_names,
     levels,
+    keys,
   },
   agent: {
-    grant: [a_command_name_that_is_long_enough_to_push_every_line_of_its_own_past_the_width, s, only_query, three_path_variables_with_long_names, levels],
+    grant: [a_command_name_that_is_long_enough_to_push_every_line_of_its_own_past_the_width, s, only_query, three_path_variables_with_long_names, levels, keys],
   },
 });
 `;

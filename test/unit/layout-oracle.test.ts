@@ -12,6 +12,7 @@ import {
 } from "../../packages/livecmd-kit/generator/render/layout/layOut.ts";
 import { PRETTIER_OPTIONS, prettierFormat } from "../helpers/prettierOracle.ts";
 import { listFiles } from "../../packages/livecmd-kit/generator/output/writeOutputs.ts";
+import { propertyKey } from "../../packages/livecmd-kit/generator/render/layout/propertyKey.ts";
 
 /**
  * The render stage prints the final layout itself, with no formatter pass; prettier is the
@@ -68,3 +69,24 @@ test("layout oracle: the render stage prints at the width and indent of the pret
   assert.equal(PRINT_WIDTH, PRETTIER_OPTIONS.printWidth);
   assert.equal(TAB_WIDTH, PRETTIER_OPTIONS.tabWidth);
 });
+
+const KEYS = [
+  ["an ASCII identifier", "_a$1"],
+  ["a Latin letter past ASCII", "café"],
+  ["a Hebrew letter", "ℵx"],
+  ["a zero-width non-joiner inside", "a\u200cb"],
+  ["an astral letter", "𐊧"],
+  ["a middle dot", "a·b"],
+  ["a hyphen", "a-b"],
+  ["a leading digit", "1a"],
+  ["the empty key", ""],
+] as const;
+
+for (const [rule, key] of KEYS)
+  test(`layout oracle: a property key with ${rule} is quoted as prettier leaves it`, async () => {
+    for (const text of [
+      `const x = { ${propertyKey(key)}: 1 };\n`,
+      `type T = { ${propertyKey(key)}: 1 };\n`,
+    ])
+      assert.equal(await prettierFormat("keys.ts", text), text);
+  });

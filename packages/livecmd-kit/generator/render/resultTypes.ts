@@ -7,14 +7,13 @@ import { isStruct } from "livecmd/internal";
 import { reused, type Reuse } from "../reuse.ts";
 import { docUnit, reusedLines, type CodeLine } from "./layout/code.ts";
 import type { Doc } from "./layout/layOut.ts";
+import { propertyKey } from "./layout/propertyKey.ts";
 import { stringLiteral } from "./layout/stringLiteral.ts";
 import { docComment, interfaceLines, SCALAR_TYPES, variableDoc } from "./renderTypes.ts";
 
 const { group, indent, softline, line, hardline, ifBreak, join, align } = builders;
 
 const UNION_BAR = "| ";
-/** An ES5 identifier name, the property keys prettier prints without quotes (as-needed). */
-const IDENTIFIER = /^[\p{L}\p{Nl}$_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$\u200c\u200d]*$/u;
 
 /** The TypeScript type of each JSON Schema type name: the scalars', and `null`. */
 const NAMED_TYPES: Record<string, string> = { ...SCALAR_TYPES, null: "null" };
@@ -147,8 +146,7 @@ function objectDoc(
 ): Doc {
   const members = Object.entries(schema.properties).map(([name, property]) => {
     const optional = schema.required.includes(name) ? "" : "?";
-    const key = IDENTIFIER.test(name) ? name : stringLiteral(name);
-    return [memberDoc(property), key, optional, ": ", annotationDoc(property), ";"];
+    return [memberDoc(property), propertyKey(name), optional, ": ", annotationDoc(property), ";"];
   });
   return ["{", indent([hardline, join(hardline, members)]), hardline, "}"];
 }

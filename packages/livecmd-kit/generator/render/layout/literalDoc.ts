@@ -1,5 +1,6 @@
 import { builders } from "prettier/doc";
 import type { Doc } from "./layOut.ts";
+import { propertyKey } from "./propertyKey.ts";
 import { stringLiteral } from "./stringLiteral.ts";
 
 const { group, indent, line, softline, ifBreak, join } = builders;
@@ -88,9 +89,4 @@ export function assignmentDoc(key: string, value: Doc, valueIsString: boolean): 
 /** Narrower than tabWidth + 3 columns: moving the value below would hardly gain any room. */
 export function isShortKey(key: string): boolean {
   return key.length < 5;
-}
-
-/** Quoted only when it is not an identifier (prettier's quoteProps "as-needed"). */
-export function propertyKey(key: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : stringLiteral(key);
 }

@@ -1,12 +1,6 @@
 import { fitsOnLine, isPlainText, layOut, TAB_WIDTH, type Placement } from "./layOut.ts";
-import {
-  assignmentDoc,
-  isMatrix,
-  isNumberList,
-  isShortKey,
-  literalDoc,
-  propertyKey,
-} from "./literalDoc.ts";
+import { assignmentDoc, isMatrix, isNumberList, isShortKey, literalDoc } from "./literalDoc.ts";
+import { propertyKey } from "./propertyKey.ts";
 import { stringLiteral } from "./stringLiteral.ts";
 
 /**
