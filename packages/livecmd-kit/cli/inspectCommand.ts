@@ -40,7 +40,8 @@ export const inspectCommand: CommandModule<object, InspectArguments> = {
     if (argv.reads) {
       const { inspectReads } = await import("./inspectReads.ts");
       const reads = argv.reads;
-      return onTheApp(app, cwd, (loaded) => inspectReads(loaded, reads, log));
+      await onTheApp(app, cwd, (loaded) => inspectReads(loaded, reads, log));
+      return;
     }
     const { runInspect } = await import("../generator/inspect/runInspect.ts");
     process.exitCode = await runInspect({ app, tsconfig, cwd, log });
