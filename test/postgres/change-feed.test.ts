@@ -210,6 +210,19 @@ describe("PostgreSQL: the change feed", { skip: server.skip }, () => {
     }
   });
 
+  test("the feed's trigger runs with JIT off, so a write never waits for its catalog queries to compile (a database's settings can price them past jit_above_cost)", async () => {
+    const { app, url } = await library();
+    try {
+      await app.db.get("SELECT 1");
+      assert.equal(
+        psql(url, "SELECT proconfig FROM pg_proc WHERE oid = 'livecmd.notify_change'::regproc"),
+        "{jit=off}",
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
   test("installing twice, and from two processes at once, leaves one trigger per table; a table created later is watched", async () => {
     const { app, url } = await library();
     try {

@@ -142,7 +142,11 @@ BEGIN
            ELSE (SELECT c.relname FROM up JOIN pg_class c ON c.oid = up.rel
                   WHERE NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = up.rel)) END);
 END $$;
-CREATE OR REPLACE FUNCTION ${LIVECMD_SCHEMA}.notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+-- JIT off: its queries read a few catalog rows, but a database's planner settings can price them
+-- past jit_above_cost (enable_nestloop = off makes every nested loop cost 1e10), and then each
+-- write would wait half a second for the JIT to compile them.
+CREATE OR REPLACE FUNCTION ${LIVECMD_SCHEMA}.notify_change() RETURNS trigger LANGUAGE plpgsql
+  SET jit = off AS $$
 DECLARE
   key_columns text[];
   filter_columns text[];
