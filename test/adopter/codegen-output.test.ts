@@ -81,6 +81,17 @@ describe("codegen owns only the files it wrote", () => {
     }
   }
 
+  it("--out in the wrong place is refused before the app is read: told even of an app that does not compile", async () => {
+    const project = await scratchProject({ ...PROJECT, "src/app.ts": "export default 1 +;\n" });
+    try {
+      const run = await project.livecmd(["codegen", "--app", "src/app.ts", "--out", "."]);
+      assert.equal(run.code, 2, run.stdout + run.stderr);
+      assert.match(run.stdout, /^livecmd codegen: --out \. is the project root/);
+    } finally {
+      await project.remove();
+    }
+  });
+
   it("--force writes beside a file of the project's and leaves it untouched", async () => {
     const project = await scratchProject({ ...PROJECT, "src/generated/README.md": "# Ours\n" });
     try {

@@ -2,7 +2,7 @@ import path from "node:path";
 import { openAppProject, type AppProject } from "./discover/createProject.ts";
 import { checkOutputs, type CheckProblem } from "./output/checkOutputs.ts";
 import { formatDiagnostics } from "./output/formatDiagnostics.ts";
-import { surveyOutputFolder } from "./output/outputFolder.ts";
+import { misplacedOutput, surveyOutputFolder } from "./output/outputFolder.ts";
 import { writeOutputs } from "./output/writeOutputs.ts";
 import { generate, type Generation } from "./pipeline.ts";
 import type { Reuse } from "./reuse.ts";
@@ -29,22 +29,22 @@ export const EXIT = { ok: 0, stale: 1, inputError: 2 } as const;
 
 export async function runCodegen(options: CodegenOptions): Promise<number> {
   const started = performance.now();
+  const outDir = path.resolve(options.cwd, options.out);
+  const rules = { cwd: options.cwd, appFile: path.resolve(options.cwd, options.app) };
+  const refused = (problem: string) => {
+    options.log(`livecmd codegen: ${problem}; nothing was written.`);
+    return EXIT.inputError;
+  };
+  const misplaced = misplacedOutput(outDir, rules);
+  if (misplaced) return refused(misplaced);
   const generation = generateFor(options);
   if (!generation.ok) {
     options.log(generation.problem);
     return EXIT.inputError;
   }
   const { outputs } = generation;
-  const outDir = path.resolve(options.cwd, options.out);
-  const folder = await surveyOutputFolder(outDir, outputs, {
-    cwd: options.cwd,
-    appFile: path.resolve(options.cwd, options.app),
-    force: options.force,
-  });
-  if (!folder.ok) {
-    options.log(`livecmd codegen: ${folder.problem}; nothing was written.`);
-    return EXIT.inputError;
-  }
+  const folder = await surveyOutputFolder(outDir, outputs, { ...rules, force: options.force });
+  if (!folder.ok) return refused(folder.problem);
   const elapsed = () => `${Math.round(performance.now() - started)} ms`;
   if (options.check) {
     const problems = await checkOutputs(outDir, outputs, folder.extras);

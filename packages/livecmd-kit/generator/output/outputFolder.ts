@@ -32,9 +32,9 @@ export async function surveyOutputFolder(
   outputs: OutputSet,
   rules: FolderRules,
 ): Promise<OutputFolder> {
-  const shown = path.relative(rules.cwd, outDir) || ".";
-  const misplaced = misplacement(outDir, shown, rules);
+  const misplaced = misplacedOutput(outDir, rules);
   if (misplaced) return { ok: false, problem: misplaced };
+  const shown = path.relative(rules.cwd, outDir) || ".";
   const extras: string[] = [];
   const foreign: string[] = [];
   const files = await listFiles(outDir);
@@ -59,11 +59,15 @@ export async function surveyOutputFolder(
   return { ok: true, extras };
 }
 
-function misplacement(
+/**
+ * Why `outDir` is no place for codegen's files whatever they are (the project root or above it,
+ * a package, the app module's folder), or undefined: told before the app is read.
+ */
+export function misplacedOutput(
   outDir: string,
-  shown: string,
-  { cwd, appFile }: FolderRules,
+  { cwd, appFile }: Pick<FolderRules, "cwd" | "appFile">,
 ): string | undefined {
+  const shown = path.relative(cwd, outDir) || ".";
   if (isInside(cwd, outDir))
     return `--out ${shown} is the project root${outDir === cwd ? "" : " or above it"}; codegen needs a folder of its own, e.g. --out src/generated`;
   if (existsSync(path.join(outDir, "package.json")))
