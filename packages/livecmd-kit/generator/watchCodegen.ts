@@ -30,7 +30,7 @@ export async function watchCodegen(options: Omit<CodegenOptions, "check">): Prom
       .generate(changed)
       .catch((error: Error) => options.log(`codegen failed: ${error.message}`));
   await run([]);
-  session.indexImports();
+  session.prepareForEdits();
   let timer: NodeJS.Timeout | undefined;
   const changed = new Set<string>();
   const onChange = (folder: string, file: string | Buffer | null) => {
@@ -104,11 +104,22 @@ export class WatchSession {
   }
 
   /**
-   * Has ts-morph index which file imports which now, which it does on first asking: otherwise
-   * the first edit would wait for every file of the app to be indexed.
+   * Does now, off the first edit's clock, what ts-morph would do on it. Its first program was
+   * made with the app module as its one root (before the files it imports were loaded), and an
+   * edit's program, rooted at every loaded file, could not reuse that one's structure: it would
+   * resolve every import of the app again. And ts-morph indexes which file imports which on
+   * first asking.
    */
-  indexImports(): void {
-    this.appProject.project.getSourceFiles()[0]?.getReferencingSourceFiles();
+  prepareForEdits(): void {
+    const { project } = this.appProject;
+    // Adding a file and removing it is ts-morph's public way to have its next program rooted at
+    // every loaded file (in memory only: the folder is codegen's, and nothing is saved).
+    project.removeSourceFile(
+      project.createSourceFile(path.join(this.outDir, "livecmd-watch-roots.ts"), "", {
+        overwrite: true,
+      }),
+    );
+    project.getSourceFiles()[0]?.getReferencingSourceFiles();
   }
 
   /**
