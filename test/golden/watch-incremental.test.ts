@@ -97,6 +97,43 @@ export const customers_all = command({ live: true }, async (ctx, city: string) =
     },
   },
   {
+    rule: "a renamed command's parts go under its new name, and its old page is removed",
+    edit: {
+      files: {
+        "commands/customers.ts": APP["commands/customers.ts"]!.replace(
+          "customers_show",
+          "customers_get",
+        ),
+        "app.ts": APP["app.ts"]!.replace("customers.customers_show", "customers.customers_get"),
+      },
+      written: [
+        "catalog.json",
+        "skills/shop/SKILL.md",
+        "skills/shop/references/customers_get.md",
+        "templates.ts",
+        "uris.ts",
+      ],
+      removed: ["skills/shop/references/customers_show.md"],
+    },
+  },
+  {
+    rule: "a description changed to one of the same length rewrites the files that show it",
+    edit: {
+      files: {
+        "commands/orders.ts": APP["commands/orders.ts"]!.replace(
+          "Orders in a status.",
+          "Orders of a status.",
+        ),
+      },
+      written: [
+        "catalog.json",
+        "skills/shop/SKILL.md",
+        "skills/shop/references/orders_list.md",
+        "uris.ts",
+      ],
+    },
+  },
+  {
     rule: "an edit that changes no output writes nothing",
     edit: {
       files: { "commands/orders.ts": `${APP["commands/orders.ts"]}// a comment\n` },

@@ -46,6 +46,11 @@ export class Reuse {
     parts.set(part, value);
     return value;
   }
+
+  /** What this generation made for `owner`'s `part`, if it asked for it. */
+  made<T>(owner: object, part: string): T | undefined {
+    return this.#current.get(owner)?.get(part) as T | undefined;
+  }
 }
 
 /** Whether a value of the last generation still holds: known before, or judged by the value. */

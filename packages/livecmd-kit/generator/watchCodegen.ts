@@ -7,7 +7,13 @@ import type { OutputSet } from "./model.ts";
 import { Reuse } from "./reuse.ts";
 import { generateFor, type CodegenOptions } from "./runCodegen.ts";
 import { surveyOutputFolder } from "./output/outputFolder.ts";
-import { writeOutputs } from "./output/writeOutputs.ts";
+import {
+  writeFiles,
+  writeOutputs,
+  type FileBytes,
+  type WriteReport,
+} from "./output/writeOutputs.ts";
+import { printedFile, sameBytes, type PrintedFile } from "./render/layout/code.ts";
 
 /** Long enough to take an editor's save (a truncate and a write, or a rename) as one change. */
 const DEBOUNCE_MS = 20;
@@ -30,7 +36,7 @@ export async function watchCodegen(options: Omit<CodegenOptions, "check">): Prom
       .generate(changed)
       .catch((error: Error) => options.log(`codegen failed: ${error.message}`));
   await run([]);
-  session.indexImports();
+  session.prepareForEdits();
   let timer: NodeJS.Timeout | undefined;
   const changed = new Set<string>();
   const onChange = (folder: string, file: string | Buffer | null) => {
@@ -68,8 +74,12 @@ export async function watchCodegen(options: Omit<CodegenOptions, "check">): Prom
 export class WatchSession {
   readonly outDir: string;
   readonly #reuse = new Reuse();
-  /** The bytes last written (or found up to date) per file: a run writes only what differs. */
-  readonly #written = new Map<string, string>();
+  /**
+   * What each file was last written (or found up to date) as: its text, or the `PrintedFile`
+   * its pieces were written from. A run writes only what differs, and a file printed in
+   * pieces is neither joined nor compared byte by byte.
+   */
+  #written = new Map<string, string | PrintedFile>();
   /** The files the last run generated, once the folder was found codegen's to write. */
   #surveyed: string | undefined;
 
@@ -88,12 +98,7 @@ export class WatchSession {
     if (!generation.ok) return this.options.log(generation.problem);
     const extras = await this.#survey(generation.outputs);
     if (!extras) return;
-    const stale = new Map(
-      [...generation.outputs].filter(([file, text]) => this.#written.get(file) !== text),
-    );
-    const report = await writeOutputs(this.outDir, stale, extras, this.#written);
-    for (const [file, text] of stale) this.#written.set(file, text);
-    for (const file of extras) this.#written.delete(file);
+    const report = await this.#write(generation.outputs, extras);
     this.options.log(
       [
         ...report.written.map((file) => `wrote ${this.options.out}/${file}`),
@@ -104,11 +109,46 @@ export class WatchSession {
   }
 
   /**
-   * Has ts-morph index which file imports which now, which it does on first asking: otherwise
-   * the first edit would wait for every file of the app to be indexed.
+   * Writes the files whose bytes differ from what was last written, a file printed in pieces
+   * by its pieces' bytes; a file not written before is compared with the disk's.
    */
-  indexImports(): void {
-    this.appProject.project.getSourceFiles()[0]?.getReferencingSourceFiles();
+  async #write(outputs: OutputSet, extras: string[]): Promise<WriteReport> {
+    const unseen = new Map<string, string>();
+    const stale = new Map<string, FileBytes>();
+    const written = new Map<string, string | PrintedFile>();
+    for (const [file, text] of outputs) {
+      const printed = printedFile(this.#reuse, file);
+      const last = this.#written.get(file);
+      if (last === undefined) unseen.set(file, text);
+      else if (!printed || typeof last === "string") {
+        if (text !== (typeof last === "string" ? last : last.text)) stale.set(file, text);
+      } else if (!sameBytes(last, printed)) stale.set(file, printed.bytes);
+      written.set(file, printed ?? text);
+    }
+    await writeFiles(this.outDir, stale, []);
+    const report = await writeOutputs(this.outDir, unseen, extras);
+    this.#written = written;
+    const wrote = new Set([...stale.keys(), ...report.written]);
+    return { ...report, written: [...outputs.keys()].filter((file) => wrote.has(file)) };
+  }
+
+  /**
+   * Does now, off the first edit's clock, what ts-morph would do on it. Its first program was
+   * made with the app module as its one root (before the files it imports were loaded), and an
+   * edit's program, rooted at every loaded file, could not reuse that one's structure: it would
+   * resolve every import of the app again. And ts-morph indexes which file imports which on
+   * first asking.
+   */
+  prepareForEdits(): void {
+    const { project } = this.appProject;
+    // Adding a file and removing it is ts-morph's public way to have its next program rooted at
+    // every loaded file (in memory only: the folder is codegen's, and nothing is saved).
+    project.removeSourceFile(
+      project.createSourceFile(path.join(this.outDir, "livecmd-watch-roots.ts"), "", {
+        overwrite: true,
+      }),
+    );
+    project.getSourceFiles()[0]?.getReferencingSourceFiles();
   }
 
   /**

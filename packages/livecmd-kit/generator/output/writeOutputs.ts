@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { OutputSet } from "../model.ts";
 
@@ -8,35 +8,57 @@ export interface WriteReport {
   unchanged: number;
 }
 
+/** A file's bytes: its text, or its pieces' bytes, written one after another and never joined. */
+export type FileBytes = string | readonly Uint8Array[];
+
 /**
  * Writes only the files whose bytes changed (mtimes stay put, watchers stay quiet) and removes
  * `extras`, the files codegen wrote before and no longer produces (see `surveyOutputFolder`).
- * `onDisk`: the bytes of files known to be on disk (what `codegen --watch` wrote), not read again.
  */
 export async function writeOutputs(
   outDir: string,
   outputs: OutputSet,
   extras: readonly string[],
-  onDisk: ReadonlyMap<string, string> = new Map(),
 ): Promise<WriteReport> {
-  const folders = new Set([...outputs.keys()].map((file) => path.dirname(path.join(outDir, file))));
-  for (const folder of [outDir, ...folders]) await mkdir(folder, { recursive: true });
   // Every file at once: a big app has thousands, and one at a time waits on each in turn.
   const changed = await Promise.all(
-    [...outputs].map(async ([file, text]) => {
-      const target = path.join(outDir, file);
-      if ((onDisk.get(file) ?? (await readIfExists(target))) === text) return false;
-      await writeFile(target, text);
-      return true;
-    }),
+    [...outputs].map(
+      async ([file, text]) => (await readIfExists(path.join(outDir, file))) !== text,
+    ),
+  );
+  const files = [...outputs.keys()];
+  const written = files.filter((_, index) => changed[index]);
+  await writeFiles(outDir, new Map(written.map((file) => [file, outputs.get(file)!])), extras);
+  return { written, removed: [...extras], unchanged: files.length - written.length };
+}
+
+/** Writes every file of `files` whole, and removes `extras`. */
+export async function writeFiles(
+  outDir: string,
+  files: ReadonlyMap<string, FileBytes>,
+  extras: readonly string[],
+): Promise<void> {
+  const folders = new Set([...files.keys()].map((file) => path.dirname(path.join(outDir, file))));
+  for (const folder of [outDir, ...folders]) await mkdir(folder, { recursive: true });
+  await Promise.all(
+    [...files].map(([file, bytes]) =>
+      typeof bytes === "string"
+        ? writeFile(path.join(outDir, file), bytes)
+        : writePieces(path.join(outDir, file), bytes),
+    ),
   );
   await Promise.all(extras.map((file) => rm(path.join(outDir, file))));
-  const files = [...outputs.keys()];
-  return {
-    written: files.filter((_, index) => changed[index]),
-    removed: [...extras],
-    unchanged: changed.filter((wrote) => !wrote).length,
-  };
+}
+
+async function writePieces(file: string, pieces: readonly Uint8Array[]): Promise<void> {
+  const handle = await open(file, "w");
+  try {
+    const { bytesWritten } = await handle.writev(pieces);
+    const size = pieces.reduce((total, piece) => total + piece.byteLength, 0);
+    if (bytesWritten !== size) throw new Error(`${file}: wrote ${bytesWritten} of ${size} bytes`);
+  } finally {
+    await handle.close();
+  }
 }
 
 export async function readIfExists(file: string): Promise<string | undefined> {

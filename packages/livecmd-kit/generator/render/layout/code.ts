@@ -53,17 +53,27 @@ export function docUnit(doc: Doc): Unit {
 /** Where the text of each generated file is kept between generations (`printCode`). */
 const FILES = {};
 
-/** A file's text and the pieces it was joined from, in order. */
-interface PrintedFile {
-  pieces: string[];
-  text: string;
+/**
+ * A file printed with reuse: its text, the pieces it was joined from in order, and each piece's
+ * bytes, to write the file by without joining it (`codegen --watch`). A generation makes a new
+ * one only when the file's bytes changed (`sameBytes`).
+ */
+export interface PrintedFile {
+  readonly pieces: readonly string[];
+  readonly text: string;
+  readonly bytes: readonly Uint8Array[];
+  /** Which printing this is, and which one it was made from (`sameBytes`). */
+  readonly id: number;
+  readonly from: number | undefined;
 }
+
+let printings = 0;
 
 /**
  * The lines as a file's text: every line ends with a newline; an empty line is blank. With
- * `reuse`, the text `file` had last time when every piece of it is the same: a big module whose
+ * `reuse`, the text `file` had last time when its bytes are the same: a big module whose
  * commands are unchanged is not joined into one string again (nor compared byte by byte); when
- * a few pieces changed, only they are spliced into the last text.
+ * a few pieces changed, only they are printed again (see `printedFile`).
  */
 export function printCode(lines: CodeLine[], reuse?: { reuse: Reuse; file: string }): string {
   const printed: string[] = [];
@@ -72,40 +82,50 @@ export function printCode(lines: CodeLine[], reuse?: { reuse: Reuse; file: strin
   const same = (last: PrintedFile) =>
     last.pieces.length === printed.length &&
     last.pieces.every((piece, index) => piece === printed[index]);
-  const text = (last: PrintedFile | undefined) => ({
-    pieces: printed,
-    text: (last && spliced(last, printed)) ?? printed.join(""),
-  });
-  return reuse.reuse.of(FILES, reuse.file, text, same).text;
+  return reuse.reuse.of(FILES, reuse.file, (last) => reprinted(last, printed), same).text;
+}
+
+/** `file` as this generation printed it with `reuse`, if it did. */
+export function printedFile(reuse: Reuse, file: string): PrintedFile | undefined {
+  return reuse.made<PrintedFile>(FILES, file);
 }
 
 /**
- * `pieces` joined, made from `last`'s text with only the pieces that differ put in its place:
- * a string of slices, which costs the changed pieces rather than the file (the file of a big
- * app is megabytes, and an edit changes a few of its thousands of pieces). Undefined when the
- * pieces do not line up one for one, or too many changed for splicing to pay.
+ * Whether two printings of a file hold the same bytes: without comparing them when one was made
+ * from the other (a printing made from another is new only when its bytes changed).
  */
-function spliced(last: PrintedFile, pieces: string[]): string | undefined {
-  if (last.pieces.length !== pieces.length) return undefined;
-  // Concatenated with `+`, not joined: V8 then links the slices rather than copying them.
-  let text = "";
-  let splices = 0;
-  let kept = 0;
-  let offset = 0;
-  for (const [index, piece] of pieces.entries()) {
-    const before = last.pieces[index]!;
-    if (piece !== before) {
-      if (++splices > MAX_SPLICES) return undefined;
-      text += last.text.slice(kept, offset) + piece;
-      kept = offset + before.length;
-    }
-    offset += before.length;
-  }
-  return text + last.text.slice(kept);
+export function sameBytes(before: PrintedFile, after: PrintedFile): boolean {
+  if (before === after) return true;
+  return after.from !== before.id && before.text === after.text;
 }
 
-/** Past this many changed pieces, joining them all again is as cheap as splicing. */
-const MAX_SPLICES = 64;
+/**
+ * `pieces` as a file, made from the `last` one: `last` itself when the changed pieces join to
+ * what they replace, else with the bytes of each piece that did not move kept.
+ */
+function reprinted(last: PrintedFile | undefined, pieces: string[]): PrintedFile {
+  if (last && last.pieces.length === pieces.length) {
+    const first = pieces.findIndex((piece, index) => piece !== last.pieces[index]);
+    const end = pieces.findLastIndex((piece, index) => piece !== last.pieces[index]) + 1;
+    if (pieces.slice(first, end).join("") === last.pieces.slice(first, end).join("")) return last;
+  }
+  const bytes = pieces.map((piece, index) =>
+    last?.pieces[index] === piece ? last.bytes[index]! : Buffer.from(piece),
+  );
+  return { pieces, bytes, text: linked(pieces), id: ++printings, from: last?.id };
+}
+
+/**
+ * `pieces` as one string that links them rather than copying them: a big app's file is
+ * megabytes, which `join` (or a slice of the last text) would copy on every edit, and a large
+ * string costs the garbage collector a full pass over the Project's heap. `codegen --watch`
+ * writes the pieces' bytes (`printedFile`) and never reads this text whole.
+ */
+function linked(pieces: readonly string[]): string {
+  let text = "";
+  for (const piece of pieces) text += piece;
+  return text;
+}
 
 function appendLines(lines: CodeLine[], indent: number, printed: string[]): void {
   for (const line of lines) {

@@ -1,5 +1,6 @@
 import { printCode, type CodeLine } from "../layout/code.ts";
 import { printJson } from "../printJson.ts";
+import type { Reuse } from "../../reuse.ts";
 
 /**
  * Markdown as the skill's pages write it, laid out as prettier's `markdown` parser leaves it (the
@@ -39,12 +40,18 @@ export function typescriptBlock(lines: CodeLine[]): string[] {
   return fenced("ts", printCode(lines));
 }
 
-/** Blocks (each some lines) as a page: one blank line between blocks, a newline at the end. */
-export function page(blocks: readonly (readonly string[])[]): string {
+/**
+ * Blocks (each some lines) as a page: one blank line between blocks, a newline at the end. With
+ * `reuse`, printed as `printCode` prints a file with it.
+ */
+export function page(
+  blocks: readonly (readonly string[])[],
+  reuse?: { reuse: Reuse; file: string },
+): string {
   const lines: CodeLine[] = [];
   for (const block of blocks.filter((each) => each.length > 0)) {
     if (lines.length > 0) lines.push("");
     lines.push(...block);
   }
-  return printCode(lines);
+  return printCode(lines, reuse);
 }

@@ -12,7 +12,10 @@ import { reused, type Reuse } from "../../reuse.ts";
 export function renderSkill(skill: SkillPlan, notice: string, reuse?: Reuse): [string, string][] {
   const folder = `skills/${skill.name}`;
   return [
-    [`${folder}/SKILL.md`, skillPage(skill, notice)],
+    [
+      `${folder}/SKILL.md`,
+      skillPage(skill, notice, reuse && { reuse, file: `${folder}/SKILL.md` }),
+    ],
     ...skill.readable.map((readable): [string, string] => [
       `${folder}/${readable.reference}`,
       reused(reuse, readable, `page ${notice}`, () => referencePage(readable, notice)),

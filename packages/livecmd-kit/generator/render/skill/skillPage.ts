@@ -1,6 +1,7 @@
 import { VERSION_META_KEY } from "livecmd/internal";
 import type { ReadableSkill, SkillPlan, ToolOnlySkill } from "../../plan/planSkill.ts";
 import { code, jsonBlock, page } from "./markdown.ts";
+import type { Reuse } from "../../reuse.ts";
 
 /** A numbered step's content column: code under "1. " is three spaces in. */
 const STEP = "   ";
@@ -11,23 +12,30 @@ const STEP = "   ";
  * can read with one worked example (its variables and result on its reference page), the tools
  * that are only tools and why, and how to keep an eye on a URI.
  */
-export function skillPage(skill: SkillPlan, notice: string): string {
-  return page([
+export function skillPage(
+  skill: SkillPlan,
+  notice: string,
+  reuse?: { reuse: Reuse; file: string },
+): string {
+  return page(
     [
-      "---",
-      `# ${notice}`,
-      `name: ${skill.name}`,
-      `description: ${yamlString(skill.description)}`,
-      "---",
+      [
+        "---",
+        `# ${notice}`,
+        `name: ${skill.name}`,
+        `description: ${yamlString(skill.description)}`,
+        "---",
+      ],
+      [`# ${skill.app}`],
+      skill.about === undefined ? [] : [skill.about],
+      skill.readable.length === 0 ? [] : readingIntro(skill),
+      ...readables(skill.readable),
+      ...filling(skill),
+      ...toolsOnly(skill.toolOnly),
+      ...watching(skill),
     ],
-    [`# ${skill.app}`],
-    skill.about === undefined ? [] : [skill.about],
-    skill.readable.length === 0 ? [] : readingIntro(skill),
-    ...readables(skill.readable),
-    ...filling(skill),
-    ...toolsOnly(skill.toolOnly),
-    ...watching(skill),
-  ]);
+    reuse,
+  );
 }
 
 /**
