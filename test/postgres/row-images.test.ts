@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import pg from "pg";
+import { byCodeUnit } from "../../packages/livecmd/runtime/text/byCodeUnit.ts";
 import { ANY_TABLE } from "../../packages/livecmd/runtime/db/anyTable.ts";
 import type { TableChange } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import { PAYLOAD_LIMIT } from "../../packages/livecmd/runtime/db/postgres/changeFeed.ts";
@@ -184,7 +185,7 @@ function inOrder(changes: TableChange[]): TableChange[] {
         ? Object.fromEntries(Object.entries(v).sort())
         : v,
     );
-  const byText = (a: unknown, b: unknown) => text(a).localeCompare(text(b));
+  const byText = (a: unknown, b: unknown) => byCodeUnit(text(a), text(b));
   return changes
     .map((change) => (change.rows ? { ...change, rows: [...change.rows].sort(byText) } : change))
     .sort(byText);
