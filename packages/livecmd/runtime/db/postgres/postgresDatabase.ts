@@ -15,6 +15,7 @@ import type {
 import { numberedPlaceholders } from "./placeholders.ts";
 import type { ExplainOptions, PlannedAccess } from "./planTables.ts";
 import type { PlannedRead } from "./planReads.ts";
+import type * as LoadedOnOpenModule from "./loadedOnOpen.ts";
 import { PostgresSessionStore } from "./sessionStore.ts";
 import { PostgresSpentConfirmations } from "./spentConfirmations.ts";
 
@@ -42,8 +43,8 @@ interface OpenTransaction {
   savepoints: number;
 }
 
-/** What a database loads as it opens (`loadedOnOpen.ts`). */
-type LoadedOnOpen = typeof import("./loadedOnOpen.ts");
+/** What a database loads as it opens. */
+type LoadedOnOpen = typeof LoadedOnOpenModule;
 
 /** What every view of one pool shares. */
 export class PostgresConnection {
