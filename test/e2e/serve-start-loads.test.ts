@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { after, before, describe, it } from "node:test";
@@ -9,17 +10,27 @@ import assert from "node:assert/strict";
  * What `livecmd serve` loads over stdio before its first call (issue 37): the compiled package
  * (`bin/livecmd.js`, as a host runs it; the build bundles it), the example app on SQLite. A
  * host waits on every module of the start, so the modules of what the first answers do not use
- * load when first used: ajv (and the validators) on the first call, PostgreSQL's driver, jose
- * and the HTTP server's modules never on a stdio start on SQLite. The child reports what it
- * loaded through test/e2e/fixtures/loadedModules/recordLoads.mjs.
+ * load when first used: ajv (and the validators) on the first call; PostgreSQL's driver, its
+ * planner and change feed, jose and the HTTP server's modules never on a stdio start on SQLite.
+ * The child reports what it loaded through test/e2e/fixtures/loadedModules/recordLoads.mjs; the
+ * source modules in each bundled file are read from its source map.
  */
 const root = path.resolve(import.meta.dirname, "../..");
 const RECORD_LOADS = path.join(root, "test/e2e/fixtures/loadedModules/recordLoads.mjs");
 
-/** Files of a package, from node_modules or bundled into livecmd's dist/bundled/. */
+/** The PostgreSQL modules a database loads as it opens, as `loadedOnOpen.ts` names them. */
+const POSTGRES_ON_OPEN = path.join(root, "packages/livecmd/runtime/db/postgres/loadedOnOpen.ts");
+const onOpen = [...readFileSync(POSTGRES_ON_OPEN, "utf8").matchAll(/from "\.\/(\w+)\.ts"/g)].map(
+  ([, name]) => name!,
+);
+
+/** Files of a package, from node_modules or bundled into livecmd's dist/bundled/, or source modules of livecmd's. */
 const NOT_BEFORE_FIRST_CALL: Record<string, RegExp> = {
   ajv: /\/node_modules\/ajv\/|\/dist\/bundled\/ajv\.cjs$/,
   pg: /\/node_modules\/pg\//,
+  "PostgreSQL's planner and change feed": new RegExp(
+    `/runtime/db/postgres/(${onOpen.join("|")})\\.ts$`,
+  ),
   jose: /\/node_modules\/jose\//,
   yargs: /\/node_modules\/yargs\//,
   "the SDK's HTTP adapters": /\/node_modules\/@modelcontextprotocol\/(node|hono)\//,
@@ -88,9 +99,18 @@ class StdioServe {
 }
 
 function loadedOf(files: string[]): string[] {
+  const modules = [...files, ...files.flatMap(bundledSources)];
   return Object.entries(NOT_BEFORE_FIRST_CALL)
-    .filter(([, pattern]) => files.some((file) => pattern.test(file)))
+    .filter(([, pattern]) => modules.some((file) => pattern.test(file)))
     .map(([name]) => name);
+}
+
+/** The source modules bundled into a file of livecmd's dist/, from its source map. */
+function bundledSources(file: string): string[] {
+  const map = `${file}.map`;
+  if (!file.includes("/packages/livecmd/dist/") || !existsSync(map)) return [];
+  const { sources } = JSON.parse(readFileSync(map, "utf8")) as { sources: string[] };
+  return sources.map((source) => path.resolve(path.dirname(file), source));
 }
 
 describe("a stdio serve of the compiled package on SQLite loads what its answers use, when they use it", () => {
@@ -107,7 +127,7 @@ describe("a stdio serve of the compiled package on SQLite loads what its answers
   });
   after(() => serve.close());
 
-  it("answers initialize and the listings without ajv, pg, jose, yargs or the HTTP adapters", async () => {
+  it("answers initialize and the listings without ajv, pg, the PostgreSQL planner, jose, yargs or the HTTP adapters", async () => {
     assert.ok((await serve.request("tools/list", {})).result);
     assert.ok((await serve.request("resources/templates/list", {})).result);
     const files = await serve.loaded();

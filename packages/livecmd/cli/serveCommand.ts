@@ -181,12 +181,13 @@ export const serveCommand: CommandModule<object, ServeArguments> = {
 /** What `livecmd serve` does with its checked flags, whichever path parsed them. */
 export async function runServe(argv: ServeArguments): Promise<void> {
   const cwd = process.cwd();
+  // Over stdio, only the stdio server's modules load, while the app's do: a host waits on them
+  // at every start.
+  const stdio = argv.http === undefined ? stdioServing() : undefined;
   const project = await loadProjectConfig(cwd);
   const appModule = resolveAppModule(argv.app, project, cwd);
   const app = await loadApp(appModule, cwd);
-  // Over stdio, only the stdio server's modules load: a host waits on them at every start.
-  const { serverLog } =
-    argv.http === undefined ? await stdioServing() : await import("livecmd/server");
+  const { serverLog } = await (stdio ?? import("livecmd/server"));
   const log = serverLog(argv["log-format"]);
   const { skills, found } = await loadedSkills(
     argv.skills === undefined ? skillFolders(project, appModule, cwd) : [argv.skills],

@@ -1,5 +1,6 @@
 import { isKeyColumn } from "./keyColumns.ts";
 import { FILTER_TYPES } from "./pgFilters.ts";
+import { LIVECMD_SCHEMA } from "./livecmdSchema.ts";
 import { installSessionTables } from "./sessionTables.ts";
 
 /**
@@ -7,9 +8,6 @@ import { installSessionTables } from "./sessionTables.ts";
  * change, as `changePayload.ts` reads it.
  */
 export const CHANGES_CHANNEL = "livecmd_changes";
-
-/** The schema livecmd keeps its functions in, apart from the app's tables. */
-export const LIVECMD_SCHEMA = "livecmd";
 
 /**
  * The table a change to a relation is a change to, and a read of it a read of: the top of its

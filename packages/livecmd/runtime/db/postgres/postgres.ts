@@ -4,15 +4,9 @@ import { SetupError } from "../setupError.ts";
 import type { Database } from "../database.ts";
 import type { DatabaseOwner } from "../driver.ts";
 import type { RunScope } from "../runScope.ts";
-import { ChangeListener } from "./changeListener.ts";
+import type { ChangeListener } from "./changeListener.ts";
 import { handleWhere, redacted, urlProblem } from "./connectionProblem.ts";
 import { firstConnection } from "./firstConnection.ts";
-import { unknownFunctions } from "./functionReads.ts";
-import {
-  hasEventTriggers,
-  installChangeFeed,
-  WITHOUT_EVENT_TRIGGERS,
-} from "./installChangeFeed.ts";
 import { loadPg } from "../node-postgres/loadPg.ts";
 import {
   connectionConfigOf,
@@ -100,7 +94,8 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
         if (changes.some(({ table }) => table === ANY_TABLE)) shared.forgetPlans();
         changed(changes);
       };
-      const listener = new ChangeListener(() => shared.pool, heard, log);
+      // Made once its module is loaded, before `ready` settles: what hears through it waits for that.
+      let listener: ChangeListener | undefined;
       let ownsPool = false;
 
       // setUp runs before `ready` settles, so its view must not wait for it.
@@ -125,14 +120,16 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
               ? handleWhere("pg.Pool", found.options)
               : handleWhere("pg.Client", found.connectionParameters),
         );
+        const feed = await shared.loaded;
+        listener = new feed.ChangeListener(() => shared.pool, heard, log);
         await options.setUp?.(setUpView).catch((error: Error) => {
           throw new Error(`postgres({ setUp }) failed: ${error.message}; ${SET_UP_AT_ONCE}`, {
             cause: error,
           });
         });
-        await installChangeFeed(shared.pool);
-        if (!(await hasEventTriggers(shared.pool))) log(WITHOUT_EVENT_TRIGGERS);
-        for (const name of await unknownFunctions(shared.pool, pure))
+        await feed.installChangeFeed(shared.pool);
+        if (!(await feed.hasEventTriggers(shared.pool))) log(feed.WITHOUT_EVENT_TRIGGERS);
+        for (const name of await feed.unknownFunctions(shared.pool, pure))
           log(
             `livecmd: postgres(url, { pureFunctions }) names ${JSON.stringify(name)}, which is no function of this database ("name" or "schema.name", no parentheses)`,
           );
@@ -149,14 +146,14 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
               () => false,
             )
           )
-            await listener.caughtUp();
+            await listener!.caughtUp();
         },
         hear: (channel: string, heard: (payload: string | undefined) => void) =>
-          listener.hear(channel, heard),
-        listening: () => listener.listening,
+          listener!.hear(channel, heard),
+        listening: () => listener?.listening ?? false,
         async close() {
           await ready.catch(() => {});
-          await listener.close();
+          await listener?.close();
           if (ownsPool) await shared.pool.end();
         },
       };

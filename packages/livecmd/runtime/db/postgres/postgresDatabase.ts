@@ -1,8 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ANY_TABLE } from "../anyTable.ts";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
-import { reportReads } from "./boundReads.ts";
-import { pageReads } from "./pageReads.ts";
 import { cancellableQuery, whileCancellable } from "../node-postgres/cancellableQuery.ts";
 import type { PgHandleStatements } from "../node-postgres/observedPool.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
@@ -15,14 +13,9 @@ import type {
   PgTypeParsers,
 } from "../node-postgres/pgShapes.ts";
 import { numberedPlaceholders } from "./placeholders.ts";
-import {
-  deallocateExplained,
-  explainTables,
-  type ExplainOptions,
-  type PlannedAccess,
-} from "./planTables.ts";
+import type { ExplainOptions, PlannedAccess } from "./planTables.ts";
 import type { PlannedRead } from "./planReads.ts";
-import { activityOf, unaccounted } from "./readsCheck.ts";
+import type * as LoadedOnOpenModule from "./loadedOnOpen.ts";
 import { PostgresSessionStore } from "./sessionStore.ts";
 import { PostgresSpentConfirmations } from "./spentConfirmations.ts";
 
@@ -50,8 +43,13 @@ interface OpenTransaction {
   savepoints: number;
 }
 
+/** What a database loads as it opens. */
+type LoadedOnOpen = typeof LoadedOnOpenModule;
+
 /** What every view of one pool shares. */
 export class PostgresConnection {
+  /** Loading from the moment the database opens; what needs it first awaits it. */
+  readonly loaded: Promise<LoadedOnOpen> = import("./loadedOnOpen.ts");
   readonly scope = new AsyncLocalStorage<OpenTransaction>();
   readonly #texts = new Map<string, string>();
   readonly #reads = new Map<string, Promise<readonly PlannedRead[]>>();
@@ -81,6 +79,7 @@ export class PostgresConnection {
     reads: readonly PlannedRead[],
     transaction: PgClient | undefined,
   ): Promise<PgQueryResult> {
+    const { activityOf, unaccounted } = await this.loaded;
     const client = transaction ?? (await this.pool.connect());
     try {
       if (!transaction) await client.query({ text: "BEGIN" });
@@ -144,6 +143,7 @@ export class PostgresConnection {
       // A failed transaction runs nothing but its end: the statement will fail, reading nothing.
       if (observer?.read && status !== "failed transaction") {
         const on = status && { client, inTransaction: status === "in transaction" };
+        const { reportReads } = await this.loaded;
         await reportReads(observer, await this.reads(text, on), values, (own) => client.query(own));
       }
       const signal = observer?.signal;
@@ -166,11 +166,12 @@ export class PostgresConnection {
   async #explain(text: string, on: ExplainedOn | undefined): Promise<readonly PlannedRead[]> {
     let reason: string;
     try {
+      const loaded = await this.loaded;
       const access = !on
-        ? await this.#explainOnOwnConnection(text)
+        ? await this.#explainOnOwnConnection(loaded, text)
         : on.inTransaction
-          ? await explainInTransaction(on.client, text, this.explaining)
-          : await explainTables(on.client, text, this.explaining);
+          ? await explainInTransaction(loaded, on.client, text, this.explaining)
+          : await loaded.explainTables(on.client, text, this.explaining);
       if ("reads" in access) {
         for (const read of access.reads)
           if (read.column === undefined && read.filter === undefined && read.because)
@@ -193,10 +194,10 @@ export class PostgresConnection {
     this.log(line);
   }
 
-  async #explainOnOwnConnection(text: string): Promise<PlannedAccess> {
+  async #explainOnOwnConnection(loaded: LoadedOnOpen, text: string): Promise<PlannedAccess> {
     const client = await this.pool.connect();
     try {
-      return await explainTables(client, text, this.explaining);
+      return await loaded.explainTables(client, text, this.explaining);
     } finally {
       client.release();
     }
@@ -205,6 +206,7 @@ export class PostgresConnection {
 
 /** Explains within a savepoint, so that a failure leaves the app's transaction as it was. */
 async function explainInTransaction(
+  { explainTables, deallocateExplained }: LoadedOnOpen,
   client: PgClient,
   text: string,
   options: ExplainOptions,
@@ -347,6 +349,7 @@ export class PostgresDatabase implements AppDatabase {
       text,
       transaction && { client: transaction, inTransaction: true },
     );
+    const { reportReads, pageReads } = await this.shared.loaded;
     const pages = observer?.read
       ? await reportReads(
           observer,

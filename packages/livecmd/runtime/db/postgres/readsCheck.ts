@@ -1,5 +1,6 @@
 import { ANY_TABLE } from "../anyTable.ts";
-import { LIVECMD_SCHEMA, ROOT_OF } from "./changeFeed.ts";
+import { ROOT_OF } from "./changeFeed.ts";
+import { LIVECMD_SCHEMA } from "./livecmdSchema.ts";
 import type { PgClient } from "../node-postgres/pgShapes.ts";
 
 /**

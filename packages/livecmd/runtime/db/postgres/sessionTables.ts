@@ -6,8 +6,8 @@
 export const SESSIONS_CHANNEL = "livecmd_sessions";
 
 /**
- * The tables serving processes share in livecmd's schema (`LIVECMD_SCHEMA`, given: it imports
- * this): 2025-era sessions, their subscriptions, and the confirmations spent.
+ * The tables serving processes share in livecmd's schema (`schema`: `LIVECMD_SCHEMA`): 2025-era
+ * sessions, their subscriptions, and the confirmations spent.
  */
 export function sessionTables(schema: string): {
   sessions: string;

@@ -1,4 +1,4 @@
-import { LIVECMD_SCHEMA } from "./changeFeed.ts";
+import { LIVECMD_SCHEMA } from "./livecmdSchema.ts";
 import type { PostgresDatabase } from "./postgresDatabase.ts";
 import { sessionTables } from "./sessionTables.ts";
 

@@ -1,0 +1,18 @@
+/**
+ * What a PostgreSQL database runs once opened, loaded then (`PostgresConnection.loaded`): the
+ * planner of each statement's reads and their check, and the change feed with its listener.
+ * Every app imports `postgres` from livecmd, one on SQLite too, and a host waits on every module
+ * a `livecmd serve` start loads: these are most of the PostgreSQL code, and none of it is used
+ * before a statement or the change feed is.
+ */
+export { reportReads } from "./boundReads.ts";
+export { ChangeListener } from "./changeListener.ts";
+export { unknownFunctions } from "./functionReads.ts";
+export {
+  hasEventTriggers,
+  installChangeFeed,
+  WITHOUT_EVENT_TRIGGERS,
+} from "./installChangeFeed.ts";
+export { pageReads } from "./pageReads.ts";
+export { deallocateExplained, explainTables } from "./planTables.ts";
+export { activityOf, unaccounted } from "./readsCheck.ts";
