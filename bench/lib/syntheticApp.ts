@@ -25,13 +25,17 @@ export interface SyntheticApp {
 export async function writeSyntheticApp(
   count: number,
   folder = `app-${count}`,
+  { drizzle = false } = {},
 ): Promise<SyntheticApp> {
   const root = path.join(BENCH_APPS_DIR, folder);
   await rm(root, { recursive: true, force: true });
   await mkdir(path.join(root, "commands"), { recursive: true });
   const names = Array.from({ length: count }, (_, i) => `item${String(i).padStart(4, "0")}`);
   const commandFiles = names.map((name) => path.join(root, "commands", `${name}.ts`));
-  await Promise.all(names.map((name, i) => writeFile(commandFiles[i]!, commandModule(name, 0))));
+  await Promise.all(
+    names.map((name, i) => writeFile(commandFiles[i]!, commandModule(name, 0, drizzle))),
+  );
+  if (drizzle) await writeFile(path.join(root, "db.ts"), DRIZZLE_MODULE);
   await writeFile(path.join(root, "app.ts"), appModule(names));
   const relative = (file: string) => path.relative(REPO_ROOT, file);
   return {
@@ -44,12 +48,26 @@ export async function writeSyntheticApp(
 
 /**
  * One command module. `revision` only changes a description, which changes the generated
- * catalog and modules: the watch bench edits files with it and waits for the output.
+ * catalog and modules: the watch bench edits files with it and waits for the output. With
+ * `drizzle`, the handler reads through Drizzle (`DRIZZLE_MODULE`), so its result type is the
+ * ORM's inferred row type, as in an app that uses one.
  */
-export function commandModule(name: string, revision: number): string {
+export function commandModule(name: string, revision: number, drizzle = false): string {
   const type = name[0]!.toUpperCase() + name.slice(1);
+  const handler = drizzle
+    ? `async (ctx, owner_id: Int, since: string, min_total: number, filter: ${type}Filter) =>
+    orm
+      .select()
+      .from(rows)
+      .where(and(eq(rows.owner_id, owner_id), gte(rows.since, since), gte(rows.total, min_total)))
+      .limit(filter.limit ?? 20)`
+    : `(ctx, owner_id: Int, since: string, min_total: number, filter: ${type}Filter) =>
+    [owner_id, since, min_total, filter.status ?? null, filter.limit ?? 20, filter.search ?? null]`;
+  const imports = drizzle
+    ? `import { and, eq, gte } from "drizzle-orm";\nimport { orm, rows } from "../db.ts";\n`
+    : "";
   return `import { command, type Int } from "livecmd";
-
+${imports}
 export type ${type}Status = "open" | "held" | "closed";
 
 export interface ${type}Filter {
@@ -69,11 +87,26 @@ export interface ${type}Filter {
  */
 export const ${name}_list = command(
   { live: true, title: "${type}" },
-  (ctx, owner_id: Int, since: string, min_total: number, filter: ${type}Filter) =>
-    [owner_id, since, min_total, filter.status ?? null, filter.limit ?? 20, filter.search ?? null],
+  ${handler},
 );
 `;
 }
+
+/** The Drizzle table and client the commands of a Drizzle-shaped app read through. */
+const DRIZZLE_MODULE = `import { drizzle } from "drizzle-orm/node-postgres";
+import { integer, pgTable, real, serial, text } from "drizzle-orm/pg-core";
+import pg from "pg";
+
+export const rows = pgTable("rows", {
+  id: serial("id").primaryKey(),
+  owner_id: integer("owner_id").notNull(),
+  since: text("since").notNull(),
+  total: real("total").notNull(),
+  status: text("status"),
+});
+
+export const orm = drizzle(new pg.Pool());
+`;
 
 function appModule(names: string[]): string {
   const imports = names.map((name) => `import * as ${name} from "./commands/${name}.ts";`);
