@@ -147,6 +147,33 @@ test("live: re-runs that throw in one burst are reported once per command, with 
   );
 });
 
+test("live: the failure a burst reports first is the re-run that started first, however the re-runs end", async () => {
+  // Re-runs on a pool of connections end in any order: here the first to start throws last.
+  let failing = false;
+  const item = command({ live: true }, async (_ctx, id: number) => {
+    if (!failing) return { id };
+    await new Promise((resolve) => setTimeout(resolve, (4 - id) * 15));
+    throw new Error(`item ${id} is gone`);
+  });
+  const app = defineApp({ name: "items", commands: { item }, agent: { grant: [item] } });
+  const failures: RerunFailure[] = [];
+  const live = new LiveRegistry(app, {
+    onError: (failure) => failures.push(failure),
+    onUnseen: () => {},
+  });
+  for (const id of [1, 2, 3]) await live.add("item", [id], recorder(`items://item/${id}`));
+  failing = true;
+  app.changed("anything");
+  await live.settled();
+  assert.equal(failures.length, 1);
+  assert.equal(
+    describeRerunFailure(failures[0]!),
+    "re-running item(1) for its subscribers failed: item 1 is gone; so did 2 more re-runs of item in this burst; the subscriptions stay",
+  );
+  live.close();
+  await app.close();
+});
+
 test("live: re-runs after a change yield to the event loop, at most 32 started in one turn", async () => {
   const { app, live } = setup();
   for (let id = 1; id <= 200; id++)

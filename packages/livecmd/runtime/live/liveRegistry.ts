@@ -132,7 +132,8 @@ export class LiveRegistry {
   readonly #queued = new Set<Group>();
   #pumpScheduled = false;
   #inFlight = 0;
-  readonly #burstFailures = new Map<string, RerunFailure>();
+  /** Per command, the failures of this burst and the start order of the first re-run that threw. */
+  readonly #burstFailures = new Map<string, { failure: RerunFailure; started: number }>();
   #reruns = 0;
   /** First runs in progress, by their cohort's key. */
   readonly #learning = new Map<string, Promise<void>>();
@@ -401,23 +402,28 @@ export class LiveRegistry {
 
   /** The end of a burst: one report per command whose re-runs threw, however many did. */
   #reportFailures(): void {
-    for (const failure of this.#burstFailures.values()) this.#onError(failure);
+    for (const { failure } of this.#burstFailures.values()) this.#onError(failure);
     this.#burstFailures.clear();
   }
 
-  #failed(group: Group, error: unknown): void {
+  /** "The first" is the first to start, not the first to throw: concurrent re-runs on a pool
+   *  of connections end in any order, and the report should not depend on it. */
+  #failed(group: Group, error: unknown, started: number): void {
     const earlier = this.#burstFailures.get(group.command);
-    this.#burstFailures.set(
-      group.command,
-      earlier
-        ? { ...earlier, failures: earlier.failures + 1 }
-        : { command: group.command, failures: 1, error, args: group.args },
-    );
+    const failures = (earlier?.failure.failures ?? 0) + 1;
+    const first =
+      earlier && earlier.started < started
+        ? earlier
+        : { failure: { command: group.command, error, args: group.args }, started };
+    this.#burstFailures.set(group.command, {
+      failure: { ...first.failure, failures },
+      started: first.started,
+    });
   }
 
   async #execute(group: Group): Promise<void> {
     const first = group.reads === undefined;
-    if (!first) this.#reruns += 1;
+    const started = first ? 0 : ++this.#reruns;
     const reads = new ReadSet(this.#matching);
     let sawPrincipal = false;
     group.reading = reads;
@@ -437,7 +443,7 @@ export class LiveRegistry {
         }),
       );
     } catch (error) {
-      if (!first) this.#failed(group, error);
+      if (!first) this.#failed(group, error, started);
       // A read of the URI now fails (the customer was deleted): that is a change to tell.
       result = FAILED;
       failure = error instanceof Error ? error.message : String(error);
