@@ -120,9 +120,7 @@ export class WatchSession {
       const printed = printedFile(this.#reuse, file);
       const last = this.#written.get(file);
       if (last === undefined) unseen.set(file, text);
-      else if (!printed || typeof last === "string") {
-        if (text !== (typeof last === "string" ? last : last.text)) stale.set(file, text);
-      } else if (!sameBytes(last, printed)) stale.set(file, printed.bytes);
+      else if (changedSince(last, text, printed)) stale.set(file, printed?.bytes ?? text);
       written.set(file, printed ?? text);
     }
     await writeFiles(this.outDir, stale, []);
@@ -208,4 +206,14 @@ function refresh(project: Project, file: string): void {
   // A deleted file is forgotten by the refresh; a new one is picked up when the app reaches it.
   if (sourceFile) sourceFile.refreshFromFileSystemSync();
   else project.addSourceFileAtPathIfExists(file);
+}
+
+/** Whether a file's new printing differs from what was last written: by printings when both are. */
+function changedSince(
+  last: string | PrintedFile,
+  text: string,
+  printed: PrintedFile | undefined,
+): boolean {
+  if (printed && typeof last !== "string") return !sameBytes(last, printed);
+  return text !== (typeof last === "string" ? last : last.text);
 }

@@ -94,7 +94,8 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
         if (changes.some(({ table }) => table === ANY_TABLE)) shared.forgetPlans();
         changed(changes);
       };
-      // Made once its module is loaded, before `ready` settles: what hears through it waits for that.
+      // Made once its module is loaded, for `listening()` and `close()`, which must not wait for
+      // a start that may never come; what hears through it awaits `started`.
       let listener: ChangeListener | undefined;
       let ownsPool = false;
 
@@ -106,7 +107,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
         hear: async () => () => {},
         listening: () => false,
       });
-      const ready = (async () => {
+      const started = (async (): Promise<ChangeListener> => {
         const found = typeof target === "function" ? await target() : target;
         if (!found) throw new SetupError(NO_DATABASE);
         if (typeof found === "string") checkUrl(found);
@@ -121,7 +122,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
               : handleWhere("pg.Client", found.connectionParameters),
         );
         const feed = await shared.loaded;
-        listener = new feed.ChangeListener(() => shared.pool, heard, log);
+        const feedListener = (listener = new feed.ChangeListener(() => shared.pool, heard, log));
         await options.setUp?.(setUpView).catch((error: Error) => {
           throw new Error(`postgres({ setUp }) failed: ${error.message}; ${SET_UP_AT_ONCE}`, {
             cause: error,
@@ -133,26 +134,23 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
           log(
             `livecmd: postgres(url, { pureFunctions }) names ${JSON.stringify(name)}, which is no function of this database ("name" or "schema.name", no parentheses)`,
           );
-        await listener.start();
+        await feedListener.start();
+        return feedListener;
       })();
+      const ready = started.then(() => {});
       // Every statement awaits `ready` and fails with its error; unawaited, it is no crash.
       ready.catch(() => {});
+      const startedOrNot = () => started.catch(() => undefined);
       const lifecycle = {
         ready,
         async caughtUp() {
-          if (
-            await ready.then(
-              () => true,
-              () => false,
-            )
-          )
-            await listener!.caughtUp();
+          await (await startedOrNot())?.caughtUp();
         },
-        hear: (channel: string, heard: (payload: string | undefined) => void) =>
-          listener!.hear(channel, heard),
+        hear: async (channel: string, heard: (payload: string | undefined) => void) =>
+          (await started).hear(channel, heard),
         listening: () => listener?.listening ?? false,
         async close() {
-          await ready.catch(() => {});
+          await startedOrNot();
           await listener?.close();
           if (ownsPool) await shared.pool.end();
         },
