@@ -1,5 +1,7 @@
 /**
- * `npm run bench`: runs every benchmark module in order and writes bench/RESULTS.md.
+ * `npm run bench`: runs every benchmark module in order and writes bench/RESULTS.md, on Node 22
+ * (package.json runs it through scripts/better-sqlite3-line.sh): users run 22 and 24, and the
+ * compile cache livecmd's bin turns on is theirs, not the machine's Node 20.
  * `npm run bench -- parse expand` runs only the named modules and prints, writing nothing, so a
  * partial run never replaces the committed results. `npm run bench -- --merge replicas` writes
  * the named modules' rows into RESULTS.md in place of theirs (or at the end), each marked as

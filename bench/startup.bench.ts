@@ -8,8 +8,7 @@
  * livecmd runs with an empty cache and with one its last start filled, and the peer as written
  * (no cache: the bare server users write) and with a filled one too (`NODE_COMPILE_CACHE`).
  *
- *   npm run bench -- startup        # prints this row alone, writes nothing
- *   scripts/better-sqlite3-line.sh 22 npm run bench -- startup    # on Node 22
+ *   npm run bench -- startup        # prints this row alone, writes nothing (on Node 22, as all rows)
  */
 import { spawn } from "node:child_process";
 import { deepStrictEqual } from "node:assert/strict";
