@@ -184,7 +184,7 @@ function section(runs: ColdRuns[]): Section {
       `Synthetic apps of ${runs.map((run) => run.commands).join(" / ")} commands written by the bench into \`.tmp/bench-apps/\`: one module per command with an enum alias, a struct of optional fields, and a live command of three scalars and the struct (six template variables).`,
       `Every figure is a fresh \`node\` process timed from spawn to exit, ${runs.map((run) => repetitions(run.commands)).join(" / ")} repetitions interleaved (write, --check, bare), median; one untimed run first fills tsx's compile cache.`,
       "`livecmd codegen` is `node packages/livecmd/bin/livecmd.js codegen --app ... --out ...` into an emptied folder; `--check` then compares against what it wrote.",
-      "Bare load (`bench/peers/bareLoad.ts`, run with `node --import tsx`): the same compiler options (the app's tsconfig, found as codegen finds it), `addSourceFileAtPath(app)`, `resolveSourceFileDependencies()`, `getTypeChecker()`.",
+      "Bare load (`bench/peers/bareLoad.ts`, run with `node --import tsx`): the same compiler options (the app's tsconfig, found as codegen finds it), `addSourceFileAtPath(app)`, `resolveSourceFileDependencies()`, and the checker made (`getTypeChecker().compilerObject`: ts-morph makes it lazily, and making it binds every file).",
       "Growth compares the cost of each extra command from 100 to 2,000 with that from 1 to 100, by the CLI's own timer (the process's and tsx's start-up, whose noise exceeds what 99 commands add, are outside it): 1.0 is linear, above 1 grows faster than linear.",
     ],
     figures: runs.flatMap((run) => [

@@ -12,5 +12,7 @@ if (!appFile) throw new Error("usage: bareLoad.ts <app file>");
 const { project } = createAppProject(path.resolve(appFile));
 project.addSourceFileAtPath(path.resolve(appFile));
 project.resolveSourceFileDependencies();
-project.getTypeChecker();
+// ts-morph makes the checker on first use: asking for the compiler's makes it, binding every file,
+// as codegen's first question of a type does.
+void project.getTypeChecker().compilerObject;
 process.stdout.write(`loaded ${project.getSourceFiles().length} files\n`);
