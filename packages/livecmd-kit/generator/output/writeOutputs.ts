@@ -1,5 +1,7 @@
-import { mkdir, open, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs";
+import { mkdir, open, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { promisify } from "node:util";
 import type { OutputSet } from "../model.ts";
 
 export interface WriteReport {
@@ -61,9 +63,15 @@ async function writePieces(file: string, pieces: readonly Uint8Array[]): Promise
   }
 }
 
+/**
+ * `fs.readFile`, not `fs/promises`' own: that one reads a file in several requests to the thread
+ * pool, and `--check` of 2,000 commands reads 2,004 files (about 2x faster so, measured here).
+ */
+const readWholeFile = promisify(readFile);
+
 export async function readIfExists(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, "utf8");
+    return await readWholeFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
