@@ -57,7 +57,7 @@ export interface LiveRegistryOptions {
   onUnseen?: (warning: string) => void;
 }
 
-/** The re-runs of one command that threw in one burst: how many, and the first of them. */
+/** The re-runs of one command that threw in one burst: how many, and the first of them to start. */
 export interface RerunFailure {
   readonly command: string;
   readonly failures: number;
@@ -406,8 +406,10 @@ export class LiveRegistry {
     this.#burstFailures.clear();
   }
 
-  /** "The first" is the first to start, not the first to throw: concurrent re-runs on a pool
-   *  of connections end in any order, and the report should not depend on it. */
+  /**
+   * "The first" is the first to start, not the first to throw: concurrent re-runs on a pool of
+   * connections end in any order, and the report should not depend on it.
+   */
   #failed(group: Group, error: unknown, started: number): void {
     const earlier = this.#burstFailures.get(group.command);
     const failures = (earlier?.failure.failures ?? 0) + 1;
