@@ -125,7 +125,7 @@ SELECT pg_advisory_xact_lock(${INSTALL_LOCK});
 CREATE SCHEMA IF NOT EXISTS ${LIVECMD_SCHEMA};
 -- Before the event triggers: creating these tables must not run them (they would count the
 -- tables watched now as watched before).
-${installSessionTables(LIVECMD_SCHEMA)}
+${installSessionTables()}
 -- plpgsql, for its cached plans: the feed's triggers call this on every write.
 CREATE OR REPLACE FUNCTION ${ROOT_OF}(relation oid) RETURNS name LANGUAGE plpgsql STABLE AS $$
 BEGIN

@@ -1,10 +1,9 @@
-import { LIVECMD_SCHEMA } from "./livecmdSchema.ts";
 import type { PgPool } from "../node-postgres/pgShapes.ts";
 import type { PostgresDatabase } from "./postgresDatabase.ts";
 import { sessionMessageOf, type SessionMessage } from "./sessionMessage.ts";
-import { SESSIONS_CHANNEL, sessionTables } from "./sessionTables.ts";
+import { SESSION_TABLES, SESSIONS_CHANNEL } from "./sessionTables.ts";
 
-const { sessions: SESSIONS, subscriptions: SUBSCRIPTIONS } = sessionTables(LIVECMD_SCHEMA);
+const { sessions: SESSIONS, subscriptions: SUBSCRIPTIONS } = SESSION_TABLES;
 
 /** A shared 2025-era session as stored: whom it belongs to, and the `initialize` params it opened with. */
 export interface StoredSession {

@@ -1,3 +1,5 @@
+import { LIVECMD_SCHEMA } from "./livecmdSchema.ts";
+
 /**
  * The NOTIFY channel the serving processes tell each other about 2025-era sessions on: a
  * session's subscriptions changed, its GET stream was taken by a process, it was closed
@@ -6,20 +8,14 @@
 export const SESSIONS_CHANNEL = "livecmd_sessions";
 
 /**
- * The tables serving processes share in livecmd's schema (`schema`: `LIVECMD_SCHEMA`): 2025-era
- * sessions, their subscriptions, and the confirmations spent.
+ * The tables serving processes share in livecmd's schema: 2025-era sessions, their
+ * subscriptions, and the confirmations spent.
  */
-export function sessionTables(schema: string): {
-  sessions: string;
-  subscriptions: string;
-  spentConfirmations: string;
-} {
-  return {
-    sessions: `${schema}.sessions`,
-    subscriptions: `${schema}.session_subscriptions`,
-    spentConfirmations: `${schema}.spent_confirmations`,
-  };
-}
+export const SESSION_TABLES = {
+  sessions: `${LIVECMD_SCHEMA}.sessions`,
+  subscriptions: `${LIVECMD_SCHEMA}.session_subscriptions`,
+  spentConfirmations: `${LIVECMD_SCHEMA}.spent_confirmations`,
+} as const;
 
 /**
  * The 2025-era sessions that any serving process can answer: what the client sent in its
@@ -31,8 +27,8 @@ export function sessionTables(schema: string): {
  * livecmd's schema, which the change feed leaves out: writing here notifies no subscription.
  * Installed with the change feed, under its lock.
  */
-export function installSessionTables(schema: string): string {
-  const { sessions, subscriptions, spentConfirmations } = sessionTables(schema);
+export function installSessionTables(): string {
+  const { sessions, subscriptions, spentConfirmations } = SESSION_TABLES;
   return /* sql */ `
 CREATE TABLE IF NOT EXISTS ${sessions} (
   id text PRIMARY KEY,

@@ -1,8 +1,7 @@
-import { LIVECMD_SCHEMA } from "./livecmdSchema.ts";
 import type { PostgresDatabase } from "./postgresDatabase.ts";
-import { sessionTables } from "./sessionTables.ts";
+import { SESSION_TABLES } from "./sessionTables.ts";
 
-const { spentConfirmations: SPENT } = sessionTables(LIVECMD_SCHEMA);
+const { spentConfirmations: SPENT } = SESSION_TABLES;
 
 /**
  * The accepted confirmations of every process serving one PostgreSQL database
