@@ -45,6 +45,7 @@ export class HttpEndpoint implements McpHandler {
   /**
    * The requests in progress, until answered (an event stream: until it ends), so that a
    * shutdown lets them finish; not the streams that stand open (`standsOpen`), which it ends.
+   * Through `node`, a request counts from its headers, while its body is read.
    */
   readonly #inProgress = new Activity();
   #state: EndpointState | "closed" = "starting";
@@ -91,7 +92,11 @@ export class HttpEndpoint implements McpHandler {
     );
     this.#front = this.#frontOf(frontOptions(options, onerror));
     this.live = served.room.registry;
-    this.node = nodeFace((request) => this.#serve(request), onerror);
+    this.node = nodeFace(
+      (request) => this.#serve(request),
+      onerror,
+      () => this.#inProgress.begin(),
+    );
   }
 
   readonly fetch = (request: Request, options?: FetchOptions): Promise<Response> =>

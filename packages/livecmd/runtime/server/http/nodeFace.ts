@@ -23,22 +23,38 @@ type ReadBefore = { parsed: unknown } | { raw: string | Buffer };
  * client goes away). A declared body over the limit is answered 413 before anything reads it
  * (`refusedOversized`); each request runs as a new request (`asNewRequest`) from the socket's
  * peer; Express's mount path is kept (`originalUrl`).
+ *
+ * `toNodeHandler` reads the whole body before it calls `serve`, so a request is counted in
+ * (`arrived`, which returns what counts it out) from its headers until `serve` has it: a
+ * shutdown that waits for the requests in progress waits for one whose body is still coming.
  */
 export function nodeFace(
   serve: (request: Request) => Promise<Response>,
   onerror: (error: Error) => void,
+  arrived: () => () => void,
 ): NodeHandler {
-  const handle = toNodeHandler({ fetch: serve }, { onerror });
   return async (request, response, body) => {
     if (refusedOversized(request, response)) return;
+    const reading = arrived();
+    const handle = toNodeHandler({ fetch: (web) => handedOn(serve(web), reading) }, { onerror });
     const { remoteAddress: address, remotePort: port } = request.socket;
     const read = readBefore(request, body);
     const parsed = read && "parsed" in read ? read.parsed : undefined;
-    await asNewRequest(() => handle(incoming(request, read), response, parsed), {
-      ...(address !== undefined && { address }),
-      ...(port !== undefined && { port }),
-    });
+    try {
+      await asNewRequest(() => handle(incoming(request, read), response, parsed), {
+        ...(address !== undefined && { address }),
+        ...(port !== undefined && { port }),
+      });
+    } finally {
+      reading();
+    }
   };
+}
+
+/** `answer`, once `serve` has counted its request in: only then is the reading counted out. */
+function handedOn(answer: Promise<Response>, reading: () => void): Promise<Response> {
+  reading();
+  return answer;
 }
 
 /**
