@@ -55,7 +55,7 @@ export async function runCodegen(options: CodegenOptions): Promise<number> {
     );
     return problems.length === 0 ? EXIT.ok : EXIT.stale;
   }
-  const report = await writeOutputs(outDir, outputs, folder.extras);
+  const report = writeOutputs(outDir, outputs, folder.extras);
   const changes = [
     ...report.written.map((file) => `wrote ${options.out}/${file}`),
     ...report.removed.map((file) => `removed ${options.out}/${file}`),

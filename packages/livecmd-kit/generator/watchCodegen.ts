@@ -98,7 +98,7 @@ export class WatchSession {
     if (!generation.ok) return this.options.log(generation.problem);
     const extras = await this.#survey(generation.outputs);
     if (!extras) return;
-    const report = await this.#write(generation.outputs, extras);
+    const report = this.#write(generation.outputs, extras);
     this.options.log(
       [
         ...report.written.map((file) => `wrote ${this.options.out}/${file}`),
@@ -112,7 +112,7 @@ export class WatchSession {
    * Writes the files whose bytes differ from what was last written, a file printed in pieces
    * by its pieces' bytes; a file not written before is compared with the disk's.
    */
-  async #write(outputs: OutputSet, extras: string[]): Promise<WriteReport> {
+  #write(outputs: OutputSet, extras: string[]): WriteReport {
     const unseen = new Map<string, string>();
     const stale = new Map<string, FileBytes>();
     const written = new Map<string, string | PrintedFile>();
@@ -123,8 +123,8 @@ export class WatchSession {
       else if (changedSince(last, text, printed)) stale.set(file, printed?.bytes ?? text);
       written.set(file, printed ?? text);
     }
-    await writeFiles(this.outDir, stale, []);
-    const report = await writeOutputs(this.outDir, unseen, extras);
+    writeFiles(this.outDir, stale, []);
+    const report = writeOutputs(this.outDir, unseen, extras);
     this.#written = written;
     const wrote = new Set([...stale.keys(), ...report.written]);
     return { ...report, written: [...outputs.keys()].filter((file) => wrote.has(file)) };

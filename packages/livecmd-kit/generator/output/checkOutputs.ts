@@ -16,12 +16,8 @@ export async function checkOutputs(
   extras: readonly string[],
 ): Promise<CheckProblem[]> {
   const problems: CheckProblem[] = [];
-  // Read all at once: a big app has thousands of files, and one at a time waits on each in turn.
-  const found = await Promise.all(
-    [...outputs.keys()].map((file) => readIfExists(path.join(outDir, file))),
-  );
-  for (const [index, [file, text]] of [...outputs].entries()) {
-    const onDisk = found[index];
+  for (const [file, text] of outputs) {
+    const onDisk = readIfExists(path.join(outDir, file));
     if (onDisk === undefined) problems.push({ kind: "missing", file });
     else if (onDisk !== text) {
       // Loaded only when something is stale: an up-to-date check does not pay for it.

@@ -1,7 +1,14 @@
-import { readFile } from "node:fs";
-import { mkdir, open, readdir, rm, writeFile } from "node:fs/promises";
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writevSync,
+} from "node:fs";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import type { OutputSet } from "../model.ts";
 
 export interface WriteReport {
@@ -13,65 +20,59 @@ export interface WriteReport {
 /** A file's bytes: its text, or its pieces' bytes, written one after another and never joined. */
 export type FileBytes = string | readonly Uint8Array[];
 
+/*
+ * The output folder is read and written with the synchronous calls. A big app has thousands of
+ * small files, and each asynchronous read or write is several round trips to libuv's four
+ * threads: for 2,004 files of 2,000 commands, writing took 99–330 ms so (`fs/promises`) and
+ * 31–43 ms in one loop; reading 78–152 ms (`fs.readFile`) and 25–40 ms. Nothing else runs
+ * meanwhile: codegen waits for its files, and `--watch` for the edit's.
+ */
+
 /**
  * Writes only the files whose bytes changed (mtimes stay put, watchers stay quiet) and removes
  * `extras`, the files codegen wrote before and no longer produces (see `surveyOutputFolder`).
  */
-export async function writeOutputs(
+export function writeOutputs(
   outDir: string,
   outputs: OutputSet,
   extras: readonly string[],
-): Promise<WriteReport> {
-  // Every file at once: a big app has thousands, and one at a time waits on each in turn.
-  const changed = await Promise.all(
-    [...outputs].map(
-      async ([file, text]) => (await readIfExists(path.join(outDir, file))) !== text,
-    ),
-  );
+): WriteReport {
   const files = [...outputs.keys()];
-  const written = files.filter((_, index) => changed[index]);
-  await writeFiles(outDir, new Map(written.map((file) => [file, outputs.get(file)!])), extras);
+  const written = files.filter(
+    (file) => readIfExists(path.join(outDir, file)) !== outputs.get(file),
+  );
+  writeFiles(outDir, new Map(written.map((file) => [file, outputs.get(file)!])), extras);
   return { written, removed: [...extras], unchanged: files.length - written.length };
 }
 
 /** Writes every file of `files` whole, and removes `extras`. */
-export async function writeFiles(
+export function writeFiles(
   outDir: string,
   files: ReadonlyMap<string, FileBytes>,
   extras: readonly string[],
-): Promise<void> {
+): void {
   const folders = new Set([...files.keys()].map((file) => path.dirname(path.join(outDir, file))));
-  for (const folder of [outDir, ...folders]) await mkdir(folder, { recursive: true });
-  await Promise.all(
-    [...files].map(([file, bytes]) =>
-      typeof bytes === "string"
-        ? writeFile(path.join(outDir, file), bytes)
-        : writePieces(path.join(outDir, file), bytes),
-    ),
-  );
-  await Promise.all(extras.map((file) => rm(path.join(outDir, file))));
+  for (const folder of [outDir, ...folders]) mkdirSync(folder, { recursive: true });
+  for (const [file, bytes] of files)
+    if (typeof bytes === "string") writeFileSync(path.join(outDir, file), bytes);
+    else writePieces(path.join(outDir, file), bytes);
+  for (const file of extras) rmSync(path.join(outDir, file));
 }
 
-async function writePieces(file: string, pieces: readonly Uint8Array[]): Promise<void> {
-  const handle = await open(file, "w");
+function writePieces(file: string, pieces: readonly Uint8Array[]): void {
+  const handle = openSync(file, "w");
   try {
-    const { bytesWritten } = await handle.writev(pieces);
+    const bytesWritten = writevSync(handle, pieces);
     const size = pieces.reduce((total, piece) => total + piece.byteLength, 0);
     if (bytesWritten !== size) throw new Error(`${file}: wrote ${bytesWritten} of ${size} bytes`);
   } finally {
-    await handle.close();
+    closeSync(handle);
   }
 }
 
-/**
- * `fs.readFile`, not `fs/promises`' own: that one reads a file in several requests to the thread
- * pool, and `--check` of 2,000 commands reads 2,004 files (about 2x faster so, measured here).
- */
-const readWholeFile = promisify(readFile);
-
-export async function readIfExists(file: string): Promise<string | undefined> {
+export function readIfExists(file: string): string | undefined {
   try {
-    return await readWholeFile(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
