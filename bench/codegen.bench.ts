@@ -27,6 +27,8 @@ export interface ColdRuns {
   write: Figure;
   check: Figure;
   bare: Figure;
+  /** The bare load that also asks each handler's parameter and return types (`--types`). */
+  typed: Figure;
   /** What the CLI's own timer printed: the pipeline without process start-up. */
   pipeline: Figure;
   /** The same for `--check`. */
@@ -40,7 +42,7 @@ export function coldRuns(context: BenchContext, commands: number): Promise<ColdR
   return context.once(`codegen cold ${commands}`, async () => {
     await context.once("warm the tsx cache", warmUp);
     context.log(
-      `codegen: ${commandCount(commands)}, ${repetitions(commands)} x (write, --check, bare load)`,
+      `codegen: ${commandCount(commands)}, ${repetitions(commands)} x (write, --check, bare load, typed load)`,
     );
     return measureCold(commands);
   });
@@ -56,8 +58,13 @@ export const codegenBench: BenchModule = {
 
 async function measureCold(commands: number): Promise<ColdRuns> {
   const app = await writeSyntheticApp(commands);
-  const samples = { write: [] as Finished[], check: [] as Finished[], bare: [] as Finished[] };
-  // Interleaved, so that a burst of load elsewhere on the machine hits all three alike.
+  const samples = {
+    write: [] as Finished[],
+    check: [] as Finished[],
+    bare: [] as Finished[],
+    typed: [] as Finished[],
+  };
+  // Interleaved, so that a burst of load elsewhere on the machine hits all four alike.
   for (let i = 0; i < repetitions(commands); i++) {
     await rm(path.join(REPO_ROOT, app.outDir), { recursive: true, force: true });
     samples.write.push(
@@ -89,6 +96,13 @@ async function measureCold(commands: number): Promise<ColdRuns> {
         /^loaded \d+ files/,
       ),
     );
+    samples.typed.push(
+      expectSuccess(
+        "typed load",
+        await timeNode(["--import", "tsx", "bench/peers/bareLoad.ts", app.appFile, "--types"]),
+        new RegExp(`^loaded \\d+ files, ${commands} handlers typed`),
+      ),
+    );
   }
   const label = (what: string) => `${commandCount(commands)}: ${what}`;
   // Each repetition is a round: ratios pair the write, check and bare load run back to back.
@@ -104,6 +118,7 @@ async function measureCold(commands: number): Promise<ColdRuns> {
     write: figure("`livecmd codegen`", samples.write),
     check: figure("`livecmd codegen --check`", samples.check),
     bare: figure("bare ts-morph load", samples.bare),
+    typed: figure("bare load + each handler's parameter and return types", samples.typed),
     pipeline: figureOf(
       label("`livecmd codegen`, its own timer"),
       "ms",
@@ -166,6 +181,8 @@ function section(runs: ColdRuns[]): Section {
         largestOnly({ op: "<=", value: 1.5 } as const),
       ),
       ratio(`codegen ${run.commands}: \`--check\` / bare load`, run.check, run.bare),
+      ratio(`codegen ${run.commands}: typed load / bare load`, run.typed, run.bare),
+      ratio(`codegen ${run.commands}: \`livecmd codegen\` / typed load`, run.write, run.typed),
       ratio(
         `codegen ${run.commands}: \`--check\` / \`livecmd codegen\``,
         run.check,
@@ -182,15 +199,17 @@ function section(runs: ColdRuns[]): Section {
     title: "Codegen, cold",
     method: [
       `Synthetic apps of ${runs.map((run) => run.commands).join(" / ")} commands written by the bench into \`.tmp/bench-apps/\`: one module per command with an enum alias, a struct of optional fields, and a live command of three scalars and the struct (six template variables).`,
-      `Every figure is a fresh \`node\` process timed from spawn to exit, ${runs.map((run) => repetitions(run.commands)).join(" / ")} repetitions interleaved (write, --check, bare), median; one untimed run first fills tsx's compile cache.`,
+      `Every figure is a fresh \`node\` process timed from spawn to exit, ${runs.map((run) => repetitions(run.commands)).join(" / ")} repetitions interleaved (write, --check, bare, typed), median; one untimed run first fills tsx's compile cache.`,
       "`livecmd codegen` is `node packages/livecmd/bin/livecmd.js codegen --app ... --out ...` into an emptied folder; `--check` then compares against what it wrote.",
       "Bare load (`bench/peers/bareLoad.ts`, run with `node --import tsx`): the same compiler options (the app's tsconfig, found as codegen finds it), `addSourceFileAtPath(app)`, `resolveSourceFileDependencies()`, and the checker made (`getTypeChecker().compilerObject`: ts-morph makes it lazily, and making it binds every file).",
+      "Typed load (`bareLoad.ts --types`): the bare load, then of each `command(options, handler)` the handler's parameter types and return type, asked of the checker as the outputs need them; TypeScript infers the return type by resolving the generic call. What codegen adds beyond it is its own work: schemas, rendering, writing.",
       "Growth compares the cost of each extra command from 100 to 2,000 with that from 1 to 100, by the CLI's own timer (the process's and tsx's start-up, whose noise exceeds what 99 commands add, are outside it): 1.0 is linear, above 1 grows faster than linear.",
     ],
     figures: runs.flatMap((run) => [
       run.write,
       run.check,
       run.bare,
+      run.typed,
       run.pipeline,
       run.checkPipeline,
     ]),
