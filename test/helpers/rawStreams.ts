@@ -92,9 +92,11 @@ export function openGetStream(
   session: string,
   token?: string,
   lastEventId?: string,
+  signal?: AbortSignal,
 ): Promise<Response> {
   return fetch(url, {
     method: "GET",
+    ...(signal && { signal }),
     headers: {
       accept: "text/event-stream",
       ...bearer(token),

@@ -4,7 +4,7 @@ import { createExampleApp } from "../../example/app.ts";
 import type { App } from "../../packages/livecmd/runtime/model/app.ts";
 import { serveHttp, type HttpServing } from "../../packages/livecmd/runtime/server/index.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
-import { initialize, sessionRequest } from "../helpers/rawStreams.ts";
+import { initialize, messagesOf, openGetStream, sessionRequest } from "../helpers/rawStreams.ts";
 
 const server = postgresServer();
 /** Short, so that the sweeps (every third of it) come often; no assertion is timed by it. */
@@ -89,3 +89,77 @@ describe(
     });
   },
 );
+
+describe(
+  "a 2025 subscription of a shared session, made on the process without its GET stream",
+  { skip: server.skip },
+  () => {
+    let databaseUrl: string;
+    const apps: App[] = [];
+    const serving: HttpServing[] = [];
+
+    before(async () => {
+      databaseUrl = await emptyDatabase(server.url!);
+      const previous = process.env.DATABASE_URL;
+      process.env.DATABASE_URL = databaseUrl;
+      apps.push(createExampleApp(), createExampleApp());
+      if (previous === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = previous;
+      for (const app of apps) serving.push(await serveHttp(app, { port: 0 }));
+      // Ready once each hears the change feed: the write below must reach both.
+      for (const { url } of serving)
+        await eventually(
+          async () => (await fetch(new URL("/healthz", url))).status === 200,
+          "ready on /healthz",
+        );
+    });
+
+    after(async () => {
+      for (const each of serving) await each.close({ drainMs: 0 });
+      for (const app of apps) await app.close();
+    });
+
+    test("changed while no stream is open, it is told on the stream the client opens there next", async () => {
+      const [a, b] = serving as [HttpServing, HttpServing];
+      const { session } = await initialize(a.url);
+      assert.ok(session);
+      const first = new AbortController();
+      const held = await openGetStream(a.url, session, undefined, undefined, first.signal);
+      assert.equal(held.status, 200);
+      // B watches it too (it subscribed there); A takes it up (it holds the stream).
+      const subscribed = await sessionRequest(b.url, session, {
+        id: 2,
+        method: "resources/subscribe",
+        params: { uri: "app://customers_show/1" },
+      });
+      assert.equal(subscribed.status, 200);
+      await eventually(() => a.live.stats().subscriptions === 1, "A watching it");
+      first.abort();
+      const told = b.live.stats().notifications;
+      psql(databaseUrl, "UPDATE customers SET name = 'While away' WHERE id = 1");
+      // B re-runs it: it notifies this session's copy there, whose client has no stream there.
+      await eventually(() => b.live.stats().notifications > told, "B re-running it");
+      await Promise.all([a.live.settled(), b.live.settled()]);
+
+      assert.deepEqual(await firstUpdate(b.url, session), { uri: "app://customers_show/1" });
+    });
+  },
+);
+
+/** The params of the first `notifications/resources/updated` on `session`'s GET stream at `url`, 10 s at most. */
+async function firstUpdate(url: URL, session: string): Promise<unknown> {
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), 10_000);
+  try {
+    const stream = await openGetStream(url, session, undefined, undefined, stop.signal);
+    assert.equal(stream.status, 200);
+    for await (const message of messagesOf(stream))
+      if (message.method === "notifications/resources/updated") return message.params;
+  } catch (error) {
+    if (!stop.signal.aborted) throw error;
+  } finally {
+    clearTimeout(timer);
+    stop.abort();
+  }
+  return undefined;
+}

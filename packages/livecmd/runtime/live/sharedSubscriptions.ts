@@ -84,10 +84,21 @@ export class SharedSubscriptions {
     this.#endedDuringSync.add(uri);
   }
 
-  /** This process took the session's GET stream: it watches the subscriptions from now. */
+  /**
+   * This process took the session's GET stream: it watches the subscriptions from now, and
+   * tells the client what changed while the stream was elsewhere or nowhere.
+   */
   streamOpened(): Promise<void> {
     this.#streaming = true;
-    return this.sync();
+    return this.sync({ takenUp: true });
+  }
+
+  /**
+   * The stream here ended: the subscriptions stay watched for the client's reconnect (what they
+   * tell waits in this copy's events), but nothing is taken as told until a stream opens.
+   */
+  streamEnded(): void {
+    this.#streaming = false;
   }
 
   /** The stream went elsewhere or for good: the subscriptions are watched no longer here. */
@@ -99,23 +110,30 @@ export class SharedSubscriptions {
   /**
    * Watches what the session's rows hold, when this process holds its stream: ends what they no
    * longer hold, and takes up what they newly hold, notifying each whose result is not the one
-   * its client last heard of. One sync at a time.
+   * its client last heard of; `takenUp` (the stream just came here), also each it watched already.
+   * One sync at a time.
    */
-  sync(): Promise<void> {
+  sync(options: { takenUp?: boolean } = {}): Promise<void> {
     this.#syncing = this.#syncing.then(
-      () => this.#sync(),
-      () => this.#sync(),
+      () => this.#sync(options),
+      () => this.#sync(options),
     );
     return this.#syncing;
   }
 
-  /** Records what the client was just told of `uri` (fire and forget: a miss costs one more update). */
+  /**
+   * Records what the client was just told of `uri` (fire and forget: a miss costs one more
+   * update). Only through the stream: what a copy without it tells reaches no client (it waits
+   * in this copy's events for a stream resumed here), and recorded it would keep the process
+   * that takes the stream up from telling the client.
+   */
   notified(uri: string): void {
+    if (!this.#streaming) return;
     const seen = digest(this.#connection?.subscriptions?.lastResultOf(uri, uri));
     this.#store.saw(this.#id, uri, seen).catch(this.#onerror);
   }
 
-  async #sync(): Promise<void> {
+  async #sync({ takenUp = false }: { takenUp?: boolean }): Promise<void> {
     const connection = this.#connection;
     const watches = connection?.subscriptions;
     if (!this.#streaming || !connection || !watches) return;
@@ -127,6 +145,11 @@ export class SharedSubscriptions {
     for (const key of watched)
       if (typeof key === "string" && !wanted.has(key) && !this.#subscribing.has(key))
         watches.end(key);
+    // Watched here while the stream was not (subscribed here): their runs told no client.
+    if (takenUp)
+      for (const [uri, seen] of wanted)
+        if (watched.has(uri) && digest(watches.lastResultOf(uri, uri)) !== seen)
+          connection.notify(uri);
     await Promise.all(
       [...wanted]
         .filter(([uri]) => !watched.has(uri))

@@ -146,6 +146,7 @@ export class LegacyHttpSessions {
     if (shared) this.#here.shared?.streamHere(session);
     const end = () => {
       done();
+      shared?.streamEnded();
       session.reconnectGrace = setTimeout(
         () => (shared ? shared.streamGone() : session.connection.endSubscriptions()),
         RECONNECT_GRACE_MS,
