@@ -27,7 +27,7 @@ describe("a shutdown drains the requests whose body is still coming", () => {
       const closing = mcp.close({ drainMs: 5_000 });
       // Long enough for a drain that counts nothing in progress to have closed the endpoint.
       await new Promise((resolve) => setTimeout(resolve, 50));
-      socket.end(INITIALIZE.slice(half));
+      socket.write(INITIALIZE.slice(half));
       const [head, body] = (await answer).split("\r\n\r\n");
       assert.match(head!, /^HTTP\/1\.1 200 /, `${head}\n\n${body}`);
       assert.match(body!, /"protocolVersion":"2025-11-25"/);
