@@ -4,7 +4,7 @@ import { after, before, describe, test } from "node:test";
 import { serve } from "@hono/node-server";
 import express from "express";
 import { Hono } from "hono";
-import { createExampleApp } from "../../example/app.ts";
+import { exampleAppsOn } from "../helpers/exampleAppsOn.ts";
 import type { App } from "../../packages/livecmd/runtime/model/app.ts";
 import { mcpHandler, type McpHandler } from "../../packages/livecmd/runtime/server/index.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
@@ -44,11 +44,7 @@ describe(
 
     before(async () => {
       databaseUrl = await emptyDatabase(server.url!);
-      const previous = process.env.DATABASE_URL;
-      process.env.DATABASE_URL = databaseUrl;
-      apps.push(createExampleApp(), createExampleApp());
-      if (previous === undefined) delete process.env.DATABASE_URL;
-      else process.env.DATABASE_URL = previous;
+      apps.push(...exampleAppsOn(databaseUrl, 2));
       replicas.push(await replica("express", apps[0]!), await replica("hono", apps[1]!));
     });
 

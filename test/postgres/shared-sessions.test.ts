@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { createExampleApp } from "../../example/app.ts";
+import { exampleAppsOn } from "../helpers/exampleAppsOn.ts";
 import type { App } from "../../packages/livecmd/runtime/model/app.ts";
 import { serveHttp, type HttpServing } from "../../packages/livecmd/runtime/server/index.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
@@ -26,31 +26,39 @@ function read(url: URL, session: string): Promise<Response> {
   });
 }
 
+/**
+ * Two example apps served over HTTP on one fresh database, for the suite that calls it: made
+ * before its tests, each ready (its change feed heard) so that a write reaches both, and
+ * closed after them.
+ */
+function twoServingProcesses(options: { sessionIdleMs?: number }) {
+  let databaseUrl = "";
+  const apps: App[] = [];
+  const serving: HttpServing[] = [];
+  before(async () => {
+    databaseUrl = await emptyDatabase(server.url!);
+    apps.push(...exampleAppsOn(databaseUrl, 2));
+    for (const app of apps) serving.push(await serveHttp(app, { port: 0, ...options }));
+    for (const { url } of serving)
+      await eventually(
+        async () => (await fetch(new URL("/healthz", url))).status === 200,
+        "ready on /healthz",
+      );
+  });
+  after(async () => {
+    for (const each of serving) await each.close({ drainMs: 0 });
+    for (const app of apps) await app.close();
+  });
+  return { serving, databaseUrl: () => databaseUrl };
+}
+
 describe(
   "2025 sessions shared by two serving processes on one PostgreSQL",
   { skip: server.skip },
   () => {
-    let databaseUrl: string;
-    const apps: App[] = [];
-    const serving: HttpServing[] = [];
+    const { serving, databaseUrl } = twoServingProcesses({ sessionIdleMs: IDLE_MS });
     const stored = (id: string) =>
-      psql(databaseUrl, `SELECT count(*) FROM livecmd.sessions WHERE id = '${id}'`);
-
-    before(async () => {
-      databaseUrl = await emptyDatabase(server.url!);
-      const previous = process.env.DATABASE_URL;
-      process.env.DATABASE_URL = databaseUrl;
-      apps.push(createExampleApp(), createExampleApp());
-      if (previous === undefined) delete process.env.DATABASE_URL;
-      else process.env.DATABASE_URL = previous;
-      for (const app of apps)
-        serving.push(await serveHttp(app, { port: 0, sessionIdleMs: IDLE_MS }));
-    });
-
-    after(async () => {
-      for (const each of serving) await each.close({ drainMs: 0 });
-      for (const app of apps) await app.close();
-    });
+      psql(databaseUrl(), `SELECT count(*) FROM livecmd.sessions WHERE id = '${id}'`);
 
     test("a session opened on one is answered by the other; a DELETE on either ends it on both", async () => {
       const [a, b] = serving.map(({ url }) => url) as [URL, URL];
@@ -94,30 +102,7 @@ describe(
   "a 2025 subscription of a shared session, made on the process without its GET stream",
   { skip: server.skip },
   () => {
-    let databaseUrl: string;
-    const apps: App[] = [];
-    const serving: HttpServing[] = [];
-
-    before(async () => {
-      databaseUrl = await emptyDatabase(server.url!);
-      const previous = process.env.DATABASE_URL;
-      process.env.DATABASE_URL = databaseUrl;
-      apps.push(createExampleApp(), createExampleApp());
-      if (previous === undefined) delete process.env.DATABASE_URL;
-      else process.env.DATABASE_URL = previous;
-      for (const app of apps) serving.push(await serveHttp(app, { port: 0 }));
-      // Ready once each hears the change feed: the write below must reach both.
-      for (const { url } of serving)
-        await eventually(
-          async () => (await fetch(new URL("/healthz", url))).status === 200,
-          "ready on /healthz",
-        );
-    });
-
-    after(async () => {
-      for (const each of serving) await each.close({ drainMs: 0 });
-      for (const app of apps) await app.close();
-    });
+    const { serving, databaseUrl } = twoServingProcesses({});
 
     test("changed while no stream is open, it is told on the stream the client opens there next", async () => {
       const [a, b] = serving as [HttpServing, HttpServing];
@@ -136,7 +121,7 @@ describe(
       await eventually(() => a.live.stats().subscriptions === 1, "A watching it");
       first.abort();
       const told = b.live.stats().notifications;
-      psql(databaseUrl, "UPDATE customers SET name = 'While away' WHERE id = 1");
+      psql(databaseUrl(), "UPDATE customers SET name = 'While away' WHERE id = 1");
       // B re-runs it: it notifies this session's copy there, whose client has no stream there.
       await eventually(() => b.live.stats().notifications > told, "B re-running it");
       await Promise.all([a.live.settled(), b.live.settled()]);
