@@ -9,30 +9,14 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { eq, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import pg from "pg";
-import {
-  command,
-  defineApp,
-  Origin,
-  postgres,
-  type App,
-} from "../../packages/livecmd/runtime/index.ts";
-import type { KeyValue, TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
+import { command, defineApp, postgres, type App } from "../../packages/livecmd/runtime/index.ts";
+import type { KeyValue } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
+import { readKeys, runObserved } from "../helpers/observedRuns.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { SQLITE_DRIVERS } from "../helpers/sqliteDrivers.ts";
 
 const notes = sqliteTable("notes", { id: integer("id").primaryKey(), title: text("title") });
-
-/** Runs `name(...args)` as an agent's run that `reads` is told of, cancelled by `signal` when given. */
-function runObserved(app: App, name: string, args: unknown[], signal?: AbortSignal) {
-  const reads: TableRead[] = [];
-  const running = engineOf(app).run(name, args, {
-    origin: Origin.Agent,
-    observer: { read: (each) => reads.push(...each), sawPrincipal: () => {} },
-    ...(signal && { signal }),
-  });
-  return { reads, running };
-}
 
 const betterSqlite3 = SQLITE_DRIVERS.find(({ name }) => name === "better-sqlite3")!;
 
@@ -69,14 +53,8 @@ describe(
       const first = runObserved(app, "show", [1]);
       const second = runObserved(app, "show", [2]);
       await Promise.all([first.running, second.running]);
-      const keys = (reads: TableRead[]) =>
-        reads.map((read) =>
-          read.column === undefined
-            ? `${read.table} whole`
-            : `${read.table}.${read.column} = ${read.values.map((key) => app.db.keyText(key)).join(", ")}`,
-        );
-      assert.deepEqual(keys(first.reads), ["notes.rowid = 1"]);
-      assert.deepEqual(keys(second.reads), ["notes.rowid = 2"]);
+      assert.deepEqual(readKeys(app, first.reads), ["notes.rowid = 1"]);
+      assert.deepEqual(readKeys(app, second.reads), ["notes.rowid = 2"]);
     });
 
     test("once ctx.signal fired, no statement through the handle starts: the run rejects with an AbortError", async () => {

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -8,41 +7,18 @@ import pg from "pg";
 import { command, defineApp, postgres, type App } from "../../packages/livecmd/runtime/index.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import { root } from "../helpers/cli.ts";
+import { generatedPostgresClient } from "../helpers/prismaClient.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 
 const server = postgresServer();
 
-const SCHEMA = /* prisma */ `
-generator client {
-  provider = "prisma-client"
-  output   = "./client"
-}
-datasource db {
-  provider = "postgresql"
-}
+const MODELS = /* prisma */ `
 model Note {
   id    Int    @id
   title String
   @@map("notes")
 }
 `;
-
-/** Prisma's client for PostgreSQL, generated for this run (scripts/prisma-generate.sh explains the engine variable). */
-function generatedClient(folder: string): string {
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(path.join(folder, "schema.prisma"), SCHEMA);
-  const generated = spawnSync(
-    "npx",
-    ["--no-install", "prisma", "generate", "--schema", path.join(folder, "schema.prisma")],
-    {
-      cwd: root,
-      encoding: "utf8",
-      env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: "/bin/false" },
-    },
-  );
-  if (generated.status !== 0) throw new Error(`prisma generate failed: ${generated.stderr}`);
-  return path.join(folder, "client/client.ts");
-}
 
 interface Notes {
   note: {
@@ -63,7 +39,7 @@ describe(
     let app: App;
 
     before(async () => {
-      const { PrismaClient } = (await import(generatedClient(folder))) as {
+      const { PrismaClient } = (await import(generatedPostgresClient(folder, MODELS))) as {
         PrismaClient: new (options: { adapter: unknown }) => Notes;
       };
       url = await emptyDatabase(server.url!);

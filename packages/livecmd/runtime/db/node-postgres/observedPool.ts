@@ -1,3 +1,4 @@
+import { AsyncResource } from "node:async_hooks";
 import type { PgClient, PgPool, PgQueryConfig, PgQueryResult } from "./pgShapes.ts";
 
 /** Where a connection stands, as PostgreSQL said after its last statement (`ReadyForQuery`). */
@@ -67,6 +68,11 @@ export function connectionConfigOf(client: PgClient): Record<string, unknown> {
  * whose `query` is observed (`pool.query` connects through it too). The app keeps the pool it
  * made, and every library holding it (Drizzle, Kysely, Prisma's adapter) sees the same. Returns
  * the pool as livecmd uses it itself, unobserved.
+ *
+ * A `connect` callback runs in the async context of the caller that asked for the client: pg-pool
+ * keeps waiting callbacks in a queue of its own and calls each from whichever caller released a
+ * client (or from the socket's events), so unbound, `pool.query`'s statement would be told to the
+ * run that freed the connection, not to the run that made it.
  */
 export function observePool(pool: PgPool, statements: PgHandleStatements): PgPool {
   const connect = (pool.connect as Method).bind(pool);
@@ -78,8 +84,11 @@ export function observePool(pool: PgPool, statements: PgHandleStatements): PgPoo
   };
   (pool as unknown as Record<string, unknown>).connect = (callback?: unknown) =>
     typeof callback === "function"
-      ? connect((error: Error | undefined, client: PgClient | undefined, done: unknown) =>
-          (callback as Method)(error, client && proxyOf(client), done),
+      ? connect(
+          AsyncResource.bind(
+            (error: Error | undefined, client: PgClient | undefined, done: unknown) =>
+              (callback as Method)(error, client && proxyOf(client), done),
+          ),
         )
       : (connect() as Promise<PgClient>).then(proxyOf);
   return unobservedPool(pool, connect as () => Promise<PgClient>);

@@ -17,6 +17,21 @@ export const CHANGES_CHANNEL = "livecmd_changes";
  */
 export const ROOT_OF = `${LIVECMD_SCHEMA}.root_of`;
 
+/**
+ * `ROOT_OF`'s answer for the relation whose oid is `relation` (an SQL expression), in SQL alone:
+ * the function's body, and what a plan's relations are looked up by, which must not wait for
+ * the function to be installed (a run's first statements on a fresh database come before it).
+ */
+export function rootOf(relation: string): string {
+  return /* sql */ `(
+    WITH RECURSIVE up (rel) AS (
+      SELECT ${relation} UNION SELECT i.inhparent FROM up JOIN pg_inherits i ON i.inhrelid = up.rel)
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM up JOIN pg_inherits i ON i.inhrelid = up.rel
+                              GROUP BY up.rel HAVING count(*) > 1) THEN NULL
+           ELSE (SELECT c.relname FROM up JOIN pg_class c ON c.oid = up.rel
+                  WHERE NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = up.rel)) END)`;
+}
+
 /** Serializes installs by every process and `livecmd db install` on one database. */
 const INSTALL_LOCK = "hashtext('livecmd install')";
 
@@ -132,13 +147,7 @@ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_inherits WHERE inhrelid = relation) THEN
     RETURN (SELECT relname FROM pg_class WHERE oid = relation);
   END IF;
-  RETURN (
-    WITH RECURSIVE up (rel) AS (
-      SELECT relation UNION SELECT i.inhparent FROM up JOIN pg_inherits i ON i.inhrelid = up.rel)
-    SELECT CASE WHEN EXISTS (SELECT 1 FROM up JOIN pg_inherits i ON i.inhrelid = up.rel
-                              GROUP BY up.rel HAVING count(*) > 1) THEN NULL
-           ELSE (SELECT c.relname FROM up JOIN pg_class c ON c.oid = up.rel
-                  WHERE NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = up.rel)) END);
+  RETURN ${rootOf("relation")};
 END $$;
 -- JIT off: its queries read a few catalog rows, but a database's planner settings can price them
 -- past jit_above_cost (enable_nestloop = off makes every nested loop cost 1e10), and then each

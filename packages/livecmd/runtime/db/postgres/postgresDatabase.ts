@@ -4,6 +4,7 @@ import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../databas
 import { cancellableQuery, whileCancellable } from "../node-postgres/cancellableQuery.ts";
 import type { PgHandleStatements } from "../node-postgres/observedPool.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
+import { readsNoTable } from "./readsNoTable.ts";
 import type { RunScope } from "../runScope.ts";
 import type {
   PgClient,
@@ -45,6 +46,9 @@ interface OpenTransaction {
 
 /** What a database loads as it opens. */
 type LoadedOnOpen = typeof LoadedOnOpenModule;
+
+/** What a statement that reads no table (`readsNoTable.ts`) is planned as. */
+const NO_READS: Promise<readonly PlannedRead[]> = Promise.resolve([]);
 
 /** What every view of one pool shares. */
 export class PostgresConnection {
@@ -125,6 +129,7 @@ export class PostgresConnection {
    * once every pooled connection is held by a transaction doing the same.
    */
   reads(text: string, on: ExplainedOn | undefined): Promise<readonly PlannedRead[]> {
+    if (readsNoTable(text)) return NO_READS;
     let reads = this.#reads.get(text);
     if (!reads) this.#reads.set(text, (reads = this.#explain(text, on)));
     return reads;

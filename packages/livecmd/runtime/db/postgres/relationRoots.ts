@@ -1,10 +1,10 @@
-import { DDL_EVENT_TRIGGER, ROOT_OF } from "./changeFeed.ts";
+import { DDL_EVENT_TRIGGER, rootOf } from "./changeFeed.ts";
 import { tableKey, type PlannedTable } from "./keyColumns.ts";
 import type { PgClient } from "../node-postgres/pgShapes.ts";
 
 /** A relation a plan names, as the change feed knows it. */
 export interface Relation {
-  /** The table its changes are sent as (`ROOT_OF`); undefined under multiple inheritance. */
+  /** The table its changes are sent as (`ROOT_OF`, as `rootOf` spells it); undefined under multiple inheritance. */
   readonly root: string | undefined;
   /** `pg_class.relkind`: `r` table, `p` partitioned, `m` materialized view, `f` foreign... */
   readonly kind: string;
@@ -25,7 +25,7 @@ export async function relationsOf(
   const { rows } = await client.query({
     text: /* sql */ `
       SELECT n.nspname AS schema, c.relname AS name, c.relkind::text AS kind,
-             ${ROOT_OF}(c.oid) AS root,
+             ${rootOf("c.oid")} AS root,
              EXISTS (SELECT 1 FROM pg_event_trigger WHERE evtname = $3 AND evtenabled <> 'D') AS "ddlHeard"
         FROM unnest($1::text[], $2::text[]) t (schema, name)
         JOIN pg_namespace n ON n.nspname = t.schema
