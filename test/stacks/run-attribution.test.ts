@@ -22,10 +22,9 @@ import {
   type DatabaseSource,
 } from "../../packages/livecmd/runtime/index.ts";
 import { PrismaClient as SqlitePrismaClient } from "../../examples/prisma/client/client.ts";
-import { root } from "../helpers/cli.ts";
+import { PrismaClient as PostgresPrismaClient } from "../../examples/prisma/postgres/client/client.ts";
 import { readKeys, runObserved } from "../helpers/observedRuns.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
-import { generatedPostgresClient } from "../helpers/prismaClient.ts";
 import { SQLITE_DRIVERS, type TestConnection } from "../helpers/sqliteDrivers.ts";
 
 /**
@@ -35,7 +34,7 @@ import { SQLITE_DRIVERS, type TestConnection } from "../helpers/sqliteDrivers.ts
  * and Prisma keep queues of their own), and every run must be told of its own note and no other.
  */
 const RUNS = 16;
-// author_id and body for the SQLite example's Prisma client (examples/prisma/schema.prisma).
+// author_id and body for the notes example's Prisma clients (examples/prisma/schema.prisma).
 const NOTES = `CREATE TABLE notes (id integer PRIMARY KEY, author_id integer NOT NULL DEFAULT 1,
                                    title text NOT NULL, body text NOT NULL DEFAULT '');
   INSERT INTO notes (id, title) VALUES ${Array.from({ length: RUNS }, (_, i) => `(${i + 1}, 't${i + 1}')`).join(", ")};`;
@@ -89,17 +88,6 @@ describe(
   { skip: server.skip },
   () => {
     const pgNotes = pgTable("notes", { id: pgInteger("id").primaryKey(), title: pgText("title") });
-    const folder = path.join(root, ".tmp", `prisma-attribution-${process.pid}`);
-    let PrismaClient: new (options: { adapter: unknown }) => PrismaNotes;
-    before(async () => {
-      ({ PrismaClient } = await import(
-        generatedPostgresClient(
-          folder,
-          `model Note {\n  id Int @id\n  title String\n  @@map("notes")\n}`,
-        )
-      ));
-    });
-    after(() => rmSync(folder, { recursive: true, force: true }));
 
     /**
      * On a fresh database each: nothing said on the log (no statement explained before livecmd's
@@ -174,11 +162,11 @@ describe(
           .execute((trx) => trx.selectFrom("notes").selectAll().where("id", "=", id).execute());
     });
     onPool("Prisma 7 through @prisma/adapter-pg", (pool) => {
-      const client = new PrismaClient({ adapter: new PrismaPg(pool) });
+      const client = new PostgresPrismaClient({ adapter: new PrismaPg(pool) });
       return (id) => client.note.findFirst({ where: { id } });
     });
     onPool("a Prisma interactive transaction", (pool) => {
-      const client = new PrismaClient({ adapter: new PrismaPg(pool) });
+      const client = new PostgresPrismaClient({ adapter: new PrismaPg(pool) });
       return (id) => client.$transaction((tx) => tx.note.findFirst({ where: { id } }));
     });
 
@@ -202,11 +190,6 @@ async function endsWithin(ending: Promise<void>, what: string): Promise<void> {
 
 interface NotesTable {
   notes: { id: number; title: string };
-}
-
-interface PrismaNotes {
-  note: { findFirst(query: { where: { id: number } }): Promise<unknown> };
-  $transaction<T>(fn: (tx: PrismaNotes) => Promise<T>): Promise<T>;
 }
 
 const sqliteNotes = sqliteTable("notes", { id: integer("id").primaryKey(), title: text("title") });

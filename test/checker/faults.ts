@@ -1,0 +1,59 @@
+import { AsyncResource } from "node:async_hooks";
+import type { TableChange } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
+import { AppEngine, type RunObserver } from "../../packages/livecmd/runtime/model/appEngine.ts";
+
+/**
+ * livecmd broken on purpose, so that the checker is seen to catch what it exists to catch. Each
+ * patches this process (the checker runs it in a process of its own): made before the app opens.
+ */
+export const FAULTS = {
+  /** pg-pool's waiting connect callbacks run in the context of whoever freed a connection. */
+  unbound(): void {
+    AsyncResource.bind = ((fn: unknown) => fn) as typeof AsyncResource.bind;
+  },
+  /** One change in 1,000 the database reports never reaches the live registry. */
+  drop(): void {
+    let counted = 0;
+    const onChange = AppEngine.prototype.onChange;
+    AppEngine.prototype.onChange = function (listener) {
+      return onChange.call(this, (changes: readonly TableChange[]) => {
+        const kept = changes.filter(() => ++counted % 1_000 !== 0);
+        if (kept.length > 0) listener(kept);
+      });
+    };
+  },
+  /** One statement in 200 is told to another run in progress instead of its own, when there is one. */
+  misattribute(): void {
+    const live = new Set<RunObserver>();
+    let statements = 0;
+    const { run } = AppEngine.prototype;
+    AppEngine.prototype.run = function (name, args, options) {
+      const { observer } = options;
+      if (!observer) return run.call(this, name, args, options);
+      const misread: RunObserver = {
+        read(reads) {
+          const other = ++statements % 200 === 0 && [...live].find((each) => each !== observer);
+          try {
+            (other || observer).read(reads);
+          } catch {
+            // A run that ended a moment ago takes no more reads: this one keeps its own.
+            observer.read(reads);
+          }
+        },
+        ...(observer.narrowed && { narrowed: observer.narrowed.bind(observer) }),
+        ...(observer.tablesOnly !== undefined && { tablesOnly: observer.tablesOnly }),
+        sawPrincipal: () => observer.sawPrincipal(),
+      };
+      live.add(observer);
+      return run
+        .call(this, name, args, { ...options, observer: misread })
+        .finally(() => live.delete(observer));
+    };
+  },
+} as const;
+
+export type Fault = keyof typeof FAULTS;
+
+export function isFault(name: string): name is Fault {
+  return Object.hasOwn(FAULTS, name);
+}
