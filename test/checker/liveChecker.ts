@@ -22,7 +22,9 @@ import {
  * - **convergence**: the version of each watched URI's last result the watcher was told equals a
  *   fresh read's (a lost final change fails);
  * - **no silent change**: a URI watched through a whole round whose fresh result changed in it was
- *   told changed in it (a notification, or the watch tool's answer).
+ *   told changed in it (a notification, or the watch tool's answer);
+ * - and no run is said to have made no statement livecmd could see: every command of a target
+ *   reads through the handle livecmd was given.
  *
  * Every failure names the seed, which replays the same schedule of watches and writes.
  */
@@ -129,6 +131,11 @@ export async function checkLive(target: Target, options: CheckOptions): Promise<
       failures.push(...silentChanges(watchers, throughout, before, fresh, where));
       before = fresh;
     }
+    // Every command of every target reads through the handle livecmd was given.
+    for (const command of serving.live.unseen())
+      failures.push(
+        `livecmd said a run of ${command} made no statement it could see, though every run reads through the handle it was given (seed ${options.seed})`,
+      );
   } finally {
     await Promise.all(watchers.map((watcher) => watcher.close()));
     await agent.close();

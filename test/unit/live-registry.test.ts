@@ -228,7 +228,7 @@ test("live: a command whose run livecmd saw no statement of is named once, sayin
   const cases: [database: DatabaseSource | undefined, said: RegExp][] = [
     [
       () => new BetterSqlite3(":memory:"),
-      /^counter is watched, but its run made no statement livecmd could see, so every write re-runs it: give livecmd the handle/,
+      /^counter is watched, but its run made no statement through the better-sqlite3 connection to a database in memory, where livecmd watches \(it saw 0 statements of other runs there\), so every write re-runs it: give livecmd the handle/,
     ],
     [
       undefined,

@@ -85,6 +85,11 @@ export interface AppDatabase extends Database {
   /** A key value as `livecmd inspect --reads` prints it. */
   keyText(key: KeyValue): string;
   /**
+   * The connection livecmd watches the app's own statements through, as a line names it (`the
+   * better-sqlite3 connection to notes.sqlite`): said of a live command whose run made none there.
+   */
+  handleText(): string;
+  /**
    * Resolves once every write committed before the call has been reported as changed (on
    * PostgreSQL the change feed's notifications arrive after the commit; on SQLite once the log
    * is read, a page a turn: at once for most writes).

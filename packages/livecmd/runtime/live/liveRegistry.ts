@@ -122,6 +122,8 @@ export class LiveRegistry {
   readonly #onUnseen: NonNullable<LiveRegistryOptions["onUnseen"]>;
   /** The commands a run of which made no statement livecmd saw, in the order first found. */
   readonly #unseen = new Set<string>();
+  /** Statements the runs of watched groups made that livecmd saw, for `unseenReadsWarning`. */
+  #statementsSeen = 0;
   readonly #groups = new Map<string, Group>();
   readonly #index = new ReadIndex<Group>();
   /** Groups with a run in progress: a change meanwhile is matched against what it read so far. */
@@ -451,6 +453,7 @@ export class LiveRegistry {
       failure = error instanceof Error ? error.message : String(error);
     }
     group.reading = undefined;
+    this.#statementsSeen += reads.statements;
     if (result !== FAILED && reads.unseen) this.#readsUnseen(group.command, reads);
     // What a failed run read before failing (a missing row's table) is what can make it succeed;
     // one that failed before reading anything keeps what it read last.
@@ -477,7 +480,14 @@ export class LiveRegistry {
     reads.seeNothing();
     if (this.#unseen.has(command)) return;
     this.#unseen.add(command);
-    this.#onUnseen(unseenReadsWarning(command, this.#engine.hasDatabase));
+    this.#onUnseen(
+      unseenReadsWarning(
+        command,
+        this.#engine.hasDatabase
+          ? { handle: this.#engine.db.handleText(), statements: this.#statementsSeen }
+          : undefined,
+      ),
+    );
   }
 
   /**
@@ -568,11 +578,19 @@ function principalKey(auth: AuthInfo | undefined): string | null {
     : `${principal}\u0000${[...(auth?.scopes ?? [])].sort().join(" ")}`;
 }
 
-/** What is said of a live command whose run made no statement livecmd saw, and what to do. */
-export function unseenReadsWarning(command: string, hasDatabase: boolean): string {
-  return hasDatabase
-    ? `${command} is watched, but its run made no statement livecmd could see, so every write re-runs it: ${UNSEEN_FIX}`
-    : `${command} is watched, but ${NO_DATABASE}`;
+/**
+ * What is said of a live command whose run made no statement livecmd saw, and what to do: where
+ * livecmd watches (`AppDatabase.handleText`), and how many statements of other runs it saw there,
+ * so that "none of this run's" is not taken for "none at all".
+ */
+export function unseenReadsWarning(
+  command: string,
+  watched: { handle: string; statements: number } | undefined,
+): string {
+  if (!watched) return `${command} is watched, but ${NO_DATABASE}`;
+  const { handle, statements } = watched;
+  const others = `${statements} ${statements === 1 ? "statement" : "statements"} of other runs`;
+  return `${command} is watched, but its run made no statement through ${handle}, where livecmd watches (it saw ${others} there), so every write re-runs it: ${UNSEEN_FIX}`;
 }
 
 function logRerunError(failure: RerunFailure): void {

@@ -113,14 +113,15 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
         if (typeof found === "string") checkUrl(found);
         ownsPool = typeof found === "string" || isClient(found);
         shared.pool = livecmdPool(pg, found, shared, log);
-        await firstConnection(
-          shared.pool,
+        const where =
           typeof found === "string"
             ? redacted(found)
             : isPool(found)
               ? handleWhere("pg.Pool", found.options)
-              : handleWhere("pg.Client", found.connectionParameters),
-        );
+              : handleWhere("pg.Client", found.connectionParameters);
+        shared.handleText =
+          typeof found === "string" ? `the pool livecmd made for ${where}` : `${where}`;
+        await firstConnection(shared.pool, where);
         const feed = await shared.loaded;
         const feedListener = (listener = new feed.ChangeListener(() => shared.pool, heard, log));
         await options.setUp?.(setUpView).catch((error: Error) => {

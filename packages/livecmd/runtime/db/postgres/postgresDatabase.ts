@@ -62,6 +62,8 @@ export class PostgresConnection {
 
   /** Set once connected: the first statement of every view awaits that. */
   pool!: PgPool;
+  /** What the app gave `postgres()`, as `AppDatabase.handleText` says it; set as it opens. */
+  handleText = "the database postgres() was given";
 
   constructor(
     readonly types: PgTypeParsers,
@@ -283,6 +285,10 @@ export class PostgresDatabase implements AppDatabase {
    */
   keyText(key: string): string {
     return `'${key.replaceAll("'", "''")}'`;
+  }
+
+  handleText(): string {
+    return this.shared.handleText;
   }
 
   observedBy(observer: TableObserver): PostgresDatabase {

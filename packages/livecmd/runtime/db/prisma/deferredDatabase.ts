@@ -50,6 +50,10 @@ export class DeferredDatabase implements AppDatabase {
     return this.#opened?.spentConfirmations();
   }
 
+  handleText(): string {
+    return this.#opened?.handleText() ?? "Prisma's adapter, still connecting";
+  }
+
   keyText(key: string): string {
     return this.#opened ? this.#opened.keyText(key) : JSON.stringify(key);
   }

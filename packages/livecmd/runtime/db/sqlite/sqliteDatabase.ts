@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import path from "node:path";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
 import { ANY_TABLE } from "../anyTable.ts";
 import { anyRowsOf, type TableChange, type TableRead } from "../keyedAccess.ts";
@@ -126,6 +127,13 @@ class ConnectionCore {
    * Whether a transaction is open on the connection: `ctx.db`'s, or one the app began through its
    * handle (Drizzle's, Kysely's, `BEGIN`), when its library can tell.
    */
+  /** `AppDatabase.handleText`: the library, and the file (`PRAGMA database_list`: its path, or none in memory). */
+  handleText(): string {
+    const main = this.#own.prepare("PRAGMA database_list").get() as { file?: string } | undefined;
+    const where = main?.file ? path.basename(main.file) : "a database in memory";
+    return `the ${this.library.name} connection to ${where}`;
+  }
+
   get inTransaction(): boolean {
     return this.library.inTransaction(this.handle) ?? this.open !== undefined;
   }
@@ -458,6 +466,10 @@ export class SqliteDatabase implements AppDatabase {
 
   keyText(key: string): string {
     return keyText(key);
+  }
+
+  handleText(): string {
+    return this.#connection.handleText();
   }
 
   /**
