@@ -34,6 +34,8 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["replicas", async () => (await import("./replicas.bench.ts")).replicasBench],
   ["startup", async () => (await import("./startup.bench.ts")).startupBench],
   ["stacks", async () => (await import("./stacks.bench.ts")).stacksBench],
+  ["saturated-pool", async () => (await import("./saturatedPool.bench.ts")).saturatedPoolBench],
+  ["checker", async () => (await import("./checker.bench.ts")).checkerBench],
 ];
 
 const RESULTS_FILE = path.join(import.meta.dirname, "RESULTS.md");

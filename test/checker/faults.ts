@@ -9,7 +9,13 @@ import { AppEngine, type RunObserver } from "../../packages/livecmd/runtime/mode
 export const FAULTS = {
   /** pg-pool's waiting connect callbacks run in the context of whoever freed a connection. */
   unbound(): void {
-    AsyncResource.bind = ((fn: unknown) => fn) as typeof AsyncResource.bind;
+    AsyncResource.prototype.runInAsyncScope = function <This, Result>(
+      fn: (this: This, ...args: unknown[]) => Result,
+      thisArg?: This,
+      ...args: unknown[]
+    ): Result {
+      return fn.apply(thisArg as This, args);
+    };
   },
   /** One change in 1,000 the database reports never reaches the live registry. */
   drop(): void {

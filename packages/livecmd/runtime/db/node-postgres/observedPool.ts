@@ -22,6 +22,12 @@ export interface SentStatement {
 
 /** What the PostgreSQL engine does with each statement the app sends through its own handle. */
 export interface PgHandleStatements {
+  /**
+   * Tells the run it belongs to what `sent` reads and says so, when that needs no wait (its plan
+   * known, no value to look up off other rows, no cancellation to watch): then it goes to pg as
+   * the app sent it, with nothing in between. Else false, and `statement` does it all.
+   */
+  toldAtOnce(sent: SentStatement): boolean;
   /** Sends it (`send`) for the run it belongs to, its reads reported first, cancelled with the run. */
   statement(sent: SentStatement, send: () => Promise<PgQueryResult>): Promise<PgQueryResult>;
   /** A statement streamed (pg-cursor, pg-query-stream), which goes at once: its reads reported as well as can be. */
@@ -82,15 +88,14 @@ export function observePool(pool: PgPool, statements: PgHandleStatements): PgPoo
     if (!proxy) proxies.set(client, (proxy = observedClient(client, statements)));
     return proxy;
   };
-  (pool as unknown as Record<string, unknown>).connect = (callback?: unknown) =>
-    typeof callback === "function"
-      ? connect(
-          AsyncResource.bind(
-            (error: Error | undefined, client: PgClient | undefined, done: unknown) =>
-              (callback as Method)(error, client && proxyOf(client), done),
-          ),
-        )
-      : (connect() as Promise<PgClient>).then(proxyOf);
+  (pool as unknown as Record<string, unknown>).connect = (callback?: unknown) => {
+    if (typeof callback !== "function") return (connect() as Promise<PgClient>).then(proxyOf);
+    // A resource of its own, not AsyncResource.bind: on Node 20 that builds a deprecation wrapper per call.
+    const caller = new AsyncResource("livecmd:pool.connect");
+    return connect((error: Error | undefined, client: PgClient | undefined, done: unknown) =>
+      caller.runInAsyncScope(callback as Method, undefined, error, client && proxyOf(client), done),
+    );
+  };
   return unobservedPool(pool, connect as () => Promise<PgClient>);
 }
 
@@ -133,6 +138,8 @@ function observedQuery(client: PgClient, statements: PgHandleStatements): Method
       (client.on as (event: string, listener: (value: never) => void) => unknown)(event, listener),
   };
   let previous: Promise<void> = Promise.resolve();
+  /** Statements made on this connection and not sent yet: with none, the next goes at once. */
+  let unsent = 0;
   return (...args: unknown[]) => {
     const [first, second] = args;
     const config = (
@@ -145,21 +152,34 @@ function observedQuery(client: PgClient, statements: PgHandleStatements): Method
       statements.streamed(String(config.text), values);
       return query(...args);
     }
+    const text = String(config.text);
+    if (
+      unsent === 0 &&
+      statements.toldAtOnce({ text, values, client: unobserved, status: status() })
+    )
+      return query(...args);
     const callback = args.find((arg) => typeof arg === "function") as Callback | undefined;
     const sendArgs = callback ? args.filter((arg) => arg !== callback) : args;
     let handedOff!: () => void;
     const turn = previous;
     previous = new Promise<void>((resolve) => (handedOff = resolve));
-    const text = String(config.text);
-    const result = turn.then(() =>
+    unsent += 1;
+    let left = false;
+    const sent = () => {
+      if (left) return;
+      left = true;
+      unsent -= 1;
+      handedOff();
+    };
+    const observe = () =>
       statements.statement({ text, values, client: unobserved, status: status() }, () => {
         const sending = query(...sendArgs) as Promise<PgQueryResult>;
-        handedOff();
+        sent();
         return sending;
-      }),
-    );
+      });
+    const result = unsent === 1 ? observe() : turn.then(observe);
     // A statement that never left (cancelled, or its explain failed) holds back nothing.
-    void result.finally(handedOff).catch(() => {});
+    void result.finally(() => sent()).catch(() => {});
     if (!callback) return result;
     result.then(
       (rows) => callback(null, rows),

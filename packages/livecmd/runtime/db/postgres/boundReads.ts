@@ -68,14 +68,49 @@ export async function reportReads(
   query: Query,
   narrowing = false,
 ): Promise<readonly ToldPage[]> {
-  if (observer.tablesOnly) {
-    observer.read?.(reads.map(({ table }) => ({ table })));
+  if (observer.tablesOnly || !narrowing) {
+    await tellReads(observer, reads, params, query);
     return [];
   }
   const { now, later, pages } = boundReads(reads, params, narrowing);
   observer.read?.(now);
   if (later.length > 0) observer.read?.(await lookedUpReads(later, params, query));
   return pages;
+}
+
+/**
+ * `reportReads` of a statement whose pages are not narrowed, told at once where it can be: a
+ * promise only when values must first be looked up off other rows.
+ */
+export async function tellReads(
+  observer: TableObserver,
+  reads: readonly PlannedRead[],
+  params: readonly unknown[],
+  query: Query,
+): Promise<void> {
+  if (tellReadsAtOnce(observer, reads, params)) return;
+  const { now, later } = boundReads(reads, params);
+  observer.read?.(now);
+  observer.read?.(await lookedUpReads(later, params, query));
+}
+
+/**
+ * Tells `observer` what a statement planned as `reads` reads bound to `params`, and says so,
+ * unless some value must first be looked up off other rows: then nothing is told, and false.
+ */
+export function tellReadsAtOnce(
+  observer: TableObserver,
+  reads: readonly PlannedRead[],
+  params: readonly unknown[],
+): boolean {
+  if (observer.tablesOnly) {
+    observer.read?.(reads.map(({ table }) => ({ table })));
+    return true;
+  }
+  const { now, later } = boundReads(reads, params);
+  if (later.length > 0) return false;
+  observer.read?.(now);
+  return true;
 }
 
 /**

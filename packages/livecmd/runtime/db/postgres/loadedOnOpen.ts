@@ -5,7 +5,7 @@
  * a `livecmd serve` start loads: these are most of the PostgreSQL code, and none of it is used
  * before a statement or the change feed is.
  */
-export { reportReads } from "./boundReads.ts";
+export { reportReads, tellReads, tellReadsAtOnce } from "./boundReads.ts";
 export { ChangeListener } from "./changeListener.ts";
 export { unknownFunctions } from "./functionReads.ts";
 export {

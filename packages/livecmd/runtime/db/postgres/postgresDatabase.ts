@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { ANY_TABLE } from "../anyTable.ts";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
 import { cancellableQuery, whileCancellable } from "../node-postgres/cancellableQuery.ts";
-import type { PgHandleStatements } from "../node-postgres/observedPool.ts";
+import type { PgHandleStatements, SentStatement } from "../node-postgres/observedPool.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
 import { readsNoTable } from "./readsNoTable.ts";
 import type { RunScope } from "../runScope.ts";
@@ -57,6 +57,10 @@ export class PostgresConnection {
   readonly scope = new AsyncLocalStorage<OpenTransaction>();
   readonly #texts = new Map<string, string>();
   readonly #reads = new Map<string, Promise<readonly PlannedRead[]>>();
+  /** The plans of `#reads` that have been read, for a statement to be told of without a wait. */
+  readonly #planned = new Map<string, readonly PlannedRead[]>();
+  /** `loaded`, once it has: set by the constructor. */
+  #loadedNow: LoadedOnOpen | undefined;
   /** Lines logged already: each is said once per process, though plans are read again after DDL. */
   readonly #said = new Set<string>();
 
@@ -73,7 +77,9 @@ export class PostgresConnection {
     readonly checkingReads = false,
     /** The app's command runs, which the statements it sends through its own pool report to. */
     private readonly runs?: RunScope,
-  ) {}
+  ) {
+    this.loaded.then((loaded) => (this.#loadedNow = loaded)).catch(() => {});
+  }
 
   /**
    * Runs `config` (planned as `reads`) in a transaction of its own, or the app's, and logs what
@@ -117,6 +123,7 @@ export class PostgresConnection {
   /** Plans are read again from now on: DDL may have changed what a statement reads. */
   forgetPlans(): void {
     this.#reads.clear();
+    this.#planned.clear();
   }
 
   text(sql: string): string {
@@ -131,10 +138,15 @@ export class PostgresConnection {
    * once every pooled connection is held by a transaction doing the same.
    */
   reads(text: string, on: ExplainedOn | undefined): Promise<readonly PlannedRead[]> {
-    if (readsNoTable(text)) return NO_READS;
     let reads = this.#reads.get(text);
-    if (!reads) this.#reads.set(text, (reads = this.#explain(text, on)));
-    return reads;
+    if (reads) return reads;
+    const planning = (reads = readsNoTable(text) ? NO_READS : this.#explain(text, on));
+    this.#reads.set(text, planning);
+    // Unless DDL made the plan be read again meanwhile.
+    void planning.then((planned) => {
+      if (this.#reads.get(text) === planning) this.#planned.set(text, planned);
+    });
+    return planning;
   }
 
   /**
@@ -144,17 +156,20 @@ export class PostgresConnection {
    * once every pooled connection is held so), and cancelled with the run.
    */
   readonly handleStatements: PgHandleStatements = {
-    statement: async ({ text, values, client, status }, send) => {
+    statement: async (sent, send) => {
       const observer = this.runs?.observer();
       throwIfCancelled(observer?.signal);
       // A failed transaction runs nothing but its end: the statement will fail, reading nothing.
-      if (observer?.read && status !== "failed transaction") {
-        const on = status && { client, inTransaction: status === "in transaction" };
-        const { reportReads } = await this.loaded;
-        await reportReads(observer, await this.reads(text, on), values, (own) => client.query(own));
-      }
+      if (observer?.read && sent.status !== "failed transaction") await this.#tell(observer, sent);
       const signal = observer?.signal;
-      return signal ? whileCancellable(this.pool, client.processID, signal, send) : send();
+      return signal ? whileCancellable(this.pool, sent.client.processID, signal, send) : send();
+    },
+    toldAtOnce: (sent) => {
+      const observer = this.runs?.observer();
+      if (observer?.signal) return false;
+      if (!observer?.read || sent.status === "failed transaction") return true;
+      const planned = this.#planned.get(sent.text);
+      return !!planned && !!this.#loadedNow?.tellReadsAtOnce(observer, planned, sent.values);
     },
     streamed: (text) => {
       const observer = this.runs?.observer();
@@ -168,6 +183,13 @@ export class PostgresConnection {
       ]);
     },
   };
+
+  /** Tells `observer` what `sent` reads, once its plan and the values it looks up are in. */
+  async #tell(observer: TableObserver, { text, values, client, status }: SentStatement) {
+    const on = status && { client, inTransaction: status === "in transaction" };
+    const [loaded, reads] = await Promise.all([this.loaded, this.reads(text, on)]);
+    await loaded.tellReads(observer, reads, values, (own) => client.query(own));
+  }
 
   /** Logged once per statement text (per plan read): what watching it cannot rely on. */
   async #explain(text: string, on: ExplainedOn | undefined): Promise<readonly PlannedRead[]> {
