@@ -21,7 +21,9 @@ if [ ! -f "$built" ]; then
   cp -r "$package/binding.gyp" "$package/deps" "$package/src" "$package/package.json" "$sources"
   node_gyp="$(dirname "$(readlink -f "$(command -v npm)")")/../node_modules/node-gyp/bin/node-gyp.js"
   echo "better-sqlite3-line.sh: building better-sqlite3 $version for Node $major" >&2
-  (cd "$sources" && PATH="$line:$PATH" node "$node_gyp" rebuild --release --nodedir="$line/.." -j 2) \
+  # Under `npm run` (npm run bench), npm passes its own nodedir (Debian's npm: /usr, the machine's
+  # Node) as npm_config_nodedir, which node-gyp takes over --nodedir: the line's headers must win.
+  (cd "$sources" && PATH="$line:$PATH" env -u npm_config_nodedir node "$node_gyp" rebuild --release --nodedir="$line/.." -j 2) \
     >"$sources/build.log" 2>&1 || { tail -20 "$sources/build.log" >&2; exit 1; }
   mkdir -p "$(dirname "$built")"
   cp "$sources/build/Release/better_sqlite3.node" "$built"

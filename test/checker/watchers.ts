@@ -1,6 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { WatchAnswer } from "../../packages/livecmd/runtime/model/watchTool.ts";
 import { VERSION_META_KEY } from "../../packages/livecmd/runtime/model/resultMeta.ts";
+import { notingPushStream } from "../helpers/stackClients.ts";
 
 /** How a watcher watches: a 2026-07-28 listen, 2025 `resources/subscribe`, or the watch tool. */
 export type WatcherKind = "listen" | "subscribe" | "watch tool";
@@ -101,14 +102,8 @@ export async function connectClient(
     { name: "live-checker", version: "0" },
     { versionNegotiation: { mode: era === "2026-07-28" ? { pin: era } : "legacy" } },
   );
-  let opened!: () => void;
-  const pushStreamOpen = new Promise<void>((resolve) => (opened = resolve));
-  const fetchNotingPushStream = async (input: string | URL, init?: RequestInit) => {
-    const response = await fetch(input, init);
-    if (init?.method === "GET" && response.ok) opened();
-    return response;
-  };
-  await client.connect(new StreamableHTTPClientTransport(url, { fetch: fetchNotingPushStream }));
+  const { fetch, pushStreamOpen } = notingPushStream();
+  await client.connect(new StreamableHTTPClientTransport(url, { fetch }));
   return { client, pushStreamOpen };
 }
 

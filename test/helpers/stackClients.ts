@@ -36,20 +36,29 @@ export async function connectStackClient(
   token: string,
 ): Promise<StackClient> {
   const updates = new UpdateQueue();
+  const { fetch, pushStreamOpen } = notingPushStream();
+  const transport = { requestInit: { headers: { authorization: `Bearer ${token}` } }, fetch };
+  return kind.sdk === "v1"
+    ? connectV1(url, transport, updates, pushStreamOpen)
+    : connectV2(kind.era, url, transport, updates, pushStreamOpen);
+}
+
+/**
+ * A `fetch` for a client's transport, and when its 2025 push stream (the GET) first opened: what
+ * the server pushes before that is lost.
+ */
+export function notingPushStream(): {
+  fetch: (input: string | URL, init?: RequestInit) => Promise<Response>;
+  pushStreamOpen: Promise<void>;
+} {
   let opened!: () => void;
   const pushStreamOpen = new Promise<void>((resolve) => (opened = resolve));
-  const fetchNotingPushStream = async (input: string | URL, init?: RequestInit) => {
+  const noting = async (input: string | URL, init?: RequestInit) => {
     const response = await fetch(input, init);
     if (init?.method === "GET" && response.ok) opened();
     return response;
   };
-  const transport = {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-    fetch: fetchNotingPushStream,
-  };
-  return kind.sdk === "v1"
-    ? connectV1(url, transport, updates, pushStreamOpen)
-    : connectV2(kind.era, url, transport, updates, pushStreamOpen);
+  return { fetch: noting, pushStreamOpen };
 }
 
 type TransportOptions = {
