@@ -44,8 +44,11 @@ export interface Write {
   readonly through: string;
   /** Whether it changes every watched result at once (a storm): picked less often. */
   readonly storm?: boolean;
-  /** `tools` calls the app's tools as an agent would, over MCP. */
-  run(pick: Pick, tools: Tools): Promise<unknown>;
+  /**
+   * Picks what it writes, at once (so that a seed replays the same schedule), and returns the
+   * write; `tools` calls the app's tools as an agent would, over MCP.
+   */
+  prepare(pick: Pick): (tools: Tools) => Promise<unknown>;
 }
 
 export type Tools = (name: string, args: Record<string, unknown>) => Promise<unknown>;
@@ -72,12 +75,16 @@ export interface CheckOptions {
   convergeMs?: number;
 }
 
+type Counts = { writes: number; storms: number; refused: number };
+
 /** What a run did and what it found. */
 export interface CheckReport {
   readonly seed: number;
   readonly rounds: number;
   readonly writes: number;
   readonly storms: number;
+  /** Writes the database refused (they changed nothing), named in their round's log. */
+  readonly refused: number;
   /** Distinct URIs watched at some point, over all watchers. */
   readonly watched: number;
   /** Re-runs and notifications the server made. */
@@ -110,7 +117,7 @@ export async function checkLive(target: Target, options: CheckOptions): Promise<
     if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
     return result.structuredContent;
   };
-  const counts = { writes: 0, storms: 0 };
+  const counts: Counts = { writes: 0, storms: 0, refused: 0 };
   const everWatched = new Set<string>();
   const failures: string[] = [];
   try {
@@ -167,7 +174,7 @@ async function playRound(
   tools: Tools,
   pick: Pick,
   options: CheckOptions,
-  counts: { writes: number; storms: number },
+  counts: Counts,
 ): Promise<string[]> {
   const log: string[] = [];
   const doing: Promise<unknown>[] = [];
@@ -192,8 +199,17 @@ async function playRound(
     counts.writes += 1;
     if (write.storm) counts.storms += 1;
     log.push(write.through);
-    const delay = pick.int(15);
-    doing.push(sleep(delay).then(() => write.run(pick, tools)));
+    const [delay, writing] = [pick.int(15), write.prepare(pick)];
+    // A write the database refuses (SQLite's "database is locked" under another process's write)
+    // is one that did not happen: the properties are over what committed.
+    doing.push(
+      sleep(delay)
+        .then(() => writing(tools))
+        .catch((error: Error) => {
+          counts.refused += 1;
+          log.push(`${write.through} refused: ${error.message.split("\n")[0]}`);
+        }),
+    );
   }
   for (let n = pick.int(4); n > 0; n--)
     doing.push(cancelledRead(agent, pick.item(target.uris), pick.int(6)));
@@ -291,5 +307,5 @@ function silentChanges(
 
 /** One line of a report, for the test's log and `npm run soak`. */
 export function reportLine(target: Target, report: CheckReport): string {
-  return `${target.name}: seed ${report.seed}, ${report.rounds} rounds, ${report.writes} writes (${report.storms} storms), ${report.watched} URIs watched, ${report.reruns} re-runs, ${report.notifications} notifications in ${report.seconds.toFixed(1)} s: ${report.failures.length === 0 ? "every property held" : `${report.failures.length} failures`}`;
+  return `${target.name}: seed ${report.seed}, ${report.rounds} rounds, ${report.writes} writes (${report.storms} storms, ${report.refused} refused), ${report.watched} URIs watched, ${report.reruns} re-runs, ${report.notifications} notifications in ${report.seconds.toFixed(1)} s: ${report.failures.length === 0 ? "every property held" : `${report.failures.length} failures`}`;
 }

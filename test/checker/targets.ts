@@ -49,48 +49,51 @@ export function exampleShop(app: App, where: Elsewhere, name: string): Target {
   const writes: Write[] = [
     {
       through: "the app's tool customers_rename",
-      run: (pick, tools) => tools("customers_rename", { id: customer(pick), name: fresh("Name ") }),
+      prepare: (pick) => {
+        const args = { id: customer(pick), name: fresh("Name ") };
+        return (tools) => tools("customers_rename", args);
+      },
     },
     {
       through: "the app's tool orders_create",
-      run: (pick, tools) =>
-        tools("orders_create", {
+      prepare: (pick) => {
+        const args = {
           customer_id: customer(pick),
           total: pick.item(ORDER_TOTALS) + pick.int(100),
           status: pick.item(["pending", "paid"]),
           placed_on: "2025-06-01",
-        }),
+        };
+        return (tools) => tools("orders_create", args);
+      },
     },
     {
       through: "ctx.db (an order's total)",
-      run: (pick) =>
-        app.db.run(
-          "UPDATE orders SET total = ? WHERE id = (SELECT MIN(id) FROM orders WHERE customer_id = ?)",
-          pick.item(ORDER_TOTALS) + pick.int(100),
-          customer(pick),
-        ),
+      prepare: (pick) => {
+        const [total, id] = [pick.item(ORDER_TOTALS) + pick.int(100), customer(pick)];
+        const sql =
+          "UPDATE orders SET total = ? WHERE id = (SELECT MIN(id) FROM orders WHERE customer_id = ?)";
+        return () => app.db.run(sql, total, id);
+      },
     },
     {
       through: "ctx.db (a tag)",
-      run: (pick) =>
-        app.db.run(
-          "INSERT INTO customer_tags (customer_id, tag) VALUES (?, ?)",
-          customer(pick),
-          fresh("tag-"),
-        ),
+      prepare: (pick) => {
+        const [id, tag] = [customer(pick), fresh("tag-")];
+        return () =>
+          app.db.run("INSERT INTO customer_tags (customer_id, tag) VALUES (?, ?)", id, tag);
+      },
     },
     {
       through: elsewhereName(where),
-      run: (pick) =>
-        writeElsewhere(
-          where,
-          `UPDATE customers SET balance = ${pick.int(10_000)} WHERE id = ${customer(pick)}`,
-        ),
+      prepare: (pick) => {
+        const sql = `UPDATE customers SET balance = ${pick.int(10_000)} WHERE id = ${customer(pick)}`;
+        return () => writeElsewhere(where, sql);
+      },
     },
     {
       through: `a storm through ${elsewhereName(where)}`,
       storm: true,
-      run: () =>
+      prepare: () => () =>
         writeElsewhere(
           where,
           `UPDATE customers SET balance = balance + 1 WHERE id <= ${CUSTOMERS}; UPDATE orders SET flagged = 1 - flagged WHERE customer_id <= ${CUSTOMERS}`,
@@ -99,7 +102,8 @@ export function exampleShop(app: App, where: Elsewhere, name: string): Target {
     {
       through: "a storm through ctx.db",
       storm: true,
-      run: () => app.db.run(`UPDATE customers SET name = name || '.' WHERE id <= ${CUSTOMERS}`),
+      prepare: () => () =>
+        app.db.run(`UPDATE customers SET name = name || '.' WHERE id <= ${CUSTOMERS}`),
     },
   ];
   const uris = [
@@ -173,42 +177,60 @@ export async function notesOn(library: Library, where: Elsewhere): Promise<Targe
   const writes: Write[] = [
     {
       through: "the app's tool notes_rename",
-      run: (pick, tools) => tools("notes_rename", { id: note(pick), title: fresh("t") }),
+      prepare: (pick) => {
+        const args = { id: note(pick), title: fresh("t") };
+        return (tools) => tools("notes_rename", args);
+      },
     },
     {
       through: "the app's tool notes_create",
-      run: (pick, tools) => tools("notes_create", { author_id: author(pick), title: fresh("t") }),
+      prepare: (pick) => {
+        const args = { author_id: author(pick), title: fresh("t") };
+        return (tools) => tools("notes_create", args);
+      },
     },
-    { through: `${library} itself`, run: (pick) => rename(note(pick), fresh("t")) },
+    {
+      through: `${library} itself`,
+      prepare: (pick) => {
+        const [id, title] = [note(pick), fresh("t")];
+        return () => rename(id, title);
+      },
+    },
     {
       through: "ctx.db (a note to another author)",
-      run: (pick) =>
-        app.db.run("UPDATE notes SET author_id = ? WHERE id = ?", author(pick), note(pick)),
+      prepare: (pick) => {
+        const [to, id] = [author(pick), note(pick)];
+        return () => app.db.run("UPDATE notes SET author_id = ? WHERE id = ?", to, id);
+      },
     },
     {
       through: elsewhereName(where),
-      run: (pick) =>
-        writeElsewhere(where, `UPDATE notes SET title = '${fresh("t")}' WHERE id = ${note(pick)}`),
+      prepare: (pick) => {
+        const sql = `UPDATE notes SET title = '${fresh("t")}' WHERE id = ${note(pick)}`;
+        return () => writeElsewhere(where, sql);
+      },
     },
     {
       through: `a storm through ${elsewhereName(where)}`,
       storm: true,
-      run: () => writeElsewhere(where, `UPDATE notes SET title = title || '.'`),
+      prepare: () => () => writeElsewhere(where, `UPDATE notes SET title = title || '.'`),
     },
     {
       through: "a storm through ctx.db",
       storm: true,
-      run: () => app.db.run("UPDATE notes SET body = ?", fresh("b")),
+      prepare: () => {
+        const body = fresh("b");
+        return () => app.db.run("UPDATE notes SET body = ?", body);
+      },
     },
   ];
   if (where.kind === "postgres")
     writes.push({
       through: "a slow transaction through psql",
-      run: (pick) =>
-        writeElsewhere(
-          where,
-          `BEGIN; UPDATE notes SET title = '${fresh("t")}' WHERE id = ${note(pick)}; SELECT pg_sleep(0.05); COMMIT;`,
-        ),
+      prepare: (pick) => {
+        const sql = `BEGIN; UPDATE notes SET title = '${fresh("t")}' WHERE id = ${note(pick)}; SELECT pg_sleep(0.05); COMMIT;`;
+        return () => writeElsewhere(where, sql);
+      },
     });
   const uris = [
     ...Array.from({ length: AUTHORS * NOTES_EACH }, (_, i) => `notes://notes_show/${i + 1}`),
