@@ -124,6 +124,13 @@ function runChild(run: Run): Promise<boolean> {
     ...(run.fault ? [`--break=${run.fault}`] : []),
   ];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit"] });
+  // A soak stopped (a test's time-out, ^C) stops its run too, rather than leave it running.
+  const stop = (signal: NodeJS.Signals) => {
+    child.kill(signal);
+    process.exit(1);
+  };
+  process.once("SIGTERM", stop).once("SIGINT", stop);
+  child.on("exit", () => process.off("SIGTERM", stop).off("SIGINT", stop));
   return new Promise((resolve, reject) =>
     child.on("exit", (code) =>
       code === 0 || code === 1
