@@ -22,8 +22,8 @@ const CONNECTIONS = 4;
 /** Runs at once: four for each connection. */
 const RUNS = CONNECTIONS * 4;
 const READS_PER_RUN = 25;
-const ROUNDS = 12;
-const STEPS_PER_ROUND = 8;
+const ROUNDS = 20;
+const STEPS_PER_ROUND = 10;
 
 const tickets = pgTable("tickets", {
   id: integer("id").primaryKey(),
