@@ -79,8 +79,8 @@ export async function reportReads(
 }
 
 /**
- * `reportReads` of a statement whose pages are not narrowed, told at once where it can be: a
- * promise only when values must first be looked up off other rows.
+ * `reportReads` of a statement whose pages are not narrowed: told at once when no value must be
+ * looked up off other rows (`tellReadsAtOnce`), else once those are read.
  */
 export async function tellReads(
   observer: TableObserver,

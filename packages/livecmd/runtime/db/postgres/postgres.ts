@@ -120,7 +120,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
               ? handleWhere("pg.Pool", found.options)
               : handleWhere("pg.Client", found.connectionParameters);
         shared.handleText =
-          typeof found === "string" ? `the pool livecmd made for ${where}` : `${where}`;
+          typeof found === "string" ? `the pool livecmd made for ${where}` : where;
         await firstConnection(shared.pool, where);
         const feed = await shared.loaded;
         const feedListener = (listener = new feed.ChangeListener(() => shared.pool, heard, log));

@@ -138,9 +138,9 @@ export class PostgresConnection {
    * once every pooled connection is held by a transaction doing the same.
    */
   reads(text: string, on: ExplainedOn | undefined): Promise<readonly PlannedRead[]> {
-    let reads = this.#reads.get(text);
-    if (reads) return reads;
-    const planning = (reads = readsNoTable(text) ? NO_READS : this.#explain(text, on));
+    const known = this.#reads.get(text);
+    if (known) return known;
+    const planning = readsNoTable(text) ? NO_READS : this.#explain(text, on);
     this.#reads.set(text, planning);
     // Unless DDL made the plan be read again meanwhile.
     void planning.then((planned) => {

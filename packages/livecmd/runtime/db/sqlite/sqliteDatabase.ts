@@ -123,10 +123,6 @@ class ConnectionCore {
     return statement;
   }
 
-  /**
-   * Whether a transaction is open on the connection: `ctx.db`'s, or one the app began through its
-   * handle (Drizzle's, Kysely's, `BEGIN`), when its library can tell.
-   */
   /** `AppDatabase.handleText`: the library, and the file (`PRAGMA database_list`: its path, or none in memory). */
   handleText(): string {
     const main = this.#own.prepare("PRAGMA database_list").get() as { file?: string } | undefined;
@@ -134,6 +130,10 @@ class ConnectionCore {
     return `the ${this.library.name} connection to ${where}`;
   }
 
+  /**
+   * Whether a transaction is open on the connection: `ctx.db`'s, or one the app began through its
+   * handle (Drizzle's, Kysely's, `BEGIN`), when its library can tell.
+   */
   get inTransaction(): boolean {
     return this.library.inTransaction(this.handle) ?? this.open !== undefined;
   }
