@@ -53,8 +53,8 @@ for (const database of DATABASES)
 
 /** Each fault of faults.ts, where the checker is to catch it, and in how many short runs at most. */
 const CAUGHT = [
-  { fault: "unbound", target: "drizzle", database: "postgres", seeds: 3 },
-  { fault: "misattribute", target: "shop", database: "sqlite", seeds: 3 },
+  { fault: "unbound", target: "drizzle", database: "postgres", seeds: 5 },
+  { fault: "misattribute", target: "shop", database: "sqlite", seeds: 5 },
 ] as const;
 
 describe("livecmd broken on purpose: the checker catches it", () => {
