@@ -122,13 +122,57 @@ function observedClient(client: PgClient, statements: PgHandleStatements): PgCli
 
 /**
  * pg's `query`, in each of its forms (`(text, values?)`, `(config, values?)`, either with a
- * callback, or a submittable), observed. Statements leave in the order they were made: one that
- * waits to be explained holds back those made after it on the same connection.
+ * callback, or a submittable), observed. One whose run is told at once goes to pg as the app sent
+ * it; the others leave in the order they were made (`inOrder`).
  */
 function observedQuery(client: PgClient, statements: PgHandleStatements): Method {
   const query = (client.query as Method).bind(client);
   const status = transactionStatus(client);
-  const unobserved: PgClient = {
+  const unobserved = unobservedClient(client, query);
+  const sending = inOrder();
+  return (...args: unknown[]) => {
+    const { text, values, callback, sendArgs, streamed } = queryArguments(args);
+    if (streamed) {
+      statements.streamed(text, values);
+      return query(...args);
+    }
+    const sent = () => ({ text, values, client: unobserved, status: status() });
+    if (sending.idle() && statements.toldAtOnce(sent())) return query(...args);
+    const result = sending.send((handOff) =>
+      statements.statement(sent(), () => {
+        const leaving = query(...sendArgs) as Promise<PgQueryResult>;
+        handOff();
+        return leaving;
+      }),
+    );
+    if (!callback) return result;
+    result.then(
+      (rows) => callback(null, rows),
+      (error: Error) => callback(error),
+    );
+    return undefined;
+  };
+}
+
+/** pg's `query` arguments, read: its text and values, and a callback (sent without it). */
+function queryArguments(args: unknown[]) {
+  const [first, second] = args;
+  const config = (typeof first === "string" ? { text: first } : first) as Partial<PgQueryConfig> & {
+    submit?: unknown;
+  };
+  const callback = args.find((arg) => typeof arg === "function") as Callback | undefined;
+  return {
+    text: String(config.text),
+    values: Array.isArray(second) ? second : (config.values ?? []),
+    callback,
+    sendArgs: callback ? args.filter((arg) => arg !== callback) : args,
+    streamed: typeof config.submit === "function",
+  };
+}
+
+/** `client` as livecmd sends on it itself: pg's own `query`, past the observation. */
+function unobservedClient(client: PgClient, query: Method): PgClient {
+  return {
     query: (config) => query(config) as Promise<PgQueryResult>,
     get processID() {
       return client.processID;
@@ -137,55 +181,35 @@ function observedQuery(client: PgClient, statements: PgHandleStatements): Method
     on: (event: string, listener: (value: never) => void) =>
       (client.on as (event: string, listener: (value: never) => void) => unknown)(event, listener),
   };
+}
+
+/**
+ * The statements of one connection, sent in the order they were made: one that waits to be
+ * explained holds back those made after it; with none waiting, the next goes at once.
+ */
+function inOrder() {
   let previous: Promise<void> = Promise.resolve();
-  /** Statements made on this connection and not sent yet: with none, the next goes at once. */
   let unsent = 0;
-  return (...args: unknown[]) => {
-    const [first, second] = args;
-    const config = (
-      typeof first === "string" ? { text: first } : first
-    ) as Partial<PgQueryConfig> & {
-      submit?: unknown;
-    };
-    const values = Array.isArray(second) ? second : (config.values ?? []);
-    if (typeof config.submit === "function") {
-      statements.streamed(String(config.text), values);
-      return query(...args);
-    }
-    const text = String(config.text);
-    if (
-      unsent === 0 &&
-      statements.toldAtOnce({ text, values, client: unobserved, status: status() })
-    )
-      return query(...args);
-    const callback = args.find((arg) => typeof arg === "function") as Callback | undefined;
-    const sendArgs = callback ? args.filter((arg) => arg !== callback) : args;
-    let handedOff!: () => void;
-    const turn = previous;
-    previous = new Promise<void>((resolve) => (handedOff = resolve));
-    unsent += 1;
-    let left = false;
-    const sent = () => {
-      if (left) return;
-      left = true;
-      unsent -= 1;
-      handedOff();
-    };
-    const observe = () =>
-      statements.statement({ text, values, client: unobserved, status: status() }, () => {
-        const sending = query(...sendArgs) as Promise<PgQueryResult>;
-        sent();
-        return sending;
-      });
-    const result = unsent === 1 ? observe() : turn.then(observe);
-    // A statement that never left (cancelled, or its explain failed) holds back nothing.
-    void result.finally(() => sent()).catch(() => {});
-    if (!callback) return result;
-    result.then(
-      (rows) => callback(null, rows),
-      (error: Error) => callback(error),
-    );
-    return undefined;
+  return {
+    idle: () => unsent === 0,
+    /** `observe` sends its statement, and calls `handOff` once it has left. */
+    send<T>(observe: (handOff: () => void) => Promise<T>): Promise<T> {
+      let handedOff!: () => void;
+      const turn = previous;
+      previous = new Promise<void>((resolve) => (handedOff = resolve));
+      unsent += 1;
+      let left = false;
+      const handOff = () => {
+        if (left) return;
+        left = true;
+        unsent -= 1;
+        handedOff();
+      };
+      const result = unsent === 1 ? observe(handOff) : turn.then(() => observe(handOff));
+      // A statement that never left (cancelled, or its explain failed) holds back nothing.
+      void result.finally(handOff).catch(() => {});
+      return result;
+    },
   };
 }
 
