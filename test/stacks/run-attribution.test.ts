@@ -215,10 +215,12 @@ for (const driver of SQLITE_DRIVERS)
         });
       };
 
-      onHandle("a statement prepared on the handle", (handle) => {
-        const byId = handle.prepare("SELECT title FROM notes WHERE id = ?");
-        return async (id) => byId.get(id);
-      });
+      // Prepared in the run: node:sqlite's statements prepared before livecmd opened the
+      // database are not watched (docs/mcp.md), and handle-runs holds better-sqlite3's.
+      onHandle(
+        "a statement prepared on the handle",
+        (handle) => async (id) => handle.prepare("SELECT title FROM notes WHERE id = ?").get(id),
+      );
       if (driver.name !== "better-sqlite3") return;
       onHandle("Drizzle (drizzle-orm/better-sqlite3)", (handle) => {
         const orm = drizzleSqlite(handle as never);
