@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
+import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
 import { refusal } from "../../packages/livecmd/cli/doctor/unauthorized.ts";
 import { createExampleApp } from "../../example/app.ts";
 import {
@@ -11,6 +11,8 @@ import {
   serveHttp,
   type HttpServing,
 } from "../../packages/livecmd/runtime/server/index.ts";
+import { TOKEN_ENDED } from "../../packages/livecmd/runtime/server/errors/protocolErrors.ts";
+import type { WatchAnswer } from "../../packages/livecmd/runtime/testing/index.ts";
 import { root, run } from "../helpers/cli.ts";
 import { initialize, openGetStream, openListen, untilEnd } from "../helpers/rawStreams.ts";
 import { CLI } from "../helpers/servedCli.ts";
@@ -155,6 +157,39 @@ describe("JWT access tokens of an external authorization server (jose, JWKS)", (
       await Promise.all([untilEnd(listen), untilEnd(stream)]);
     },
   );
+
+  for (const era of ["2026-07-28", "2025-11-25"] as const) {
+    it(`ends a waiting watch call once its token expires, with an error and no data (${era})`, async () => {
+      const bearer = await token({ issuer, audience: PUBLIC_URL, expiresIn: "2s", key: signing });
+      const client = new Client(
+        { name: "jwt-watch", version: "0" },
+        { versionNegotiation: { mode: era === "2026-07-28" ? { pin: era } : "legacy" } },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(serving.url, {
+          authProvider: { token: async () => bearer },
+        }),
+      );
+      const expiresAt = decodeJwt(bearer).exp! * 1000;
+      const resources = [{ uri: "app://customers_show/1", version: "not-the-current-one" }];
+      const first = await client.callTool({ name: "watch_resources", arguments: { resources } });
+      const waiting = client.callTool({
+        name: "watch_resources",
+        arguments: {
+          resources: (first.structuredContent as unknown as WatchAnswer).resources,
+          timeoutMs: 20_000,
+        },
+      });
+      const ended = await waiting.then(
+        () => assert.fail("the call answered after its token expired"),
+        (error: unknown) => error,
+      );
+      assert.ok(ended instanceof ProtocolError, String(ended));
+      assert.equal(ended.code, TOKEN_ENDED);
+      assert.ok(Date.now() - expiresAt < 2_000, "ended at the token's expiry, not its 20 s wait");
+      await client.close().catch(() => undefined);
+    });
+  }
 
   it("names the issuer in its protected-resource metadata, for clients to find it", async () => {
     const metadata = (await (

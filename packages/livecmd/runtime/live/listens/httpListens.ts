@@ -9,12 +9,7 @@ import { isEventStream, primed, whenStreamEnds } from "../eventStream.ts";
 import { principalOf } from "../../model/principal.ts";
 import { listenId, narrowedTo, requestedUris } from "./listenRequest.ts";
 import { resumableStream, type ListenResumes } from "./listenResume.ts";
-
-/** What ends a listen when its token is revoked or expires (the endpoint's `HeldByToken`). */
-export interface TokenHolds {
-  /** Holds `end` while `auth`'s token is good; what stops holding it. */
-  hold(auth: AuthInfo | undefined, end: () => void): () => void;
-}
+import type { TokenHolds } from "../tokenHolds.ts";
 
 type Fetch = (request: Request, options?: McpHandlerRequestOptions) => Promise<Response>;
 

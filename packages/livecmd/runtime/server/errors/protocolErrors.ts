@@ -23,6 +23,12 @@ import type { FieldError } from "../../uri/template.ts";
 export const RATE_LIMITED = -32010;
 
 /**
+ * JSON-RPC code of "the bearer token this request came with no longer verifies": revoked or
+ * expired while the request waited (the watch tool). Beside `RATE_LIMITED`, for the same reasons.
+ */
+export const TOKEN_ENDED = -32011;
+
+/**
  * The one answer for a URI that names nothing the agent may read: unknown, ungranted,
  * confirm-only and tool-only commands all get it, byte for byte, so a read cannot probe the app.
  */
@@ -108,6 +114,14 @@ export function invalidRequestParams(method: string, errors: readonly FieldError
     ProtocolErrorCode.InvalidParams,
     `Invalid params for ${method}: ${describe(errors, " ")}`,
     listedData(errors),
+  );
+}
+
+/** A waiting call whose token was revoked or expired: it ends at once, and answers no data. */
+export function tokenEnded(): ProtocolError {
+  return refusal(
+    TOKEN_ENDED,
+    "The bearer token this call came with was revoked or expired while it waited, so it ended without an answer; call again with a valid token",
   );
 }
 

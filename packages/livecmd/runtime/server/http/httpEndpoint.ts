@@ -60,7 +60,8 @@ export class HttpEndpoint implements McpHandler {
           ? new Error(cutText(error.message, MAX_LOG_MESSAGE))
           : error,
       ));
-    const modern = (this.#modern = createMcpHandler(() => buildServer(served), {
+    const held = (this.#held = new HeldByToken(options.auth, options.publicUrl, onerror));
+    const modern = (this.#modern = createMcpHandler(() => buildServer(served, held), {
       legacy: "reject",
       onerror: served.refusals.or(onerror),
       // Above livecmd's own limits, which answer first with -32602 and data.limit.
@@ -70,7 +71,6 @@ export class HttpEndpoint implements McpHandler {
       if (served.catalog.hasReadableCommands) modern.notify.resourcesChanged();
       modern.notify.toolsChanged();
     });
-    const held = (this.#held = new HeldByToken(options.auth, options.publicUrl, onerror));
     const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.#legacy = new LegacyHttpSessions(
       served,

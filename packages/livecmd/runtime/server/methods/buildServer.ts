@@ -15,6 +15,7 @@ import { readView } from "./readView.ts";
 import type { Listings } from "../../model/catalog.ts";
 import { attachSkills, CheckedParamsServer } from "../sdkAdapter/index.ts";
 import type { ServedApp } from "../served/servedApp.ts";
+import { NOTHING_HELD, type TokenHolds } from "../../live/tokenHolds.ts";
 
 /**
  * The capabilities, fixed before any transport starts. `resources` only when some command could
@@ -33,9 +34,10 @@ export function capabilitiesOf(served: ServedApp): ServerCapabilities {
 /**
  * One SDK `Server` instance for the app: a connection (stdio, legacy HTTP session) or a single
  * HTTP request (2026-07-28). Cheap to build, and holds no state of its own; everything it answers
- * comes from `served` and the app's grant at the time of the request.
+ * comes from `served` and the app's grant at the time of the request. `held` ends a waiting watch
+ * call whose token is revoked or expires (the HTTP endpoint's, with auth).
  */
-export function buildServer(served: ServedApp): Server {
+export function buildServer(served: ServedApp, held: TokenHolds = NOTHING_HELD): Server {
   const capabilities = capabilitiesOf(served);
   const listing = listingHint(served.engine);
   const server = new CheckedParamsServer(served.serverInfo, {
@@ -60,6 +62,7 @@ export function buildServer(served: ServedApp): Server {
       name,
       values: request.params.arguments,
       auth: authOf(ctx),
+      held,
       ctx,
       declared: server.getClientCapabilities(),
     });

@@ -28,6 +28,7 @@ import { resultText } from "../../live/resultVersion.ts";
 import { VERSION_META_KEY } from "../../model/resultMeta.ts";
 import { callUri } from "../../model/callUri.ts";
 import { VIEW_URI_META_KEY } from "../../model/viewResource.ts";
+import type { TokenHolds } from "../../live/tokenHolds.ts";
 
 /** One `tools/call`, as the handler gets it. */
 export interface ToolCall {
@@ -35,6 +36,8 @@ export interface ToolCall {
   values?: ArgumentsObject | undefined;
   /** The verified principal, when the HTTP endpoint authenticates. */
   auth: AuthInfo | undefined;
+  /** What ends the call's wait (the watch tool's) when `auth`'s token is revoked or expires. */
+  held: TokenHolds;
   ctx: ServerContext;
   /** What the client declared at `initialize` (2025 era); 2026-07-28 carries it on each request. */
   declared: ClientCapabilities | undefined;

@@ -4,6 +4,7 @@ import { versionOf } from "../../live/resultVersion.ts";
 import { MAX_WATCH_WAIT_MS, type WatchAnswer, type WatchChange } from "../../model/watchTool.ts";
 import { invalidToolArguments, unwatchableUris, watchLimitReached } from "../errors/toolErrors.ts";
 import { limitReached } from "../errors/limitErrors.ts";
+import { tokenEnded } from "../errors/protocolErrors.ts";
 import { progressReporter, type ProgressReporter } from "./progressReporter.ts";
 import type { ToolCall } from "./callTool.ts";
 import type { ServedApp } from "../served/servedApp.ts";
@@ -24,7 +25,8 @@ const PROGRESS_EVERY_MS = 5000;
  * The watch tool (`agent.watchTool`): watches the URIs as a listen does (the live room's limits,
  * the registry's groups and re-runs), answers at once when a result is already not the version
  * the agent gave, and otherwise waits for the first change that leaves one so, for the wait it
- * asked (at most `MAX_WATCH_WAIT_MS`), for its cancellation, or for the server to drain.
+ * asked (at most `MAX_WATCH_WAIT_MS`), for its cancellation, or for the server to drain. A call
+ * whose token is revoked or expires meanwhile ends at once with an error, and no data.
  */
 export async function watchResources(served: ServedApp, call: ToolCall): Promise<CallToolResult> {
   const { name, values = {}, auth, ctx } = call;
@@ -39,11 +41,13 @@ export async function watchResources(served: ServedApp, call: ToolCall): Promise
   if ("unreadable" in watch) return unwatchableUris(name, watch.unreadable);
   if ("refused" in watch) return watchLimitReached(name, limitReached(watch.refused));
   const progress = progressReporter(ctx);
+  const revoked = new AbortController();
+  const release = call.held.hold(auth, () => revoked.abort());
   try {
     const uris = [...seen.keys()];
     await Promise.all(uris.map((uri) => watch.settledResultOf(uri)));
     const current = () => uris.map((uri) => ({ uri, result: watch.resultOf(uri) }));
-    const ends = AbortSignal.any([ctx.mcpReq.signal, watch.draining]);
+    const ends = AbortSignal.any([ctx.mcpReq.signal, watch.draining, revoked.signal]);
     const deadline = performance.now() + timeoutMs;
     const ticking = progress && tickProgress(progress, timeoutMs, uris.length);
     try {
@@ -55,8 +59,10 @@ export async function watchResources(served: ServedApp, call: ToolCall): Promise
     } finally {
       clearInterval(ticking);
     }
+    if (revoked.signal.aborted) throw tokenEnded();
     return answer(current(), seen);
   } finally {
+    release();
     watch.close();
     progress?.finish();
   }

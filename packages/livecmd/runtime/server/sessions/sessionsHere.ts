@@ -16,6 +16,12 @@ import { SessionEventStore } from "./sessionEventStore.ts";
 import { SharedSessions, type SessionCopies } from "./sharedSessions.ts";
 
 /**
+ * How long a revoked session's calls in progress have to answer before it closes: what its token
+ * ends answers at once, and a read or a command that started in time may finish.
+ */
+const ANSWERS_BEFORE_END_MS = 1_000;
+
+/**
  * This process's copies of the 2025-era sessions: each opened with its own transport, server
  * instance and connection, counted against its holder (`sessionsPerPrincipal`,
  * `sessionsTotal`) and held by its token until it closes. On PostgreSQL (`shared`) a copy is
@@ -66,7 +72,7 @@ export class SessionsHere implements SessionCopies {
 
   /** What a session is made of before the SDK gives it an id, counted against its holder. */
   #parts(opening: Opening): SessionParts {
-    const server = buildServer(this.#served);
+    const server = buildServer(this.#served, this.#held);
     const counted = opening.resumed === undefined;
     if (counted) this.count.open(opening.holder);
     const connection = new ClientConnection(this.#served, server, this.#onerror, (uri) =>
@@ -135,10 +141,17 @@ export class SessionsHere implements SessionCopies {
     if (!session.leaving) this.shared?.ended(session.id);
   }
 
-  /** Ends a session for every process (revocation). */
+  /**
+   * Ends a session for every process (revocation). Its push stream goes at once; its calls in
+   * progress answer first (a waiting watch call ends with an error, held by the same token),
+   * since closing the transport would cut their streams with no answer, and the client would wait.
+   */
   async #end(id: string): Promise<void> {
     const session = this.#sessions.get(id);
-    if (session) await session.transport.close().catch(this.#onerror);
+    if (!session) return;
+    session.transport.closeStandaloneSSEStream();
+    await session.activity.finished(ANSWERS_BEFORE_END_MS);
+    await session.transport.close().catch(this.#onerror);
   }
 
   /** Closes this process's copy of a session; a shared session goes on for the others. */
