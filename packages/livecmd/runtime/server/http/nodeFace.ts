@@ -23,8 +23,10 @@ export type NodeHandler = (
  * peer; Express's mount path is kept (`originalUrl`).
  *
  * `toNodeHandler` reads the whole body before it calls `serve`, so a request is counted in
- * (`arrived`, which returns what counts it out) from its headers until `serve` has it: a
- * shutdown that waits for the requests in progress waits for one whose body is still coming.
+ * (`arrived`, which returns what counts it out) from when it is handed over until `serve` has
+ * it: a shutdown that waits for the requests in progress waits for one whose body is still
+ * coming. Handed over is its headers, unless a body parser mounted before the endpoint read the
+ * body first (which is why `docs/mcp.md` mounts it before the app's parser).
  */
 export function nodeFace(
   serve: (request: Request) => Promise<Response>,
