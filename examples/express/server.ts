@@ -46,6 +46,9 @@ export async function startTasksServer(options: TasksServerOptions): Promise<Run
     ...(options.tokensFile !== undefined && { auth: staticTokens(options.tokensFile) }),
   });
   const web = express();
+  // Before the body parser: the endpoint reads its requests' bodies itself, so close() waits
+  // for one still uploading (behind the parser, it would see it only once read).
+  web.all("/mcp", mcp.node);
   web.use(express.json());
   web.get("/api/tasks", async (_request, response) => {
     response.json(await tasks.run("tasks_open", [], AS_APP));
@@ -61,7 +64,6 @@ export async function startTasksServer(options: TasksServerOptions): Promise<Run
     const ready = await mcp.readiness();
     response.status(ready.status === "ok" ? 200 : 503).json(ready);
   });
-  web.all("/mcp", mcp.node);
   web.use(apiErrors);
   const http = web.listen(options.port, options.host ?? "127.0.0.1");
   await once(http, "listening");

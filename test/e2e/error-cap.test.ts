@@ -1,11 +1,15 @@
 import assert from "node:assert/strict";
+import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Client, JSONRPCMessage } from "@modelcontextprotocol/client";
+import { SkillsClient } from "@modelcontextprotocol/client/ext/skills";
 import { createExampleApp } from "../../example/app.ts";
+import { loadSkills } from "../../packages/livecmd/runtime/server/index.ts";
 import { MAX_ERROR_ANSWER } from "../../packages/livecmd/runtime/server/errors/protocolErrors.ts";
 import { testApp, type McpTestClient } from "../../packages/livecmd/runtime/testing/index.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
 import { ERROR_META_KEY } from "../../packages/livecmd/runtime/model/resultMeta.ts";
+import { root } from "../helpers/cli.ts";
 
 /** 1 MiB of one character: what a client may put in any string field of a request. */
 const HUGE = "x".repeat(2 ** 20);
@@ -56,6 +60,16 @@ const FIELDS: readonly {
     send: (c) => c.readResource({ uri: `app://nowhere/${HUGE}` }),
     inHeader: true,
   },
+  { field: "a skills/get URI", send: (c) => new SkillsClient(c).get(`skill://${HUGE}`) },
+  {
+    field: "a resources/directory/read URI",
+    send: (c) => new SkillsClient(c).readDirectory(`skill://${HUGE}`),
+  },
+  {
+    field: "a skill file's URI",
+    send: (c) => c.readResource({ uri: `skill://app/${HUGE}` }),
+    inHeader: true,
+  },
   {
     field: "a URI given to the watch tool",
     send: (c) =>
@@ -84,7 +98,12 @@ for (const protocol of PROTOCOLS) {
       let mcp: McpTestClient;
       let answers: JSONRPCMessage[];
       before(async () => {
-        mcp = await testApp(createExampleApp(":memory:")).mcp({ protocol, transport });
+        mcp = await testApp(createExampleApp(":memory:")).mcp({
+          protocol,
+          transport,
+          // The skill codegen wrote for the example: its requests quote a URI too.
+          skills: await loadSkills(path.join(root, "generated/skills")),
+        });
         answers = answersOf(mcp);
       });
       after(() => mcp.close());

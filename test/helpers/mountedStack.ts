@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
+import { request, type ClientRequest } from "node:http";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -90,6 +90,8 @@ export function describeMountedStack(stack: MountedStack): void {
     });
     it("close() drains: a call in progress finishes, a listen ends gracefully, /healthz says so, later requests are 503", async () =>
       drains(stack));
+    it("close() drains a request whose body is still uploading as it is called: it waits for it, and the request is answered", async () =>
+      drainsUpload(stack));
     peerRule(stack);
   });
 }
@@ -191,6 +193,61 @@ async function drains(stack: MountedStack): Promise<void> {
   assert.match(await after.text(), /this MCP endpoint has shut down/);
   await client.close();
   await server.close();
+}
+
+/**
+ * A request sent to the example's server, mounted as `docs/mcp.md` mounts it ("Mount the
+ * endpoint in your server"), its headers and half its body before `close()`, the rest after:
+ * `close()` waits for it, within its drain bound, and it is answered as if no shutdown had begun.
+ */
+async function drainsUpload(stack: MountedStack): Promise<void> {
+  const server = await stack.start({ databasePath: ":memory:", tokensFile: tokensFile() });
+  const half = INITIALIZE.length >> 1;
+  const upload = request(new URL("/mcp", server.url), {
+    method: "POST",
+    agent: false,
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "content-length": INITIALIZE.length,
+    },
+  });
+  try {
+    const answered = answerOf(upload);
+    // Should an assertion fail first, `finally` cuts the upload off: that is no second failure.
+    answered.catch(() => undefined);
+    upload.write(INITIALIZE.slice(0, half));
+    // The headers and half the body reach the server, which waits for the rest.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    let closed = false;
+    const started = performance.now();
+    const closing = server.mcp.close({ drainMs: 5_000 }).then(() => (closed = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(closed, false, "close() waits for the request whose body is still coming");
+    upload.end(INITIALIZE.slice(half));
+    const { status, text } = await answered;
+    assert.equal(status, 200, text);
+    assert.match(text, /"protocolVersion":"2025-11-25"/);
+    await closing;
+    assert.ok(performance.now() - started < 5_000, "close() did not wait out its drain bound");
+  } finally {
+    upload.destroy();
+    await server.close();
+  }
+}
+
+/** The status and body of the answer to `outgoing`. */
+function answerOf(outgoing: ClientRequest): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    outgoing.on("error", reject);
+    outgoing.on("response", (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, text }));
+    });
+  });
 }
 
 /**

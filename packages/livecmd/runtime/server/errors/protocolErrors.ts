@@ -48,6 +48,21 @@ export function invalidUri(uri: string, errors: readonly FieldError[]): Protocol
 /** `data.uri` of an invalid URI: whole for any URI a client builds, cut past 2 KiB. */
 const MAX_DATA_URI = 2048;
 
+/**
+ * An error one of the SDK's own handlers threw (the skills extension's), which quotes what the
+ * request carried (`echoed`, its URI) whole: the same error with `echoed` cut as livecmd's own
+ * refusals cut it, `shortened` in the message, `data.uri` as `resourceNotFound`'s.
+ */
+export function echoCut(error: ProtocolError, echoed: string): ProtocolError {
+  const { code, message, data } = error;
+  const quoted = data as { uri?: unknown } | undefined;
+  return refusal(
+    code,
+    message.replaceAll(echoed, shortened(echoed)),
+    quoted?.uri === echoed ? { ...quoted, uri: cutText(echoed, MAX_DATA_URI) } : data,
+  );
+}
+
 export function unknownTool(name: string): ProtocolError {
   const echoed = shortened(name);
   return refusal(ProtocolErrorCode.InvalidParams, `Unknown tool: ${echoed}`, { name: echoed });

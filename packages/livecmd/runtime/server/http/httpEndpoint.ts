@@ -45,7 +45,8 @@ export class HttpEndpoint implements McpHandler {
   /**
    * The requests in progress, until answered (an event stream: until it ends), so that a
    * shutdown lets them finish; not the streams that stand open (`standsOpen`), which it ends.
-   * Through `node`, a request counts from its headers, while its body is read.
+   * Through `node`, a request counts from when it is handed over (its headers, unless a body
+   * parser before the endpoint read it first), while its body is read.
    */
   readonly #inProgress = new Activity();
   #state: EndpointState | "closed" = "starting";

@@ -47,8 +47,10 @@ export interface FetchOptions {
 export interface McpHandler {
   /**
    * For `node:http`, Express and Fastify: `app.all("/mcp", mcp.node)`, or in Fastify
-   * `reply.hijack(); return mcp.node(request.raw, reply.raw, request.body)`. A body an Express
-   * parser read already (`req.body`) is taken as it is.
+   * `reply.hijack(); return mcp.node(request.raw, reply.raw, request.body)`. Mounted before the
+   * app's body parser, a request counts as in progress (for `close()`) from its headers. A body
+   * an Express parser read already (`req.body`) is taken as it is, its request counted from
+   * when the parser hands it on.
    */
   readonly node: NodeHandler;
   /**

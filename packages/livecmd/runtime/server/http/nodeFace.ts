@@ -1,6 +1,7 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { toNodeHandler, type NodeIncomingMessageLike } from "@modelcontextprotocol/node";
 import { refusedOversized } from "./oversizedBody.ts";
+import { parsedBodyText } from "./parsedBody.ts";
 import { asNewRequest } from "../log/requestContext.ts";
 
 /**
@@ -14,9 +15,6 @@ export type NodeHandler = (
   body?: unknown,
 ) => Promise<void>;
 
-/** What a framework read of the body before the endpoint got the request. */
-type ReadBefore = { parsed: unknown } | { raw: string | Buffer };
-
 /**
  * `serve` (the endpoint's web-standard handler) as a `NodeHandler`, through the SDK's
  * `toNodeHandler` (the SSE writes with backpressure, the request's signal aborted when the
@@ -25,8 +23,10 @@ type ReadBefore = { parsed: unknown } | { raw: string | Buffer };
  * peer; Express's mount path is kept (`originalUrl`).
  *
  * `toNodeHandler` reads the whole body before it calls `serve`, so a request is counted in
- * (`arrived`, which returns what counts it out) from its headers until `serve` has it: a
- * shutdown that waits for the requests in progress waits for one whose body is still coming.
+ * (`arrived`, which returns what counts it out) from when it is handed over until `serve` has
+ * it: a shutdown that waits for the requests in progress waits for one whose body is still
+ * coming. Handed over is its headers, unless a body parser mounted before the endpoint read the
+ * body first (which is why `docs/mcp.md` mounts it before the app's parser).
  */
 export function nodeFace(
   serve: (request: Request) => Promise<Response>,
@@ -38,10 +38,8 @@ export function nodeFace(
     const reading = arrived();
     const handle = toNodeHandler({ fetch: (web) => handedOn(serve(web), reading) }, { onerror });
     const { remoteAddress: address, remotePort: port } = request.socket;
-    const read = readBefore(request, body);
-    const parsed = read && "parsed" in read ? read.parsed : undefined;
     try {
-      await asNewRequest(() => handle(incoming(request, read), response, parsed), {
+      await asNewRequest(() => handle(incoming(request, readBefore(request, body)), response), {
         ...(address !== undefined && { address }),
         ...(port !== undefined && { port }),
       });
@@ -58,36 +56,45 @@ function handedOn(answer: Promise<Response>, reading: () => void): Promise<Respo
 }
 
 /**
- * The body read before the endpoint: `body` when given (Fastify's `request.body`), else
- * Express's `req.body` once a body parser has read the stream. A parsed JSON value
- * (`express.json()`) is handed on parsed; text or bytes (`express.text()`, `express.raw()`) as
- * the body they are. Undefined when the stream is the endpoint's to read.
+ * The body read before the endpoint, as text or bytes: `body` when given (Fastify's
+ * `request.body`), else Express's `req.body` once a body parser has read the stream. Text or
+ * bytes (`express.text()`, `express.raw()`) are the body they are; a parsed JSON value
+ * (`express.json()`) is written back to its text (`parsedBodyText`), which the endpoint reads
+ * as it reads any body. Undefined when the stream is the endpoint's to read.
  */
-function readBefore(request: IncomingMessage, body: unknown): ReadBefore | undefined {
+function readBefore(request: IncomingMessage, body: unknown): string | Buffer | undefined {
   // Express passes `next` third.
   const given = typeof body === "function" ? undefined : body;
   const read = given ?? (request.readableEnded ? (request as { body?: unknown }).body : undefined);
   if (read === undefined) return undefined;
-  return typeof read === "string" || Buffer.isBuffer(read) ? { raw: read } : { parsed: read };
+  return typeof read === "string" || Buffer.isBuffer(read) ? read : parsedBodyText(read);
 }
 
-/** The request as `toNodeHandler` reads it: at its URL before any mount path was cut off, with its body. */
+/**
+ * The request as `toNodeHandler` reads it: at its URL before any mount path was cut off, with
+ * the body read before it, whose length is its own (a parser decoded its encoding and charset).
+ */
 function incoming(
   request: IncomingMessage & { originalUrl?: string },
-  read: ReadBefore | undefined,
+  read: string | Buffer | undefined,
 ): NodeIncomingMessageLike {
   const url = request.originalUrl ?? request.url;
-  const raw = read && "raw" in read ? read.raw : undefined;
-  if (url === request.url && raw === undefined) return request;
+  if (url === request.url && read === undefined) return request;
   return {
     method: request.method,
     url,
-    headers: request.headers,
+    headers: read === undefined ? request.headers : headersOf(request.headers, read),
     [Symbol.asyncIterator]:
-      raw === undefined
+      read === undefined
         ? () => request[Symbol.asyncIterator]()
         : async function* () {
-            yield raw;
+            yield read;
           },
   };
+}
+
+/** `headers` of a body that is now `read`: its length, and no encoding left to undo. */
+function headersOf(headers: IncomingHttpHeaders, read: string | Buffer): IncomingHttpHeaders {
+  const { "content-encoding": _encoding, "transfer-encoding": _transfer, ...kept } = headers;
+  return { ...kept, "content-length": String(Buffer.byteLength(read)) };
 }

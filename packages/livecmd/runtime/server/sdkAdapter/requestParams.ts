@@ -1,6 +1,7 @@
-import { type ProtocolError, Server } from "@modelcontextprotocol/server";
+import { ProtocolError, Server } from "@modelcontextprotocol/server";
 import type { ValidateFunction } from "ajv";
-import { invalidRequestParams } from "../errors/protocolErrors.ts";
+import { echoCut, invalidRequestParams } from "../errors/protocolErrors.ts";
+import { SKILL_REQUESTS_QUOTING_URI } from "./skillsHost.ts";
 import type { JsonSchema } from "../../uri/template.ts";
 import { fieldErrorsOf } from "../../validation/fieldMessages.ts";
 import * as compiled from "./requestParamsValidators.ts";
@@ -127,13 +128,15 @@ export function invalidParams(
 type Handler = Parameters<Server["_wrapHandler"]>[1];
 
 /**
- * The SDK's `Server` with every request's params checked first (`invalidParams`).
- * `_wrapHandler` is the SDK's hook for subclasses to wrap registered handlers; it wraps the
- * SDK's own parsing, so this check runs before it.
+ * The SDK's `Server` with every request's params checked first (`invalidParams`), and the URI
+ * the skills extension's handlers quote whole in their errors cut (`quotesCut`).
+ * `_wrapHandler` is the SDK's hook for subclasses to wrap registered handlers (livecmd's and
+ * the extension's alike); it wraps the SDK's own parsing, so this check runs before it.
  */
 export class CheckedParamsServer extends Server {
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     const wrapped = super._wrapHandler(method, handler);
+    if (SKILL_REQUESTS_QUOTING_URI.has(method)) return quotesCut(wrapped);
     if (!Object.hasOwn(PARAMS, method)) return wrapped;
     return (request, ctx) => {
       const invalid = invalidParams(method, request.params, "method");
@@ -141,4 +144,16 @@ export class CheckedParamsServer extends Server {
       return wrapped(request, ctx);
     };
   }
+}
+
+/** `handler`, with the request's `params.uri` cut wherever an error it throws quotes it (`echoCut`). */
+function quotesCut(handler: Handler): Handler {
+  return async (request, ctx) => {
+    try {
+      return await handler(request, ctx);
+    } catch (error) {
+      const uri = request.params?.uri;
+      throw error instanceof ProtocolError && typeof uri === "string" ? echoCut(error, uri) : error;
+    }
+  };
 }

@@ -1,13 +1,23 @@
-import type {
-  McpServer,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-  Server,
-  ServerContext,
+import {
+  ProtocolError,
+  type McpServer,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type Server,
+  type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
-import { resourceNotFound } from "../errors/protocolErrors.ts";
+import { echoCut, resourceNotFound } from "../errors/protocolErrors.ts";
+
+/**
+ * The extension's own requests whose errors quote the request's URI whole ("No skill is served
+ * at …", "… is not a directory resource"): `CheckedParamsServer` cuts it, as its `read` here does.
+ */
+export const SKILL_REQUESTS_QUOTING_URI: ReadonlySet<string> = new Set([
+  "skills/get",
+  "resources/directory/read",
+]);
 
 /** The skill files a server instance serves, through the SDK's skills extension. */
 export interface ServedSkills {
@@ -30,8 +40,9 @@ type ReadCallback = (
  * instances. The extension attaches to an `McpServer`, whose resource handlers would replace
  * livecmd's: it is given the part of one it uses instead (behaviour 10 of `index.ts`). Its
  * `skills/list`, `skills/get` and `resources/directory/read` handlers and its capability go on
- * `server` as they are; the resource template it registers for the skill files is kept here,
- * for livecmd's `resources/read` and `resources/list` to answer through.
+ * `server` as they are (`CheckedParamsServer` cuts the URI their errors quote); the resource
+ * template it registers for the skill files is kept here, for livecmd's `resources/read` and
+ * `resources/list` to answer through.
  */
 export function attachSkills(skills: SkillsExtension, server: Server): ServedSkills {
   let template: ResourceTemplate | undefined;
@@ -61,7 +72,7 @@ export function attachSkills(skills: SkillsExtension, server: Server): ServedSki
     owns: (uri) => uri.startsWith(base),
     read: (uri, ctx) => {
       if (!URL.canParse(uri)) throw resourceNotFound(uri);
-      return readFile(new URL(uri), {}, ctx);
+      return readQuotingCut(readFile, new URL(uri), ctx);
     },
     // Titled, as a host's menu shows a resource by its title (the SDK lists a skill by its name).
     listed: async (ctx) =>
@@ -70,4 +81,20 @@ export function attachSkills(skills: SkillsExtension, server: Server): ServedSki
         ...resource,
       })),
   };
+}
+
+/**
+ * A skill file read through the extension, its errors' quotes of the URI cut (`echoCut`): it
+ * quotes the URI as parsed (`href`), in "Resource not found: …" and `data.uri` both.
+ */
+async function readQuotingCut(
+  read: ReadCallback,
+  uri: URL,
+  ctx: ServerContext,
+): Promise<ReadResourceResult> {
+  try {
+    return await read(uri, {}, ctx);
+  } catch (error) {
+    throw error instanceof ProtocolError ? echoCut(error, uri.href) : error;
+  }
 }
