@@ -59,6 +59,8 @@ export interface TableObserver {
    * signal's reason), and PostgreSQL cancels the one running.
    */
   signal?: AbortSignal;
+  /** The command the run is of, as a line on the log about the run names it. */
+  command?: string;
 }
 
 /**

@@ -286,10 +286,11 @@ export class AppEngine {
     // Opened before the first run, so that the app's own handle is observed from its first statement.
     if (this.#openDatabase) void this.db;
     const { invocation, observer } = this.#invocation(name, args, options);
-    const run = () =>
-      this.#throughMiddleware(invocation, async () => command.handler(invocation, ...args));
-    // Statements made through the app's own handle within the run report to the run too.
-    return observer ? this.#runs.run(observer, run) : run();
+    // Statements made through the app's own handle within the run report to the run too, and
+    // what the run leaves open on the handle is known to be its own once it ends.
+    return this.#runs.run(observer, () =>
+      this.#throughMiddleware(invocation, async () => command.handler(invocation, ...args)),
+    );
   }
 
   #throughMiddleware(invocation: Invocation, final: () => Promise<unknown>): Promise<unknown> {
@@ -300,24 +301,22 @@ export class AppEngine {
     return chain();
   }
 
-  /** A run's context, and what its statements report to (none when nobody observes or cancels it). */
+  /** A run's context, and what its statements report to. */
   #invocation(
     name: string,
     args: readonly unknown[],
     { origin, observer, auth, onLink, signal, onProgress }: ObservedRunOptions,
-  ): { invocation: Invocation; observer: TableObserver | undefined } {
+  ): { invocation: Invocation; observer: TableObserver } {
     const app = this;
-    const tables: TableObserver | undefined =
-      observer || signal
-        ? {
-            ...(observer && { read: (reads) => observer.read(reads) }),
-            ...(observer?.narrowed && {
-              narrowed: (told, reads) => observer.narrowed!(told, reads),
-            }),
-            ...(observer?.tablesOnly && { tablesOnly: true }),
-            ...(signal && { signal }),
-          }
-        : undefined;
+    const tables: TableObserver = {
+      command: name,
+      ...(observer && { read: (reads) => observer.read(reads) }),
+      ...(observer?.narrowed && {
+        narrowed: (told, reads) => observer.narrowed!(told, reads),
+      }),
+      ...(observer?.tablesOnly && { tablesOnly: true }),
+      ...(signal && { signal }),
+    };
     let db: Database | undefined;
     const invocation: Invocation = {
       origin,
@@ -328,7 +327,7 @@ export class AppEngine {
       },
       args,
       get db() {
-        db ??= tables ? app.db.observedBy(tables) : app.db;
+        db ??= app.db.observedBy(tables);
         return db;
       },
       changed: (table) => app.changed(table),

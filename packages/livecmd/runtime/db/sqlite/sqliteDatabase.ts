@@ -11,7 +11,7 @@ import type { SqliteLibrary } from "./sqliteLibrary.ts";
 import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
 import { StatementPlans, type ReturnedRows, type StatementPlan } from "./statementPlans.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
-import { keepServing } from "../../live/keepServing.ts";
+import { keepServing, logLine } from "../../live/keepServing.ts";
 
 /** The transaction open on a connection: who may use the connection until `done`. */
 interface OpenTransaction {
@@ -80,6 +80,9 @@ class ConnectionCore {
       this.committed();
     },
   );
+  /** Commands already named on the log for ending with a transaction open on the handle. */
+  readonly #leftOpen = new Set<string>();
+  readonly #stopWatchingRuns: () => void;
   /** The connection as livecmd prepares `ctx.db`'s statements: past the observation of the app's. */
   readonly #unobserved: SqliteConnection;
   /** The same for livecmd's own statements, which must read numbers. */
@@ -112,6 +115,9 @@ class ConnectionCore {
       keepServing("polling the SQLite change log", () => this.otherWriters()),
       OTHER_WRITERS_POLL_MS,
     ).unref();
+    this.#stopWatchingRuns = runs.onEnded(
+      keepServing("rolling back a transaction a command left open", (run) => this.#ended(run)),
+    );
   }
 
   prepare(sql: string): SqliteStatement {
@@ -223,6 +229,31 @@ class ConnectionCore {
   }
 
   /**
+   * A run ended with the transaction it began through the app's handle open: nothing of the run's
+   * will end it now, and until something does every other run's `ctx.db` statement waits for it
+   * and other processes' writes fail as locked. It is rolled back (what the run wrote in it is
+   * undone, as when a `ctx.db.transaction` callback throws), and its command named on the log.
+   */
+  #ended(run: TableObserver): void {
+    if (this.#closed || this.handleTransaction?.run !== run) return;
+    if (this.library.inTransaction(this.handle)) {
+      this.exec("ROLLBACK");
+      this.#sayLeftOpen(run.command);
+    }
+    this.#noteHandleTransaction(run);
+    this.wrote();
+  }
+
+  /** The line about a command that left a transaction open, said once per command. */
+  #sayLeftOpen(command = "a command"): void {
+    if (this.#leftOpen.has(command)) return;
+    this.#leftOpen.add(command);
+    logLine(
+      `livecmd: ${command} ended with a transaction open on ${this.handleText()}, begun through the app's own handle (a BEGIN, or a library's transaction it did not await); livecmd rolled it back, undoing what ${command} wrote in it, so that other commands and processes go on. End every transaction ${command} begins before it returns or throws (COMMIT, or ROLLBACK in a finally), or use ctx.db.transaction(fn), which does; said once for ${command}`,
+    );
+  }
+
+  /**
    * After a statement that may have written: a changed schema is read again (triggers, plans);
    * outside a transaction what the statement changed is reported now, inside one at its commit.
    */
@@ -284,6 +315,7 @@ class ConnectionCore {
   close(): void {
     this.#closed = true;
     clearInterval(this.#poll);
+    this.#stopWatchingRuns();
     this.#log = undefined;
     for (const { resolve } of this.#waiters.splice(0)) resolve();
     (this.handle as { close?: () => void }).close?.();
