@@ -1,6 +1,5 @@
 import type { KeyValue, TableRead } from "./keyedAccess.ts";
 import type { PostgresSessionStore } from "./postgres/sessionStore.ts";
-import type { PostgresSpentConfirmations } from "./postgres/spentConfirmations.ts";
 
 export type SqlParam = string | number | bigint | boolean | null | Buffer;
 
@@ -64,6 +63,14 @@ export interface TableObserver {
 }
 
 /**
+ * The confirmations spent in a database (`server/policy/spentConfirmations.ts`): `spend` records
+ * `id` until `expiresAt` (ms since the epoch), false when it already was.
+ */
+export interface StoredSpentConfirmations {
+  spend(id: string, expiresAt: number): Promise<boolean>;
+}
+
+/**
  * A database the app holds, as its driver opened it (`driver.ts`): views of it report to one
  * observer each (one per command run), and the runtime asks it what depends on the driver.
  */
@@ -81,9 +88,10 @@ export interface AppDatabase extends Database {
   sharedSessions(): PostgresSessionStore | undefined;
   /**
    * Where the 2026-era confirmations accepted by every process serving this database are
-   * recorded, so that each is spent once (PostgreSQL); undefined when this process is the only one.
+   * recorded, so that each is spent once, also after a restart (PostgreSQL's table, the SQLite
+   * file's); undefined when the database cannot keep them (a read-only SQLite file).
    */
-  spentConfirmations(): PostgresSpentConfirmations | undefined;
+  spentConfirmations(): StoredSpentConfirmations | undefined;
   /** A key value as `livecmd inspect --reads` prints it. */
   keyText(key: KeyValue): string;
   /**

@@ -11,11 +11,15 @@ import type { Generated } from "./catalog.ts";
 import type { Command } from "./command.ts";
 import { argumentsObject } from "./commandArguments.ts";
 import { Origin } from "./context.ts";
-import type { AppDatabase, Database, TableObserver } from "../db/database.ts";
+import type {
+  AppDatabase,
+  Database,
+  StoredSpentConfirmations,
+  TableObserver,
+} from "../db/database.ts";
 import { anyRowsOf, type TableChange, type TableRead } from "../db/keyedAccess.ts";
 import { openDatabase, type DatabaseSource } from "../db/openDatabase.ts";
 import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
-import type { PostgresSpentConfirmations } from "../db/postgres/spentConfirmations.ts";
 import { RunScope } from "../db/runScope.ts";
 import type { FieldError } from "../uri/template.ts";
 import { argumentValidator } from "../validation/argumentValidator.ts";
@@ -162,10 +166,10 @@ export class AppEngine {
   }
 
   /**
-   * Where the confirmations accepted by every process serving the app's database are recorded,
-   * when several may serve it (PostgreSQL); undefined otherwise.
+   * Where the confirmations accepted by every process serving the app's database are recorded
+   * (`AppDatabase.spentConfirmations`); undefined without a database that can keep them.
    */
-  spentConfirmations(): PostgresSpentConfirmations | undefined {
+  spentConfirmations(): StoredSpentConfirmations | undefined {
     return this.#openDatabase && this.db.spentConfirmations();
   }
 

@@ -396,7 +396,7 @@ function errorCode(error: unknown): string {
   return String(code ?? "");
 }
 
-function isReadOnly(error: unknown): boolean {
+export function isReadOnly(error: unknown): boolean {
   return errorCode(error).startsWith("SQLITE_READONLY");
 }
 

@@ -9,6 +9,7 @@ import { readingNumbers, type SqliteConnection, type SqliteStatement } from "./s
 import { keyText } from "./sqliteKeys.ts";
 import type { SqliteLibrary } from "./sqliteLibrary.ts";
 import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
+import { createSpentTable, SqliteSpentConfirmations } from "./spentConfirmations.ts";
 import { StatementPlans, type ReturnedRows, type StatementPlan } from "./statementPlans.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
 import { keepServing, logLine } from "../../live/keepServing.ts";
@@ -56,6 +57,8 @@ class ConnectionCore {
   open: OpenTransaction | undefined;
   /** Set while a transaction the app began through its handle is open. */
   handleTransaction: HandleTransaction | undefined;
+  /** Whether the file keeps spent confirmations (`spentConfirmations.ts`): not a read-only one. */
+  readonly keepsSpent: boolean;
   #schema: SqliteSchema;
   /** Undefined on a read-only file without one: then any write by another connection changes every table. */
   #log: ChangeLog | undefined;
@@ -109,6 +112,7 @@ class ConnectionCore {
     });
     const own = (this.#own = readingNumbers(this.#unobserved));
     this.plans = new StatementPlans(own, () => this.#schema);
+    this.keepsSpent = createSpentTable(own);
     this.#schema = this.#openLog(false);
     this.#dataVersion = this.#pragma("data_version");
     this.#poll = setInterval(
@@ -491,9 +495,9 @@ export class SqliteDatabase implements AppDatabase {
     return undefined;
   }
 
-  /** So are its spent confirmations. */
-  spentConfirmations(): undefined {
-    return undefined;
+  /** Its spent confirmations are kept in the file, for every process serving it. */
+  spentConfirmations(): SqliteSpentConfirmations | undefined {
+    return this.#connection.keepsSpent ? new SqliteSpentConfirmations(this) : undefined;
   }
 
   keyText(key: string): string {
