@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import {
   Client,
   StreamableHTTPClientTransport,
@@ -21,7 +22,7 @@ import {
 import { testApp } from "../../packages/livecmd/runtime/testing/index.ts";
 import { initialize, messagesOf, sessionRequest } from "../helpers/rawStreams.ts";
 import { root, run } from "../helpers/cli.ts";
-import { CLI } from "../helpers/servedCli.ts";
+import { CLI, servedCli, type ServedCli } from "../helpers/servedCli.ts";
 import { servedExample } from "../helpers/servedExample.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
 
@@ -178,6 +179,28 @@ describe("confirmation through `livecmd serve` as a child process (stdio)", () =
   }
 });
 
+/** A 2026-07-28 client that hands `input_required` back instead of asking anyone (manual mode). */
+async function manualClient(url: URL, token?: string): Promise<Client> {
+  const client = new Client(
+    { name: "confirm-test", version: "0" },
+    {
+      versionNegotiation: { mode: { pin: "2026-07-28" } },
+      capabilities: { elicitation: { form: {} } },
+      inputRequired: { autoFulfill: false },
+    },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(
+      url,
+      token === undefined ? {} : { authProvider: { token: async () => token } },
+    ),
+  );
+  return client;
+}
+
+type Answered = { resultType?: string; requestState?: string; isError?: boolean };
+const MANUAL = { allowInputRequired: true } as never;
+
 describe("who may answer a confirmation (2026-07-28 over HTTP with auth)", () => {
   const tokens = () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-confirm-")), "tokens.txt");
@@ -187,25 +210,6 @@ describe("who may answer a confirmation (2026-07-28 over HTTP with auth)", () =>
     );
     return file;
   };
-
-  /** A client that hands `input_required` back instead of asking anyone (manual mode). */
-  async function manualClient(url: URL, token: string): Promise<Client> {
-    const client = new Client(
-      { name: "confirm-test", version: "0" },
-      {
-        versionNegotiation: { mode: { pin: "2026-07-28" } },
-        capabilities: { elicitation: { form: {} } },
-        inputRequired: { autoFulfill: false },
-      },
-    );
-    await client.connect(
-      new StreamableHTTPClientTransport(url, { authProvider: { token: async () => token } }),
-    );
-    return client;
-  }
-
-  type Answered = { resultType?: string; requestState?: string; isError?: boolean };
-  const MANUAL = { allowInputRequired: true } as never;
 
   it("only the principal who called may answer, and only for the arguments asked about", async () => {
     const serving = await serveHttp(createExampleApp(":memory:"), {
@@ -248,6 +252,65 @@ describe("who may answer a confirmation (2026-07-28 over HTTP with auth)", () =>
     await alice.close();
     await bob.close();
     await serving.close();
+  });
+});
+
+describe("a 2026-07-28 yes is spent once on a SQLite file: by every process serving it, and after a restart", () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "livecmd-spent-"));
+  const database = path.join(folder, "shop.sqlite");
+  // Every process signs with the same key, as replicas do, so each can read the others' questions.
+  const env = { LIVECMD_REQUEST_STATE_KEY: randomBytes(32).toString("base64") };
+  const serving: ServedCli[] = [];
+  const serve = async () => {
+    const served = await servedCli([], { database, env });
+    serving.push(served);
+    return served;
+  };
+  after(async () => {
+    for (const served of serving) await served.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  /** A 2026-07-28 call of `call` with `yes` to the question it was asked, through `served`. */
+  const answer = async (served: ServedCli, yes: object) => {
+    const client = await manualClient(served.url);
+    try {
+      return (await client.callTool(yes as never, MANUAL)) as CallToolResult;
+    } finally {
+      await client.close();
+    }
+  };
+
+  it("a yes accepted by one process is refused as spent by another on the same file, and by a process started after the first stopped", async () => {
+    const first = await serve();
+    const call = { name: "customers_delete", arguments: { id: 3 } };
+    const asking = await manualClient(first.url);
+    const asked = (await asking.callTool(call, MANUAL)) as Answered;
+    await asking.close();
+    assert.equal(asked.resultType, "input_required");
+    const yes = {
+      ...call,
+      inputResponses: { confirm: { action: "accept", content: {} } },
+      requestState: asked.requestState,
+    };
+    const ran = await answer(first, yes);
+    assert.equal(ran.isError, undefined, JSON.stringify(ran));
+
+    const second = await serve();
+    await first.close();
+    const restarted = await serve();
+    for (const [which, served] of [
+      ["another process serving the file", second],
+      ["a process started after the first stopped", restarted],
+    ] as const) {
+      const replayed = await answer(served, yes);
+      assert.equal(replayed.isError, true, which);
+      assert.match(
+        textOf(replayed),
+        /^This confirmation of customers_delete was already used/,
+        which,
+      );
+    }
   });
 });
 

@@ -9,12 +9,22 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { eq, sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import pg from "pg";
-import { command, defineApp, postgres, type App } from "../../packages/livecmd/runtime/index.ts";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import {
+  command,
+  defineApp,
+  postgres,
+  prisma,
+  type App,
+  type DatabaseSource,
+} from "../../packages/livecmd/runtime/index.ts";
+import { PrismaClient } from "../../examples/prisma/client/client.ts";
 import type { KeyValue } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 import { readKeys, runObserved } from "../helpers/observedRuns.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
-import { SQLITE_DRIVERS } from "../helpers/sqliteDrivers.ts";
+import { SQLITE_DRIVERS, type SqliteDriver } from "../helpers/sqliteDrivers.ts";
+import { StderrLines } from "../reliability/support/watchers.ts";
 
 const notes = sqliteTable("notes", { id: integer("id").primaryKey(), title: text("title") });
 
@@ -113,6 +123,131 @@ describe(
     });
   },
 );
+
+/** How a command begins a transaction on the app's own SQLite handle and writes in it. */
+interface LeftOpen {
+  readonly name: string;
+  /** The library the app's handle is of, which opens the file's other connections here too. */
+  readonly driver: SqliteDriver;
+  /** The database livecmd is given for `file`, and `write`, which begins and writes through it. */
+  open(file: string): { database: DatabaseSource; write: () => Promise<void> | void };
+}
+
+const nodeSqlite = SQLITE_DRIVERS.find(({ name }) => name === "node:sqlite")!;
+
+const LEFT_OPEN: readonly LeftOpen[] = [
+  {
+    name: "better-sqlite3, BEGIN through prepare",
+    driver: betterSqlite3,
+    open(file) {
+      const handle = new Database(file);
+      return {
+        database: () => handle,
+        write: () => {
+          handle.prepare("BEGIN").run();
+          handle.prepare("INSERT INTO notes (title) VALUES ('left open')").run();
+        },
+      };
+    },
+  },
+  {
+    name: "node:sqlite, BEGIN through exec",
+    driver: nodeSqlite,
+    open(file) {
+      const handle = nodeSqlite.open(file);
+      return {
+        database: () => handle,
+        write: () => {
+          handle.exec("BEGIN");
+          handle.prepare("INSERT INTO notes (title) VALUES ('left open')").run();
+        },
+      };
+    },
+  },
+  {
+    name: "Prisma 7 through @prisma/adapter-better-sqlite3, BEGIN as raw SQL",
+    driver: betterSqlite3,
+    open(file) {
+      const adapter = prisma(new PrismaBetterSqlite3({ url: file }));
+      const client = new PrismaClient({ adapter });
+      return {
+        database: adapter,
+        write: async () => {
+          await client.$executeRawUnsafe("BEGIN");
+          await client.$executeRawUnsafe("INSERT INTO notes (title) VALUES ('left open')");
+        },
+      };
+    },
+  },
+];
+
+/** How long another run's statement may take once the run that left a transaction open ended. */
+const GOES_ON_WITHIN_MS = 1_000;
+
+for (const handle of LEFT_OPEN)
+  describe(
+    `a run that ends with a transaction open on the app's own handle has it rolled back (${handle.name})`,
+    { skip: handle.driver.skip },
+    () => {
+      const folder = mkdtempSync(path.join(tmpdir(), "livecmd-left-open-"));
+      const file = path.join(folder, "notes.sqlite");
+      const setup = handle.driver.open(file);
+      setup.exec(
+        "CREATE TABLE notes (id INTEGER PRIMARY KEY, author_id INTEGER NOT NULL DEFAULT 1, title TEXT NOT NULL, body TEXT NOT NULL DEFAULT '')",
+      );
+      setup.close();
+      const { database, write } = handle.open(file);
+      const leave = command({}, async (_ctx, fails: boolean) => {
+        await write();
+        if (fails) throw new Error("the command failed after writing");
+      });
+      // Prisma's adapter reads integers as bigints.
+      const count = command({}, async (ctx) =>
+        Number((await ctx.db.get<{ n: number | bigint }>("SELECT count(*) AS n FROM notes"))!.n),
+      );
+      const app = defineApp({
+        name: "n",
+        commands: { leave, count },
+        agent: { grant: [leave, count] },
+        database,
+      });
+      const stderr = new StderrLines();
+      before(() => stderr.start());
+      after(async () => {
+        stderr.stop();
+        await app.close();
+        rmSync(folder, { recursive: true, force: true });
+      });
+
+      for (const [ending, fails] of [
+        ["throws", true],
+        ["returns", false],
+      ] as const)
+        test(`when the command ${ending}, what it wrote is undone, and other runs and connections go on`, async () => {
+          const left = runObserved(app, "leave", [fails]).running;
+          await (fails ? assert.rejects(left, /failed after writing/) : left);
+          const counted = runObserved(app, "count", []).running;
+          const stalled = sleep(GOES_ON_WITHIN_MS).then(() => "stalled");
+          assert.equal(await Promise.race([counted, stalled]), 0);
+          const other = handle.driver.open(file);
+          try {
+            other.exec("PRAGMA busy_timeout = 0");
+            other.prepare("INSERT INTO notes (title) VALUES ('another connection')").run();
+            other.prepare("DELETE FROM notes").run();
+          } finally {
+            other.close();
+          }
+        });
+
+      test("the log names the command and what to do, once for the command however often it does so", () => {
+        const lines = stderr.take().filter((line) => line.includes("transaction open"));
+        assert.equal(lines.length, 1, lines.join("\n"));
+        assert.match(lines[0]!, /^livecmd: leave ended with a transaction open on the /);
+        assert.match(lines[0]!, /livecmd rolled it back/);
+        assert.match(lines[0]!, /ctx\.db\.transaction\(fn\)/);
+      });
+    },
+  );
 
 const server = postgresServer();
 

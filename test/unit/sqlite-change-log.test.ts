@@ -206,6 +206,16 @@ function recording(
   };
 }
 
+/** The larger of the log's counter and its last entry's number. */
+function logCounter(connection: TestConnection): bigint {
+  const { seq } = connection
+    .prepare(
+      "SELECT CAST(coalesce(max(seq), 0) AS TEXT) AS seq FROM (SELECT seq FROM sqlite_sequence WHERE name = 'livecmd_changes' UNION ALL SELECT max(seq) FROM livecmd_changes)",
+    )
+    .get() as { seq: string };
+  return BigInt(seq);
+}
+
 /** A whole read of `log`, page after page without waiting for a turn. */
 function readAll(log: ChangeLog): TableChange[] {
   for (;;) {
@@ -668,6 +678,55 @@ for (const driver of SQLITE_DRIVERS) {
         live.close();
         await app.close();
       });
+    },
+  );
+
+  describe(
+    `SQLite change log on ${driver.name}: a counter at SQLite's largest integer`,
+    { skip: driver.skip },
+    () => {
+      const LARGEST = "9223372036854775807";
+      for (const [how, sql] of [
+        [
+          "the counter set to it",
+          `UPDATE sqlite_sequence SET seq = ${LARGEST} WHERE name = 'livecmd_changes'`,
+        ],
+        [
+          "an entry renumbered to it",
+          `UPDATE livecmd_changes SET seq = ${LARGEST} WHERE seq = (SELECT max(seq) FROM livecmd_changes)`,
+        ],
+        [
+          "an entry written at it",
+          `INSERT INTO livecmd_changes (seq, "table", keys, image) VALUES (${LARGEST}, 'w', '''rowid''', '1')`,
+        ],
+      ] as const)
+        test(`${how}: no write fails, every table counts as changed, then the numbering restarts and the log goes on row by row`, async () => {
+          const { file, other } = database(driver);
+          const { db, changes } = watched(driver, file);
+          other.prepare("INSERT INTO w VALUES (1)").run();
+          await db.caughtUp();
+          other.exec(sql);
+          const before = changes.length;
+          // Another connection's writes (as with no livecmd running), of one row and of several, and livecmd's own.
+          other.prepare("INSERT INTO w VALUES (2)").run();
+          other.prepare(BULK_INSERT).run(1, 3);
+          other.prepare("UPDATE t SET n = 2").run();
+          await db.run("INSERT INTO w VALUES (3)");
+          await db.caughtUp();
+          assert.ok(
+            changes.slice(before).some(({ table }) => table === ANY_TABLE),
+            JSON.stringify(changes.slice(before)),
+          );
+          for (let waited = 0; logCounter(other) > 2n ** 32n && waited < 2000; waited += 5)
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          assert.ok(logCounter(other) < 2n ** 32n, `the numbering restarted: ${logCounter(other)}`);
+          await db.caughtUp();
+          changes.length = 0;
+          other.prepare("INSERT INTO w VALUES (4)").run();
+          await db.caughtUp();
+          assert.deepEqual(changes, [{ table: "w", rows: [{ rowid: "n4" }] }]);
+          await db.close();
+        });
     },
   );
 

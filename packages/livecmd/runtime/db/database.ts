@@ -1,6 +1,5 @@
 import type { KeyValue, TableRead } from "./keyedAccess.ts";
 import type { PostgresSessionStore } from "./postgres/sessionStore.ts";
-import type { PostgresSpentConfirmations } from "./postgres/spentConfirmations.ts";
 
 export type SqlParam = string | number | bigint | boolean | null | Buffer;
 
@@ -59,6 +58,16 @@ export interface TableObserver {
    * signal's reason), and PostgreSQL cancels the one running.
    */
   signal?: AbortSignal;
+  /** The command the run is of, as a line on the log about the run names it. */
+  command?: string;
+}
+
+/**
+ * The confirmations spent in a database (`server/policy/spentConfirmations.ts`): `spend` records
+ * `id` until `expiresAt` (ms since the epoch), false when it already was.
+ */
+export interface StoredSpentConfirmations {
+  spend(id: string, expiresAt: number): Promise<boolean>;
 }
 
 /**
@@ -79,9 +88,10 @@ export interface AppDatabase extends Database {
   sharedSessions(): PostgresSessionStore | undefined;
   /**
    * Where the 2026-era confirmations accepted by every process serving this database are
-   * recorded, so that each is spent once (PostgreSQL); undefined when this process is the only one.
+   * recorded, so that each is spent once, also after a restart (PostgreSQL's table, the SQLite
+   * file's); undefined when the database cannot keep them (a read-only SQLite file).
    */
-  spentConfirmations(): PostgresSpentConfirmations | undefined;
+  spentConfirmations(): StoredSpentConfirmations | undefined;
   /** A key value as `livecmd inspect --reads` prints it. */
   keyText(key: KeyValue): string;
   /**

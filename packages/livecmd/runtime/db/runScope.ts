@@ -10,14 +10,28 @@ import type { TableObserver } from "./database.ts";
  */
 export class RunScope {
   readonly #runs = new AsyncLocalStorage<TableObserver>();
+  readonly #endListeners = new Set<(run: TableObserver) => void>();
 
-  /** Runs `fn` as a command run that `observer` is told about. */
-  run<T>(observer: TableObserver, fn: () => T): T {
-    return this.#runs.run(observer, fn);
+  /**
+   * Runs `fn` as a command run that `observer` is told about; once its promise settles, the run
+   * has ended, and `onEnded`'s listeners are told (what it left open on the handle is theirs).
+   */
+  async run<T>(observer: TableObserver, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await this.#runs.run(observer, fn);
+    } finally {
+      for (const ended of this.#endListeners) ended(observer);
+    }
   }
 
   /** The observer of the run the caller is part of; undefined outside any observed run. */
   observer(): TableObserver | undefined {
     return this.#runs.getStore();
+  }
+
+  /** Calls `listener` with every run once it has ended; returns an unsubscribe. */
+  onEnded(listener: (run: TableObserver) => void): () => void {
+    this.#endListeners.add(listener);
+    return () => this.#endListeners.delete(listener);
   }
 }

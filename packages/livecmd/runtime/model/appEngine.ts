@@ -11,11 +11,15 @@ import type { Generated } from "./catalog.ts";
 import type { Command } from "./command.ts";
 import { argumentsObject } from "./commandArguments.ts";
 import { Origin } from "./context.ts";
-import type { AppDatabase, Database, TableObserver } from "../db/database.ts";
+import type {
+  AppDatabase,
+  Database,
+  StoredSpentConfirmations,
+  TableObserver,
+} from "../db/database.ts";
 import { anyRowsOf, type TableChange, type TableRead } from "../db/keyedAccess.ts";
 import { openDatabase, type DatabaseSource } from "../db/openDatabase.ts";
 import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
-import type { PostgresSpentConfirmations } from "../db/postgres/spentConfirmations.ts";
 import { RunScope } from "../db/runScope.ts";
 import type { FieldError } from "../uri/template.ts";
 import { argumentValidator } from "../validation/argumentValidator.ts";
@@ -162,10 +166,10 @@ export class AppEngine {
   }
 
   /**
-   * Where the confirmations accepted by every process serving the app's database are recorded,
-   * when several may serve it (PostgreSQL); undefined otherwise.
+   * Where the confirmations accepted by every process serving the app's database are recorded
+   * (`AppDatabase.spentConfirmations`); undefined without a database that can keep them.
    */
-  spentConfirmations(): PostgresSpentConfirmations | undefined {
+  spentConfirmations(): StoredSpentConfirmations | undefined {
     return this.#openDatabase && this.db.spentConfirmations();
   }
 
@@ -286,10 +290,11 @@ export class AppEngine {
     // Opened before the first run, so that the app's own handle is observed from its first statement.
     if (this.#openDatabase) void this.db;
     const { invocation, observer } = this.#invocation(name, args, options);
-    const run = () =>
-      this.#throughMiddleware(invocation, async () => command.handler(invocation, ...args));
-    // Statements made through the app's own handle within the run report to the run too.
-    return observer ? this.#runs.run(observer, run) : run();
+    // Statements made through the app's own handle within the run report to the run too, and
+    // what the run leaves open on the handle is known to be its own once it ends.
+    return this.#runs.run(observer, () =>
+      this.#throughMiddleware(invocation, async () => command.handler(invocation, ...args)),
+    );
   }
 
   #throughMiddleware(invocation: Invocation, final: () => Promise<unknown>): Promise<unknown> {
@@ -300,24 +305,22 @@ export class AppEngine {
     return chain();
   }
 
-  /** A run's context, and what its statements report to (none when nobody observes or cancels it). */
+  /** A run's context, and what its statements report to. */
   #invocation(
     name: string,
     args: readonly unknown[],
     { origin, observer, auth, onLink, signal, onProgress }: ObservedRunOptions,
-  ): { invocation: Invocation; observer: TableObserver | undefined } {
+  ): { invocation: Invocation; observer: TableObserver } {
     const app = this;
-    const tables: TableObserver | undefined =
-      observer || signal
-        ? {
-            ...(observer && { read: (reads) => observer.read(reads) }),
-            ...(observer?.narrowed && {
-              narrowed: (told, reads) => observer.narrowed!(told, reads),
-            }),
-            ...(observer?.tablesOnly && { tablesOnly: true }),
-            ...(signal && { signal }),
-          }
-        : undefined;
+    const tables: TableObserver = {
+      command: name,
+      ...(observer && { read: (reads) => observer.read(reads) }),
+      ...(observer?.narrowed && {
+        narrowed: (told, reads) => observer.narrowed!(told, reads),
+      }),
+      ...(observer?.tablesOnly && { tablesOnly: true }),
+      ...(signal && { signal }),
+    };
     let db: Database | undefined;
     const invocation: Invocation = {
       origin,
@@ -328,7 +331,7 @@ export class AppEngine {
       },
       args,
       get db() {
-        db ??= tables ? app.db.observedBy(tables) : app.db;
+        db ??= app.db.observedBy(tables);
         return db;
       },
       changed: (table) => app.changed(table),

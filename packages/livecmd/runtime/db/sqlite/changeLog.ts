@@ -13,6 +13,7 @@ import type { SqliteConnection } from "./sqliteConnection.ts";
 import { CHANGE_LOG_TABLE, quoteName, type SqliteSchema } from "./sqliteSchema.ts";
 
 const LOG = quoteName(CHANGE_LOG_TABLE);
+const LOG_TABLE_SQL = `CREATE TABLE ${LOG} (seq INTEGER PRIMARY KEY AUTOINCREMENT, "table" TEXT NOT NULL, keys TEXT NOT NULL, image TEXT NOT NULL)`;
 const TRIGGER_PREFIX = "livecmd_";
 const EVENTS = [
   ["insert", ["new"]],
@@ -38,6 +39,26 @@ export const CHANGE_LOG_BOUNDS = {
   heldRowImages: 10_000,
   entryChars: 4_096,
 } as const;
+
+/**
+ * Where the log's numbering restarts: 2^32 short of SQLite's largest integer, past which every
+ * write to a table of AUTOINCREMENT fails ("database or disk is full"), so no write would succeed
+ * with livecmd's triggers in the file. No statement logs 2^32 entries, so one begun below it ends
+ * below the largest; the numbering is further only when someone set the counter (or a number).
+ */
+const RENUMBER_AT = "9223372032559808512";
+
+/** Whether the numbering is due to restart: the counter, or an entry's number, at or past `RENUMBER_AT`. */
+const RENUMBER_DUE = `((SELECT seq FROM sqlite_sequence WHERE name = '${CHANGE_LOG_TABLE}') >= ${RENUMBER_AT} OR (SELECT max(seq) FROM ${LOG}) >= ${RENUMBER_AT})`;
+
+/**
+ * The number a trigger gives its entry: none (AUTOINCREMENT's next) but once the numbering is due
+ * to restart, when AUTOINCREMENT's next may be past the largest integer and fail the app's write;
+ * then the next after the entries below `RENUMBER_AT`, until a reader restarts the numbering
+ * (`ChangeLog.prune`). Those entries leave the counter behind, so readers miss them until then,
+ * and the restart makes every reader count every table as changed.
+ */
+const NEXT_SEQ = `CASE WHEN ${RENUMBER_DUE} THEN (SELECT coalesce(max(seq), 0) + 1 FROM ${LOG} WHERE seq < ${RENUMBER_AT}) END`;
 
 /** One read of the log: up to the last entry logged when it began. */
 interface Read {
@@ -74,7 +95,8 @@ export interface ChangeLogOptions {
  * anything of livecmd's. Entries are numbered without gaps (AUTOINCREMENT, whose counter rolls
  * back with the write), so a reader that finds entries missing knows it, and counts every table
  * as changed. Entry numbers are held as bigints: they are SQLite integers, and another writer
- * may set the counter anywhere.
+ * may set the counter anywhere, even to the largest, where the numbering restarts (`NEXT_SEQ`)
+ * rather than fail the app's writes.
  */
 export class ChangeLog {
   /** The last entry read (reported, or held by the read in progress). */
@@ -85,6 +107,8 @@ export class ChangeLog {
   #columns: ImageColumns = new Map();
   /** High-water marks noted as time passed, oldest first: entries up to one are pruned once it is old. */
   #checkpoints: { at: number; high: bigint }[] = [];
+  /** Set when this connection restarted the numbering: the next read counts every table as changed. */
+  #renumbered = false;
   readonly #badEntries: RecurringProblem;
   readonly #images = new RowImages();
 
@@ -107,11 +131,7 @@ export class ChangeLog {
     { inTransaction = false, retentionMs = LOG_RETENTION_MS, log = logLine }: ChangeLogOptions = {},
   ): ChangeLog | undefined {
     try {
-      connection
-        .prepare(
-          `CREATE TABLE IF NOT EXISTS ${LOG} (seq INTEGER PRIMARY KEY AUTOINCREMENT, "table" TEXT NOT NULL, keys TEXT NOT NULL, image TEXT NOT NULL)`,
-        )
-        .run();
+      connection.prepare(LOG_TABLE_SQL.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS")).run();
     } catch (error) {
       if (!isReadOnly(error)) throw error;
       if (!exists(connection)) return undefined;
@@ -159,7 +179,7 @@ export class ChangeLog {
 
   /** Whether entries were written (or the counter moved) since the last read, or a read is under way. */
   get behind(): boolean {
-    return this.#read !== undefined || this.high() !== this.#seen;
+    return this.#read !== undefined || this.#renumbered || this.high() !== this.#seen;
   }
 
   /** How many reads have ended (a read ends when `readPage` returns its changes). */
@@ -203,7 +223,10 @@ export class ChangeLog {
 
   #begin(): Read {
     this.#readsBegun += 1;
-    return { target: this.high(), found: new HeldChanges(CHANGE_LOG_BOUNDS.heldRowImages) };
+    const found = new HeldChanges(CHANGE_LOG_BOUNDS.heldRowImages);
+    if (this.#renumbered) found.anyTable();
+    this.#renumbered = false;
+    return { target: this.high(), found };
   }
 
   #end(): void {
@@ -212,9 +235,9 @@ export class ChangeLog {
   }
 
   /**
-   * Deletes entries older than the retention, when the database is free at once: a busy database
-   * is left for a later call rather than kept waiting for (the connection's busy timeout would
-   * block the process).
+   * Deletes entries older than the retention, and restarts the numbering when it is due, when the
+   * database is free at once: a busy database is left for a later call rather than kept waiting
+   * for (the connection's busy timeout would block the process).
    */
   prune(now = Date.now()): void {
     const last = this.#checkpoints.at(-1);
@@ -222,13 +245,49 @@ export class ChangeLog {
     let due: bigint | undefined;
     while (this.#checkpoints[0] && now - this.#checkpoints[0].at >= this.retentionMs)
       due = this.#checkpoints.shift()!.high;
-    if (due === undefined) return;
+    const renumber = this.#renumberDue();
+    if (due === undefined && !renumber) return;
+    this.#atOnce(() => {
+      if (renumber) this.#renumber();
+      else this.connection.prepare(`DELETE FROM ${LOG} WHERE seq <= ?`).run(due);
+    });
+  }
+
+  #renumberDue(): boolean {
+    const row = this.connection.prepare(`SELECT ${RENUMBER_DUE} AS due`).get() as { due: number };
+    return row.due === 1;
+  }
+
+  /**
+   * Restarts the numbering from 1: the log's table made anew (in one transaction; its triggers
+   * are left as they are). Every entry goes, read or not, so every reader must count every table
+   * as changed: this one at its next read, those of other connections at the schema change.
+   */
+  #renumber(): void {
+    this.#exec("BEGIN IMMEDIATE");
+    try {
+      this.#exec(`DROP TABLE ${LOG}`);
+      this.#exec(LOG_TABLE_SQL);
+      this.#exec("COMMIT");
+    } catch (error) {
+      this.#exec("ROLLBACK");
+      throw error;
+    }
+    this.#read = undefined;
+    this.#seen = 0n;
+    this.#checkpoints = [];
+    this.#renumbered = true;
+  }
+
+  /** Runs `write` if the database is free now (busy timeout 0), else leaves it for a later call. */
+  #atOnce(write: () => void): void {
     const { timeout } = this.connection.prepare("PRAGMA busy_timeout").get() as { timeout: number };
     this.#exec("PRAGMA busy_timeout = 0");
     try {
-      this.connection.prepare(`DELETE FROM ${LOG} WHERE seq <= ?`).run(due);
+      write();
     } catch (error) {
-      if (!isBusy(error)) throw error;
+      // A read-only connection leaves both to the file's writers.
+      if (!isBusy(error) && !isReadOnly(error)) throw error;
     } finally {
       this.#exec(`PRAGMA busy_timeout = ${timeout}`);
     }
@@ -346,11 +405,12 @@ function triggerSql(
   images: readonly ("old" | "new")[],
   columns: ReadonlyMap<string, ImageColumn>,
 ): string {
-  const rows = images.map((image) => {
+  // An insert per image: each numbers its entry after the one before (`NEXT_SEQ`).
+  const inserts = images.map((image) => {
     const { keys, values } = imageSql(image, columns);
-    return `(${sqlText(table)}, ${keys}, ${values})`;
+    return `INSERT INTO ${LOG} (seq, "table", keys, image) VALUES (${NEXT_SEQ}, ${sqlText(table)}, ${keys}, ${values});`;
   });
-  return `CREATE TRIGGER ${quoteName(triggerName(event, table))} AFTER ${event.toUpperCase()} ON ${quoteName(table)} BEGIN INSERT INTO ${LOG} ("table", keys, image) VALUES ${rows.join(", ")}; END`;
+  return `CREATE TRIGGER ${quoteName(triggerName(event, table))} AFTER ${event.toUpperCase()} ON ${quoteName(table)} BEGIN ${inserts.join(" ")} END`;
 }
 
 function installedTriggers(connection: SqliteConnection): [string, string][] {
@@ -396,7 +456,7 @@ function errorCode(error: unknown): string {
   return String(code ?? "");
 }
 
-function isReadOnly(error: unknown): boolean {
+export function isReadOnly(error: unknown): boolean {
   return errorCode(error).startsWith("SQLITE_READONLY");
 }
 

@@ -9,9 +9,10 @@ import { readingNumbers, type SqliteConnection, type SqliteStatement } from "./s
 import { keyText } from "./sqliteKeys.ts";
 import type { SqliteLibrary } from "./sqliteLibrary.ts";
 import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
+import { createSpentTable, SqliteSpentConfirmations } from "./spentConfirmations.ts";
 import { StatementPlans, type ReturnedRows, type StatementPlan } from "./statementPlans.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
-import { keepServing } from "../../live/keepServing.ts";
+import { keepServing, logLine } from "../../live/keepServing.ts";
 
 /** The transaction open on a connection: who may use the connection until `done`. */
 interface OpenTransaction {
@@ -56,6 +57,8 @@ class ConnectionCore {
   open: OpenTransaction | undefined;
   /** Set while a transaction the app began through its handle is open. */
   handleTransaction: HandleTransaction | undefined;
+  /** Whether the file keeps spent confirmations (`spentConfirmations.ts`): not a read-only one. */
+  readonly keepsSpent: boolean;
   #schema: SqliteSchema;
   /** Undefined on a read-only file without one: then any write by another connection changes every table. */
   #log: ChangeLog | undefined;
@@ -80,6 +83,9 @@ class ConnectionCore {
       this.committed();
     },
   );
+  /** Commands already named on the log for ending with a transaction open on the handle. */
+  readonly #leftOpen = new Set<string>();
+  readonly #stopWatchingRuns: () => void;
   /** The connection as livecmd prepares `ctx.db`'s statements: past the observation of the app's. */
   readonly #unobserved: SqliteConnection;
   /** The same for livecmd's own statements, which must read numbers. */
@@ -106,12 +112,16 @@ class ConnectionCore {
     });
     const own = (this.#own = readingNumbers(this.#unobserved));
     this.plans = new StatementPlans(own, () => this.#schema);
+    this.keepsSpent = createSpentTable(own);
     this.#schema = this.#openLog(false);
     this.#dataVersion = this.#pragma("data_version");
     this.#poll = setInterval(
       keepServing("polling the SQLite change log", () => this.otherWriters()),
       OTHER_WRITERS_POLL_MS,
     ).unref();
+    this.#stopWatchingRuns = runs.onEnded(
+      keepServing("rolling back a transaction a command left open", (run) => this.#ended(run)),
+    );
   }
 
   prepare(sql: string): SqliteStatement {
@@ -223,6 +233,31 @@ class ConnectionCore {
   }
 
   /**
+   * A run ended with the transaction it began through the app's handle open: nothing of the run's
+   * will end it now, and until something does every other run's `ctx.db` statement waits for it
+   * and other processes' writes fail as locked. It is rolled back (what the run wrote in it is
+   * undone, as when a `ctx.db.transaction` callback throws), and its command named on the log.
+   */
+  #ended(run: TableObserver): void {
+    if (this.#closed || this.handleTransaction?.run !== run) return;
+    if (this.library.inTransaction(this.handle)) {
+      this.exec("ROLLBACK");
+      this.#sayLeftOpen(run.command);
+    }
+    this.#noteHandleTransaction(run);
+    this.wrote();
+  }
+
+  /** The line about a command that left a transaction open, said once per command. */
+  #sayLeftOpen(command = "a command"): void {
+    if (this.#leftOpen.has(command)) return;
+    this.#leftOpen.add(command);
+    logLine(
+      `livecmd: ${command} ended with a transaction open on ${this.handleText()}, begun through the app's own handle (a BEGIN, or a library's transaction it did not await); livecmd rolled it back, undoing what ${command} wrote in it, so that other commands and processes go on. End every transaction ${command} begins before it returns or throws (COMMIT, or ROLLBACK in a finally), or use ctx.db.transaction(fn), which does; said once for ${command}`,
+    );
+  }
+
+  /**
    * After a statement that may have written: a changed schema is read again (triggers, plans);
    * outside a transaction what the statement changed is reported now, inside one at its commit.
    */
@@ -284,6 +319,7 @@ class ConnectionCore {
   close(): void {
     this.#closed = true;
     clearInterval(this.#poll);
+    this.#stopWatchingRuns();
     this.#log = undefined;
     for (const { resolve } of this.#waiters.splice(0)) resolve();
     (this.handle as { close?: () => void }).close?.();
@@ -459,9 +495,9 @@ export class SqliteDatabase implements AppDatabase {
     return undefined;
   }
 
-  /** So are its spent confirmations. */
-  spentConfirmations(): undefined {
-    return undefined;
+  /** Its spent confirmations are kept in the file, for every process serving it. */
+  spentConfirmations(): SqliteSpentConfirmations | undefined {
+    return this.#connection.keepsSpent ? new SqliteSpentConfirmations(this) : undefined;
   }
 
   keyText(key: string): string {

@@ -64,6 +64,8 @@ export interface SqliteSchema {
 
 /** livecmd's own table in the app's database (the change log); never tracked itself. */
 export const CHANGE_LOG_TABLE = "livecmd_changes";
+/** livecmd's table of spent confirmations (`spentConfirmations.ts`), beside the log; not tracked either. */
+export const SPENT_CONFIRMATIONS_TABLE = "livecmd_spent_confirmations";
 
 interface SchemaRow {
   type: "table" | "index";
@@ -101,7 +103,7 @@ export function readSchema(connection: SqliteConnection): SqliteSchema {
     .prepare(
       `SELECT type, name, tbl_name, rootpage FROM sqlite_schema
         WHERE type IN ('table', 'index') AND rootpage > 0 AND tbl_name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
-          AND tbl_name <> '${CHANGE_LOG_TABLE}'`,
+          AND tbl_name NOT IN ('${CHANGE_LOG_TABLE}', '${SPENT_CONFIRMATIONS_TABLE}')`,
     )
     .all() as SchemaRow[];
   const btrees = new Map<number, Btree>();

@@ -1,9 +1,10 @@
 /**
  * The confirmations that were accepted (a 2026-07-28 `requestState`'s id), each kept until the
  * state it came in expires, so that a client that sends the same yes again (a retry, a replay)
- * does not run the command twice. On PostgreSQL every replica records in one table
- * (`db/postgres/spentConfirmations.ts`), so a yes spent on one is spent on all; in memory
- * otherwise.
+ * does not run the command twice. They are kept in the app's database: on PostgreSQL in a table
+ * every replica records in (`db/postgres/spentConfirmations.ts`), on SQLite in the file
+ * (`db/sqlite/spentConfirmations.ts`), so a yes spent by one process is spent for all, and after
+ * a restart; in memory without a database that can keep them.
  */
 export interface SpentConfirmations {
   /** Records `id` as spent until `expiresAt` (ms since the epoch); false when it already was. */
