@@ -25,7 +25,36 @@ interface FrontCase {
   code?: number;
 }
 
+/** Hosts no URL can be built from (credentials, a space, an unclosed bracket): 400, no server fault. */
+const MALFORMED_HOSTS = ["localhost@evil.example", "user:pw@localhost", "local host", "[::1"];
+
+/** What reverse proxies add to what they forward: without auth, each is refused. */
+const FORWARDING_HEADERS = {
+  forwarded: "for=203.0.113.7",
+  "x-forwarded-for": "203.0.113.7",
+  "x-forwarded-host": "mcp.example.test",
+  "x-forwarded-proto": "https",
+  "x-real-ip": "203.0.113.7",
+  via: "1.1 proxy",
+};
+
 const CASES: FrontCase[] = [
+  ...MALFORMED_HOSTS.map((host): FrontCase => ({
+    rule: `a Host that is no host[:port] (${JSON.stringify(host)}) is 400, not a server fault`,
+    method: "POST",
+    headers: () => ({ host }),
+    body: INITIALIZE,
+    status: 400,
+    code: -32000,
+  })),
+  ...Object.entries(FORWARDING_HEADERS).map(([name, value]): FrontCase => ({
+    rule: `without auth, a request a proxy forwarded (${name}) is refused: the proxy's clients are not this machine`,
+    method: "POST",
+    headers: () => ({ [name]: value }),
+    body: INITIALIZE,
+    status: 403,
+    code: -32000,
+  })),
   {
     rule: "a method MCP does not use is 405 with Allow",
     method: "PUT",
@@ -152,7 +181,8 @@ describe("the HTTP front door", () => {
         headers: { ...JSON_AND_SSE, ...headers?.(serving) },
         body,
       });
-      assert.equal(response.status, status);
+      assert.equal(response.status, status, response.text);
+      assert.deepEqual(errors, [], "nothing logged as a server fault");
       if (allow !== undefined) assert.equal(response.headers.allow, allow);
       const text = response.text;
       if (code !== undefined)

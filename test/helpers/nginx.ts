@@ -52,6 +52,7 @@ ${upstreams.map((url) => `    server ${url.host} max_fails=1 fail_timeout=10s;`)
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
       proxy_buffering off;
       proxy_cache off;
       proxy_read_timeout 1h;

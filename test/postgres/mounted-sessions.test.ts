@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { serve } from "@hono/node-server";
+import { getConnInfo } from "@hono/node-server/conninfo";
 import express from "express";
 import { Hono } from "hono";
 import { exampleAppsOn } from "../helpers/exampleAppsOn.ts";
@@ -22,7 +23,7 @@ async function replica(
     kind === "express"
       ? express().all("/mcp", mcp.node).listen(0, "127.0.0.1")
       : serve({
-          fetch: new Hono().all("/mcp", (c) => mcp.fetch(c.req.raw)).fetch,
+          fetch: new Hono().all("/mcp", (c) => mcp.fetch(c.req.raw, getConnInfo(c))).fetch,
           port: 0,
           hostname: "127.0.0.1",
         });

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
   Client,
@@ -17,6 +20,18 @@ import { servedCli, type ServedCli } from "../helpers/servedCli.ts";
 const server = postgresServer();
 const missing = server.skip ?? nginxMissing();
 const show = (id: number) => `app://customers_show/${id}`;
+
+/**
+ * Every client's token: behind a proxy, an endpoint without auth refuses what the proxy says it
+ * forwarded (`X-Forwarded-For`), so the replicas authenticate, as docs/mcp.md tells.
+ */
+const TOKEN = "replicas-secret-0123";
+
+function tokensFile(): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-replicas-")), "tokens.txt");
+  writeFileSync(file, `${TOKEN} customers:write orders:write # replicas\n`);
+  return file;
+}
 
 /** An SDK client through the balancer, with the updates it heard and the replica of each stream. */
 interface Balanced {
@@ -71,7 +86,12 @@ async function balanced(
     answeredBy.push({ method, upstream, status: response.status });
     return response;
   };
-  await client.connect(new StreamableHTTPClientTransport(url, { fetch: watched }));
+  await client.connect(
+    new StreamableHTTPClientTransport(url, {
+      fetch: watched,
+      requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+    }),
+  );
   client.onerror = (error) => errors.push(error.message);
   return { client, updates, streamOn: () => stream, answeredBy, errors };
 }
@@ -136,7 +156,9 @@ describe(
       // One key for all: each replica resumes the listens the others primed.
       const env = { LIVECMD_REQUEST_STATE_KEY: randomBytes(32).toString("base64url") };
       replicas.push(
-        ...(await Promise.all([1, 2, 3].map(() => servedCli([], { databaseUrl, env })))),
+        ...(await Promise.all(
+          [1, 2, 3].map(() => servedCli(["--tokens", tokensFile()], { databaseUrl, env })),
+        )),
       );
       nginx = await startNginx(replicas.map(({ url }) => url));
       writer = await balanced(nginx.url, "2026");

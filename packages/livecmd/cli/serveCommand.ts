@@ -108,12 +108,13 @@ export const SERVE_OPTIONS = {
   "public-url": {
     type: "string",
     describe:
-      "HTTP: the endpoint's URL as clients reach it behind a reverse proxy (https://mcp.example.com/mcp)",
+      "HTTP: the endpoint's URL as clients reach it behind a reverse proxy (https://mcp.example.com/mcp); on another host it needs --tokens or --issuer",
   },
   "allowed-host": {
     type: "string",
     array: true,
-    describe: "HTTP: a Host header to accept besides loopback and --public-url's; repeatable",
+    describe:
+      "HTTP: a Host header to accept besides loopback and --public-url's; repeatable; one not of this machine (localhost, *.localhost) needs --tokens or --issuer",
   },
   "allowed-origin": {
     type: "string",

@@ -41,11 +41,38 @@ export function hostRefused(host: string | null): ProtocolError {
   );
 }
 
+/** A `Host` that is no `host[:port]`: the request names no server at all. */
+export function hostMalformed(host: string): ProtocolError {
+  return refusal(
+    SDK_TRANSPORT_REFUSAL,
+    `Bad Request: the Host ${JSON.stringify(shortened(host))} is not a host and port (RFC 9110: a name or an address, an optional :port, nothing else)`,
+  );
+}
+
 /** The front door's refusal of a client on another machine, by an endpoint without auth. */
 export function peerRefused(address: string): ProtocolError {
   return refusal(
     SDK_TRANSPORT_REFUSAL,
     `Forbidden: this endpoint has no auth, so it answers only clients on its own machine, and ${shortened(address)} is not; its operator can give it auth (staticTokens or jwtBearer; livecmd serve --tokens, --issuer)`,
+  );
+}
+
+/**
+ * The front door's refusal, by an endpoint without auth, of a client whose address its server
+ * did not tell (the `fetch` face given no `remote`).
+ */
+export function peerUnknown(): ProtocolError {
+  return refusal(
+    SDK_TRANSPORT_REFUSAL,
+    "Forbidden: this endpoint has no auth, so it answers only clients on its own machine, and its server did not tell who this client is; its operator can pass the client's address (mcp.fetch(request, { remote }): Hono's getConnInfo(c), Bun's server.requestIP(request), Deno's info.remoteAddr) or give it auth (staticTokens or jwtBearer)",
+  );
+}
+
+/** The front door's refusal, by an endpoint without auth, of a request a reverse proxy forwarded. */
+export function proxiedRefused(header: string): ProtocolError {
+  return refusal(
+    SDK_TRANSPORT_REFUSAL,
+    `Forbidden: this endpoint has no auth, so it answers only clients on its own machine, and this request came through a proxy (it carries ${header}) from whoever reached it; its operator can give it auth (staticTokens or jwtBearer; livecmd serve --tokens, --issuer)`,
   );
 }
 

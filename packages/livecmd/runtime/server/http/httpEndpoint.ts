@@ -9,6 +9,7 @@ import { corsPolicy } from "./corsPolicy.ts";
 import { isEventStream, whenStreamEnds } from "../../live/eventStream.ts";
 import { DEFAULT_SESSION_IDLE_MS } from "./httpDefaults.ts";
 import { frontDoor, originAllowed, type FrontOptions } from "./httpFront.ts";
+import { isLoopback } from "./ownHostNames.ts";
 import { LegacyHttpSessions } from "../sessions/legacyHttpSessions.ts";
 import type { FetchOptions, McpHandler, McpHandlerOptions } from "./mcpHandler.ts";
 import { nodeFace, type NodeHandler } from "./nodeFace.ts";
@@ -175,7 +176,7 @@ export class HttpEndpoint implements McpHandler {
  * to pass instead.
  */
 export function checkEndpointOptions(options: McpHandlerOptions): void {
-  const { sessionIdleMs, publicUrl } = options;
+  const { sessionIdleMs, publicUrl, auth } = options;
   if (sessionIdleMs !== undefined && !(sessionIdleMs > 0))
     throw new Error(
       `livecmd: sessionIdleMs must be a positive number of milliseconds, got ${sessionIdleMs}`,
@@ -184,6 +185,30 @@ export function checkEndpointOptions(options: McpHandlerOptions): void {
     throw new Error(
       `livecmd: publicUrl must be a URL, got ${JSON.stringify(publicUrl)}; pass new URL("https://…/mcp")`,
     );
+  if (auth) return;
+  if (publicUrl && !isThisMachine(publicUrl.hostname))
+    throw answersOtherMachines(
+      `the public URL ${publicUrl.href} is where clients on other machines reach this endpoint`,
+      "leave the public URL out",
+    );
+  const elsewhere = options.allowedHosts?.find((host) => !isThisMachine(host));
+  if (elsewhere !== undefined)
+    throw answersOtherMachines(
+      `the allowed host ${elsewhere} is a name clients on other machines reach this endpoint by`,
+      "allow only names of this machine (localhost, *.localhost)",
+    );
+}
+
+/** Whether `host` names this machine alone: loopback, or a name under `.localhost` (RFC 6761). */
+function isThisMachine(host: string): boolean {
+  return isLoopback(host) || host.toLowerCase().endsWith(".localhost");
+}
+
+/** An endpoint without auth told it is reached from other machines: what to do instead. */
+function answersOtherMachines(said: string, orElse: string): Error {
+  return new Error(
+    `livecmd: ${said} (through a proxy), and it has no auth: every granted command would be open to them. Pass auth (livecmd serve --tokens FILE, or --issuer URL --audience AUD; mounted: mcpHandler(app, { auth: staticTokens("tokens.txt") })), or ${orElse} to serve this machine alone`,
+  );
 }
 
 /**

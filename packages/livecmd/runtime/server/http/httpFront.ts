@@ -11,7 +11,13 @@ import { isEventStream } from "../../live/eventStream.ts";
 import type { OriginAllowed } from "./corsPolicy.ts";
 import { isLoopback } from "./ownHostNames.ts";
 import { boundedErrorText, errorResponse } from "../errors/protocolErrors.ts";
-import { hostRefused, originRefused, peerRefused } from "../errors/frontDoorErrors.ts";
+import {
+  hostRefused,
+  originRefused,
+  peerRefused,
+  peerUnknown,
+  proxiedRefused,
+} from "../errors/frontDoorErrors.ts";
 import { currentRequest } from "../log/requestContext.ts";
 import { isListenResumption } from "../../live/listens/listenResume.ts";
 
@@ -64,7 +70,7 @@ export function frontDoor(
     const url = new URL(request.url);
     if (auth && isMetadataPath(url.pathname)) return metadataAnswer(request, url, auth, resource);
     const refused =
-      (auth ? undefined : peerRefusal()) ??
+      (auth ? undefined : (peerRefusal() ?? proxiedRefusal(request))) ??
       hostRefusal(request, hosts) ??
       originRefusal(request, allowed) ??
       methodRefusal(request) ??
@@ -162,15 +168,37 @@ async function bounded(response: Response): Promise<Response> {
 }
 
 /**
- * An endpoint without auth answers this machine alone: where the server's own socket told the
- * client's address, a client elsewhere is refused (an app's server may listen on every
- * interface, and a client can name any `Host`).
+ * An endpoint without auth answers this machine alone: a client elsewhere is refused by the
+ * address the server's own socket told (an app's server may listen on every interface, and a
+ * client can name any `Host`), and a client whose address the server did not tell (a `fetch`
+ * face given no `remote`: Next.js, Bun and Deno listen on every interface) is refused too.
  */
 function peerRefusal(): Response | undefined {
   const address = currentRequest()?.address;
-  return address === undefined || isLoopback(address)
-    ? undefined
-    : errorResponse(403, peerRefused(address));
+  if (address === undefined) return errorResponse(403, peerUnknown());
+  return isLoopback(address) ? undefined : errorResponse(403, peerRefused(address));
+}
+
+/**
+ * The headers a reverse proxy adds to what it forwards (nginx's usual `proxy_set_header` lines,
+ * Caddy, Traefik, Apache, HAProxy, Envoy and cloud balancers by default).
+ */
+const FORWARDED_BY_PROXY = [
+  "forwarded",
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-real-ip",
+  "via",
+];
+
+/**
+ * A proxy on this machine passes the peer check (its socket is loopback) for every client that
+ * reaches the proxy: an endpoint without auth refuses what a proxy says it forwarded.
+ */
+function proxiedRefusal(request: Request): Response | undefined {
+  const header = FORWARDED_BY_PROXY.find((name) => request.headers.has(name));
+  return header === undefined ? undefined : errorResponse(403, proxiedRefused(header));
 }
 
 function hostRefusal(request: Request, hosts: ReadonlySet<string>): Response | undefined {

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { toNodeHandler, type NodeIncomingMessageLike } from "@modelcontextprotocol/node";
 import { refusedOversized } from "./oversizedBody.ts";
+import { refusedMalformedHost } from "./malformedHost.ts";
 import { parsedBodyText } from "./parsedBody.ts";
 import { asNewRequest } from "../log/requestContext.ts";
 
@@ -19,7 +20,7 @@ export type NodeHandler = (
  * `serve` (the endpoint's web-standard handler) as a `NodeHandler`, through the SDK's
  * `toNodeHandler` (the SSE writes with backpressure, the request's signal aborted when the
  * client goes away). A declared body over the limit is answered 413 before anything reads it
- * (`refusedOversized`); each request runs as a new request (`asNewRequest`) from the socket's
+ * (`refusedOversized`), a `Host` no URL can be built from 400 (`refusedMalformedHost`); each request runs as a new request (`asNewRequest`) from the socket's
  * peer; Express's mount path is kept (`originalUrl`).
  *
  * `toNodeHandler` reads the whole body before it calls `serve`, so a request is counted in
@@ -34,7 +35,7 @@ export function nodeFace(
   arrived: () => () => void,
 ): NodeHandler {
   return async (request, response, body) => {
-    if (refusedOversized(request, response)) return;
+    if (refusedOversized(request, response) || refusedMalformedHost(request, response)) return;
     const reading = arrived();
     const handle = toNodeHandler({ fetch: (web) => handedOn(serve(web), reading) }, { onerror });
     const { remoteAddress: address, remotePort: port } = request.socket;
