@@ -36,6 +36,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["stacks", async () => (await import("./stacks.bench.ts")).stacksBench],
   ["saturated-pool", async () => (await import("./saturatedPool.bench.ts")).saturatedPoolBench],
   ["checker", async () => (await import("./checker.bench.ts")).checkerBench],
+  ["revocation", async () => (await import("./revocation.bench.ts")).revocationBench],
 ];
 
 const RESULTS_FILE = path.join(import.meta.dirname, "RESULTS.md");
