@@ -40,7 +40,7 @@ export const fairHoldersBench: BenchModule = {
       limits: { perPrincipal: 16_384, listensPerPrincipal: 16_384 / PER_LISTEN },
     });
     const alice = await clientOf(serving.url, "alice-secret-0123");
-    const bob = await clientOf(serving.url, "bob-secret-0123");
+    const bob = await clientOf(serving.url, "bob-secret-01234");
     const bobs: McpSubscription[] = [];
     try {
       const delays = await aliceWatching(app, serving, alice);
@@ -67,7 +67,7 @@ export const fairHoldersBench: BenchModule = {
 
 function tokensFile(): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-fair-")), "tokens.txt");
-  writeFileSync(file, "alice-secret-0123 # alice\nbob-secret-0123 # bob\n");
+  writeFileSync(file, "alice-secret-0123 # alice\nbob-secret-01234 # bob\n");
   return file;
 }
 
