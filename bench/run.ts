@@ -27,6 +27,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["watch-tool", async () => (await import("./watchTool.bench.ts")).watchToolBench],
   ["views", async () => (await import("./views.bench.ts")).viewsBench],
   ["fairness", async () => (await import("./fairness.bench.ts")).fairnessBench],
+  ["fair-holders", async () => (await import("./fairHolders.bench.ts")).fairHoldersBench],
   ["rows", async () => (await import("./rows.bench.ts")).rowsBench],
   ["bulk", async () => (await import("./bulkWrites.bench.ts")).bulkWritesBench],
   ["postgres", async () => (await import("./postgres.bench.ts")).postgresBench],

@@ -11,6 +11,9 @@ import {
   staticTokens,
   type HttpServing,
 } from "../../packages/livecmd/runtime/server/index.ts";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { GIVE_WAY_AFTER_MS } from "../../packages/livecmd/runtime/live/liveRoom.ts";
+import type { WatchAnswer } from "../../packages/livecmd/runtime/testing/index.ts";
 import { INITIALIZE, initialize } from "../helpers/rawStreams.ts";
 
 interface Answer {
@@ -167,6 +170,69 @@ describe("a share not given is 1/64th of its total", () => {
       });
     } finally {
       await serving.close();
+    }
+  });
+});
+
+describe("waiting watch calls give way past the listens total", () => {
+  const WATCH = "watch_resources";
+  const HELD = 8;
+
+  async function modernClient(url: URL): Promise<Client> {
+    const client = new Client(
+      { name: "fair", version: "0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(url));
+    return client;
+  }
+
+  it("one local process holding every listen the server has, as waiting watch calls, does not shut out another client's listen or watch", async () => {
+    const serving = await serveHttp(createExampleApp(":memory:"), {
+      port: 0,
+      limits: { listensTotal: HELD },
+    });
+    const runaway = await modernClient(serving.url);
+    const other = await modernClient(serving.url);
+    try {
+      const first = await runaway.callTool({
+        name: WATCH,
+        arguments: { resources: [{ uri: "app://customers_show/1" }] },
+      });
+      const { resources } = first.structuredContent as WatchAnswer;
+      // Its client's fetch sends each call on a connection of its own: each is its own holder,
+      // within its share (1 of 8), and together they hold the whole total.
+      const held = Array.from({ length: HELD }, () =>
+        runaway.callTool({ name: WATCH, arguments: { resources, timeoutMs: 20_000 } }),
+      );
+      for (let tries = 0; serving.live.stats().subscriptions < HELD; tries++) {
+        assert.ok(tries < 500, "the runaway's calls all wait");
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setTimeout(resolve, GIVE_WAY_AFTER_MS));
+
+      const listen = await other.listen({ resourceSubscriptions: ["app://customers_show/2"] });
+      assert.deepEqual(listen.honoredFilter.resourceSubscriptions, ["app://customers_show/2"]);
+      const watched = await other.callTool({
+        name: WATCH,
+        arguments: { resources: [{ uri: "app://customers_show/3" }] },
+      });
+      assert.equal(watched.isError, undefined, JSON.stringify(watched.content));
+      assert.equal((watched.structuredContent as WatchAnswer).status, "changed");
+      await listen.close();
+
+      // The two calls that gave way answered as at their timeout; the others still wait.
+      const answered = await Promise.race([
+        Promise.all(held.slice(0, 2)),
+        new Promise<"waiting">((resolve) => setTimeout(() => resolve("waiting"), 5000)),
+      ]);
+      assert.notEqual(answered, "waiting", "the longest-waiting calls answered");
+      for (const answer of answered as Awaited<(typeof held)[number]>[])
+        assert.equal((answer.structuredContent as WatchAnswer).status, "unchanged");
+    } finally {
+      await serving.close();
+      await runaway.close();
+      await other.close();
     }
   });
 });

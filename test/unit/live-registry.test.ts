@@ -6,12 +6,11 @@ import { sqliteHandle } from "../helpers/sqliteHandle.ts";
 import { command, defineApp, type DatabaseSource } from "../../packages/livecmd/runtime/index.ts";
 import { unseenText } from "../../packages/livecmd-kit/cli/inspectReads.ts";
 import type { App } from "../../packages/livecmd/runtime/model/app.ts";
+import { LiveRegistry, type Subscriber } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import {
   describeRerunFailure,
-  LiveRegistry,
   type RerunFailure,
-  type Subscriber,
-} from "../../packages/livecmd/runtime/live/liveRegistry.ts";
+} from "../../packages/livecmd/runtime/live/rerunFailures.ts";
 
 function recorder(uri: string): Subscriber & { received: string[] } {
   const received: string[] = [];

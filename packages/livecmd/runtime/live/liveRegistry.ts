@@ -3,15 +3,16 @@ import { Origin } from "../model/context.ts";
 import type { App } from "../model/app.ts";
 import { type AppEngine } from "../model/appEngine.ts";
 import { engineOf } from "../model/attachedEngine.ts";
-import { cutText } from "../text/cutText.ts";
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { TableChange } from "../db/keyedAccess.ts";
 import { principalOf } from "../model/principal.ts";
+import { FairRerunQueue } from "./fairRerunQueue.ts";
 import { failureLog, keepServing } from "./keepServing.ts";
-import { terminalSafe } from "../text/terminalSafe.ts";
 import { ReadIndex } from "./readIndex.ts";
 import { NO_DATABASE, ReadSet, UNSEEN_FIX, type Matching } from "./readSet.ts";
-import { causeOf, causeText, keyValueText } from "./rerunCause.ts";
+import { keyValueText } from "./rerunCause.ts";
+import { debugLive, logCauses } from "./rerunDebug.ts";
+import { BurstFailures, logRerunError, type RerunFailure } from "./rerunFailures.ts";
 import { resultText } from "./resultVersion.ts";
 
 /** What a group last "returned" when its run threw; no JSON text looks like it. */
@@ -21,6 +22,8 @@ export const FAILED = "\u0000failed";
  * Re-runs after a write go through a queue drained in slices: at most this many runs in flight
  * (an async driver's pool is not flooded) and at most this long started per event-loop turn,
  * so that a write re-running 65,536 subscriptions never holds up a read for more than a slice.
+ * The queue takes holders in turn (`FairRerunQueue`), so that neither do they hold up another
+ * holder's re-runs.
  */
 const RERUN_CONCURRENCY = 32;
 const RERUN_SLICE_MS = 4;
@@ -35,6 +38,8 @@ const SETTLE_TURNS = 64;
 export interface Subscriber {
   readonly uri: string;
   notify(uri: string): void;
+  /** Whom it counts against (`LiveRoomOptions.holderOf`): its group's re-runs take turns with other holders'. */
+  readonly holder?: string;
 }
 
 export interface LiveRegistryOptions {
@@ -55,14 +60,6 @@ export interface LiveRegistryOptions {
    * (`unseenReadsWarning`). Defaults to a line on stderr.
    */
   onUnseen?: (warning: string) => void;
-}
-
-/** The re-runs of one command that threw in one burst: how many, and the first of them to start. */
-export interface RerunFailure {
-  readonly command: string;
-  readonly failures: number;
-  readonly error: unknown;
-  readonly args: readonly unknown[];
 }
 
 /** What a watched (command, arguments) returns now, as its group last ran it. */
@@ -118,7 +115,6 @@ export class LiveRegistry {
   readonly #engine: AppEngine;
   readonly #coalesce: boolean;
   readonly #matching: Matching;
-  readonly #onError: NonNullable<LiveRegistryOptions["onError"]>;
   readonly #onUnseen: NonNullable<LiveRegistryOptions["onUnseen"]>;
   /** The commands a run of which made no statement livecmd saw, in the order first found. */
   readonly #unseen = new Set<string>();
@@ -130,12 +126,11 @@ export class LiveRegistry {
   readonly #running = new Set<Group>();
   #pendingChanges: TableChange[] = [];
   #flushScheduled = false;
-  /** Groups owed a re-run, in the order the writes reached them. */
-  readonly #queued = new Set<Group>();
+  /** Groups owed a re-run, by holder in the order the writes reached them. */
+  readonly #queued = new FairRerunQueue<Group>();
   #pumpScheduled = false;
   #inFlight = 0;
-  /** Per command, the failures of this burst and the start order of the first re-run that threw. */
-  readonly #burstFailures = new Map<string, { failure: RerunFailure; started: number }>();
+  readonly #burstFailures: BurstFailures;
   #reruns = 0;
   /** First runs in progress, by their cohort's key. */
   readonly #learning = new Map<string, Promise<void>>();
@@ -146,7 +141,7 @@ export class LiveRegistry {
     this.#engine = engineOf(app);
     this.#coalesce = options.coalesce ?? true;
     this.#matching = options.matching ?? "rows";
-    this.#onError = options.onError ?? logRerunError;
+    this.#burstFailures = new BurstFailures(options.onError ?? logRerunError);
     this.#onUnseen =
       options.onUnseen ?? ((warning) => process.stderr.write(`livecmd: ${warning}\n`));
     this.#stopListening = this.#engine.onChange((changes) => this.#changed(changes));
@@ -332,28 +327,18 @@ export class LiveRegistry {
     for (const group of affected) this.#rerun(group);
   }
 
-  /** `LIVECMD_DEBUG=live`: the burst, then each group it re-runs: its command, a URI, the cause. */
   #logCauses(changes: readonly TableChange[], affected: ReadonlySet<Group>): void {
-    const valueText = keyValueText(this.#engine.db);
-    const lines = [...affected].slice(0, DEBUG_GROUPS).map((group) => {
-      const reads = group.reading ?? group.reads;
-      const cause = changes.map((change) => reads && causeOf(reads, change)).find(Boolean);
-      const uris = new Set([...group.subscribers.keys()].map((subscriber) => subscriber.uri));
-      const [uri] = uris;
-      const more = uris.size > 1 ? ` (and ${uris.size - 1} more URIs)` : "";
-      const why = cause ? causeText(cause, valueText) : "what it reads";
-      // A URI and a key value are a client's text: nothing in them acts on the terminal.
-      return `livecmd: live:   ${terminalSafe(`${group.command} ${cutText(uri ?? "", 200)}${more}: ${why}`)}\n`;
-    });
-    const rest = affected.size - lines.length;
-    process.stderr.write(
-      `livecmd: live: ${burstText(changes)} re-runs ${affected.size} ${affected.size === 1 ? "group" : "groups"}:\n${lines.join("")}${rest > 0 ? `livecmd: live:   and ${rest} more\n` : ""}`,
-    );
+    const groups = [...affected].map((group) => ({
+      command: group.command,
+      reads: group.reading ?? group.reads,
+      uris: new Set([...group.subscribers.keys()].map((subscriber) => subscriber.uri)),
+    }));
+    logCauses(changes, groups, keyValueText(this.#engine.db));
   }
 
   #rerun(group: Group): void {
     if (group.running) group.owed = this.#coalesce ? 1 : group.owed + 1;
-    else if (!this.#queued.has(group)) this.#queued.add(group);
+    else if (!this.#queued.has(group)) this.#queued.add(group, holdersOf(group));
     else if (!this.#coalesce) group.owed += 1;
     this.#schedulePump();
   }
@@ -372,9 +357,12 @@ export class LiveRegistry {
   /** Starts queued re-runs until the slice ends or enough are in flight; the rest wait a turn. */
   #pump(): void {
     const sliceEnd = performance.now() + RERUN_SLICE_MS;
-    for (const group of this.#queued) {
-      if (this.#inFlight >= RERUN_CONCURRENCY || performance.now() >= sliceEnd) break;
-      this.#queued.delete(group);
+    while (
+      this.#queued.size > 0 &&
+      this.#inFlight < RERUN_CONCURRENCY &&
+      performance.now() < sliceEnd
+    ) {
+      const group = this.#queued.take()!;
       if (this.#groups.get(group.key) === group) this.#run(group);
     }
     this.#schedulePump();
@@ -396,34 +384,11 @@ export class LiveRegistry {
     group.running = undefined;
     if (group.owed > 0 && this.#groups.get(group.key) === group) {
       group.owed -= 1;
-      this.#queued.add(group);
+      this.#queued.add(group, holdersOf(group));
     }
     this.#schedulePump();
-    if (this.#inFlight === 0 && this.#queued.size === 0) this.#reportFailures();
+    if (this.#inFlight === 0 && this.#queued.size === 0) this.#burstFailures.report();
   });
-
-  /** The end of a burst: one report per command whose re-runs threw, however many did. */
-  #reportFailures(): void {
-    for (const { failure } of this.#burstFailures.values()) this.#onError(failure);
-    this.#burstFailures.clear();
-  }
-
-  /**
-   * "The first" is the first to start, not the first to throw: concurrent re-runs on a pool of
-   * connections end in any order, and the report should not depend on it.
-   */
-  #failed(group: Group, error: unknown, started: number): void {
-    const earlier = this.#burstFailures.get(group.command);
-    const failures = (earlier?.failure.failures ?? 0) + 1;
-    const first =
-      earlier && earlier.started < started
-        ? earlier
-        : { failure: { command: group.command, error, args: group.args }, started };
-    this.#burstFailures.set(group.command, {
-      failure: { ...first.failure, failures },
-      started: first.started,
-    });
-  }
 
   async #execute(group: Group): Promise<void> {
     const first = group.reads === undefined;
@@ -447,7 +412,7 @@ export class LiveRegistry {
         }),
       );
     } catch (error) {
-      if (!first) this.#failed(group, error, started);
+      if (!first) this.#burstFailures.add(group.command, group.args, error, started);
       // A read of the URI now fails (the customer was deleted): that is a change to tell.
       result = FAILED;
       failure = error instanceof Error ? error.message : String(error);
@@ -548,22 +513,11 @@ function groupKey(command: string, args: readonly unknown[], principal: string |
   return JSON.stringify([command, args, principal]);
 }
 
-/** `LIVECMD_DEBUG=live`: each burst's re-runs, one a line with what caused it, on stderr. */
-const debugLive = /(^|,)live(,|$)/.test(process.env.LIVECMD_DEBUG ?? "");
-
-/** Groups named one a line per burst; past them, how many more. */
-const DEBUG_GROUPS = 50;
-
-/** What a burst changed: `customers (2 row images), orders (any rows)`. */
-function burstText(changes: readonly TableChange[]): string {
-  const tables = changes.map(({ table, rows }) =>
-    table === ANY_TABLE
-      ? "every table"
-      : rows
-        ? `${table} (${rows.length} row ${rows.length === 1 ? "image" : "images"})`
-        : `${table} (any rows)`,
-  );
-  return `a change to ${cutText([...new Set(tables)].join(", "), 300)}`;
+/** The holders of `group`'s subscribers: the lanes of the re-run queue it waits in. */
+function holdersOf(group: Group): Set<string | undefined> {
+  const holders = new Set<string | undefined>();
+  for (const subscriber of group.subscribers.keys()) holders.add(subscriber.holder);
+  return holders;
 }
 
 /**
@@ -591,16 +545,4 @@ export function unseenReadsWarning(
   const { handle, statements } = watched;
   const others = `${statements} ${statements === 1 ? "statement" : "statements"} of other runs`;
   return `${command} is watched, but its run made no statement through ${handle}, where livecmd watches (it saw ${others} there), so every write re-runs it: ${UNSEEN_FIX}`;
-}
-
-function logRerunError(failure: RerunFailure): void {
-  process.stderr.write(`livecmd: ${describeRerunFailure(failure)}\n`);
-}
-
-/** What went wrong in a burst's re-runs of one command, for a log line or a server's `onerror`. */
-export function describeRerunFailure({ command, failures, error, args }: RerunFailure): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const others =
-    failures === 1 ? "" : `; so did ${failures - 1} more re-runs of ${command} in this burst`;
-  return `re-running ${command}(${JSON.stringify(args).slice(1, -1)}) for its subscribers failed: ${cutText(message, 300)}${others}; the subscriptions stay`;
 }

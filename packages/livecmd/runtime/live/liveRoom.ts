@@ -47,8 +47,11 @@ export type OpenWatch =
   | {
       readonly settledResultOf: (uri: string) => Promise<LastResult | undefined>;
       readonly resultOf: (uri: string) => LastResult | undefined;
-      /** Fires when the server drains: the watch answers at once, and the client calls again elsewhere. */
-      readonly draining: AbortSignal;
+      /**
+       * Fires when the server drains (the client calls again elsewhere), or when the call gives
+       * way to a newcomer (`GIVE_WAY_AFTER_MS`): the watch answers at once.
+       */
+      readonly answerNow: AbortSignal;
       readonly close: () => void;
     }
   | { readonly unreadable: readonly { uri: string; error: unknown }[] }
@@ -68,6 +71,23 @@ export type OpenListen =
       readonly close: () => void;
     }
   | { readonly refused: WatchRefusal };
+
+/**
+ * How long a watch call waits before it gives way: when a watch or listen would go over
+ * `listensTotal`, the call that has waited longest, if this long, answers at once (as at its
+ * timeout; the client calls again) and the newcomer takes its place. Without auth a holder is a
+ * TCP connection and a process holding thousands of waiting calls holds as many connections,
+ * each within its share: giving way is what keeps it from shutting every other client out. An
+ * admitted call waits at least this long; each early answer is paid for by the request that
+ * asked for its place.
+ */
+export const GIVE_WAY_AFTER_MS = 1000;
+
+/** A watch call waiting: since when, and its early answer. */
+interface WaitingCall {
+  readonly since: number;
+  giveWay(): void;
+}
 
 /**
  * Where every URI the server watches is admitted, registered and released, for the stdio and
@@ -90,6 +110,8 @@ export class LiveRoom {
   readonly #listens: OpenCount;
   /** Aborted when the server drains: every watch call waiting answers. */
   readonly #draining = new AbortController();
+  /** The watch calls waiting, longest-waiting first. */
+  readonly #waitingCalls = new Set<WaitingCall>();
 
   constructor(app: App, options: LiveRoomOptions) {
     this.limits = subscriptionLimits(options.limits);
@@ -127,10 +149,8 @@ export class LiveRoom {
     notify: (uri: string) => void,
   ): Promise<OpenListen> {
     const holder = this.holderOf(auth);
-    const full = this.#listens.full(holder);
+    const full = this.#countListen(holder);
     if (full) return { refused: this.refusal(full, "opening another listen") };
-    // Counted before the first runs are awaited: a listen opened meanwhile sees this one.
-    this.#listens.open(holder);
     const watches = this.watches(notify);
     const listened = await watches.listen(SOLE_KEY, requested, auth);
     if ("refused" in listened) {
@@ -155,7 +175,8 @@ export class LiveRoom {
    * Opens a watch of the watch tool: every URI of `requested` or none. Each is checked as a read
    * of it by `auth` would be (all refusals are told together), and the call counts as a listen:
    * its URIs against `perConnection`, the holder's share and the total, and itself against
-   * `listensPerPrincipal` and `listensTotal` while it waits. `notify(uri)` on each change.
+   * `listensPerPrincipal` and `listensTotal` while it waits (giving way to a newcomer past the
+   * total once it has waited `GIVE_WAY_AFTER_MS`). `notify(uri)` on each change.
    */
   async openWatch(
     requested: readonly string[],
@@ -173,26 +194,58 @@ export class LiveRoom {
     }
     if (unreadable.length > 0) return { unreadable };
     const holder = this.holderOf(auth);
-    const full = this.#listens.full(holder);
+    const full = this.#countListen(holder);
     if (full) return { refused: this.refusal(full, "watching more") };
-    // Counted before the first runs are awaited: a call made meanwhile sees this one.
-    this.#listens.open(holder);
     const watches = this.watches(notify);
     const refusal = await watches.watchEvery(SOLE_KEY, runs, auth);
     if (refusal) {
       this.#listens.close(holder);
       return refusal;
     }
-    let open = true;
+    return this.#waiting(watches, holder);
+  }
+
+  /**
+   * Counts a listen or watch call of `holder` from its start (one opened while its first runs go
+   * on sees it), or names the limit it would go over. Past `listensTotal` alone, the watch call
+   * that has waited longest gives way to it if it has waited `GIVE_WAY_AFTER_MS`.
+   */
+  #countListen(holder: string | undefined): LimitName | undefined {
+    const [longest] = this.#waitingCalls;
+    if (
+      this.#listens.full(holder) === "listensTotal" &&
+      !this.#listens.shareFull(holder) &&
+      longest &&
+      performance.now() - longest.since >= GIVE_WAY_AFTER_MS
+    )
+      longest.giveWay();
+    const full = this.#listens.full(holder);
+    if (!full) this.#listens.open(holder);
+    return full;
+  }
+
+  /** A watch call that waits, counted as a listen until it ends or gives way. */
+  #waiting(watches: Watches, holder: string | undefined): OpenWatch {
+    const gaveWay = new AbortController();
+    let counted = true;
+    const uncount = () => {
+      if (!counted) return;
+      counted = false;
+      this.#waitingCalls.delete(call);
+      this.#listens.close(holder);
+    };
+    const call: WaitingCall = {
+      since: performance.now(),
+      giveWay: () => (uncount(), gaveWay.abort()),
+    };
+    this.#waitingCalls.add(call);
     return {
       settledResultOf: (uri) => watches.settledResultOf(SOLE_KEY, uri),
       resultOf: (uri) => watches.resultOf(SOLE_KEY, uri),
-      draining: this.#draining.signal,
+      answerNow: AbortSignal.any([this.#draining.signal, gaveWay.signal]),
       close: () => {
-        if (!open) return;
-        open = false;
         watches.endAll();
-        this.#listens.close(holder);
+        uncount();
       },
     };
   }
@@ -397,7 +450,8 @@ export class Watches {
     const registry = this.#room.registry;
     const watching = Promise.all(
       [...runs].map(async ([uri, { command, args }]) => {
-        const remove = await registry.add(command, args, { uri, notify: this.#notify }, auth);
+        const subscriber = { uri, notify: this.#notify, ...(holder !== undefined && { holder }) };
+        const remove = await registry.add(command, args, subscriber, auth);
         results.set(uri, registry.lastResultOf(command, args, auth));
         return remove;
       }),

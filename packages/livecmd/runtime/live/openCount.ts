@@ -19,12 +19,15 @@ export class OpenCount {
   /** The limit another one of `holder` would go over, if any. */
   full(holder: string | undefined): LimitName | undefined {
     if (this.#open >= this.#limits[this.#total]) return this.#total;
-    if (
-      holder !== undefined &&
-      (this.#byHolder.get(holder) ?? 0) >= this.#limits[this.#perPrincipal]
-    )
-      return this.#perPrincipal;
+    if (this.shareFull(holder)) return this.#perPrincipal;
     return undefined;
+  }
+
+  /** Whether `holder` holds its whole share, whatever room the total has. */
+  shareFull(holder: string | undefined): boolean {
+    return (
+      holder !== undefined && (this.#byHolder.get(holder) ?? 0) >= this.#limits[this.#perPrincipal]
+    );
   }
 
   open(holder: string | undefined): void {

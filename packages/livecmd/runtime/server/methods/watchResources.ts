@@ -47,7 +47,7 @@ export async function watchResources(served: ServedApp, call: ToolCall): Promise
     const uris = [...seen.keys()];
     await Promise.all(uris.map((uri) => watch.settledResultOf(uri)));
     const current = () => uris.map((uri) => ({ uri, result: watch.resultOf(uri) }));
-    const ends = AbortSignal.any([ctx.mcpReq.signal, watch.draining, revoked.signal]);
+    const ends = AbortSignal.any([ctx.mcpReq.signal, watch.answerNow, revoked.signal]);
     const deadline = performance.now() + timeoutMs;
     const ticking = progress && tickProgress(progress, timeoutMs, uris.length);
     try {
