@@ -15,7 +15,6 @@ import {
   type McpSubscription,
 } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../example/app.ts";
-import type { App } from "../packages/livecmd/runtime/model/app.ts";
 import {
   serveHttp,
   staticTokens,
@@ -32,8 +31,7 @@ const ALICE_URI = "app://customers_show/1";
 
 export const fairHoldersBench: BenchModule = {
   async run(context) {
-    const app = createExampleApp(":memory:");
-    const serving = await serveHttp(app, {
+    const serving = await serveHttp(createExampleApp(":memory:"), {
       port: 0,
       auth: staticTokens(tokensFile()),
       // Bob's share raised to what he holds; the totals are the defaults.
@@ -43,7 +41,7 @@ export const fairHoldersBench: BenchModule = {
     const bob = await clientOf(serving.url, "bob-secret-01234");
     const bobs: McpSubscription[] = [];
     try {
-      const delays = await aliceWatching(app, serving, alice);
+      const delays = await aliceWatching(serving, alice);
       // Bob idle before and after he holds his URIs: a drift of the machine falls on both sides.
       const idle = await delays(0);
       const held: Figure[] = [];
@@ -67,7 +65,7 @@ export const fairHoldersBench: BenchModule = {
 
 function tokensFile(): string {
   const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-fair-")), "tokens.txt");
-  writeFileSync(file, "alice-secret-0123 # alice\nbob-secret-01234 # bob\n");
+  writeFileSync(file, "alice-secret-0123 customers:write # alice\nbob-secret-01234 # bob\n");
   return file;
 }
 
@@ -92,11 +90,11 @@ function listenToSearches(bob: Client, listen: number): Promise<McpSubscription>
 }
 
 /**
- * Alice listens to one customer; the returned function renames it `WRITES` times and times each
- * write to her notification, each write's re-runs (bob's `held` and hers) all done before the next.
+ * Alice listens to one customer; the returned function has her rename it `WRITES` times (a tool
+ * call, as an agent writes) and times each from the call to her notification, each write's
+ * re-runs (bob's `held` and hers) all done before the next.
  */
 async function aliceWatching(
-  app: App,
   serving: HttpServing,
   alice: Client,
 ): Promise<(held: number) => Promise<number[]>> {
@@ -110,7 +108,10 @@ async function aliceWatching(
       const reruns = serving.live.stats().reruns;
       const notified = new Promise<void>((resolve) => (told = resolve));
       const started = performance.now();
-      await app.run("customers_rename", [1, `Ada ${++names}`], { origin: "app" });
+      await alice.callTool({
+        name: "customers_rename",
+        arguments: { id: 1, name: `Ada ${++names}` },
+      });
       await notified;
       samples.push(performance.now() - started);
       while (serving.live.stats().reruns < reruns + held + 1)
@@ -125,7 +126,7 @@ function section(idle: Figure, held: readonly Figure[]): Section {
     title: "Fair re-runs between holders: alice's update while bob's watches re-run",
     method: [
       `The example app on a fresh in-memory database served over Streamable HTTP on 127.0.0.1 (2026-07-28) with a tokens file of two principals; alice listens to ${ALICE_URI}, bob to ${HELD.join(" then ")} distinct \`app://customers_index?search=…\` URIs (listens of ${PER_LISTEN}; his share raised to 16,384), each its own group, every one of which a rename of any customer re-runs.`,
-      `${WRITES} renames of customer 1 per case, run in the server's process (\`app.run\`), each timed from just before the write to alice's \`notifications/resources/updated\` through the SDK client, and every re-run of it done before the next write; bob holding none measured before and after, ${2 * WRITES} writes.`,
+      `${WRITES} renames of customer 1 per case, each alice's \`customers_rename\` tool call, timed from the call to her \`notifications/resources/updated\` through the SDK client (as the issue measured it: the write and its notification, as an agent sees them), and every re-run of it done before the next write; bob holding none measured before and after, ${2 * WRITES} writes.`,
       "Client and server share one event loop.",
     ],
     figures: [idle, ...held],
