@@ -3,13 +3,20 @@ import { test } from "node:test";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { createExampleApp } from "../../example/app.ts";
 import { FairRerunQueue } from "../../packages/livecmd/runtime/live/fairRerunQueue.ts";
+import { Origin } from "../../packages/livecmd/runtime/model/context.ts";
 import { ServedApp } from "../../packages/livecmd/runtime/server/served/servedApp.ts";
 
 const principal = (clientId: string): AuthInfo => ({ token: clientId, clientId, scopes: [] });
 
-test("live: after a write, one holder's re-run takes its turn with another's 1,024: it starts in the first slice, not after them all", async () => {
+test("live: after a write, one holder's re-run takes its turn with another's 1,024: it starts second, not after them all", async () => {
   const app = createExampleApp(":memory:");
   const { room } = new ServedApp(app);
+  // The order re-runs start in: what the queue decides, whatever the database's pace after.
+  const started: string[] = [];
+  app.use((invocation, next) => {
+    if (invocation.origin === Origin.Agent) started.push(invocation.command);
+    return next();
+  });
   // Bob's share: 1,024 distinct searches in 16 listens, each its own group, every one re-run by
   // a write to any customer.
   for (let listen = 0; listen < 16; listen++) {
@@ -19,19 +26,19 @@ test("live: after a write, one holder's re-run takes its turn with another's 1,0
     );
     assert.ok("watched" in (await room.openListen(uris, principal("bob"), () => {})));
   }
-  const before = room.registry.stats().reruns;
-  let startedByAlicesNews: number | undefined;
+  let told = false;
   const alice = await room.openListen(["app://customers_show/1"], principal("alice"), () => {
-    startedByAlicesNews ??= room.registry.stats().reruns - before;
+    told = true;
   });
   assert.ok("watched" in alice);
+  started.length = 0;
   await app.run("customers_rename", [1, "Ada King"], { origin: "app" });
   await room.registry.settled();
-  assert.equal(room.registry.stats().reruns - before, 1025, "the write re-ran every group");
-  assert.ok(startedByAlicesNews !== undefined, "alice was told");
-  // Her run starts second (bob's first group, then hers); by the time it ends at most the runs
-  // kept in flight (32) have started, not bob's 1,024.
-  assert.ok(startedByAlicesNews <= 32, `${startedByAlicesNews} re-runs started by alice's news`);
+  assert.equal(started.length, 1025, "the write re-ran every group");
+  assert.ok(told, "alice was told");
+  // Hers first or second (after bob's first group), by the turn of the holders: not after bob's 1,024.
+  const alicesTurn = started.indexOf("customers_show");
+  assert.ok(alicesTurn >= 0 && alicesTurn <= 1, `alice's re-run started ${alicesTurn + 1}th`);
 });
 
 test("live: the re-run queue takes holders in turn, and a group several hold starts once, at the first of their turns", () => {
