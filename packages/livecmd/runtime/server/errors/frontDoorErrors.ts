@@ -49,11 +49,17 @@ export function hostMalformed(host: string): ProtocolError {
   );
 }
 
+/** How every refusal of an endpoint without auth begins, and the fix it names. */
+const NO_AUTH =
+  "Forbidden: this endpoint has no auth, so it answers only clients on its own machine";
+const GIVE_IT_AUTH =
+  "its operator can give it auth (staticTokens or jwtBearer; livecmd serve --tokens, --issuer)";
+
 /** The front door's refusal of a client on another machine, by an endpoint without auth. */
 export function peerRefused(address: string): ProtocolError {
   return refusal(
     SDK_TRANSPORT_REFUSAL,
-    `Forbidden: this endpoint has no auth, so it answers only clients on its own machine, and ${shortened(address)} is not; its operator can give it auth (staticTokens or jwtBearer; livecmd serve --tokens, --issuer)`,
+    `${NO_AUTH}, and ${shortened(address)} is not; ${GIVE_IT_AUTH}`,
   );
 }
 
@@ -64,7 +70,7 @@ export function peerRefused(address: string): ProtocolError {
 export function peerUnknown(): ProtocolError {
   return refusal(
     SDK_TRANSPORT_REFUSAL,
-    "Forbidden: this endpoint has no auth, so it answers only clients on its own machine, and its server did not tell who this client is; its operator can pass the client's address (mcp.fetch(request, { remote }): Hono's getConnInfo(c), Bun's server.requestIP(request), Deno's info.remoteAddr) or give it auth (staticTokens or jwtBearer)",
+    `${NO_AUTH}, and its server did not tell who this client is; its operator can pass the client's address (mcp.fetch(request, { remote }): Hono's getConnInfo(c), Bun's server.requestIP(request), Deno's info.remoteAddr) or give it auth (staticTokens or jwtBearer)`,
   );
 }
 
@@ -72,7 +78,7 @@ export function peerUnknown(): ProtocolError {
 export function proxiedRefused(header: string): ProtocolError {
   return refusal(
     SDK_TRANSPORT_REFUSAL,
-    `Forbidden: this endpoint has no auth, so it answers only clients on its own machine, and this request came through a proxy (it carries ${header}) from whoever reached it; its operator can give it auth (staticTokens or jwtBearer; livecmd serve --tokens, --issuer)`,
+    `${NO_AUTH}, and this request came through a proxy (it carries ${header}) from whoever reached it; ${GIVE_IT_AUTH}`,
   );
 }
 
