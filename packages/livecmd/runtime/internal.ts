@@ -6,7 +6,6 @@
 import type { App } from "./model/app.ts";
 import type { ReadInspector } from "./server/methods/readInspector.ts";
 
-export type { AppEngine } from "./model/appEngine.ts";
 export { engineOf } from "./model/attachedEngine.ts";
 export {
   annotationsOf,
@@ -26,7 +25,7 @@ export {
   watchToolNameProblem,
 } from "./model/watchTool.ts";
 export { VERSION_META_KEY } from "./model/resultMeta.ts";
-export { isViewListing, viewUri, type ViewEntry } from "./model/viewResource.ts";
+export { isViewListing, viewUri } from "./model/viewResource.ts";
 export { isSetupError } from "./db/setupError.ts";
 export { isStruct, toolArguments } from "./model/commandArguments.ts";
 export { byCodeUnit } from "./text/byCodeUnit.ts";
@@ -41,13 +40,13 @@ export type { TableRead } from "./db/keyedAccess.ts";
 export { sqliteDriverProblem } from "./db/better-sqlite3/versionProblem.ts";
 export { NO_DATABASE, ReadSet, UNSEEN_FIX } from "./live/readSet.ts";
 export { keyValueText } from "./live/rerunCause.ts";
-export { wholeReasonText, type WholeReason } from "./db/wholeReason.ts";
+export { wholeReasonText } from "./db/wholeReason.ts";
 export { DEFAULT_SUBSCRIPTION_LIMITS, FAIR_SHARES } from "./live/limitDefaults.ts";
 export { DEFAULT_PAGE_SIZE } from "./server/served/defaultPageSize.ts";
 export { DEFAULT_HOST, DEFAULT_SESSION_IDLE_MS } from "./server/http/httpDefaults.ts";
 export { DEFAULT_CONFIRM_TIMEOUT_MS } from "./server/policy/confirmTimeout.ts";
 export { DEFAULT_LOG_FORMAT, LOG_FORMATS, type LogFormat } from "./server/log/logFormat.ts";
-export type { InspectedRead, ReadInspector } from "./server/methods/readInspector.ts";
+export type { ReadInspector } from "./server/methods/readInspector.ts";
 
 /**
  * A `ReadInspector` of `app`, for `livecmd inspect --reads`. Loaded on the call: the server's

@@ -42,6 +42,92 @@ export interface WatchChange {
 /** Tool names as SEP-986 has them: 1 to 128 of letters, digits, `_`, `-` and `.`. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
+/** What the watch tool takes: the URIs with the version last seen of each, and how long to wait. */
+const WATCH_INPUT_SCHEMA = {
+  type: "object",
+  properties: {
+    resources: {
+      type: "array",
+      minItems: 1,
+      items: {
+        type: "object",
+        properties: {
+          uri: {
+            type: "string",
+            description: "A URI this server reads: an expanded resource template or a resource.",
+          },
+          version: {
+            type: "string",
+            description: `The version of the result you last saw: from this tool's answer, or \`_meta["${VERSION_META_KEY}"]\` of a read or a call. Left out: any result is news.`,
+          },
+        },
+        required: ["uri"],
+        additionalProperties: false,
+      },
+      description:
+        "The URIs to watch, each once, with the version last seen of each; as many as the server lets one connection watch (64 by default).",
+    },
+    timeoutMs: {
+      type: "integer",
+      minimum: 0,
+      maximum: MAX_WATCH_WAIT_MS,
+      default: MAX_WATCH_WAIT_MS,
+      description: `How long to wait for a change, in milliseconds; ${MAX_WATCH_WAIT_MS} when absent. 0 only compares the versions.`,
+    },
+  },
+  required: ["resources"],
+  additionalProperties: false,
+};
+
+/** What the watch tool answers: whether any changed, those that did, and every URI's version now. */
+const WATCH_OUTPUT_SCHEMA = {
+  type: "object",
+  properties: {
+    status: {
+      type: "string",
+      enum: ["changed", "unchanged"],
+      description:
+        '"changed": some result is not the version given (see `changed`); "unchanged": the wait ended with none changed.',
+    },
+    changed: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          uri: { type: "string" },
+          version: { type: "string" },
+          value: { description: "What reading the URI returns now, as JSON." },
+          error: {
+            type: "string",
+            description: "Why reading the URI now fails, instead of a value.",
+          },
+          lastModified: {
+            type: "string",
+            format: "date-time",
+            description: "When the server saw the result change, when it knows.",
+          },
+        },
+        required: ["uri", "version"],
+        additionalProperties: false,
+      },
+      description: "The URIs whose result is not the version given, in the order asked.",
+    },
+    resources: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { uri: { type: "string" }, version: { type: "string" } },
+        required: ["uri", "version"],
+        additionalProperties: false,
+      },
+      description:
+        "Every URI watched, with the version of its result now: the `resources` of the next call.",
+    },
+  },
+  required: ["status", "changed", "resources"],
+  additionalProperties: false,
+};
+
 /**
  * The watch tool as `tools/list` lists it, under `name`: the one place it is described, for
  * codegen's catalog.json and for the server alike (the catalog drift check compares the two).
@@ -51,89 +137,8 @@ export function watchToolEntry(name: string): ToolEntry {
     name,
     title: "Watch resources",
     description: `Waits until what any of the given resource URIs returns changes, then answers with the new contents: how to keep an eye on data (a customer, a search) from a host that calls tools but does not subscribe to resources. Give each URI (an expanded resource template, as resources/read takes it) with the version you last saw of it; leave the version out the first time, and the call answers at once with the current contents and versions. Otherwise it answers as soon as one result is no longer the version given (status "changed", with the changed URIs, their new contents and versions), or after timeoutMs (at most ${MAX_WATCH_WAIT_MS}) with status "unchanged". Then call it again with \`resources\` from its answer, as it is.`,
-    inputSchema: {
-      type: "object",
-      properties: {
-        resources: {
-          type: "array",
-          minItems: 1,
-          items: {
-            type: "object",
-            properties: {
-              uri: {
-                type: "string",
-                description:
-                  "A URI this server reads: an expanded resource template or a resource.",
-              },
-              version: {
-                type: "string",
-                description: `The version of the result you last saw: from this tool's answer, or \`_meta["${VERSION_META_KEY}"]\` of a read or a call. Left out: any result is news.`,
-              },
-            },
-            required: ["uri"],
-            additionalProperties: false,
-          },
-          description:
-            "The URIs to watch, each once, with the version last seen of each; as many as the server lets one connection watch (64 by default).",
-        },
-        timeoutMs: {
-          type: "integer",
-          minimum: 0,
-          maximum: MAX_WATCH_WAIT_MS,
-          default: MAX_WATCH_WAIT_MS,
-          description: `How long to wait for a change, in milliseconds; ${MAX_WATCH_WAIT_MS} when absent. 0 only compares the versions.`,
-        },
-      },
-      required: ["resources"],
-      additionalProperties: false,
-    },
-    outputSchema: {
-      type: "object",
-      properties: {
-        status: {
-          type: "string",
-          enum: ["changed", "unchanged"],
-          description:
-            '"changed": some result is not the version given (see `changed`); "unchanged": the wait ended with none changed.',
-        },
-        changed: {
-          type: "array",
-          items: {
-            type: "object",
-            properties: {
-              uri: { type: "string" },
-              version: { type: "string" },
-              value: { description: "What reading the URI returns now, as JSON." },
-              error: {
-                type: "string",
-                description: "Why reading the URI now fails, instead of a value.",
-              },
-              lastModified: {
-                type: "string",
-                format: "date-time",
-                description: "When the server saw the result change, when it knows.",
-              },
-            },
-            required: ["uri", "version"],
-            additionalProperties: false,
-          },
-          description: "The URIs whose result is not the version given, in the order asked.",
-        },
-        resources: {
-          type: "array",
-          items: {
-            type: "object",
-            properties: { uri: { type: "string" }, version: { type: "string" } },
-            required: ["uri", "version"],
-            additionalProperties: false,
-          },
-          description:
-            "Every URI watched, with the version of its result now: the `resources` of the next call.",
-        },
-      },
-      required: ["status", "changed", "resources"],
-      additionalProperties: false,
-    },
+    inputSchema: WATCH_INPUT_SCHEMA,
+    outputSchema: WATCH_OUTPUT_SCHEMA,
     annotations: { title: "Watch resources", readOnlyHint: true, idempotentHint: true },
   };
 }

@@ -146,16 +146,21 @@ const ERA_MODES = {
   "2025-11-25": { mode: "legacy" },
 } as const satisfies Record<ProtocolVersion, ClientOptions["versionNegotiation"]>;
 
-async function connect(app: App, options: McpTestOptions): Promise<McpTestClient> {
+/** The SDK client of the era asked for, answering elicitations when the test gave an answerer. */
+function sdkClient({ protocol, elicit }: McpTestOptions): Client {
   const client = new Client(
     { name: "livecmd-testing", version: "0.1.0" },
     {
-      versionNegotiation: ERA_MODES[options.protocol],
-      ...(options.elicit && { capabilities: { elicitation: { form: {} } } }),
+      versionNegotiation: ERA_MODES[protocol],
+      ...(elicit && { capabilities: { elicitation: { form: {} } } }),
     },
   );
-  const { elicit } = options;
   if (elicit) client.setRequestHandler("elicitation/create", (request) => elicit(request.params));
+  return client;
+}
+
+async function connect(app: App, options: McpTestOptions): Promise<McpTestClient> {
+  const client = sdkClient(options);
   const recorder = new ListChangeRecorder(client);
   const updates = new UpdateRouter(client);
   const { stop, pushStreamOpen, live } = await connectTransport(app, client, options, updates);

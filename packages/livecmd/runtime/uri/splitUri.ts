@@ -121,18 +121,7 @@ class Splitter<P extends string, Q extends string> {
     if (this.rawChars) errors.push(...this.rawChars.errors());
     if (this.errors) errors.push(...this.errors);
     if (this.segmentCount !== this.pathNames.length) return { ok: false, errors, parts: undefined };
-    return { ok: false, errors, parts: this.cleanParts(errors) };
-  }
-
-  /** The values without an error of their own, so no field is reported twice. */
-  private cleanParts(errors: FieldError[]): UriParts<P, Q> {
-    const path: Record<string, string> = { ...this.path };
-    const query: Record<string, string> = Object.assign(Object.create(null), this.query);
-    for (const { field } of errors) {
-      delete path[field];
-      delete query[field];
-    }
-    return { path: path as Record<P, string>, query: query as { [K in Q]?: string } };
+    return { ok: false, errors, parts: partsWithout(errors, this.path, this.query) };
   }
 
   /** Reads `/segment`s from `start`; returns where the query or fragment begins, or the end. */
@@ -182,12 +171,7 @@ class Splitter<P extends string, Q extends string> {
       if (this.segmentErrors) (this.errors ??= []).push(...this.segmentErrors);
       return;
     }
-    const shape = this.pathNames.map((name) => `/{${name}}`).join("");
-    const wanted =
-      expected === 0
-        ? `no path after ${JSON.stringify(this.base)}`
-        : `${plural(expected, "path segment")} after ${JSON.stringify(this.base)} (${shape})`;
-    this.fail("uri", `the URI must have ${wanted}; it has ${this.segmentCount}`);
+    this.fail("uri", segmentCountMessage(this.pathNames, this.base, this.segmentCount));
   }
 
   /** Reads `name=value` parameters from `start`; returns where the fragment begins, or the end. */
@@ -285,6 +269,31 @@ class Splitter<P extends string, Q extends string> {
   private fail(field: string, message: string): void {
     (this.errors ??= []).push({ field, message });
   }
+}
+
+/** The values without an error of their own, so no field is reported twice. */
+function partsWithout<P extends string, Q extends string>(
+  errors: readonly FieldError[],
+  pathValues: Record<P, string>,
+  queryValues: { [K in Q]?: string },
+): UriParts<P, Q> {
+  const path: Record<string, string> = { ...pathValues };
+  const query: Record<string, string> = Object.assign(Object.create(null), queryValues);
+  for (const { field } of errors) {
+    delete path[field];
+    delete query[field];
+  }
+  return { path: path as Record<P, string>, query: query as { [K in Q]?: string } };
+}
+
+/** Why a URI with `count` path segments is not one of a template with `pathNames` after `base`. */
+function segmentCountMessage(pathNames: readonly string[], base: string, count: number): string {
+  const shape = pathNames.map((name) => `/{${name}}`).join("");
+  const wanted =
+    pathNames.length === 0
+      ? `no path after ${JSON.stringify(base)}`
+      : `${plural(pathNames.length, "path segment")} after ${JSON.stringify(base)} (${shape})`;
+  return `the URI must have ${wanted}; it has ${count}`;
 }
 
 function unknownParameterMessage(name: string, queryNames: readonly string[]): string {
