@@ -266,6 +266,72 @@ test("live/ imports nothing from server/", () => {
   assert.deepEqual(intoServer, []);
 });
 
+/**
+ * The SDK packages `source` (the text of `file`) imports a value from: an import that is not
+ * `import type` and has a named element that is not `type` (a default, a namespace, a bare
+ * import or a re-export all bring values).
+ */
+function sdkValueImports(file: string, source: string): string[] {
+  const tree = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, false);
+  return tree.statements.flatMap((statement) => {
+    const isImport = ts.isImportDeclaration(statement);
+    if (!isImport && !ts.isExportDeclaration(statement)) return [];
+    const specifier = statement.moduleSpecifier;
+    if (!specifier || !ts.isStringLiteral(specifier)) return [];
+    if (!specifier.text.startsWith("@modelcontextprotocol/")) return [];
+    return typeOnly(statement) ? [] : [`${file}: ${specifier.text}`];
+  });
+}
+
+/** Whether an import or re-export brings types alone. */
+function typeOnly(statement: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(statement))
+    return (
+      statement.isTypeOnly ||
+      (statement.exportClause !== undefined &&
+        ts.isNamedExports(statement.exportClause) &&
+        statement.exportClause.elements.every((element) => element.isTypeOnly))
+    );
+  const clause = statement.importClause;
+  if (clause === undefined) return false;
+  if (clause.isTypeOnly) return true;
+  const bindings = clause.namedBindings;
+  return (
+    clause.name === undefined &&
+    bindings !== undefined &&
+    ts.isNamedImports(bindings) &&
+    bindings.elements.every((element) => element.isTypeOnly)
+  );
+}
+
+// The live engine watches and re-runs; the SDK's wire (its servers, transports, responses and
+// methods) is the server's. Its types may still name what it is handed (`AuthInfo`).
+test("no live/ file imports a value from an SDK package, only types", () => {
+  const values = [...runtimeSources()]
+    .filter(([file]) => file.startsWith(`${RUNTIME}/live/`))
+    .flatMap(([file, source]) => sdkValueImports(file, source));
+  assert.deepEqual(values, []);
+});
+
+test("the SDK import check finds a value import, and passes a type one", () => {
+  const source = [
+    'import type { AuthInfo } from "@modelcontextprotocol/server";',
+    'import { type Server, type Transport } from "@modelcontextprotocol/server";',
+    'import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";',
+    'import { type JSONRPCMessage, isJSONRPCRequest } from "@modelcontextprotocol/core";',
+    'import * as sdk from "@modelcontextprotocol/client";',
+    'export { loadSkills } from "@modelcontextprotocol/server/ext/skills/node";',
+    'export type { ServerContext } from "@modelcontextprotocol/server";',
+    'import { versionOf } from "./resultVersion.ts";',
+  ].join("\n");
+  assert.deepEqual(sdkValueImports("live/x.ts", source), [
+    "live/x.ts: @modelcontextprotocol/server",
+    "live/x.ts: @modelcontextprotocol/core",
+    "live/x.ts: @modelcontextprotocol/client",
+    "live/x.ts: @modelcontextprotocol/server/ext/skills/node",
+  ]);
+});
+
 const GENERATOR = "packages/livecmd-kit/generator";
 const STAGES = ["discover", "analyze", "plan", "render", "output"];
 /** What a stage may import of generator/'s own files: the plain data between stages, and reuse. */
