@@ -1,6 +1,6 @@
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { App } from "../../model/app.ts";
-import { oncePerTurn } from "../../live/liveRoom.ts";
+import { oncePerTurn } from "../../live/oncePerTurn.ts";
 import { cutText } from "../../text/cutText.ts";
 import { HeldByToken } from "../auth/heldByToken.ts";
 import { buildServer } from "../methods/buildServer.ts";

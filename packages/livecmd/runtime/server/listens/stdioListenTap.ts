@@ -8,7 +8,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "@modelcontextprotocol/server";
-import type { Watches } from "../../live/liveRoom.ts";
+import type { Watches } from "../../live/watches.ts";
 import type { RefusalWire } from "../../live/watchRefusal.ts";
 import { narrowedTo, requestedUris } from "./listenRequest.ts";
 

@@ -1,5 +1,6 @@
 import type { Server } from "@modelcontextprotocol/server";
-import type { LiveRoom, Watches } from "../../live/liveRoom.ts";
+import type { LiveRoom } from "../../live/liveRoom.ts";
+import type { Watches } from "../../live/watches.ts";
 import { serveSubscriptions } from "./subscribeResources.ts";
 
 /** What a connection needs of the app it serves (the server's `ServedApp`). */

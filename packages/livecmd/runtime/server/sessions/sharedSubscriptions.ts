@@ -3,7 +3,8 @@ import type { AuthInfo, Server } from "@modelcontextprotocol/server";
 import type { PostgresSessionStore } from "../../db/postgres/sessionStore.ts";
 import type { ClientConnection } from "../methods/clientConnection.ts";
 import { shortened } from "../../text/cutText.ts";
-import { subscribingTo, type LiveRoom, type Watches } from "../../live/liveRoom.ts";
+import type { LiveRoom } from "../../live/liveRoom.ts";
+import { subscribingTo, type Watches } from "../../live/watches.ts";
 import { serveSubscriptions } from "../methods/subscribeResources.ts";
 
 /**

@@ -7,7 +7,7 @@ import {
 import type { App } from "../../model/app.ts";
 import { buildServer } from "../methods/buildServer.ts";
 import { ClientConnection } from "../methods/clientConnection.ts";
-import { oncePerTurn } from "../../live/liveRoom.ts";
+import { oncePerTurn } from "../../live/oncePerTurn.ts";
 import { ServedApp, type LiveStatus, type ServeOptions } from "../served/servedApp.ts";
 import { StdioListenTap } from "../listens/stdioListenTap.ts";
 
