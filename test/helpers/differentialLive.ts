@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { command, type App } from "../../packages/livecmd/runtime/index.ts";
-import { LiveRegistry, type Subscriber } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
+import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
+import type { Subscriber } from "../../packages/livecmd/runtime/live/watchGroups.ts";
 import type { Matching } from "../../packages/livecmd/runtime/live/readSet.ts";
 
 /**

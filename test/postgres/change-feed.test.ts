@@ -3,7 +3,8 @@ import { describe, test } from "node:test";
 import { defineApp, type App } from "../../packages/livecmd/runtime/model/app.ts";
 import { command } from "../../packages/livecmd/runtime/model/command.ts";
 import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
-import { LiveRegistry, type Subscriber } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
+import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
+import type { Subscriber } from "../../packages/livecmd/runtime/live/watchGroups.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 
 const server = postgresServer();

@@ -214,6 +214,8 @@ interface Import {
   target: string;
   relative: boolean;
   value: boolean;
+  /** A dynamic `import()`: it loads on its call, never while the file loads. */
+  dynamic: boolean;
 }
 
 /** Whether a declaration's clause names only types (`import type`, `import { type A }`, `export type { A }`). */
@@ -241,18 +243,14 @@ function typesOnly(statement: ts.ImportDeclaration | ts.ExportDeclaration): bool
   );
 }
 
-/**
- * Every module a file imports (static, dynamic, type-only or re-exported): a relative one as a
- * path from the root. A dynamic `import()` loads on its call, never while the file loads, so it
- * carries no value into a cycle; it counts as a type import does.
- */
+/** Every module a file imports (static, dynamic, type-only or re-exported). */
 function importsOf(file: string, source: string): Import[] {
   const tree = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   const found: Import[] = [];
-  const add = (specifier: string, value: boolean) => {
+  const add = (specifier: string, value: boolean, dynamic = false) => {
     const relative = specifier.startsWith(".");
     const target = relative ? path.posix.join(path.posix.dirname(file), specifier) : specifier;
-    found.push({ target, relative, value });
+    found.push({ target, relative, value, dynamic });
   };
   const visit = (node: ts.Node): void => {
     if (
@@ -267,7 +265,7 @@ function importsOf(file: string, source: string): Import[] {
       node.arguments[0] !== undefined &&
       ts.isStringLiteral(node.arguments[0])
     )
-      add(node.arguments[0].text, false);
+      add(node.arguments[0].text, true, true);
     ts.forEachChild(node, visit);
   };
   visit(tree);
@@ -299,7 +297,8 @@ function undrawnArrows(rooms: Map<string, Room>, sources: Map<string, string>): 
 /**
  * The value imports between rooms that do not go down a floor, as `file -> imported`: with every
  * value arrow pointing to a lower floor, no loop of rooms can load. A type may be named upward
- * (`validation/` names `model/`'s `CommandEntry`), since types leave nothing to load.
+ * (`validation/` names `model/`'s `CommandEntry`), since types leave nothing to load; so may a
+ * dynamic `import()`, which loads on its call, never while the file loads.
  */
 function upwardValues(rooms: Map<string, Room>, sources: Map<string, string>): string[] {
   const names = [...rooms.keys()];
@@ -307,10 +306,14 @@ function upwardValues(rooms: Map<string, Room>, sources: Map<string, string>): s
     const from = roomOf(file, names);
     if (from === undefined) return [];
     return importsOf(file, source)
-      .filter(({ target, value }) => {
+      .filter(({ target, value, dynamic }) => {
         const to = roomOf(target, names);
         return (
-          value && to !== undefined && to !== from && rooms.get(to)!.floor >= rooms.get(from)!.floor
+          value &&
+          !dynamic &&
+          to !== undefined &&
+          to !== from &&
+          rooms.get(to)!.floor >= rooms.get(from)!.floor
         );
       })
       .map(({ target }) => `${file} -> ${target}`);
@@ -367,14 +370,15 @@ test("the arrows check finds an import the table does not draw, and a value that
 
 /**
  * The cycles of files that load one another's values (strongly connected sets of two or more,
- * each sorted), found by Tarjan's algorithm over the static value imports of `sources`.
+ * each sorted), found by Tarjan's algorithm over the static value imports of `sources` (a dynamic
+ * `import()` loads on its call, never while its file loads).
  */
 function valueCycles(sources: Map<string, string>): string[][] {
   const next = new Map(
     [...sources].map(([file, source]) => [
       file,
       importsOf(file, source)
-        .filter(({ value, target }) => value && sources.has(target))
+        .filter(({ value, dynamic, target }) => value && !dynamic && sources.has(target))
         .map(({ target }) => target),
     ]),
   );
@@ -434,6 +438,41 @@ test("live/ imports nothing from server/", () => {
         .map((target) => `${file} -> ${target}`),
     );
   assert.deepEqual(intoServer, []);
+});
+
+/** The SDK packages `source` (the text of `file`) imports a value from, as `file: package`. */
+function sdkValueImports(file: string, source: string): string[] {
+  return importsOf(file, source)
+    .filter(({ target, value }) => value && target.startsWith("@modelcontextprotocol/"))
+    .map(({ target }) => `${file}: ${target}`);
+}
+
+// The live engine watches and re-runs; the SDK's wire (its servers, transports, responses and
+// methods) is the server's. Its types may still name what it is handed (`AuthInfo`).
+test("no live/ file imports a value from an SDK package, only types", () => {
+  const values = [...runtimeSources()]
+    .filter(([file]) => file.startsWith(`${RUNTIME}/live/`))
+    .flatMap(([file, source]) => sdkValueImports(file, source));
+  assert.deepEqual(values, []);
+});
+
+test("the SDK import check finds a value import, and passes a type one", () => {
+  const source = [
+    'import type { AuthInfo } from "@modelcontextprotocol/server";',
+    'import { type Server, type Transport } from "@modelcontextprotocol/server";',
+    'import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";',
+    'import { type JSONRPCMessage, isJSONRPCRequest } from "@modelcontextprotocol/core";',
+    'import * as sdk from "@modelcontextprotocol/client";',
+    'export { loadSkills } from "@modelcontextprotocol/server/ext/skills/node";',
+    'export type { ServerContext } from "@modelcontextprotocol/server";',
+    'import { versionOf } from "./resultVersion.ts";',
+  ].join("\n");
+  assert.deepEqual(sdkValueImports("live/x.ts", source), [
+    "live/x.ts: @modelcontextprotocol/server",
+    "live/x.ts: @modelcontextprotocol/core",
+    "live/x.ts: @modelcontextprotocol/client",
+    "live/x.ts: @modelcontextprotocol/server/ext/skills/node",
+  ]);
 });
 
 const GENERATOR = "packages/livecmd-kit/generator";

@@ -5,7 +5,7 @@ import type { JSONRPCRequest } from "@modelcontextprotocol/server";
 import {
   ListenResumes,
   resumableStream,
-} from "../../packages/livecmd/runtime/live/listens/listenResume.ts";
+} from "../../packages/livecmd/runtime/server/listens/listenResume.ts";
 
 const A = "app://customers_show/1";
 const B = "app://customers_show/2";

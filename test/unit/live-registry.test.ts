@@ -6,7 +6,8 @@ import { sqliteHandle } from "../helpers/sqliteHandle.ts";
 import { command, defineApp, type DatabaseSource } from "../../packages/livecmd/runtime/index.ts";
 import { unseenText } from "../../packages/livecmd-kit/cli/inspectReads.ts";
 import type { App } from "../../packages/livecmd/runtime/model/app.ts";
-import { LiveRegistry, type Subscriber } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
+import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
+import type { Subscriber } from "../../packages/livecmd/runtime/live/watchGroups.ts";
 import {
   describeRerunFailure,
   type RerunFailure,

@@ -1,12 +1,12 @@
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { App } from "../../model/app.ts";
-import { oncePerTurn } from "../../live/liveRoom.ts";
+import { oncePerTurn } from "../../live/oncePerTurn.ts";
 import { cutText } from "../../text/cutText.ts";
 import { HeldByToken } from "../auth/heldByToken.ts";
 import { buildServer } from "../methods/buildServer.ts";
 import { Activity } from "../served/activity.ts";
 import { corsPolicy } from "./corsPolicy.ts";
-import { isEventStream, whenStreamEnds } from "../../live/eventStream.ts";
+import { isEventStream, whenStreamEnds } from "../streams/eventStream.ts";
 import { DEFAULT_SESSION_IDLE_MS } from "./httpDefaults.ts";
 import { frontDoor, originAllowed, type FrontOptions } from "./httpFront.ts";
 import { isLoopback } from "./ownHostNames.ts";
@@ -17,7 +17,9 @@ import { endpointClosed, internalError } from "../errors/frontDoorErrors.ts";
 import { errorResponse } from "../errors/protocolErrors.ts";
 import { readiness, type EndpointState, type Readiness } from "./readiness.ts";
 import { asNewRequest } from "../log/requestContext.ts";
-import { HttpListens, ListenResumes, routeByEra } from "../sdkAdapter/index.ts";
+import { HttpListens } from "../listens/httpListens.ts";
+import { ListenResumes } from "../listens/listenResume.ts";
+import { routeByEra } from "../sdkAdapter/index.ts";
 import { MAX_LOG_MESSAGE } from "../log/serverLog.ts";
 import { ServedApp, type LiveStatus } from "../served/servedApp.ts";
 

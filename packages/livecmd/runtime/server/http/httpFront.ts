@@ -7,7 +7,7 @@ import {
   type HttpAuth,
 } from "../auth/httpAuth.ts";
 import { principalOf } from "../../model/principal.ts";
-import { isEventStream } from "../../live/eventStream.ts";
+import { isEventStream } from "../streams/eventStream.ts";
 import type { OriginAllowed } from "./corsPolicy.ts";
 import { isLoopback } from "./ownHostNames.ts";
 import { boundedErrorText, errorResponse } from "../errors/protocolErrors.ts";
@@ -19,7 +19,7 @@ import {
   proxiedRefused,
 } from "../errors/frontDoorErrors.ts";
 import { currentRequest } from "../log/requestContext.ts";
-import { isListenResumption } from "../../live/listens/listenResume.ts";
+import { isListenResumption } from "../listens/listenResume.ts";
 
 /** Where RFC 9728 protected-resource metadata documents are, under the server's root. */
 const METADATA_ROOT = "/.well-known/oauth-protected-resource";

@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import { FAILED, type LastResult } from "../../live/liveRegistry.ts";
+import { FAILED, type LastResult } from "../../live/lastResult.ts";
 import { versionOf } from "../../live/resultVersion.ts";
 import { MAX_WATCH_WAIT_MS, type WatchAnswer, type WatchChange } from "../../model/watchTool.ts";
 import { invalidToolArguments, unwatchableUris, watchLimitReached } from "../errors/toolErrors.ts";

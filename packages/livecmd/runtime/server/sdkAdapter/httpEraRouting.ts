@@ -9,7 +9,7 @@ import {
 import { errorResponse } from "../errors/protocolErrors.ts";
 import { parseError, payloadTooLarge } from "../errors/frontDoorErrors.ts";
 import { mcpNameMismatch } from "./mcpNameHeader.ts";
-import { isListenResumption } from "../../live/listens/listenResume.ts";
+import { isListenResumption } from "../listens/listenResume.ts";
 import { invalidParams } from "./requestParams.ts";
 
 /**

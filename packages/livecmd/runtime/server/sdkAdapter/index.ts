@@ -1,7 +1,7 @@
 /**
  * Where livecmd fills the SDK's gaps around 2026-07-28 listens and the two eras, in one place.
- * These only tap the SDK: what a listen watches, within which limits, is the live room's
- * (`runtime/live/liveRoom.ts`), which the taps hand each listen they see.
+ * The taps themselves are `runtime/server/listens/`'s: what a listen watches, within which
+ * limits, is the live room's (`runtime/live/liveRoom.ts`), which the taps hand each listen they see.
  * `@modelcontextprotocol/server` 2.4 answers `subscriptions/listen` itself, and livecmd relies
  * on exactly these behaviours of it (`test/unit/sdk-contract.test.ts` checks each against the
  * installed SDK and fails, naming the one that changed, after an upgrade), and on one of its
@@ -29,7 +29,7 @@
  * 8. The SDK's client resumes a listen stream that drops before the listen's response (it was
  *    primed with an id) as a `GET` with `Last-Event-ID`, keeps the listen open meanwhile, and
  *    takes a second acknowledgement on the resumed stream without harm; a `405` ends the
- *    listen. So a listen's ids carry it (`live/listens/listenResume.ts`) and any replica serves that `GET`
+ *    listen. So a listen's ids carry it (`server/listens/listenResume.ts`) and any replica serves that `GET`
  *    as the listen again (`HttpListens`).
  * 9. The serving entries report what they refused for the client's own fault through `onerror`,
  *    as they do their own failures: "Rejected inbound request (<cell>): …", "Rejected 2025-era
@@ -43,10 +43,6 @@
  *     An `McpServer` would take over `resources/*`, so livecmd hands it just those
  *     (`attachSkills`) and serves the skill files from its own handlers.
  */
-export { narrowedTo, requestedUris } from "../../live/listens/listenRequest.ts";
-export { StdioListenTap } from "../../live/listens/stdioListenTap.ts";
-export { HttpListens } from "../../live/listens/httpListens.ts";
-export { ListenResumes } from "../../live/listens/listenResume.ts";
 export { routeByEra } from "./httpEraRouting.ts";
 export { CheckedParamsServer } from "./requestParams.ts";
 export { attachSkills, type ServedSkills } from "./skillsHost.ts";

@@ -1,6 +1,6 @@
 import { isInitializeRequest, type AuthInfo } from "@modelcontextprotocol/server";
 import type { PostgresSessionStore } from "../../db/postgres/sessionStore.ts";
-import { isEventStream, primed, whenStreamEnds } from "../../live/eventStream.ts";
+import { isEventStream, primed, whenStreamEnds } from "../streams/eventStream.ts";
 import { principalOf } from "../../model/principal.ts";
 import type { HeldByToken } from "../auth/heldByToken.ts";
 import { errorResponse } from "../errors/protocolErrors.ts";

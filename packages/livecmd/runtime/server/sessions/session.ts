@@ -2,9 +2,9 @@ import type {
   AuthInfo,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import type { ClientConnection } from "../../live/clientConnection.ts";
-import { SSE_RETRY_MS } from "../../live/eventStream.ts";
-import type { SharedSubscriptions } from "../../live/sharedSubscriptions.ts";
+import type { ClientConnection } from "../methods/clientConnection.ts";
+import { SSE_RETRY_MS } from "../streams/eventStream.ts";
+import type { SharedSubscriptions } from "./sharedSubscriptions.ts";
 import type { Activity } from "../served/activity.ts";
 import type { SessionAnswers } from "./sessionAnswers.ts";
 import type { SessionEventStore } from "./sessionEventStore.ts";

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { PostgresSessionStore } from "../../db/postgres/sessionStore.ts";
-import { ClientConnection } from "../../live/clientConnection.ts";
-import { SSE_RETRY_MS } from "../../live/eventStream.ts";
+import { ClientConnection } from "../methods/clientConnection.ts";
+import { SSE_RETRY_MS } from "../streams/eventStream.ts";
 import { OpenCount } from "../../live/openCount.ts";
-import { SharedSubscriptions } from "../../live/sharedSubscriptions.ts";
+import { SharedSubscriptions } from "./sharedSubscriptions.ts";
 import { principalOf } from "../../model/principal.ts";
 import type { HeldByToken } from "../auth/heldByToken.ts";
 import { buildServer } from "../methods/buildServer.ts";

@@ -6,10 +6,10 @@ import {
 } from "@modelcontextprotocol/server/stdio";
 import type { App } from "../../model/app.ts";
 import { buildServer } from "../methods/buildServer.ts";
-import { ClientConnection } from "../../live/clientConnection.ts";
-import { oncePerTurn } from "../../live/liveRoom.ts";
+import { ClientConnection } from "../methods/clientConnection.ts";
+import { oncePerTurn } from "../../live/oncePerTurn.ts";
 import { ServedApp, type LiveStatus, type ServeOptions } from "../served/servedApp.ts";
-import { StdioListenTap } from "../sdkAdapter/index.ts";
+import { StdioListenTap } from "../listens/stdioListenTap.ts";
 
 export interface ServeStdioOptions extends ServeOptions {
   /** Another transport than the process's stdin/stdout (a socket, or an in-memory pair in tests). */

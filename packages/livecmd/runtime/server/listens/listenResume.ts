@@ -6,7 +6,7 @@ import {
   SUBSCRIPTION_ID_META_KEY,
   type JSONRPCRequest,
 } from "@modelcontextprotocol/server";
-import { SSE_RETRY_MS } from "../eventStream.ts";
+import { SSE_RETRY_MS } from "../streams/eventStream.ts";
 
 /**
  * What a 2026-07-28 listen's event ids carry, so that any replica can resume the listen without

@@ -4,12 +4,12 @@ import type {
   McpHandlerRequestOptions,
 } from "@modelcontextprotocol/server";
 import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
-import type { LiveRoom } from "../liveRoom.ts";
-import { isEventStream, primed, whenStreamEnds } from "../eventStream.ts";
+import type { LiveRoom } from "../../live/liveRoom.ts";
+import { isEventStream, primed, whenStreamEnds } from "../streams/eventStream.ts";
 import { principalOf } from "../../model/principal.ts";
 import { listenId, narrowedTo, requestedUris } from "./listenRequest.ts";
 import { resumableStream, type ListenResumes } from "./listenResume.ts";
-import type { TokenHolds } from "../tokenHolds.ts";
+import type { TokenHolds } from "../../live/tokenHolds.ts";
 
 type Fetch = (request: Request, options?: McpHandlerRequestOptions) => Promise<Response>;
 

@@ -1,5 +1,7 @@
 import type { Server } from "@modelcontextprotocol/server";
-import type { LiveRoom, Watches } from "./liveRoom.ts";
+import type { LiveRoom } from "../../live/liveRoom.ts";
+import type { Watches } from "../../live/watches.ts";
+import { serveSubscriptions } from "./subscribeResources.ts";
 
 /** What a connection needs of the app it serves (the server's `ServedApp`). */
 export interface ConnectedApp {
@@ -16,7 +18,7 @@ export interface ConnectedApp {
  * On 2026-07-28 the SDK's stdio entry rewrites these notifications onto the listen streams that
  * asked for them (and drops them if none did); on the legacy era they go out unsolicited, as the
  * `listChanged` capability promises. `resources/subscribe` does not exist on 2026-07-28 (the SDK
- * answers -32601 before any handler); listens are tracked on the wire instead (`live/listens/`).
+ * answers -32601 before any handler); listens are tracked on the wire instead (`server/listens/`).
  */
 export class ClientConnection {
   readonly #server: Server;
@@ -64,14 +66,7 @@ export class ClientConnection {
 
   #acceptSubscriptions(): Watches {
     const subscriptions = this.#served.room.watches((uri) => this.notify(uri));
-    this.#server.setRequestHandler("resources/subscribe", async (request, ctx) => {
-      await subscriptions.subscribe(request.params.uri, ctx.http?.authInfo);
-      return {};
-    });
-    this.#server.setRequestHandler("resources/unsubscribe", (request) => {
-      subscriptions.end(request.params.uri);
-      return {};
-    });
+    serveSubscriptions(this.#server, subscriptions);
     return subscriptions;
   }
 

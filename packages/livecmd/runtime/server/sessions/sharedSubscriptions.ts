@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
 import type { AuthInfo, Server } from "@modelcontextprotocol/server";
-import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
-import type { ClientConnection } from "./clientConnection.ts";
-import { shortened } from "../text/cutText.ts";
-import { subscribingTo, type LiveRoom } from "./liveRoom.ts";
+import type { PostgresSessionStore } from "../../db/postgres/sessionStore.ts";
+import type { ClientConnection } from "../methods/clientConnection.ts";
+import { shortened } from "../../text/cutText.ts";
+import type { LiveRoom } from "../../live/liveRoom.ts";
+import { subscribingTo, type Watches } from "../../live/watches.ts";
+import { serveSubscriptions } from "../methods/subscribeResources.ts";
 
 /**
  * The `resources/subscribe` subscriptions of a 2025-era session that many processes share: they
@@ -50,31 +52,34 @@ export class SharedSubscriptions {
     this.#connection = connection;
     const watches = connection.subscriptions;
     if (!watches) return;
-    server.setRequestHandler("resources/subscribe", async (request, ctx) => {
-      const { uri } = request.params;
-      this.#subscribing.add(uri);
-      try {
-        // Checked and first run here, as an unshared subscription would be: the read's errors,
-        // the limits, and the result the client is taken to know from now.
-        const seen = digest(await watches.subscribe(uri, ctx.http?.authInfo));
-        const { limits, wire } = this.#room;
-        if (!(await this.#store.subscribe(this.#id, uri, seen, limits.perConnection))) {
-          watches.end(uri);
-          throw wire.limitReached(this.#room.refusal("perConnection", subscribingTo(uri)));
-        }
-        // Watched here too until another process takes the stream (`streamGone`) or this one
-        // lets the session go: it counts against this process's caps as an unshared one would,
-        // and what it tells is kept in the session's events for a stream resumed here.
-      } finally {
-        this.#subscribing.delete(uri);
+    serveSubscriptions(server, {
+      subscribe: (uri, auth) => this.#subscribe(watches, uri, auth),
+      end: (uri) => this.#unsubscribe(uri),
+    });
+  }
+
+  async #subscribe(watches: Watches, uri: string, auth: AuthInfo | undefined): Promise<void> {
+    this.#subscribing.add(uri);
+    try {
+      // Checked and first run here, as an unshared subscription would be: the read's errors,
+      // the limits, and the result the client is taken to know from now.
+      const seen = digest(await watches.subscribe(uri, auth));
+      const { limits, wire } = this.#room;
+      if (!(await this.#store.subscribe(this.#id, uri, seen, limits.perConnection))) {
+        watches.end(uri);
+        throw wire.limitReached(this.#room.refusal("perConnection", subscribingTo(uri)));
       }
-      return {};
-    });
-    server.setRequestHandler("resources/unsubscribe", async (request) => {
-      this.unsubscribed(request.params.uri);
-      await this.#store.unsubscribe(this.#id, request.params.uri);
-      return {};
-    });
+      // Watched here too until another process takes the stream (`streamGone`) or this one
+      // lets the session go: it counts against this process's caps as an unshared one would,
+      // and what it tells is kept in the session's events for a stream resumed here.
+    } finally {
+      this.#subscribing.delete(uri);
+    }
+  }
+
+  async #unsubscribe(uri: string): Promise<void> {
+    this.unsubscribed(uri);
+    await this.#store.unsubscribe(this.#id, uri);
   }
 
   /** `uri` was unsubscribed (here, or told by another process): it is watched no longer. */

@@ -8,8 +8,8 @@ import {
   type Transport,
   type TransportSendOptions,
 } from "@modelcontextprotocol/server";
-import type { Watches } from "../liveRoom.ts";
-import type { RefusalWire } from "../watchRefusal.ts";
+import type { Watches } from "../../live/watches.ts";
+import type { RefusalWire } from "../../live/watchRefusal.ts";
 import { narrowedTo, requestedUris } from "./listenRequest.ts";
 
 /**
