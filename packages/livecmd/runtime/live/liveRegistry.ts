@@ -7,7 +7,7 @@ import { ANY_TABLE } from "../db/anyTable.ts";
 import type { TableChange } from "../db/keyedAccess.ts";
 import { principalOf } from "../model/principal.ts";
 import { FairRerunQueue } from "./fairRerunQueue.ts";
-import { failureLog, keepServing } from "./keepServing.ts";
+import { failureLog, keepServing } from "../problems/keepServing.ts";
 import { ReadIndex } from "./readIndex.ts";
 import { NO_DATABASE, ReadSet, UNSEEN_FIX, type Matching } from "./readSet.ts";
 import { keyValueText } from "./rerunCause.ts";

@@ -1,7 +1,7 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { App } from "../model/app.ts";
 import { shortened } from "../text/cutText.ts";
-import { keepServing } from "./keepServing.ts";
+import { keepServing } from "../problems/keepServing.ts";
 import { LiveRegistry, type LastResult, type LiveRegistryOptions } from "./liveRegistry.ts";
 import { OpenCount } from "./openCount.ts";
 import type { SubscriptionLimits } from "./limitDefaults.ts";

@@ -1,4 +1,4 @@
-import { keepServing } from "../../live/keepServing.ts";
+import { keepServing } from "../../problems/keepServing.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
 import type { PgClient, PgPool, PgQueryConfig, PgQueryResult } from "./pgShapes.ts";
 

@@ -1,4 +1,4 @@
-import { keepServing } from "../../live/keepServing.ts";
+import { keepServing } from "../../problems/keepServing.ts";
 import { ANY_TABLE } from "../anyTable.ts";
 import { anyRowsOf, type TableChange } from "../keyedAccess.ts";
 import { CHANGES_CHANNEL } from "./changeFeed.ts";

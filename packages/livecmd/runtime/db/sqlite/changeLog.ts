@@ -1,5 +1,5 @@
 import { cutText } from "../../text/cutText.ts";
-import { logLine, RecurringProblem } from "../../live/keepServing.ts";
+import { logLine, RecurringProblem } from "../../problems/keepServing.ts";
 import type { TableChange } from "../keyedAccess.ts";
 import { HeldChanges } from "./heldChanges.ts";
 import {

@@ -12,7 +12,7 @@ import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
 import { createSpentTable, SqliteSpentConfirmations } from "./spentConfirmations.ts";
 import { StatementPlans, type ReturnedRows, type StatementPlan } from "./statementPlans.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
-import { keepServing, logLine } from "../../live/keepServing.ts";
+import { keepServing, logLine } from "../../problems/keepServing.ts";
 
 /** The transaction open on a connection: who may use the connection until `done`. */
 interface OpenTransaction {
