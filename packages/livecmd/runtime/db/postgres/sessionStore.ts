@@ -1,21 +1,15 @@
 import type { PgPool } from "../node-postgres/pgShapes.ts";
 import type { PostgresDatabase } from "./postgresDatabase.ts";
-import { sessionMessageOf, type SessionMessage } from "./sessionMessage.ts";
+import type {
+  SessionMessage,
+  SessionStore,
+  StoredSession,
+  StoredSubscription,
+} from "../sharedState.ts";
+import { sessionMessageOf } from "./sessionMessage.ts";
 import { SESSION_TABLES, SESSIONS_CHANNEL } from "./sessionTables.ts";
 
 const { sessions: SESSIONS, subscriptions: SUBSCRIPTIONS } = SESSION_TABLES;
-
-/** A shared 2025-era session as stored: whom it belongs to, and the `initialize` params it opened with. */
-export interface StoredSession {
-  readonly principal: string | undefined;
-  readonly initialize: unknown;
-}
-
-/** One `resources/subscribe` of a session, and a digest of the result its client last heard of. */
-export interface StoredSubscription {
-  readonly uri: string;
-  readonly seen: string;
-}
 
 /**
  * The 2025-era sessions every serving process on one PostgreSQL database shares
@@ -23,7 +17,7 @@ export interface StoredSubscription {
  * the change feed's LISTEN connection). Statements go straight to the pool: they are livecmd's,
  * not the app's, and read nothing a subscription watches.
  */
-export class PostgresSessionStore {
+export class PostgresSessionStore implements SessionStore {
   readonly #db: PostgresDatabase;
 
   constructor(db: PostgresDatabase) {

@@ -1,4 +1,5 @@
 import type { PostgresDatabase } from "./postgresDatabase.ts";
+import type { StoredSpentConfirmations } from "../sharedState.ts";
 import { SESSION_TABLES } from "./sessionTables.ts";
 
 const { spentConfirmations: SPENT } = SESSION_TABLES;
@@ -8,7 +9,7 @@ const { spentConfirmations: SPENT } = SESSION_TABLES;
  * (`server/policy/spentConfirmations.ts`): one row per spent `requestState` id, until it expires. The
  * insert is the check, so two replicas given the same yes at once run it once.
  */
-export class PostgresSpentConfirmations {
+export class PostgresSpentConfirmations implements StoredSpentConfirmations {
   readonly #db: () => PostgresDatabase;
 
   constructor(db: () => PostgresDatabase) {

@@ -1,4 +1,5 @@
-import type { Database, StoredSpentConfirmations } from "../database.ts";
+import type { Database } from "../database.ts";
+import type { StoredSpentConfirmations } from "../sharedState.ts";
 import { isReadOnly } from "./changeLog.ts";
 import type { SqliteConnection } from "./sqliteConnection.ts";
 import { quoteName, SPENT_CONFIRMATIONS_TABLE } from "./sqliteSchema.ts";
