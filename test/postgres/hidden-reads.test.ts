@@ -6,7 +6,7 @@ import { Origin } from "../../packages/livecmd/runtime/model/context.ts";
 import type { SqlParam } from "../../packages/livecmd/runtime/db/database.ts";
 import type { TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import { command } from "../../packages/livecmd/runtime/model/command.ts";
-import { WITHOUT_EVENT_TRIGGERS } from "../../packages/livecmd/runtime/db/postgres/installChangeFeed.ts";
+import { WITHOUT_EVENT_TRIGGERS } from "../../packages/livecmd/runtime/db/postgres/changes/installChangeFeed.ts";
 import {
   postgres,
   type PostgresOptions,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import { wholeReasonText } from "../../packages/livecmd/runtime/db/wholeReason.ts";
-import { StatementPlans } from "../../packages/livecmd/runtime/db/sqlite/statementPlans.ts";
+import { StatementPlans } from "../../packages/livecmd/runtime/db/sqlite/plan/statementPlans.ts";
 import { readSchema } from "../../packages/livecmd/runtime/db/sqlite/sqliteSchema.ts";
 import { SQLITE_DRIVERS } from "../helpers/sqliteDrivers.ts";
 

@@ -26,7 +26,7 @@ export { SqliteDatabase } from "./db/sqlite/sqliteDatabase.ts";
 export type { DatabaseSource } from "./db/openDatabase.ts";
 export { postgres, type PostgresOptions, type PostgresSource } from "./db/postgres/postgres.ts";
 export type { PostgresDatabase } from "./db/postgres/postgresDatabase.ts";
-export type { PgPool } from "./db/node-postgres/pgShapes.ts";
+export type { PgPool } from "./db/postgres/pgLibrary.ts";
 export { prisma, type PrismaAdapterFactory } from "./db/prisma/prismaBetterSqlite3.ts";
 export type { SqliteConnection, SqliteStatement } from "./db/sqlite/sqliteConnection.ts";
 export { defineConfig, type LivecmdConfig } from "./model/config.ts";

@@ -1,5 +1,5 @@
 import { AsyncResource } from "node:async_hooks";
-import type { PgClient, PgPool, PgQueryConfig, PgQueryResult } from "./pgShapes.ts";
+import type { PgClient, PgPool, PgQueryConfig, PgQueryResult } from "../postgres/pgLibrary.ts";
 
 /** Where a connection stands, as PostgreSQL said after its last statement (`ReadyForQuery`). */
 export type TransactionStatus = "idle" | "in transaction" | "failed transaction";

@@ -4,7 +4,7 @@ import { SetupError } from "../setupError.ts";
 import type { Database } from "../database.ts";
 import type { DatabaseOwner } from "../driver.ts";
 import type { RunScope } from "../runScope.ts";
-import type { ChangeListener } from "./changeListener.ts";
+import type { ChangeListener } from "./changes/changeListener.ts";
 import { handleWhere, redacted, urlProblem } from "./connectionProblem.ts";
 import { firstConnection } from "./firstConnection.ts";
 import { loadPg } from "../node-postgres/loadPg.ts";
@@ -15,7 +15,7 @@ import {
   observeClient,
   observePool,
 } from "../node-postgres/observedPool.ts";
-import type { PgClient, PgModule, PgPool } from "../node-postgres/pgShapes.ts";
+import type { PgClient, PgModule, PgPool } from "./pgLibrary.ts";
 import { PostgresConnection, PostgresDatabase } from "./postgresDatabase.ts";
 import { typeParsers } from "../node-postgres/typeParsers.ts";
 

@@ -1,24 +1,18 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ANY_TABLE } from "../anyTable.ts";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
-import { cancellableQuery, whileCancellable } from "../node-postgres/cancellableQuery.ts";
+import { cancellableQuery, whileCancellable } from "./cancellableQuery.ts";
 import type { PgHandleStatements, SentStatement } from "../node-postgres/observedPool.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
-import { readsNoTable } from "./readsNoTable.ts";
+import { readsNoTable } from "./plan/readsNoTable.ts";
 import type { RunScope } from "../runScope.ts";
-import type {
-  PgClient,
-  PgPool,
-  PgQueryConfig,
-  PgQueryResult,
-  PgTypeParsers,
-} from "../node-postgres/pgShapes.ts";
+import type { PgClient, PgPool, PgQueryConfig, PgQueryResult, PgTypeParsers } from "./pgLibrary.ts";
 import { numberedPlaceholders } from "./placeholders.ts";
-import type { ExplainOptions, PlannedAccess } from "./planTables.ts";
-import type { PlannedRead } from "./planReads.ts";
+import type { ExplainOptions, PlannedAccess } from "./plan/planTables.ts";
+import type { PlannedRead } from "./plan/planReads.ts";
 import type * as LoadedOnOpenModule from "./loadedOnOpen.ts";
-import { PostgresSessionStore } from "./sessionStore.ts";
-import { PostgresSpentConfirmations } from "./spentConfirmations.ts";
+import { PostgresSessionStore } from "./sessions/sessionStore.ts";
+import { PostgresSpentConfirmations } from "./sessions/spentConfirmations.ts";
 
 /** What the views of one database share beyond its connections. */
 export interface DatabaseLifecycle {

@@ -4,13 +4,13 @@ import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../databas
 import { ANY_TABLE } from "../anyTable.ts";
 import { anyRowsOf, type TableChange, type TableRead } from "../keyedAccess.ts";
 import { RunScope } from "../runScope.ts";
-import { ChangeLog } from "./changeLog.ts";
+import { ChangeLog } from "./changes/changeLog.ts";
 import { readingNumbers, type SqliteConnection, type SqliteStatement } from "./sqliteConnection.ts";
 import { keyText } from "./sqliteKeys.ts";
 import type { SqliteLibrary } from "./sqliteLibrary.ts";
 import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
 import { createSpentTable, SqliteSpentConfirmations } from "./spentConfirmations.ts";
-import { StatementPlans, type ReturnedRows, type StatementPlan } from "./statementPlans.ts";
+import { StatementPlans, type ReturnedRows, type StatementPlan } from "./plan/statementPlans.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
 import { keepServing, logLine } from "../../problems/keepServing.ts";
 
