@@ -1,4 +1,4 @@
-import type { PlanNode } from "./planReads.ts";
+import type { PlanNode } from "./planNode.ts";
 
 /** What a plan may call: functions by name (`schema` when the plan qualifies it) and operators. */
 export interface PlanCalls {

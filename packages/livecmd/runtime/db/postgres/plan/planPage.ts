@@ -1,6 +1,6 @@
 import { tableKey, type TableColumns } from "../keyColumns.ts";
 import { familyOf, type FilterColumn } from "./pgFilters.ts";
-import type { PlanNode } from "./planReads.ts";
+import type { PlanNode } from "./planNode.ts";
 
 /**
  * A page (`ORDER BY key LIMIT n`) whose read is bounded by the last row it returned: its

@@ -17,27 +17,8 @@ import {
 } from "./planConditions.ts";
 import { arrayElements, keysOfTexts } from "./pgKeys.ts";
 import type { PageFinding, PlannedPage } from "./planPage.ts";
+import { CONDITIONS, planNodes, type PlanNode } from "./planNode.ts";
 import { wholeReasonOfScan } from "./scanReasons.ts";
-
-/** A node of `EXPLAIN (FORMAT JSON, VERBOSE)`, the fields livecmd reads. */
-export interface PlanNode {
-  "Node Type"?: string;
-  "Relation Name"?: string;
-  "Function Name"?: string;
-  "Subplan Name"?: string;
-  "Join Type"?: string;
-  Schema?: string;
-  Alias?: string;
-  "Index Cond"?: string;
-  "Recheck Cond"?: string;
-  Filter?: string;
-  "Hash Cond"?: string;
-  "Merge Cond"?: string;
-  "Join Filter"?: string;
-  "Sort Key"?: string[];
-  Output?: string[];
-  Plans?: PlanNode[];
-}
 
 /**
  * Where a value comes from when the statement runs: parameter `$param` (an array of them with
@@ -130,19 +111,6 @@ export type PlannedRead =
       readonly page?: PlannedPage;
     };
 
-/**
- * The conditions each kind of scan applies to every row it returns. Other scans of a table
- * (TID, sample, foreign...) read it whole.
- */
-export const CONDITIONS: Readonly<
-  Record<string, readonly ("Index Cond" | "Recheck Cond" | "Filter")[]>
-> = {
-  "Seq Scan": ["Filter"],
-  "Index Scan": ["Index Cond", "Filter"],
-  "Index Only Scan": ["Index Cond", "Filter"],
-  "Bitmap Heap Scan": ["Recheck Cond", "Filter"],
-};
-
 /** Nodes that pass the rows of the one plan below them on, all of them and unchanged. */
 const PASSING = new Set([
   ...["Hash", "Materialize", "Sort", "Incremental Sort", "Memoize", "Append", "Merge Append"],
@@ -206,17 +174,6 @@ export function planReads(
   return [...byTable].flatMap(([table, rows]): PlannedRead[] =>
     Array.isArray(rows) ? readsOf(table, rows) : [{ table, reason: rows }],
   );
-}
-
-/** Every node below and including `plan`. */
-export function planNodes(plan: PlanNode): PlanNode[] {
-  const nodes: PlanNode[] = [];
-  const pending = [plan];
-  for (let node = pending.pop(); node; node = pending.pop()) {
-    nodes.push(node);
-    pending.push(...(node.Plans ?? []));
-  }
-  return nodes;
 }
 
 /**

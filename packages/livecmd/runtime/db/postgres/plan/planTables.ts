@@ -5,7 +5,8 @@ import { columnsOf, tableKey, type PlannedTable } from "../keyColumns.ts";
 import type { PgClient } from "../pgLibrary.ts";
 import { planCalls } from "./planCalls.ts";
 import { pageScan, plannedPage } from "./planPage.ts";
-import { planNodes, planReads, type PlanNode, type PlannedRead } from "./planReads.ts";
+import { planNodes, type PlanNode } from "./planNode.ts";
+import { planReads, type PlannedRead } from "./planReads.ts";
 import { relationsOf, type Relations } from "./relationRoots.ts";
 
 /** How one SQL statement reads its tables (by key or whole), and the tables it writes. */

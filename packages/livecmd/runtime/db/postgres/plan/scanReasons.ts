@@ -1,5 +1,5 @@
 import type { ScanFilter, WholeReason } from "../../wholeReason.ts";
-import { CONDITIONS, type PlanNode } from "./planReads.ts";
+import { CONDITIONS, type PlanNode } from "./planNode.ts";
 
 /** The operators EXPLAIN prints in conditions, and what each tells of a scan that reads whole. */
 const OPERATORS: readonly {

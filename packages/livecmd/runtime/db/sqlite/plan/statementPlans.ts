@@ -2,10 +2,8 @@ import type { KeyValue, TableRead } from "../../keyedAccess.ts";
 import type { RowFilter } from "../../rowFilter.ts";
 import { unfollowed, type WholeReason } from "../../wholeReason.ts";
 import { lookedUpValues, type BoundFilter, type BoundRows } from "./lookedUpValues.ts";
-import { registersWritten } from "./opcodes.ts";
 import type { PlannedAtom, PlannedDecision } from "./planFilters.ts";
 import {
-  planReads,
   type KeySource,
   type Lookup,
   type PagedRead,
@@ -17,19 +15,9 @@ import type { SqliteConnection, SqliteStatement } from "../sqliteConnection.ts";
 import type { Operand } from "./sqliteCompare.ts";
 import { boundFilter, converted, type FilterBinding } from "./sqliteFilters.ts";
 import { boundKey, boundValue, type Typed } from "../sqliteKeys.ts";
-import { explainProgram, mayNameParameters } from "./sqliteProgram.ts";
 import type { KeyColumn, SqliteSchema } from "../sqliteSchema.ts";
+import type { StatementPlan } from "./planStatement.ts";
 
-/** What livecmd knows of one statement: the rows it reads, as planned, and whether it may write. */
-export interface StatementPlan {
-  readonly reads: readonly PlannedRead[];
-  /** It opens a table for writing, or does something livecmd's read analysis does not know (DDL, a pragma). */
-  readonly mayWrite: boolean;
-}
-
-const NAMED_PARAMETERS = unfollowed(
-  "named parameters (:id, @id, $id), which EXPLAIN does not tell apart",
-);
 const UNCOMPARABLE = unfollowed("a key value livecmd cannot compare as SQLite would");
 
 /**
@@ -44,11 +32,13 @@ export class StatementPlans {
   constructor(
     private readonly connection: SqliteConnection,
     private readonly schema: () => SqliteSchema,
+    /** Reads a statement's plan (`SqliteDialect.planReads`), asked once per SQL text. */
+    private readonly plan: (sql: string) => StatementPlan,
   ) {}
 
   of(sql: string): StatementPlan {
     let plan = this.#cache.get(sql);
-    if (!plan) this.#cache.set(sql, (plan = this.#explain(sql)));
+    if (!plan) this.#cache.set(sql, (plan = this.plan(sql)));
     return plan;
   }
 
@@ -80,24 +70,6 @@ export class StatementPlans {
 
   get imageColumns(): ImageColumns {
     return (this.#columns ??= imageColumnsOf(this.schema()));
-  }
-
-  #explain(sql: string): StatementPlan {
-    const program = explainProgram(this.connection, sql);
-    const reads = planReads(program, this.schema());
-    const mayWrite = program.some(
-      (step) => step.opcode === "OpenWrite" || registersWritten(step) === undefined,
-    );
-    // EXPLAIN does not say which parameter a name is: values could not be found by name.
-    return {
-      reads: mayNameParameters(sql)
-        ? [...new Set(reads.map(({ table }) => table))].map((table) => ({
-            table,
-            reason: NAMED_PARAMETERS,
-          }))
-        : reads,
-      mayWrite,
-    };
   }
 }
 
