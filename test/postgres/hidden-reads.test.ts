@@ -10,7 +10,7 @@ import { WITHOUT_EVENT_TRIGGERS } from "../../packages/livecmd/runtime/db/postgr
 import {
   postgres,
   type PostgresOptions,
-} from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
+} from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";

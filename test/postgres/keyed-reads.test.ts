@@ -10,7 +10,7 @@ import {
   lookedUpReads,
 } from "../../packages/livecmd/runtime/db/postgres/plan/boundReads.ts";
 import type { PlannedRead } from "../../packages/livecmd/runtime/db/postgres/plan/planReads.ts";
-import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
+import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
 import { INSTALL_CHANGE_FEED } from "../../packages/livecmd/runtime/db/postgres/changes/changeFeed.ts";
 import { explainTables } from "../../packages/livecmd/runtime/db/postgres/plan/planTables.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";

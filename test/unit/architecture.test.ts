@@ -316,8 +316,8 @@ const OVER_LIMITS = new Set([
   "function testing/index.ts connect",
   "class uri/splitUri.ts Splitter",
   "class db/postgres/plan/planReads.ts PlanAnalysis",
-  "function db/postgres/postgres.ts postgres",
-  "function db/postgres/postgres.ts open",
+  "function db/node-postgres/postgres.ts postgres",
+  "function db/node-postgres/postgres.ts open",
   "class db/sqlite/changes/changeLog.ts ChangeLog",
   "class db/sqlite/plan/planFilters.ts Loop",
   "class db/sqlite/plan/planReads.ts ProgramAnalysis",
@@ -378,4 +378,52 @@ test("the size check finds a function over its limit, and a class", () => {
   assert.deepEqual(oversized("b.ts", `class Big {\n${members.join("\n")}\n}\n`), [
     "class b.ts Big",
   ]);
+});
+
+/** Each dialect's folder, and the drivers that stand above it: they find the connection, it does the rest. */
+const DIALECT_DRIVERS: Readonly<Record<string, readonly string[]>> = {
+  [`${RUNTIME}/db/sqlite/`]: ["better-sqlite3", "node-sqlite", "prisma"],
+  [`${RUNTIME}/db/postgres/`]: ["node-postgres"],
+};
+
+/** A dialect's imports of a driver's folder, as `file -> imported`. */
+function dialectIntoDriver(sources: Map<string, string>): string[] {
+  return [...sources].flatMap(([file, source]) => {
+    const dialect = Object.keys(DIALECT_DRIVERS).find((folder) => file.startsWith(folder));
+    if (dialect === undefined) return [];
+    return importedFiles(file, source)
+      .filter((target) =>
+        DIALECT_DRIVERS[dialect]!.some((driver) => target.startsWith(`${RUNTIME}/db/${driver}/`)),
+      )
+      .map((target) => `${file} -> ${target}`);
+  });
+}
+
+// A driver stands above its dialect (db/dialect.ts): a second driver or capture mode plugs in
+// beside the others only while the dialect knows none of them.
+test("a dialect (db/sqlite/, db/postgres/) imports no driver", () => {
+  assert.deepEqual(dialectIntoDriver(runtimeSources()), []);
+  assert.deepEqual(
+    dialectIntoDriver(
+      new Map([
+        [
+          `${RUNTIME}/db/postgres/plan/x.ts`,
+          'import { loadPg } from "../../node-postgres/loadPg.ts";',
+        ],
+        [
+          `${RUNTIME}/db/sqlite/x.ts`,
+          'import type { Db } from "../better-sqlite3/betterSqlite3.ts";',
+        ],
+        [
+          `${RUNTIME}/db/node-postgres/x.ts`,
+          'import type { PgPool } from "../postgres/pgLibrary.ts";',
+        ],
+      ]),
+    ),
+    [
+      `${RUNTIME}/db/postgres/plan/x.ts -> ${RUNTIME}/db/node-postgres/loadPg.ts`,
+      `${RUNTIME}/db/sqlite/x.ts -> ${RUNTIME}/db/better-sqlite3/betterSqlite3.ts`,
+    ],
+    "the check finds one",
+  );
 });

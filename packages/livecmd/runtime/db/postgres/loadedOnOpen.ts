@@ -14,5 +14,5 @@ export {
   WITHOUT_EVENT_TRIGGERS,
 } from "./changes/installChangeFeed.ts";
 export { pageReads } from "./plan/pageReads.ts";
-export { deallocateExplained, explainTables } from "./plan/planTables.ts";
+export { explainStatement } from "./plan/planTables.ts";
 export { activityOf, unaccounted } from "./plan/readsCheck.ts";

@@ -235,3 +235,26 @@ export async function deallocateExplained(client: PgClient): Promise<void> {
   });
   if (rows.length > 0) await client.query({ text: `DEALLOCATE ${EXPLAINED}` });
 }
+
+/**
+ * What `text` reads, explained on `client`: in the app's transaction (`inTransaction`) within a
+ * savepoint, so that a failure leaves the transaction as it was.
+ */
+export async function explainStatement(
+  client: PgClient,
+  text: string,
+  options: ExplainOptions,
+  inTransaction: boolean,
+): Promise<PlannedAccess> {
+  if (!inTransaction) return explainTables(client, text, options);
+  await client.query({ text: "SAVEPOINT livecmd_explain" });
+  try {
+    const access = await explainTables(client, text, options);
+    await client.query({ text: "RELEASE SAVEPOINT livecmd_explain" });
+    return access;
+  } catch (error) {
+    await client.query({ text: "ROLLBACK TO SAVEPOINT livecmd_explain" });
+    await deallocateExplained(client);
+    throw error;
+  }
+}

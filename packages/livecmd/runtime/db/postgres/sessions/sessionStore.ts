@@ -1,5 +1,4 @@
 import type { PgPool } from "../pgLibrary.ts";
-import type { PostgresDatabase } from "../postgresDatabase.ts";
 import type {
   SessionMessage,
   SessionStore,
@@ -8,6 +7,14 @@ import type {
 } from "../../sharedState.ts";
 import { sessionMessageOf } from "./sessionMessage.ts";
 import { SESSION_TABLES, SESSIONS_CHANNEL } from "./sessionTables.ts";
+
+/** What the shared state is kept through: the database's pool, and its change feed's connection. */
+export interface SharedOn {
+  /** The pool, once the database is ready. */
+  pool(): Promise<PgPool>;
+  /** Hears NOTIFY `channel` on the change feed's connection (`PostgresDatabase.hear`). */
+  hear(channel: string, heard: (payload: string | undefined) => void): Promise<() => void>;
+}
 
 const { sessions: SESSIONS, subscriptions: SUBSCRIPTIONS } = SESSION_TABLES;
 
@@ -18,9 +25,9 @@ const { sessions: SESSIONS, subscriptions: SUBSCRIPTIONS } = SESSION_TABLES;
  * not the app's, and read nothing a subscription watches.
  */
 export class PostgresSessionStore implements SessionStore {
-  readonly #db: PostgresDatabase;
+  readonly #db: SharedOn;
 
-  constructor(db: PostgresDatabase) {
+  constructor(db: SharedOn) {
     this.#db = db;
   }
 

@@ -1,4 +1,4 @@
-import type { PostgresDatabase } from "../postgresDatabase.ts";
+import type { SharedOn } from "./sessionStore.ts";
 import type { StoredSpentConfirmations } from "../../sharedState.ts";
 import { SESSION_TABLES } from "./sessionTables.ts";
 
@@ -10,9 +10,9 @@ const { spentConfirmations: SPENT } = SESSION_TABLES;
  * insert is the check, so two replicas given the same yes at once run it once.
  */
 export class PostgresSpentConfirmations implements StoredSpentConfirmations {
-  readonly #db: () => PostgresDatabase;
+  readonly #db: () => SharedOn;
 
-  constructor(db: () => PostgresDatabase) {
+  constructor(db: () => SharedOn) {
     this.#db = db;
   }
 

@@ -4,20 +4,21 @@ import { SetupError } from "../setupError.ts";
 import type { Database } from "../database.ts";
 import type { DatabaseOwner } from "../driver.ts";
 import type { RunScope } from "../runScope.ts";
-import type { ChangeListener } from "./changes/changeListener.ts";
-import { handleWhere, redacted, urlProblem } from "./connectionProblem.ts";
-import { firstConnection } from "./firstConnection.ts";
-import { loadPg } from "../node-postgres/loadPg.ts";
+import type { ChangeListener } from "../postgres/changes/changeListener.ts";
+import { handleWhere, redacted, urlProblem } from "../postgres/connectionProblem.ts";
+import { firstConnection } from "../postgres/firstConnection.ts";
+import { loadPg } from "./loadPg.ts";
 import {
   connectionConfigOf,
   isClient,
   isPool,
   observeClient,
   observePool,
-} from "../node-postgres/observedPool.ts";
-import type { PgClient, PgModule, PgPool } from "./pgLibrary.ts";
-import { PostgresConnection, PostgresDatabase } from "./postgresDatabase.ts";
-import { typeParsers } from "../node-postgres/typeParsers.ts";
+} from "./observedPool.ts";
+import type { PgClient, PgModule, PgPool } from "../postgres/pgLibrary.ts";
+import { PostgresConnection, PostgresDatabase } from "../postgres/postgresDatabase.ts";
+import { postgresDialect } from "../postgres/postgresDialect.ts";
+import { typeParsers } from "./typeParsers.ts";
 
 /**
  * A URL, the app's own `pg.Pool` or connected `pg.Client`, or a function that finds one when the
@@ -83,6 +84,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
       const pg = loadPg();
       const pure = new Set(options.pureFunctions);
       const shared = new PostgresConnection(
+        postgresDialect,
         typeParsers(pg.types),
         log,
         { pureFunctions: pure },
@@ -123,7 +125,11 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
           typeof found === "string" ? `the pool livecmd made for ${where}` : where;
         await firstConnection(shared.pool, where);
         const feed = await shared.loaded;
-        const feedListener = (listener = new feed.ChangeListener(() => shared.pool, heard, log));
+        const feedListener = (listener = await shared.dialect.openChanges(
+          () => shared.pool,
+          heard,
+          log,
+        ));
         await options.setUp?.(setUpView).catch((error: Error) => {
           throw new Error(`postgres({ setUp }) failed: ${error.message}; ${SET_UP_AT_ONCE}`, {
             cause: error,
