@@ -18,7 +18,7 @@ import { runInNewContext } from "node:vm";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../example/app.ts";
 import type { App } from "../packages/livecmd/runtime/model/app.ts";
-import { CHANGE_LOG_BOUNDS } from "../packages/livecmd/runtime/db/sqlite/changeLog.ts";
+import { CHANGE_LOG_BOUNDS } from "../packages/livecmd/runtime/db/sqlite/changes/changeLog.ts";
 import { LiveRegistry } from "../packages/livecmd/runtime/live/liveRegistry.ts";
 import { serveHttp } from "../packages/livecmd/runtime/server/index.ts";
 import { runAlone } from "./read.bench.ts";

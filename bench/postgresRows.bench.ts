@@ -12,7 +12,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { createExampleApp } from "../example/app.ts";
-import { postgres } from "../packages/livecmd/runtime/db/postgres/postgres.ts";
+import { postgres } from "../packages/livecmd/runtime/db/node-postgres/postgres.ts";
 import { clinicSeed, scenarioApp, SCHEMA } from "../test/helpers/liveScenarios.ts";
 import {
   joinedLists,

@@ -20,7 +20,7 @@ const RECORD_LOADS = path.join(root, "test/e2e/fixtures/loadedModules/recordLoad
 
 /** The PostgreSQL modules a database loads as it opens, as `loadedOnOpen.ts` names them. */
 const POSTGRES_ON_OPEN = path.join(root, "packages/livecmd/runtime/db/postgres/loadedOnOpen.ts");
-const onOpen = [...readFileSync(POSTGRES_ON_OPEN, "utf8").matchAll(/from "\.\/(\w+)\.ts"/g)].map(
+const onOpen = [...readFileSync(POSTGRES_ON_OPEN, "utf8").matchAll(/from "\.\/([\w/]+)\.ts"/g)].map(
   ([, name]) => name!,
 );
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import Database from "better-sqlite3";
 import type { App, DatabaseSource } from "../../packages/livecmd/runtime/index.ts";
-import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
+import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
 import { anotherProcess, ERAS, psqlOn, unseenNotes, watchedNotes } from "./notesStack.ts";
 import { emptyDatabase, postgresServer } from "./postgres.ts";
 

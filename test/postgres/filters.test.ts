@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
 import type { TableChange, TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import type { Decision } from "../../packages/livecmd/runtime/db/rowFilter.ts";
-import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
+import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
 import type { PostgresDatabase } from "../../packages/livecmd/runtime/db/postgres/postgresDatabase.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 

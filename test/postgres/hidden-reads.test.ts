@@ -6,11 +6,11 @@ import { Origin } from "../../packages/livecmd/runtime/model/context.ts";
 import type { SqlParam } from "../../packages/livecmd/runtime/db/database.ts";
 import type { TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import { command } from "../../packages/livecmd/runtime/model/command.ts";
-import { WITHOUT_EVENT_TRIGGERS } from "../../packages/livecmd/runtime/db/postgres/installChangeFeed.ts";
+import { WITHOUT_EVENT_TRIGGERS } from "../../packages/livecmd/runtime/db/postgres/changes/installChangeFeed.ts";
 import {
   postgres,
   type PostgresOptions,
-} from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
+} from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";

@@ -8,11 +8,11 @@ import type { WholeReason } from "../../packages/livecmd/runtime/db/wholeReason.
 import {
   boundReads,
   lookedUpReads,
-} from "../../packages/livecmd/runtime/db/postgres/boundReads.ts";
-import type { PlannedRead } from "../../packages/livecmd/runtime/db/postgres/planReads.ts";
-import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
-import { INSTALL_CHANGE_FEED } from "../../packages/livecmd/runtime/db/postgres/changeFeed.ts";
-import { explainTables } from "../../packages/livecmd/runtime/db/postgres/planTables.ts";
+} from "../../packages/livecmd/runtime/db/postgres/plan/boundReads.ts";
+import type { PlannedRead } from "../../packages/livecmd/runtime/db/postgres/plan/planReads.ts";
+import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
+import { INSTALL_CHANGE_FEED } from "../../packages/livecmd/runtime/db/postgres/changes/changeFeed.ts";
+import { explainTables } from "../../packages/livecmd/runtime/db/postgres/plan/planTables.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 

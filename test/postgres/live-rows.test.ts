@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
 import { defineApp, type App } from "../../packages/livecmd/runtime/index.ts";
-import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
+import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
 import {
   compareMatchings,
   queryCommand,

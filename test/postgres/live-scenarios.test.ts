@@ -1,6 +1,6 @@
 import { after, before, describe, test } from "node:test";
 import type { App } from "../../packages/livecmd/runtime/index.ts";
-import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
+import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
 import {
   scenarioApp,
   schedulesScenario,

@@ -3,9 +3,12 @@ import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
 import pg from "pg";
 import { ANY_TABLE } from "../../packages/livecmd/runtime/db/anyTable.ts";
-import { INSTALL_CHANGE_FEED } from "../../packages/livecmd/runtime/db/postgres/changeFeed.ts";
-import { explainTables } from "../../packages/livecmd/runtime/db/postgres/planTables.ts";
-import { activityOf, unaccounted } from "../../packages/livecmd/runtime/db/postgres/readsCheck.ts";
+import { INSTALL_CHANGE_FEED } from "../../packages/livecmd/runtime/db/postgres/changes/changeFeed.ts";
+import { explainTables } from "../../packages/livecmd/runtime/db/postgres/plan/planTables.ts";
+import {
+  activityOf,
+  unaccounted,
+} from "../../packages/livecmd/runtime/db/postgres/plan/readsCheck.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 
 const server = postgresServer();

@@ -4,10 +4,10 @@ import pg from "pg";
 import { byCodeUnit } from "../../packages/livecmd/runtime/text/byCodeUnit.ts";
 import { ANY_TABLE } from "../../packages/livecmd/runtime/db/anyTable.ts";
 import type { TableChange } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
-import { PAYLOAD_LIMIT } from "../../packages/livecmd/runtime/db/postgres/changeFeed.ts";
-import { ChangeListener } from "../../packages/livecmd/runtime/db/postgres/changeListener.ts";
-import { installChangeFeed } from "../../packages/livecmd/runtime/db/postgres/installChangeFeed.ts";
-import type { PgPool } from "../../packages/livecmd/runtime/db/node-postgres/pgShapes.ts";
+import { PAYLOAD_LIMIT } from "../../packages/livecmd/runtime/db/postgres/changes/changeFeed.ts";
+import { ChangeListener } from "../../packages/livecmd/runtime/db/postgres/changes/changeListener.ts";
+import { installChangeFeed } from "../../packages/livecmd/runtime/db/postgres/changes/installChangeFeed.ts";
+import type { PgPool } from "../../packages/livecmd/runtime/db/postgres/pgLibrary.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 
 const server = postgresServer();

@@ -3,9 +3,9 @@ import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { defineApp, type App } from "../../packages/livecmd/runtime/model/app.ts";
 import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
-import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
+import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
 import type { PostgresDatabase } from "../../packages/livecmd/runtime/db/postgres/postgresDatabase.ts";
-import { PostgresSpentConfirmations } from "../../packages/livecmd/runtime/db/postgres/spentConfirmations.ts";
+import { PostgresSpentConfirmations } from "../../packages/livecmd/runtime/db/postgres/sessions/spentConfirmations.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 
 const server = postgresServer();

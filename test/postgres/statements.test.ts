@@ -3,10 +3,10 @@ import { after, before, describe, test } from "node:test";
 import pg from "pg";
 import { defineApp } from "../../packages/livecmd/runtime/model/app.ts";
 import { command } from "../../packages/livecmd/runtime/model/command.ts";
-import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
+import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
 import { numberedPlaceholders } from "../../packages/livecmd/runtime/db/postgres/placeholders.ts";
-import { INSTALL_CHANGE_FEED } from "../../packages/livecmd/runtime/db/postgres/changeFeed.ts";
-import { explainTables } from "../../packages/livecmd/runtime/db/postgres/planTables.ts";
+import { INSTALL_CHANGE_FEED } from "../../packages/livecmd/runtime/db/postgres/changes/changeFeed.ts";
+import { explainTables } from "../../packages/livecmd/runtime/db/postgres/plan/planTables.ts";
 import { livecmd } from "../helpers/cli.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 

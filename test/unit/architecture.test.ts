@@ -525,27 +525,27 @@ const OVER_LIMITS = new Map([
     "the server's one door to the app: its members are a few lines each over the grant, the completers, the database and the middleware chain, and splitting it moves every caller in server/ to several doors",
   ],
   [
-    "class db/postgres/planReads.ts PlanAnalysis",
+    "class db/postgres/plan/planReads.ts PlanAnalysis",
     "one walk over a generic plan's node tree, whose relations, parameters and conditions every node kind reads and adds to",
   ],
   [
-    "function db/postgres/postgres.ts postgres",
+    "function db/node-postgres/postgres.ts postgres",
     "the overloads of the public `postgres()` (a URL, a pool, a client) checked and wrapped in one place",
   ],
   [
-    "function db/postgres/postgres.ts open",
+    "function db/node-postgres/postgres.ts open",
     "opening in its order: the first connection, the change feed, the listener, the sessions",
   ],
   [
-    "class db/sqlite/changeLog.ts ChangeLog",
+    "class db/sqlite/changes/changeLog.ts ChangeLog",
     "the change log's one cursor: its read, the counter at its largest, a gap counted as every table, all on the last entry seen",
   ],
   [
-    "class db/sqlite/planFilters.ts Loop",
+    "class db/sqlite/plan/planFilters.ts Loop",
     "one pass over a loop's EXPLAIN opcodes, whose registers and seek state every opcode's case reads and writes",
   ],
   [
-    "class db/sqlite/planReads.ts ProgramAnalysis",
+    "class db/sqlite/plan/planReads.ts ProgramAnalysis",
     "one walk over a statement's EXPLAIN program, whose cursors and registers every opcode's case reads and writes",
   ],
   [
@@ -553,7 +553,7 @@ const OVER_LIMITS = new Map([
     "what every view of one connection shares: its statements and their plans, its transaction, its changes, its waiters",
   ],
   [
-    "class db/sqlite/statementPlans.ts Binding",
+    "class db/sqlite/plan/statementPlans.ts Binding",
     "one statement's values, each looked up once and shared by its keyed reads, its filters and its pages",
   ],
 ]);
@@ -707,5 +707,53 @@ test("the internal check reads names imported, renamed, and read off a dynamic i
       'export { a, type B } from "./a.ts";\nexport async function c() {}\nfunction d() {}',
     ),
     ["a", "B", "c"],
+  );
+});
+
+/** Each dialect's folder, and the drivers that stand above it: they find the connection, it does the rest. */
+const DIALECT_DRIVERS: Readonly<Record<string, readonly string[]>> = {
+  [`${RUNTIME}/db/sqlite/`]: ["better-sqlite3", "node-sqlite", "prisma"],
+  [`${RUNTIME}/db/postgres/`]: ["node-postgres"],
+};
+
+/** A dialect's imports of a driver's folder, as `file -> imported`. */
+function dialectIntoDriver(sources: Map<string, string>): string[] {
+  return [...sources].flatMap(([file, source]) => {
+    const dialect = Object.keys(DIALECT_DRIVERS).find((folder) => file.startsWith(folder));
+    if (dialect === undefined) return [];
+    return importedFiles(file, source)
+      .filter((target) =>
+        DIALECT_DRIVERS[dialect]!.some((driver) => target.startsWith(`${RUNTIME}/db/${driver}/`)),
+      )
+      .map((target) => `${file} -> ${target}`);
+  });
+}
+
+// A driver stands above its dialect (db/dialect.ts): a second driver or capture mode plugs in
+// beside the others only while the dialect knows none of them.
+test("a dialect (db/sqlite/, db/postgres/) imports no driver", () => {
+  assert.deepEqual(dialectIntoDriver(runtimeSources()), []);
+  assert.deepEqual(
+    dialectIntoDriver(
+      new Map([
+        [
+          `${RUNTIME}/db/postgres/plan/x.ts`,
+          'import { loadPg } from "../../node-postgres/loadPg.ts";',
+        ],
+        [
+          `${RUNTIME}/db/sqlite/x.ts`,
+          'import type { Db } from "../better-sqlite3/betterSqlite3.ts";',
+        ],
+        [
+          `${RUNTIME}/db/node-postgres/x.ts`,
+          'import type { PgPool } from "../postgres/pgLibrary.ts";',
+        ],
+      ]),
+    ),
+    [
+      `${RUNTIME}/db/postgres/plan/x.ts -> ${RUNTIME}/db/node-postgres/loadPg.ts`,
+      `${RUNTIME}/db/sqlite/x.ts -> ${RUNTIME}/db/better-sqlite3/betterSqlite3.ts`,
+    ],
+    "the check finds one",
   );
 });

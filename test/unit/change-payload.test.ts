@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ANY_TABLE } from "../../packages/livecmd/runtime/db/anyTable.ts";
-import { changeOfPayload } from "../../packages/livecmd/runtime/db/postgres/changePayload.ts";
+import { changeOfPayload } from "../../packages/livecmd/runtime/db/postgres/changes/changePayload.ts";
 
 // Anyone who may NOTIFY on the change feed's channel can send anything: a payload never
 // drops a change, it widens it.

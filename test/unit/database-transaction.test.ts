@@ -5,7 +5,7 @@ import {
   openDatabase,
   type DatabaseSource,
 } from "../../packages/livecmd/runtime/db/openDatabase.ts";
-import { postgres } from "../../packages/livecmd/runtime/db/postgres/postgres.ts";
+import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
 import { RunScope } from "../../packages/livecmd/runtime/db/runScope.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { SQLITE_DRIVERS } from "../helpers/sqliteDrivers.ts";

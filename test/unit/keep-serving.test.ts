@@ -11,7 +11,7 @@ import {
   keepServing,
   PROBLEM_QUIET_MS,
   RecurringProblem,
-} from "../../packages/livecmd/runtime/live/keepServing.ts";
+} from "../../packages/livecmd/runtime/problems/keepServing.ts";
 import { root } from "../helpers/cli.ts";
 
 describe("a problem that keeps happening is logged once, then counted", () => {

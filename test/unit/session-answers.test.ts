@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { InMemoryTransport, type JSONRPCMessage } from "@modelcontextprotocol/client";
 import { Server, type JSONRPCRequest } from "@modelcontextprotocol/server";
-import type { RelayedAnswer } from "../../packages/livecmd/runtime/db/postgres/sessionMessage.ts";
+import type { RelayedAnswer } from "../../packages/livecmd/runtime/db/sharedState.ts";
 import {
   MAX_RELAYED_ANSWER,
   SessionAnswers,

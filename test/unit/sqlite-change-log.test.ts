@@ -10,7 +10,7 @@ import type { TableChange } from "../../packages/livecmd/runtime/db/keyedAccess.
 import {
   CHANGE_LOG_BOUNDS,
   ChangeLog,
-} from "../../packages/livecmd/runtime/db/sqlite/changeLog.ts";
+} from "../../packages/livecmd/runtime/db/sqlite/changes/changeLog.ts";
 import {
   OTHER_WRITERS_POLL_MS,
   SqliteDatabase,

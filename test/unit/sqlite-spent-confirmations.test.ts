@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, test } from "node:test";
-import type { StoredSpentConfirmations } from "../../packages/livecmd/runtime/db/database.ts";
+import type { StoredSpentConfirmations } from "../../packages/livecmd/runtime/db/sharedState.ts";
 import { defineApp } from "../../packages/livecmd/runtime/model/app.ts";
 import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 import { SQLITE_DRIVERS } from "../helpers/sqliteDrivers.ts";

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { TableRead } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import { wholeReasonText } from "../../packages/livecmd/runtime/db/wholeReason.ts";
-import { StatementPlans } from "../../packages/livecmd/runtime/db/sqlite/statementPlans.ts";
+import { StatementPlans } from "../../packages/livecmd/runtime/db/sqlite/plan/statementPlans.ts";
+import { sqliteDialect } from "../../packages/livecmd/runtime/db/sqlite/sqliteDialect.ts";
 import { readSchema } from "../../packages/livecmd/runtime/db/sqlite/sqliteSchema.ts";
 import { SQLITE_DRIVERS } from "../helpers/sqliteDrivers.ts";
 
@@ -143,7 +144,11 @@ for (const driver of SQLITE_DRIVERS)
         const connection = driver.open(":memory:");
         connection.exec(SCHEMA + (rows ?? ""));
         const schema = readSchema(connection);
-        const plans = new StatementPlans(connection, () => schema);
+        const plans = new StatementPlans(
+          connection,
+          () => schema,
+          (text) => sqliteDialect.planReads({ connection, schema }, text),
+        );
         const reads = plans.bind(plans.of(sql).reads, params);
         const reasons = Object.fromEntries(reads.map((read) => [read.table, readText(read)]));
         assert.deepEqual(reasons, whole);

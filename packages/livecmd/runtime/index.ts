@@ -24,9 +24,13 @@ export {
 export type { AppDatabase, Database, RunResult, SqlParam, TableObserver } from "./db/database.ts";
 export { SqliteDatabase } from "./db/sqlite/sqliteDatabase.ts";
 export type { DatabaseSource } from "./db/openDatabase.ts";
-export { postgres, type PostgresOptions, type PostgresSource } from "./db/postgres/postgres.ts";
+export {
+  postgres,
+  type PostgresOptions,
+  type PostgresSource,
+} from "./db/node-postgres/postgres.ts";
 export type { PostgresDatabase } from "./db/postgres/postgresDatabase.ts";
-export type { PgPool } from "./db/node-postgres/pgShapes.ts";
+export type { PgPool } from "./db/postgres/pgLibrary.ts";
 export { prisma, type PrismaAdapterFactory } from "./db/prisma/prismaBetterSqlite3.ts";
 export type { SqliteConnection, SqliteStatement } from "./db/sqlite/sqliteConnection.ts";
 export { defineConfig, type LivecmdConfig } from "./model/config.ts";

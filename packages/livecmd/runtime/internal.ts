@@ -78,7 +78,7 @@ export async function postgresInstall() {
     import("./db/postgres/connectionProblem.ts"),
     import("./db/node-postgres/loadPg.ts"),
     import("./db/postgres/firstConnection.ts"),
-    import("./db/postgres/installChangeFeed.ts"),
+    import("./db/postgres/changes/installChangeFeed.ts"),
   ]);
   const { redacted, urlProblem } = connection;
   const { hasEventTriggers, installChangeFeed, WITHOUT_EVENT_TRIGGERS } = changeFeed;

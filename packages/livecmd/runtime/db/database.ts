@@ -1,5 +1,5 @@
 import type { KeyValue, TableRead } from "./keyedAccess.ts";
-import type { PostgresSessionStore } from "./postgres/sessionStore.ts";
+import type { SessionStore, StoredSpentConfirmations } from "./sharedState.ts";
 
 export type SqlParam = string | number | bigint | boolean | null | Buffer;
 
@@ -63,14 +63,6 @@ export interface TableObserver {
 }
 
 /**
- * The confirmations spent in a database (`server/policy/spentConfirmations.ts`): `spend` records
- * `id` until `expiresAt` (ms since the epoch), false when it already was.
- */
-export interface StoredSpentConfirmations {
-  spend(id: string, expiresAt: number): Promise<boolean>;
-}
-
-/**
  * A database the app holds, as its driver opened it (`driver.ts`): views of it report to one
  * observer each (one per command run), and the runtime asks it what depends on the driver.
  */
@@ -85,7 +77,7 @@ export interface AppDatabase extends Database {
    * Where the 2025-era sessions of every process serving this database are kept, when several
    * may (PostgreSQL); undefined when this process is the only one (SQLite).
    */
-  sharedSessions(): PostgresSessionStore | undefined;
+  sharedSessions(): SessionStore | undefined;
   /**
    * Where the 2026-era confirmations accepted by every process serving this database are
    * recorded, so that each is spent once, also after a restart (PostgreSQL's table, the SQLite

@@ -5,7 +5,7 @@ import type { DatabaseDriver, DatabaseOwner } from "./driver.ts";
 import { nodePostgres } from "./node-postgres/nodePostgres.ts";
 import { nodeSqlite } from "./node-sqlite/nodeSqlite.ts";
 import { prismaBetterSqlite3, type PrismaAdapterFactory } from "./prisma/prismaBetterSqlite3.ts";
-import type { PostgresSource } from "./postgres/postgres.ts";
+import type { PostgresSource } from "./node-postgres/postgres.ts";
 import type { SqliteConnection } from "./sqlite/sqliteConnection.ts";
 
 /**

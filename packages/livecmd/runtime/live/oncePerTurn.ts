@@ -1,4 +1,4 @@
-import { keepServing } from "./keepServing.ts";
+import { keepServing } from "../problems/keepServing.ts";
 
 /**
  * `publish(uri)` at most once per URI per turn of the event loop. Every subscriber of a URI sits

@@ -1,7 +1,7 @@
 import { ANY_TABLE } from "../db/anyTable.ts";
 import type { KeyValue, TableChange } from "../db/keyedAccess.ts";
 import { FairRerunQueue } from "./fairRerunQueue.ts";
-import { failureLog, keepServing } from "./keepServing.ts";
+import { failureLog, keepServing } from "../problems/keepServing.ts";
 import { debugLive, logCauses } from "./rerunDebug.ts";
 import type { BurstFailures } from "./rerunFailures.ts";
 import { holdersOf, type WatchGroup, type WatchGroups } from "./watchGroups.ts";

@@ -11,15 +11,10 @@ import type { Generated } from "./catalog.ts";
 import type { Command } from "./command.ts";
 import { argumentsObject } from "./commandArguments.ts";
 import { Origin } from "./context.ts";
-import type {
-  AppDatabase,
-  Database,
-  StoredSpentConfirmations,
-  TableObserver,
-} from "../db/database.ts";
+import type { AppDatabase, Database, TableObserver } from "../db/database.ts";
 import { anyRowsOf, type TableChange, type TableRead } from "../db/keyedAccess.ts";
 import { openDatabase, type DatabaseSource } from "../db/openDatabase.ts";
-import type { PostgresSessionStore } from "../db/postgres/sessionStore.ts";
+import type { SessionStore, StoredSpentConfirmations } from "../db/sharedState.ts";
 import { RunScope } from "../db/runScope.ts";
 import type { FieldError } from "../uri/template.ts";
 import { argumentValidator } from "../validation/argumentValidator.ts";
@@ -161,7 +156,7 @@ export class AppEngine {
    * Where the 2025-era sessions of every process serving the app's database are kept, when
    * several may serve it (PostgreSQL); undefined otherwise.
    */
-  sharedSessions(): PostgresSessionStore | undefined {
+  sharedSessions(): SessionStore | undefined {
     return this.#openDatabase && this.db.sharedSessions();
   }
 

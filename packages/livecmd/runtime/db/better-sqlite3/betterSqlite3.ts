@@ -1,6 +1,7 @@
 import { observeStatements, type StatementHome } from "../sqlite/observedStatements.ts";
 import type { SqliteConnection } from "../sqlite/sqliteConnection.ts";
-import { sqliteDriver, type HandleStatements } from "../sqlite/sqliteLibrary.ts";
+import { sqliteDriver } from "../sqlite/sqliteDriver.ts";
+import type { HandleStatements } from "../sqlite/sqliteLibrary.ts";
 import { sqliteDriverProblem } from "./versionProblem.ts";
 
 /** What better-sqlite3 tells of every statement: the SQL it was prepared from, and its connection. */

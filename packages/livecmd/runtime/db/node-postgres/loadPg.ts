@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import type { PgModule } from "./pgShapes.ts";
+import type { PgModule } from "../postgres/pgLibrary.ts";
 
 /**
  * node-postgres, loaded on demand: it is an optional peer dependency, so an app on SQLite needs

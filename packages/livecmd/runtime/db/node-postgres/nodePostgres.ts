@@ -1,5 +1,5 @@
 import type { DatabaseDriver } from "../driver.ts";
-import type { PostgresSource } from "../postgres/postgres.ts";
+import type { PostgresSource } from "./postgres.ts";
 
 /** PostgreSQL through node-postgres: what `postgres(url | pool)` made. */
 export const nodePostgres: DatabaseDriver = {

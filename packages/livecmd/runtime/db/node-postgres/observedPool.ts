@@ -1,38 +1,18 @@
 import { AsyncResource } from "node:async_hooks";
-import type { PgClient, PgPool, PgQueryConfig, PgQueryResult } from "./pgShapes.ts";
-
-/** Where a connection stands, as PostgreSQL said after its last statement (`ReadyForQuery`). */
-export type TransactionStatus = "idle" | "in transaction" | "failed transaction";
+import type {
+  PgClient,
+  PgHandleStatements,
+  PgPool,
+  PgQueryConfig,
+  PgQueryResult,
+  TransactionStatus,
+} from "../postgres/pgLibrary.ts";
 
 const STATUS: Readonly<Record<string, TransactionStatus>> = {
   I: "idle",
   T: "in transaction",
   E: "failed transaction",
 };
-
-/** A statement the app sends, as livecmd reads it: its text, values, and the connection it goes to. */
-export interface SentStatement {
-  readonly text: string;
-  readonly values: readonly unknown[];
-  /** The connection it goes to, as livecmd sends on it itself (to explain the statement first). */
-  readonly client: PgClient;
-  /** Undefined when the connection does not say (a client that is not node-postgres's own). */
-  readonly status: TransactionStatus | undefined;
-}
-
-/** What the PostgreSQL engine does with each statement the app sends through its own handle. */
-export interface PgHandleStatements {
-  /**
-   * Tells the run it belongs to what `sent` reads and says so, when that needs no wait (its plan
-   * known, no value to look up off other rows, no cancellation to watch): then it goes to pg as
-   * the app sent it, with nothing in between. Else false, and `statement` does it all.
-   */
-  toldAtOnce(sent: SentStatement): boolean;
-  /** Sends it (`send`) for the run it belongs to, its reads reported first, cancelled with the run. */
-  statement(sent: SentStatement, send: () => Promise<PgQueryResult>): Promise<PgQueryResult>;
-  /** A statement streamed (pg-cursor, pg-query-stream), which goes at once: its reads reported as well as can be. */
-  streamed(text: string, values: readonly unknown[]): void;
-}
 
 type Method = (...args: unknown[]) => unknown;
 type Callback = (error: Error | null, result?: unknown) => void;

@@ -1,4 +1,4 @@
-import type { PgTypeParsers } from "./pgShapes.ts";
+import type { PgTypeParsers } from "../postgres/pgLibrary.ts";
 
 const INT8 = 20;
 

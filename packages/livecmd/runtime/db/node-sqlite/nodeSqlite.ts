@@ -1,6 +1,6 @@
 import { observeStatements } from "../sqlite/observedStatements.ts";
 import type { SqliteConnection, SqliteStatement } from "../sqlite/sqliteConnection.ts";
-import { sqliteDriver } from "../sqlite/sqliteLibrary.ts";
+import { sqliteDriver } from "../sqlite/sqliteDriver.ts";
 
 type Method = (...args: unknown[]) => unknown;
 

@@ -1,4 +1,4 @@
-import type { PgConnectionOptions } from "../node-postgres/pgShapes.ts";
+import type { PgConnectionOptions } from "./pgLibrary.ts";
 
 /** DATABASE_URL's shape, checked before anything connects; undefined when it is a postgres:// URL. */
 export function urlProblem(url: string): string | undefined {

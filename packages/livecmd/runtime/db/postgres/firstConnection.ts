@@ -1,5 +1,5 @@
 import { connectionProblem } from "./connectionProblem.ts";
-import type { PgPool } from "../node-postgres/pgShapes.ts";
+import type { PgPool } from "./pgLibrary.ts";
 
 /** Connects once, to fail with one line that says what is wrong (`where`: the URL, password hidden). */
 export async function firstConnection(pool: PgPool, where: string): Promise<void> {

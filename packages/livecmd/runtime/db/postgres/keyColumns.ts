@@ -1,4 +1,4 @@
-import type { PgClient } from "../node-postgres/pgShapes.ts";
+import type { PgClient } from "./pgLibrary.ts";
 
 /**
  * How the change feed writes a key column's values, which is how a read's values must be written

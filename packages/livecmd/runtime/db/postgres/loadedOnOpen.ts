@@ -5,14 +5,14 @@
  * a `livecmd serve` start loads: these are most of the PostgreSQL code, and none of it is used
  * before a statement or the change feed is.
  */
-export { reportReads, tellReads, tellReadsAtOnce } from "./boundReads.ts";
-export { ChangeListener } from "./changeListener.ts";
-export { unknownFunctions } from "./functionReads.ts";
+export { reportReads, tellReads, tellReadsAtOnce } from "./plan/boundReads.ts";
+export { ChangeListener } from "./changes/changeListener.ts";
+export { unknownFunctions } from "./plan/functionReads.ts";
 export {
   hasEventTriggers,
   installChangeFeed,
   WITHOUT_EVENT_TRIGGERS,
-} from "./installChangeFeed.ts";
-export { pageReads } from "./pageReads.ts";
-export { deallocateExplained, explainTables } from "./planTables.ts";
-export { activityOf, unaccounted } from "./readsCheck.ts";
+} from "./changes/installChangeFeed.ts";
+export { pageReads } from "./plan/pageReads.ts";
+export { explainStatement } from "./plan/planTables.ts";
+export { activityOf, unaccounted } from "./plan/readsCheck.ts";

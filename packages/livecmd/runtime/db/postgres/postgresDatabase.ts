@@ -1,24 +1,25 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ANY_TABLE } from "../anyTable.ts";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
-import { cancellableQuery, whileCancellable } from "../node-postgres/cancellableQuery.ts";
-import type { PgHandleStatements, SentStatement } from "../node-postgres/observedPool.ts";
+import { cancellableQuery, whileCancellable } from "./cancellableQuery.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
-import { readsNoTable } from "./readsNoTable.ts";
+import { readsNoTable } from "./plan/readsNoTable.ts";
 import type { RunScope } from "../runScope.ts";
 import type {
   PgClient,
+  PgHandleStatements,
   PgPool,
   PgQueryConfig,
   PgQueryResult,
   PgTypeParsers,
-} from "../node-postgres/pgShapes.ts";
+  SentStatement,
+} from "./pgLibrary.ts";
 import { numberedPlaceholders } from "./placeholders.ts";
-import type { ExplainOptions, PlannedAccess } from "./planTables.ts";
-import type { PlannedRead } from "./planReads.ts";
+import type { ExplainOptions, PlannedAccess } from "./plan/planTables.ts";
+import type { PlannedRead } from "./plan/planReads.ts";
 import type * as LoadedOnOpenModule from "./loadedOnOpen.ts";
-import { PostgresSessionStore } from "./sessionStore.ts";
-import { PostgresSpentConfirmations } from "./spentConfirmations.ts";
+import type { PostgresDialect } from "./postgresDialect.ts";
+import type { SessionStore, SharedState, StoredSpentConfirmations } from "../sharedState.ts";
 
 /** What the views of one database share beyond its connections. */
 export interface DatabaseLifecycle {
@@ -70,6 +71,8 @@ export class PostgresConnection {
   handleText = "the database postgres() was given";
 
   constructor(
+    /** What the database's engine is asked through: plans, the change capture, its shared state. */
+    readonly dialect: PostgresDialect,
     readonly types: PgTypeParsers,
     private readonly log: (line: string) => void,
     private readonly explaining: ExplainOptions = {},
@@ -195,12 +198,9 @@ export class PostgresConnection {
   async #explain(text: string, on: ExplainedOn | undefined): Promise<readonly PlannedRead[]> {
     let reason: string;
     try {
-      const loaded = await this.loaded;
       const access = !on
-        ? await this.#explainOnOwnConnection(loaded, text)
-        : on.inTransaction
-          ? await explainInTransaction(loaded, on.client, text, this.explaining)
-          : await loaded.explainTables(on.client, text, this.explaining);
+        ? await this.#explainOnOwnConnection(text)
+        : await this.dialect.planReads(on.client, text, this.explaining, on.inTransaction);
       if ("reads" in access) {
         for (const read of access.reads)
           if (read.column === undefined && read.filter === undefined && read.because)
@@ -223,32 +223,13 @@ export class PostgresConnection {
     this.log(line);
   }
 
-  async #explainOnOwnConnection(loaded: LoadedOnOpen, text: string): Promise<PlannedAccess> {
+  async #explainOnOwnConnection(text: string): Promise<PlannedAccess> {
     const client = await this.pool.connect();
     try {
-      return await loaded.explainTables(client, text, this.explaining);
+      return await this.dialect.planReads(client, text, this.explaining, false);
     } finally {
       client.release();
     }
-  }
-}
-
-/** Explains within a savepoint, so that a failure leaves the app's transaction as it was. */
-async function explainInTransaction(
-  { explainTables, deallocateExplained }: LoadedOnOpen,
-  client: PgClient,
-  text: string,
-  options: ExplainOptions,
-): Promise<PlannedAccess> {
-  await client.query({ text: "SAVEPOINT livecmd_explain" });
-  try {
-    const access = await explainTables(client, text, options);
-    await client.query({ text: "RELEASE SAVEPOINT livecmd_explain" });
-    return access;
-  } catch (error) {
-    await client.query({ text: "ROLLBACK TO SAVEPOINT livecmd_explain" });
-    await deallocateExplained(client);
-    throw error;
   }
 }
 
@@ -292,21 +273,21 @@ export class PostgresDatabase implements AppDatabase {
   }
 
   /** Every process serving this database shares its 2025-era sessions. */
-  sharedSessions(): PostgresSessionStore {
-    return new PostgresSessionStore(this);
+  sharedSessions(): SessionStore | undefined {
+    return this.#sharedState().sessions;
   }
 
   /** Every process serving this database spends a confirmation once between them. */
-  spentConfirmations(): PostgresSpentConfirmations {
-    return new PostgresSpentConfirmations(() => this);
+  spentConfirmations(): StoredSpentConfirmations | undefined {
+    return this.#sharedState().spentConfirmations;
   }
 
-  /**
-   * A key as a SQL literal: the change feed's text of any key type (integer, uuid, text) reads
-   * back as the column's value in single quotes (`id = '7'`).
-   */
   keyText(key: string): string {
-    return `'${key.replaceAll("'", "''")}'`;
+    return this.shared.dialect.keyText(key);
+  }
+
+  #sharedState(): SharedState {
+    return this.shared.dialect.sharedState(this);
   }
 
   handleText(): string {

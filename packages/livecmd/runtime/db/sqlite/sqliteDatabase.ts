@@ -4,15 +4,17 @@ import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../databas
 import { ANY_TABLE } from "../anyTable.ts";
 import { anyRowsOf, type TableChange, type TableRead } from "../keyedAccess.ts";
 import { RunScope } from "../runScope.ts";
-import { ChangeLog } from "./changeLog.ts";
+import type { ChangeLog } from "./changes/changeLog.ts";
 import { readingNumbers, type SqliteConnection, type SqliteStatement } from "./sqliteConnection.ts";
-import { keyText } from "./sqliteKeys.ts";
+import { sqliteDialect } from "./sqliteDialect.ts";
 import type { SqliteLibrary } from "./sqliteLibrary.ts";
+import type { SessionStore, SharedState, StoredSpentConfirmations } from "../sharedState.ts";
 import { readSchema, type SqliteSchema } from "./sqliteSchema.ts";
-import { createSpentTable, SqliteSpentConfirmations } from "./spentConfirmations.ts";
-import { StatementPlans, type ReturnedRows, type StatementPlan } from "./statementPlans.ts";
+import { createSpentTable } from "./spentConfirmations.ts";
+import type { StatementPlan } from "./plan/planStatement.ts";
+import { StatementPlans, type ReturnedRows } from "./plan/statementPlans.ts";
 import { throwIfCancelled } from "../runCancelled.ts";
-import { keepServing, logLine } from "../../live/keepServing.ts";
+import { keepServing, logLine } from "../../problems/keepServing.ts";
 
 /** The transaction open on a connection: who may use the connection until `done`. */
 interface OpenTransaction {
@@ -111,7 +113,11 @@ class ConnectionCore {
       },
     });
     const own = (this.#own = readingNumbers(this.#unobserved));
-    this.plans = new StatementPlans(own, () => this.#schema);
+    this.plans = new StatementPlans(
+      own,
+      () => this.#schema,
+      (sql) => sqliteDialect.planReads({ connection: own, schema: this.#schema }, sql),
+    );
     this.keepsSpent = createSpentTable(own);
     this.#schema = this.#openLog(false);
     this.#dataVersion = this.#pragma("data_version");
@@ -381,7 +387,10 @@ class ConnectionCore {
    * again after: installing triggers changes its version, which must not count as a change.
    */
   #openLog(inTransaction: boolean): SqliteSchema {
-    this.#log = ChangeLog.open(this.#own, readSchema(this.#own), { inTransaction });
+    this.#log = sqliteDialect.openChanges(
+      { connection: this.#own, schema: readSchema(this.#own) },
+      { inTransaction },
+    );
     return readSchema(this.#own);
   }
 
@@ -491,17 +500,17 @@ export class SqliteDatabase implements AppDatabase {
   }
 
   /** SQLite's sessions are this process's alone. */
-  sharedSessions(): undefined {
-    return undefined;
+  sharedSessions(): SessionStore | undefined {
+    return this.#sharedState().sessions;
   }
 
   /** Its spent confirmations are kept in the file, for every process serving it. */
-  spentConfirmations(): SqliteSpentConfirmations | undefined {
-    return this.#connection.keepsSpent ? new SqliteSpentConfirmations(this) : undefined;
+  spentConfirmations(): StoredSpentConfirmations | undefined {
+    return this.#sharedState().spentConfirmations;
   }
 
   keyText(key: string): string {
-    return keyText(key);
+    return sqliteDialect.keyText(key);
   }
 
   handleText(): string {
@@ -550,6 +559,10 @@ export class SqliteDatabase implements AppDatabase {
     } catch (error) {
       return Promise.reject(error as Error);
     }
+  }
+
+  #sharedState(): SharedState {
+    return sqliteDialect.sharedState({ database: this, keepsSpent: this.#connection.keepsSpent });
   }
 
   /** The run a statement made here belongs to: this view's, or (`app.db` used within a command run) the caller's. */

@@ -1,6 +1,4 @@
-import type { DatabaseDriver } from "../driver.ts";
 import type { SqliteConnection } from "./sqliteConnection.ts";
-import { SqliteDatabase } from "./sqliteDatabase.ts";
 
 /**
  * What the SQLite engine (this folder) needs of the library an app's connection comes from:
@@ -35,15 +33,4 @@ export interface HandleStatements {
    * a run's result could depend on.
    */
   unplanned<T>(execute: () => T): T;
-}
-
-/** The driver of the SQLite connections of one library. */
-export function sqliteDriver(library: SqliteLibrary): DatabaseDriver {
-  return {
-    name: library.name,
-    ...(library.loadProblem && { loadProblem: (from: string) => library.loadProblem!(from) }),
-    accepts: (handle) => library.accepts(handle),
-    open: (handle, owner) =>
-      new SqliteDatabase(handle as SqliteConnection, owner.changed, library, owner.runs),
-  };
 }

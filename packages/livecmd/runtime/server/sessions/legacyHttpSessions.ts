@@ -1,5 +1,5 @@
 import { isInitializeRequest, type AuthInfo } from "@modelcontextprotocol/server";
-import type { PostgresSessionStore } from "../../db/postgres/sessionStore.ts";
+import type { SessionStore } from "../../db/sharedState.ts";
 import { isEventStream, primed, whenStreamEnds } from "../streams/eventStream.ts";
 import { principalOf } from "../../model/principal.ts";
 import type { HeldByToken } from "../auth/heldByToken.ts";
@@ -51,7 +51,7 @@ export class LegacyHttpSessions {
     onerror: (error: Error) => void,
     idleMs: number,
     held: HeldByToken,
-    store?: PostgresSessionStore,
+    store?: SessionStore,
   ) {
     this.#served = served;
     this.#onerror = onerror;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { JSONRPCMessage, MessageExtraInfo, Transport } from "@modelcontextprotocol/server";
-import type { RelayedAnswer } from "../../db/postgres/sessionMessage.ts";
+import type { RelayedAnswer } from "../../db/sharedState.ts";
 import { answerTooLong } from "../errors/frontDoorErrors.ts";
 import { errorMessage } from "../errors/protocolErrors.ts";
 

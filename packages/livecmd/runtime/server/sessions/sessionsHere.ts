@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
-import type { PostgresSessionStore } from "../../db/postgres/sessionStore.ts";
+import type { SessionStore } from "../../db/sharedState.ts";
 import { ClientConnection } from "../methods/clientConnection.ts";
 import { SSE_RETRY_MS } from "../streams/eventStream.ts";
 import { OpenCount } from "../../live/openCount.ts";
@@ -40,7 +40,7 @@ export class SessionsHere implements SessionCopies {
     served: ServedApp,
     onerror: (error: Error) => void,
     held: HeldByToken,
-    store?: PostgresSessionStore,
+    store?: SessionStore,
   ) {
     this.#served = served;
     this.#onerror = onerror;

@@ -3,8 +3,7 @@ import type {
   AuthInfo,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import type { PostgresSessionStore } from "../../db/postgres/sessionStore.ts";
-import type { SessionMessage } from "../../db/postgres/sessionMessage.ts";
+import type { SessionMessage, SessionStore } from "../../db/sharedState.ts";
 import { principalOf } from "../../model/principal.ts";
 import { replayInitialize } from "./resumedSession.ts";
 import type { Opening, Session } from "./session.ts";
@@ -26,7 +25,7 @@ export interface SessionCopies {
  * session closed, a client's answer) is told to the others on the sessions' channel.
  */
 export class SharedSessions {
-  readonly store: PostgresSessionStore;
+  readonly store: SessionStore;
   readonly #copies: SessionCopies;
   readonly #onerror: (error: Error) => void;
   /** Where this process's id goes in messages: other processes tell its streams apart by it. */
@@ -35,7 +34,7 @@ export class SharedSessions {
   readonly #resuming = new Map<string, Promise<Session | undefined>>();
   readonly #hearing: Promise<() => void>;
 
-  constructor(store: PostgresSessionStore, copies: SessionCopies, onerror: (error: Error) => void) {
+  constructor(store: SessionStore, copies: SessionCopies, onerror: (error: Error) => void) {
     this.store = store;
     this.#copies = copies;
     this.#onerror = onerror;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { AuthInfo, Server } from "@modelcontextprotocol/server";
-import type { PostgresSessionStore } from "../../db/postgres/sessionStore.ts";
+import type { SessionStore } from "../../db/sharedState.ts";
 import type { ClientConnection } from "../methods/clientConnection.ts";
 import { shortened } from "../../text/cutText.ts";
 import type { LiveRoom } from "../../live/liveRoom.ts";
@@ -16,7 +16,7 @@ import { serveSubscriptions } from "../methods/subscribeResources.ts";
  * made while nobody held them (the process holding them was killed) is still told.
  */
 export class SharedSubscriptions {
-  readonly #store: PostgresSessionStore;
+  readonly #store: SessionStore;
   readonly #id: string;
   readonly #room: LiveRoom;
   readonly #onerror: (error: Error) => void;
@@ -31,12 +31,7 @@ export class SharedSubscriptions {
   /** URIs unsubscribed since the sync in progress began. */
   readonly #endedDuringSync = new Set<string>();
 
-  constructor(
-    store: PostgresSessionStore,
-    id: string,
-    room: LiveRoom,
-    onerror: (error: Error) => void,
-  ) {
+  constructor(store: SessionStore, id: string, room: LiveRoom, onerror: (error: Error) => void) {
     this.#store = store;
     this.#id = id;
     this.#room = room;

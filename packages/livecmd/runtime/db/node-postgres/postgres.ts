@@ -1,0 +1,219 @@
+import { ANY_TABLE } from "../anyTable.ts";
+import type { TableChange } from "../keyedAccess.ts";
+import { SetupError } from "../setupError.ts";
+import type { Database } from "../database.ts";
+import type { DatabaseOwner } from "../driver.ts";
+import type { RunScope } from "../runScope.ts";
+import type { ChangeListener } from "../postgres/changes/changeListener.ts";
+import { handleWhere, redacted, urlProblem } from "../postgres/connectionProblem.ts";
+import { firstConnection } from "../postgres/firstConnection.ts";
+import { loadPg } from "./loadPg.ts";
+import {
+  connectionConfigOf,
+  isClient,
+  isPool,
+  observeClient,
+  observePool,
+} from "./observedPool.ts";
+import type { PgClient, PgModule, PgPool } from "../postgres/pgLibrary.ts";
+import { PostgresConnection, PostgresDatabase } from "../postgres/postgresDatabase.ts";
+import { postgresDialect } from "../postgres/postgresDialect.ts";
+import { typeParsers } from "./typeParsers.ts";
+
+/**
+ * A URL, the app's own `pg.Pool` or connected `pg.Client`, or a function that finds one when the
+ * database is first used. The statements the app sends through its pool or client (with Drizzle,
+ * Kysely, Prisma's adapter or its own SQL) are observed from then on, as `ctx.db`'s are.
+ */
+export type PostgresTarget =
+  string | PgPool | PgClient | (() => Promise<string | PgPool | PgClient>);
+
+/** What a failed setUp is told: processes that start together each run it. */
+const SET_UP_AT_ONCE =
+  "processes that start together each run setUp, so make it safe to run at once (in a transaction, SELECT pg_advisory_xact_lock(...) before looking)";
+
+export interface PostgresOptions {
+  /**
+   * Runs once, when the app first opens the database and before livecmd installs its change
+   * feed: create and seed the app's schema here. Several processes may start at once, so take
+   * a lock (`SELECT pg_advisory_xact_lock(...)` in a transaction) before looking.
+   */
+  setUp?: (db: Database) => Promise<void>;
+  /** Where livecmd's lines about the database go (reconnects, untracked reads); stderr when absent. */
+  log?: (line: string) => void;
+  /**
+   * Functions of the app's (outside `pg_catalog`) that read no table, by `name` or
+   * `schema.name`. A statement that calls any other function counts as reading every table,
+   * unless it is a SQL function of one statement, whose body livecmd plans.
+   */
+  pureFunctions?: readonly string[];
+  /**
+   * Checks every statement's read set against what PostgreSQL says it scanned and called
+   * (`pg_stat_xact_user_tables`, and `pg_stat_xact_user_functions` under `track_functions`), and
+   * logs what it lacks: for staging, against the app's own schema; each statement then runs in
+   * a transaction of its own. `LIVECMD_CHECK_READS=1` turns it on when this is absent.
+   */
+  checkReads?: boolean;
+}
+
+/** A PostgreSQL database for `defineApp({ database })`, opened on first use. */
+export interface PostgresSource {
+  readonly kind: "postgres";
+  /**
+   * Opens it: `changed` is told every change the change feed reports, and the statements the app
+   * sends through its own pool or client report to its command runs in `runs`.
+   */
+  open(changed: DatabaseOwner["changed"], runs?: RunScope): PostgresDatabase;
+}
+
+/**
+ * The app's database on PostgreSQL, by URL (livecmd makes a `pg.Pool` and ends it on close), as
+ * a `pg.Pool` the app made, or as a function that resolves to either on first use. When first
+ * opened, livecmd installs its change feed (what `livecmd db install` does) and LISTENs to it,
+ * so writes from any process are seen.
+ */
+export function postgres(target: PostgresTarget, options: PostgresOptions = {}): PostgresSource {
+  if (!target) throw new SetupError(NO_DATABASE);
+  if (typeof target === "string") checkUrl(target);
+  checkPureFunctions(options.pureFunctions);
+  const checkReads = options.checkReads ?? process.env.LIVECMD_CHECK_READS === "1";
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  return {
+    kind: "postgres",
+    open(changed, runs) {
+      const pg = loadPg();
+      const pure = new Set(options.pureFunctions);
+      const shared = new PostgresConnection(
+        postgresDialect,
+        typeParsers(pg.types),
+        log,
+        { pureFunctions: pure },
+        checkReads,
+        runs,
+      );
+      // Every table changed is also what DDL and a lost feed are: plans may have changed too.
+      const heard = (changes: readonly TableChange[]) => {
+        if (changes.some(({ table }) => table === ANY_TABLE)) shared.forgetPlans();
+        changed(changes);
+      };
+      // Made once its module is loaded, for `listening()` and `close()`, which must not wait for
+      // a start that may never come; what hears through it awaits `started`.
+      let listener: ChangeListener | undefined;
+      let ownsPool = false;
+
+      // setUp runs before `ready` settles, so its view must not wait for it.
+      const setUpView = new PostgresDatabase(shared, {
+        ready: Promise.resolve(),
+        caughtUp: async () => {},
+        close: async () => {},
+        hear: async () => () => {},
+        listening: () => false,
+      });
+      const started = (async (): Promise<ChangeListener> => {
+        const found = typeof target === "function" ? await target() : target;
+        if (!found) throw new SetupError(NO_DATABASE);
+        if (typeof found === "string") checkUrl(found);
+        ownsPool = typeof found === "string" || isClient(found);
+        shared.pool = livecmdPool(pg, found, shared, log);
+        const where =
+          typeof found === "string"
+            ? redacted(found)
+            : isPool(found)
+              ? handleWhere("pg.Pool", found.options)
+              : handleWhere("pg.Client", found.connectionParameters);
+        shared.handleText =
+          typeof found === "string" ? `the pool livecmd made for ${where}` : where;
+        await firstConnection(shared.pool, where);
+        const feed = await shared.loaded;
+        const feedListener = (listener = await shared.dialect.openChanges(
+          () => shared.pool,
+          heard,
+          log,
+        ));
+        await options.setUp?.(setUpView).catch((error: Error) => {
+          throw new Error(`postgres({ setUp }) failed: ${error.message}; ${SET_UP_AT_ONCE}`, {
+            cause: error,
+          });
+        });
+        await feed.installChangeFeed(shared.pool);
+        if (!(await feed.hasEventTriggers(shared.pool))) log(feed.WITHOUT_EVENT_TRIGGERS);
+        for (const name of await feed.unknownFunctions(shared.pool, pure))
+          log(
+            `livecmd: postgres(url, { pureFunctions }) names ${JSON.stringify(name)}, which is no function of this database ("name" or "schema.name", no parentheses)`,
+          );
+        await feedListener.start();
+        return feedListener;
+      })();
+      const ready = started.then(() => {});
+      // Every statement awaits `ready` and fails with its error; unawaited, it is no crash.
+      ready.catch(() => {});
+      const startedOrNot = () => started.catch(() => undefined);
+      const lifecycle = {
+        ready,
+        async caughtUp() {
+          await (await startedOrNot())?.caughtUp();
+        },
+        hear: async (channel: string, heard: (payload: string | undefined) => void) =>
+          (await started).hear(channel, heard),
+        listening: () => listener?.listening ?? false,
+        async close() {
+          await startedOrNot();
+          await listener?.close();
+          if (ownsPool) await shared.pool.end();
+        },
+      };
+      return new PostgresDatabase(shared, lifecycle);
+    },
+  };
+}
+
+const NO_DATABASE =
+  "livecmd: postgres() was given no database: pass a postgres:// URL (is DATABASE_URL set?), a pg.Pool, a connected pg.Client, or a function that returns one";
+
+function checkPureFunctions(names: unknown): void {
+  if (names === undefined) return;
+  if (!Array.isArray(names) || !names.every((name) => typeof name === "string" && name !== ""))
+    throw new SetupError(
+      `livecmd: postgres(url, { pureFunctions }) must be a list of function names ("name" or "schema.name"), not ${JSON.stringify(names)}`,
+    );
+}
+
+function checkUrl(url: string): void {
+  const problem = urlProblem(url);
+  if (problem) throw new SetupError(problem);
+}
+
+/**
+ * The pool livecmd sends its own statements through (and `ctx.db`'s): one of its own for a URL or
+ * the app's client (made with the client's settings), or the app's pool; the app's own pool or
+ * client observed from now on.
+ */
+function livecmdPool(
+  pg: PgModule,
+  found: string | PgPool | PgClient,
+  shared: PostgresConnection,
+  log: (line: string) => void,
+): PgPool {
+  if (typeof found === "string") return ownPool(pg, { connectionString: found }, log);
+  if (isPool(found)) return observePool(found, shared.handleStatements);
+  if (!isClient(found)) throw new SetupError(NO_DATABASE);
+  observeClient(found, shared.handleStatements);
+  return ownPool(pg, connectionConfigOf(found), log);
+}
+
+function ownPool(
+  pg: PgModule,
+  connection: Record<string, unknown>,
+  log: (line: string) => void,
+): PgPool {
+  const pool = new pg.Pool({
+    ...connection,
+    allowExitOnIdle: true,
+    application_name: "livecmd",
+  });
+  // An idle connection that breaks is replaced on next use; unheard, its error would crash.
+  pool.on?.("error", (error) =>
+    log(`livecmd: an idle PostgreSQL connection failed: ${error.message}`),
+  );
+  return pool;
+}
