@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { command, defineApp, type App } from "../../packages/livecmd/runtime/index.ts";
-import type { DatabaseSource } from "../../packages/livecmd/runtime/db/openDatabase.ts";
+import type { DatabaseSource } from "../../packages/livecmd/runtime/db/open/openDatabase.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 
 /**

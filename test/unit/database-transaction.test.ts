@@ -4,7 +4,7 @@ import type { AppDatabase } from "../../packages/livecmd/runtime/db/database.ts"
 import {
   openDatabase,
   type DatabaseSource,
-} from "../../packages/livecmd/runtime/db/openDatabase.ts";
+} from "../../packages/livecmd/runtime/db/open/openDatabase.ts";
 import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
 import { RunScope } from "../../packages/livecmd/runtime/db/runScope.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";

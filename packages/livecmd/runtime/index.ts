@@ -23,7 +23,7 @@ export {
 } from "./model/app.ts";
 export type { AppDatabase, Database, RunResult, SqlParam, TableObserver } from "./db/database.ts";
 export { SqliteDatabase } from "./db/sqlite/sqliteDatabase.ts";
-export type { DatabaseSource } from "./db/openDatabase.ts";
+export type { DatabaseSource } from "./db/open/openDatabase.ts";
 export {
   postgres,
   type PostgresOptions,

@@ -17,7 +17,7 @@ export interface DatabaseOwner {
  * Drizzle, Kysely, Prisma) is observed for the command run it belongs to (`runScope.ts`),
  * explained by the database's own plan, and every committed write is captured as the rows it
  * changed. Each driver lives in its folder under db/ and is registered once, in
- * `openDatabase.ts`; nothing else in the runtime knows a driver's classes.
+ * `open/openDatabase.ts`; nothing else in the runtime knows a driver's classes.
  */
 export interface DatabaseDriver {
   /** The library, as messages name it. */

@@ -1,7 +1,7 @@
 import type { Command } from "./command.ts";
 import { isCommand } from "./command.ts";
 import { CATALOG_VERSION, type Catalog, type Generated } from "./catalog.ts";
-import type { DatabaseSource } from "../db/openDatabase.ts";
+import type { DatabaseSource } from "../db/open/openDatabase.ts";
 import { byCodeUnit } from "../text/byCodeUnit.ts";
 import { DEFAULT_WATCH_TOOL, watchToolNameProblem } from "./watchTool.ts";
 

@@ -13,7 +13,7 @@ import { argumentsObject } from "./commandArguments.ts";
 import { Origin } from "./context.ts";
 import type { AppDatabase, Database, TableObserver } from "../db/database.ts";
 import { anyRowsOf, type TableChange, type TableRead } from "../db/keyedAccess.ts";
-import { openDatabase, type DatabaseSource } from "../db/openDatabase.ts";
+import { openDatabase, type DatabaseSource } from "../db/open/openDatabase.ts";
 import type { SessionStore, StoredSpentConfirmations } from "../db/sharedState.ts";
 import { RunScope } from "../db/runScope.ts";
 import type { FieldError } from "../uri/template.ts";

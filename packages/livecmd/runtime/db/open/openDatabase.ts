@@ -1,12 +1,12 @@
-import { SetupError } from "./setupError.ts";
-import { betterSqlite3 } from "./better-sqlite3/betterSqlite3.ts";
-import type { AppDatabase } from "./database.ts";
-import type { DatabaseDriver, DatabaseOwner } from "./driver.ts";
-import { nodePostgres } from "./node-postgres/nodePostgres.ts";
-import { nodeSqlite } from "./node-sqlite/nodeSqlite.ts";
-import { prismaBetterSqlite3, type PrismaAdapterFactory } from "./prisma/prismaBetterSqlite3.ts";
-import type { PostgresSource } from "./node-postgres/postgres.ts";
-import type { SqliteConnection } from "./sqlite/sqliteConnection.ts";
+import { SetupError } from "../setupError.ts";
+import { betterSqlite3 } from "../better-sqlite3/betterSqlite3.ts";
+import type { AppDatabase } from "../database.ts";
+import type { DatabaseDriver, DatabaseOwner } from "../driver.ts";
+import { nodePostgres } from "../node-postgres/nodePostgres.ts";
+import { nodeSqlite } from "../node-sqlite/nodeSqlite.ts";
+import { prismaBetterSqlite3, type PrismaAdapterFactory } from "../prisma/prismaBetterSqlite3.ts";
+import type { PostgresSource } from "../node-postgres/postgres.ts";
+import type { SqliteConnection } from "../sqlite/sqliteConnection.ts";
 
 /**
  * Every driver, asked in this order whether a handle is theirs: adding one is its folder under
