@@ -529,14 +529,6 @@ const OVER_LIMITS = new Map([
     "one walk over a generic plan's node tree, whose relations, parameters and conditions every node kind reads and adds to",
   ],
   [
-    "function db/node-postgres/postgres.ts postgres",
-    "the overloads of the public `postgres()` (a URL, a pool, a client) checked and wrapped in one place",
-  ],
-  [
-    "function db/node-postgres/postgres.ts open",
-    "opening in its order: the first connection, the change feed, the listener, the sessions",
-  ],
-  [
     "class db/sqlite/changes/changeLog.ts ChangeLog",
     "the change log's one cursor: its read, the counter at its largest, a gap counted as every table, all on the last entry seen",
   ],

@@ -1,12 +1,9 @@
-import { ANY_TABLE } from "../anyTable.ts";
-import type { TableChange } from "../keyedAccess.ts";
 import { SetupError } from "../setupError.ts";
 import type { Database } from "../database.ts";
 import type { DatabaseOwner } from "../driver.ts";
 import type { RunScope } from "../runScope.ts";
-import type { ChangeListener } from "../postgres/changes/changeListener.ts";
 import { handleWhere, redacted, urlProblem } from "../postgres/connectionProblem.ts";
-import { firstConnection } from "../postgres/firstConnection.ts";
+import { openPostgres, type FoundPool } from "../postgres/openPostgres.ts";
 import { loadPg } from "./loadPg.ts";
 import {
   connectionConfigOf,
@@ -16,7 +13,7 @@ import {
   observePool,
 } from "./observedPool.ts";
 import type { PgClient, PgModule, PgPool } from "../postgres/pgLibrary.ts";
-import { PostgresConnection, PostgresDatabase } from "../postgres/postgresDatabase.ts";
+import { PostgresConnection, type PostgresDatabase } from "../postgres/postgresDatabase.ts";
 import { postgresDialect } from "../postgres/postgresDialect.ts";
 import { typeParsers } from "./typeParsers.ts";
 
@@ -27,10 +24,6 @@ import { typeParsers } from "./typeParsers.ts";
  */
 export type PostgresTarget =
   string | PgPool | PgClient | (() => Promise<string | PgPool | PgClient>);
-
-/** What a failed setUp is told: processes that start together each run it. */
-const SET_UP_AT_ONCE =
-  "processes that start together each run setUp, so make it safe to run at once (in a transaction, SELECT pg_advisory_xact_lock(...) before looking)";
 
 export interface PostgresOptions {
   /**
@@ -82,87 +75,22 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
     kind: "postgres",
     open(changed, runs) {
       const pg = loadPg();
-      const pure = new Set(options.pureFunctions);
+      const pureFunctions = new Set(options.pureFunctions);
       const shared = new PostgresConnection(
         postgresDialect,
         typeParsers(pg.types),
         log,
-        { pureFunctions: pure },
+        { pureFunctions },
         checkReads,
         runs,
       );
-      // Every table changed is also what DDL and a lost feed are: plans may have changed too.
-      const heard = (changes: readonly TableChange[]) => {
-        if (changes.some(({ table }) => table === ANY_TABLE)) shared.forgetPlans();
-        changed(changes);
+      const found = async () => {
+        const handle = typeof target === "function" ? await target() : target;
+        if (!handle) throw new SetupError(NO_DATABASE);
+        if (typeof handle === "string") checkUrl(handle);
+        return foundPool(pg, handle, shared, log);
       };
-      // Made once its module is loaded, for `listening()` and `close()`, which must not wait for
-      // a start that may never come; what hears through it awaits `started`.
-      let listener: ChangeListener | undefined;
-      let ownsPool = false;
-
-      // setUp runs before `ready` settles, so its view must not wait for it.
-      const setUpView = new PostgresDatabase(shared, {
-        ready: Promise.resolve(),
-        caughtUp: async () => {},
-        close: async () => {},
-        hear: async () => () => {},
-        listening: () => false,
-      });
-      const started = (async (): Promise<ChangeListener> => {
-        const found = typeof target === "function" ? await target() : target;
-        if (!found) throw new SetupError(NO_DATABASE);
-        if (typeof found === "string") checkUrl(found);
-        ownsPool = typeof found === "string" || isClient(found);
-        shared.pool = livecmdPool(pg, found, shared, log);
-        const where =
-          typeof found === "string"
-            ? redacted(found)
-            : isPool(found)
-              ? handleWhere("pg.Pool", found.options)
-              : handleWhere("pg.Client", found.connectionParameters);
-        shared.handleText =
-          typeof found === "string" ? `the pool livecmd made for ${where}` : where;
-        await firstConnection(shared.pool, where);
-        const feed = await shared.loaded;
-        const feedListener = (listener = await shared.dialect.openChanges(
-          () => shared.pool,
-          heard,
-          log,
-        ));
-        await options.setUp?.(setUpView).catch((error: Error) => {
-          throw new Error(`postgres({ setUp }) failed: ${error.message}; ${SET_UP_AT_ONCE}`, {
-            cause: error,
-          });
-        });
-        await feed.installChangeFeed(shared.pool);
-        if (!(await feed.hasEventTriggers(shared.pool))) log(feed.WITHOUT_EVENT_TRIGGERS);
-        for (const name of await feed.unknownFunctions(shared.pool, pure))
-          log(
-            `livecmd: postgres(url, { pureFunctions }) names ${JSON.stringify(name)}, which is no function of this database ("name" or "schema.name", no parentheses)`,
-          );
-        await feedListener.start();
-        return feedListener;
-      })();
-      const ready = started.then(() => {});
-      // Every statement awaits `ready` and fails with its error; unawaited, it is no crash.
-      ready.catch(() => {});
-      const startedOrNot = () => started.catch(() => undefined);
-      const lifecycle = {
-        ready,
-        async caughtUp() {
-          await (await startedOrNot())?.caughtUp();
-        },
-        hear: async (channel: string, heard: (payload: string | undefined) => void) =>
-          (await started).hear(channel, heard),
-        listening: () => listener?.listening ?? false,
-        async close() {
-          await startedOrNot();
-          await listener?.close();
-          if (ownsPool) await shared.pool.end();
-        },
-      };
-      return new PostgresDatabase(shared, lifecycle);
+      return openPostgres(shared, found, { setUp: options.setUp, log, pureFunctions }, changed);
     },
   };
 }
@@ -181,6 +109,27 @@ function checkPureFunctions(names: unknown): void {
 function checkUrl(url: string): void {
   const problem = urlProblem(url);
   if (problem) throw new SetupError(problem);
+}
+
+/** The pool livecmd's statements go through for `handle`, and how messages name it. */
+function foundPool(
+  pg: PgModule,
+  handle: string | PgPool | PgClient,
+  shared: PostgresConnection,
+  log: (line: string) => void,
+): FoundPool {
+  const where =
+    typeof handle === "string"
+      ? redacted(handle)
+      : isPool(handle)
+        ? handleWhere("pg.Pool", handle.options)
+        : handleWhere("pg.Client", handle.connectionParameters);
+  return {
+    pool: livecmdPool(pg, handle, shared, log),
+    where,
+    handleText: typeof handle === "string" ? `the pool livecmd made for ${where}` : where,
+    ownsPool: typeof handle === "string" || isClient(handle),
+  };
 }
 
 /**

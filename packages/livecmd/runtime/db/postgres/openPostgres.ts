@@ -1,0 +1,111 @@
+import { ANY_TABLE } from "../anyTable.ts";
+import type { Database } from "../database.ts";
+import type { DatabaseOwner } from "../driver.ts";
+import type { TableChange } from "../keyedAccess.ts";
+import type { ChangeListener } from "./changes/changeListener.ts";
+import { firstConnection } from "./firstConnection.ts";
+import type { PgPool } from "./pgLibrary.ts";
+import { PostgresDatabase, type PostgresConnection } from "./postgresDatabase.ts";
+
+/** What a failed setUp is told: processes that start together each run it. */
+const SET_UP_AT_ONCE =
+  "processes that start together each run setUp, so make it safe to run at once (in a transaction, SELECT pg_advisory_xact_lock(...) before looking)";
+
+/** The pool a driver found for livecmd's own statements, and how messages name it. */
+export interface FoundPool {
+  readonly pool: PgPool;
+  /** The database as a message about its first connection names it (a redacted URL, the app's pool). */
+  readonly where: string;
+  /** What the app gave `postgres()` (`AppDatabase.handleText`). */
+  readonly handleText: string;
+  /** Whether closing the database ends the pool: livecmd made it. */
+  readonly ownsPool: boolean;
+}
+
+/** What opening asks of the app: its `postgres()` options, as the dialect needs them. */
+export interface OpenOptions {
+  setUp?: (db: Database) => Promise<void>;
+  log: (line: string) => void;
+  pureFunctions: ReadonlySet<string>;
+}
+
+/**
+ * Opens a PostgreSQL database on the pool a driver finds (`found`, once it has): the first
+ * connection checked, the dialect's change capture opened, the app's setUp run, the change feed
+ * installed, then listened to. `changed` hears every change; one to every table also drops the
+ * plans, since DDL and a lost feed are reported so. The database answers at once, and each
+ * statement waits for the opening (and fails with its error).
+ */
+export function openPostgres(
+  shared: PostgresConnection,
+  found: () => Promise<FoundPool>,
+  options: OpenOptions,
+  changed: DatabaseOwner["changed"],
+): PostgresDatabase {
+  const heard = (changes: readonly TableChange[]) => {
+    if (changes.some(({ table }) => table === ANY_TABLE)) shared.forgetPlans();
+    changed(changes);
+  };
+  // Kept as soon as it is made, for `listening()` and `close()`, which must not wait for a start
+  // that may never come; what hears through it awaits `started`.
+  let listener: ChangeListener | undefined;
+  let ownsPool = false;
+  const started = (async () => {
+    const pool = await found();
+    shared.pool = pool.pool;
+    shared.handleText = pool.handleText;
+    ownsPool = pool.ownsPool;
+    await firstConnection(shared.pool, pool.where);
+    listener = await shared.dialect.openChanges(() => shared.pool, heard, options.log);
+    await installed(shared, options);
+    await listener.start();
+    return listener;
+  })();
+  const ready = started.then(() => {});
+  // Every statement awaits `ready` and fails with its error; unawaited, it is no crash.
+  ready.catch(() => {});
+  const startedOrNot = () => started.catch(() => undefined);
+  return new PostgresDatabase(shared, {
+    ready,
+    async caughtUp() {
+      await (await startedOrNot())?.caughtUp();
+    },
+    hear: async (channel, hears) => (await started).hear(channel, hears),
+    listening: () => listener?.listening ?? false,
+    async close() {
+      await startedOrNot();
+      await listener?.close();
+      if (ownsPool) await shared.pool.end();
+    },
+  });
+}
+
+/**
+ * The app's setUp run, then livecmd's change feed installed over what it made (what
+ * `livecmd db install` does), and what the database lacks for it said.
+ */
+async function installed(shared: PostgresConnection, options: OpenOptions): Promise<void> {
+  const feed = await shared.loaded;
+  await options.setUp?.(setUpView(shared)).catch((error: Error) => {
+    throw new Error(`postgres({ setUp }) failed: ${error.message}; ${SET_UP_AT_ONCE}`, {
+      cause: error,
+    });
+  });
+  await feed.installChangeFeed(shared.pool);
+  if (!(await feed.hasEventTriggers(shared.pool))) options.log(feed.WITHOUT_EVENT_TRIGGERS);
+  for (const name of await feed.unknownFunctions(shared.pool, options.pureFunctions))
+    options.log(
+      `livecmd: postgres(url, { pureFunctions }) names ${JSON.stringify(name)}, which is no function of this database ("name" or "schema.name", no parentheses)`,
+    );
+}
+
+/** The database as setUp sees it: ready at once, since setUp runs before `ready` settles. */
+function setUpView(shared: PostgresConnection): PostgresDatabase {
+  return new PostgresDatabase(shared, {
+    ready: Promise.resolve(),
+    caughtUp: async () => {},
+    close: async () => {},
+    hear: async () => () => {},
+    listening: () => false,
+  });
+}
