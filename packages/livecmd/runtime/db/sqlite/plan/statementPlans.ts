@@ -163,7 +163,8 @@ class Binding implements FilterBinding, StatementBinding {
     returned: ReturnedRows,
   ): TableRead[] {
     return planned.map((read, i) => {
-      const last = read.page && this.#lastKey(read.page, returned);
+      const page = read.page;
+      const last = page && lastKey(page, returned, () => page.limit && this.#raw(page.limit)?.[0]);
       if (!read.page || last === undefined) return bound[i]!;
       const { key, collation, descending } = read.page;
       this.#params.push(last);
@@ -179,29 +180,6 @@ class Binding implements FilterBinding, StatementBinding {
         filter: this.#filter({ atom, ifTrue: read.filter, ifFalse: false }),
       };
     });
-  }
-
-  /**
-   * The key of the last returned row, when the page is full and the row tells it exactly: its
-   * columns are the program's, by name (none a number, which objects put first), and the key is
-   * not NULL (nothing narrower) nor an integer past what a double holds exactly.
-   */
-  #lastKey(page: PagedRead, { rows, firstOnly }: ReturnedRows): unknown {
-    const last = rows.at(-1);
-    if (typeof last !== "object" || last === null) return undefined;
-    if (!firstOnly) {
-      const limit = page.limit && this.#raw(page.limit)?.[0];
-      const count =
-        typeof limit === "bigint" || Number.isSafeInteger(limit) ? BigInt(limit as number) : -1n;
-      if (BigInt(rows.length) !== count) return undefined;
-    }
-    const names = Object.keys(last);
-    if (names.length !== page.columns || names.some((name) => /^\d+$/.test(name))) return undefined;
-    const key = (last as Record<string, unknown>)[names[page.column]!];
-    if (key === null || key === undefined) return undefined;
-    if (typeof key === "number" && Number.isInteger(key) && !Number.isSafeInteger(key))
-      return undefined;
-    return key;
   }
 
   /** A source's values as JavaScript holds them before conversion: a parameter, a constant, or the values looked up. */
@@ -319,4 +297,32 @@ function lookupsText(sources: readonly KeySource[]): string | undefined {
 
 function lookupText({ table, field }: Lookup): string {
   return `${table}.${field === "rowid" ? "rowid" : field.name}`;
+}
+
+/**
+ * The key of the last returned row, when the page is full (its `limit`, read only when needed,
+ * reached) and the row tells it exactly: its columns are the program's, by name (none a number,
+ * which objects put first), and the key is not NULL (nothing narrower) nor an integer past what
+ * a double holds exactly.
+ */
+function lastKey(
+  page: PagedRead,
+  { rows, firstOnly }: ReturnedRows,
+  limit: () => unknown,
+): unknown {
+  const last = rows.at(-1);
+  if (typeof last !== "object" || last === null) return undefined;
+  if (!firstOnly) {
+    const value = limit();
+    const count =
+      typeof value === "bigint" || Number.isSafeInteger(value) ? BigInt(value as number) : -1n;
+    if (BigInt(rows.length) !== count) return undefined;
+  }
+  const names = Object.keys(last);
+  if (names.length !== page.columns || names.some((name) => /^\d+$/.test(name))) return undefined;
+  const key = (last as Record<string, unknown>)[names[page.column]!];
+  if (key === null || key === undefined) return undefined;
+  if (typeof key === "number" && Number.isInteger(key) && !Number.isSafeInteger(key))
+    return undefined;
+  return key;
 }
