@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL cluster in a folder, shared by the tests and .ci/run.
-#   postgres-cluster.sh start DIR   creates and starts a cluster in DIR; prints its DATABASE_URL
+#   postgres-cluster.sh start DIR [logical]
+#                                   creates and starts a cluster in DIR; prints its DATABASE_URL
+#                                   (logical: wal_level = logical, so changes are decoded from the WAL)
 #   postgres-cluster.sh stop DIR    stops it (DIR stays; the caller removes it)
 # The server listens on a unix socket in DIR only, so clusters never collide on a port. initdb
 # refuses to run as root, so as root the cluster runs as the `postgres` OS user.
 set -euo pipefail
 action=${1:?usage: postgres-cluster.sh start|stop DIR}
 dir=${2:?usage: postgres-cluster.sh start|stop DIR}
+settings=""
+if [ "${3:-}" = logical ]; then settings=" -c wal_level=logical -c max_replication_slots=1000 -c max_wal_senders=200 -c max_slot_wal_keep_size=1GB"; fi
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 if [ -z "$bin" ] && command -v pg_ctl >/dev/null; then bin=$(dirname "$(command -v pg_ctl)"); fi
 if [ -z "$bin" ]; then
@@ -25,7 +29,7 @@ case "$action" in
       { cat "$dir/initdb.log" >&2; exit 1; }
     # Durability is not wanted from a throwaway cluster; speed is.
     as_owner "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait --silent \
-      -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+      -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off$settings" \
       start || { cat "$dir/server.log" >&2; exit 1; }
     echo "postgres://postgres@localhost/postgres?host=$dir"
     ;;

@@ -11,7 +11,7 @@ import {
 } from "../../packages/livecmd/runtime/db/postgres/plan/boundReads.ts";
 import type { PlannedRead } from "../../packages/livecmd/runtime/db/postgres/plan/planReads.ts";
 import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
-import { INSTALL_CHANGE_FEED } from "../../packages/livecmd/runtime/db/postgres/changes/changeFeed.ts";
+import { INSTALL_CHANGE_FEED } from "../../packages/livecmd/runtime/db/postgres/changes/feedInstall.ts";
 import { explainTables } from "../../packages/livecmd/runtime/db/postgres/plan/planTables.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";

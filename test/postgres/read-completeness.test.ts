@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
 import pg from "pg";
 import { ANY_TABLE } from "../../packages/livecmd/runtime/db/anyTable.ts";
-import { INSTALL_CHANGE_FEED } from "../../packages/livecmd/runtime/db/postgres/changes/changeFeed.ts";
+import { INSTALL_CHANGE_FEED } from "../../packages/livecmd/runtime/db/postgres/changes/feedInstall.ts";
 import { explainTables } from "../../packages/livecmd/runtime/db/postgres/plan/planTables.ts";
 import {
   activityOf,

@@ -36,7 +36,7 @@ describe("PostgreSQL: row images in the change feed", { skip: server.skip }, () 
     url = await emptyDatabase(server.url!);
     psql(url, SCHEMA);
     pool = new pg.Pool({ connectionString: url }) as unknown as PgPool;
-    await installChangeFeed(pool);
+    await installChangeFeed(pool, "triggers");
     listener = new ChangeListener(
       () => pool,
       (changes) => heard.push(...changes),
@@ -214,7 +214,7 @@ describe("PostgreSQL: migrating the change feed of earlier versions", { skip: se
       await listener.start();
       psql(url, "SELECT pg_notify('livecmd_changes', 'notes')");
       assert.deepEqual(
-        (await Promise.all([installChangeFeed(pool), installChangeFeed(pool)])).sort(),
+        (await Promise.all([installChangeFeed(pool, "triggers"), installChangeFeed(pool, "triggers")])).sort(),
         [0, 1],
       );
       assert.equal(

@@ -5,7 +5,7 @@ import { defineApp } from "../../packages/livecmd/runtime/model/app.ts";
 import { command } from "../../packages/livecmd/runtime/model/command.ts";
 import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
 import { numberedPlaceholders } from "../../packages/livecmd/runtime/db/postgres/placeholders.ts";
-import { INSTALL_CHANGE_FEED } from "../../packages/livecmd/runtime/db/postgres/changes/changeFeed.ts";
+import { INSTALL_CHANGE_FEED } from "../../packages/livecmd/runtime/db/postgres/changes/feedInstall.ts";
 import { explainTables } from "../../packages/livecmd/runtime/db/postgres/plan/planTables.ts";
 import { livecmd } from "../helpers/cli.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";

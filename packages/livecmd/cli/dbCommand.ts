@@ -26,7 +26,8 @@ const installCommand: CommandModule<object, InstallArguments> = {
       urlProblem,
       loadPg,
       firstConnection,
-      installChangeFeed,
+      installCapture,
+      captureLine,
       hasEventTriggers,
       WITHOUT_EVENT_TRIGGERS,
     } = await (await import("livecmd/internal")).postgresInstall();
@@ -43,9 +44,9 @@ const installCommand: CommandModule<object, InstallArguments> = {
       await firstConnection(pool, redacted(url)).catch((error: Error) => {
         throw new InputError(error.message);
       });
-      const added = await installChangeFeed(pool);
+      const { capture, added } = await installCapture(pool, "auto");
       process.stdout.write(
-        `livecmd: the change feed is installed on ${redacted(url)}; ${added} ${added === 1 ? "table" : "tables"} newly watched\n`,
+        `livecmd: the change feed is installed on ${redacted(url)}; ${added} ${added === 1 ? "table" : "tables"} newly watched\n${captureLine(capture)}\n`,
       );
       if (!(await hasEventTriggers(pool))) process.stderr.write(`${WITHOUT_EVENT_TRIGGERS}\n`);
     } finally {

@@ -81,14 +81,15 @@ export async function postgresInstall() {
     import("./db/postgres/changes/installChangeFeed.ts"),
   ]);
   const { redacted, urlProblem } = connection;
-  const { hasEventTriggers, installChangeFeed, WITHOUT_EVENT_TRIGGERS } = changeFeed;
+  const { captureLine, hasEventTriggers, installCapture, WITHOUT_EVENT_TRIGGERS } = changeFeed;
   return {
     redacted,
     urlProblem,
     loadPg,
     firstConnection,
+    captureLine,
     hasEventTriggers,
-    installChangeFeed,
+    installCapture,
     WITHOUT_EVENT_TRIGGERS,
   };
 }

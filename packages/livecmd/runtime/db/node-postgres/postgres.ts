@@ -3,6 +3,7 @@ import type { Database } from "../database.ts";
 import type { DatabaseOwner } from "../driver.ts";
 import type { RunScope } from "../runScope.ts";
 import { handleWhere, redacted, urlProblem } from "../postgres/connectionProblem.ts";
+import { checkedCaptureChoice, type CaptureChoice } from "../postgres/changes/captureMode.ts";
 import { openPostgres, type FoundPool } from "../postgres/openPostgres.ts";
 import { loadPg } from "./loadPg.ts";
 import {
@@ -47,6 +48,12 @@ export interface PostgresOptions {
    * a transaction of its own. `LIVECMD_CHECK_READS=1` turns it on when this is absent.
    */
   checkReads?: boolean;
+  /**
+   * How changes are captured: `"auto"` (the default) decodes them from the WAL when the
+   * database allows it (`wal_level = logical` and a role that may replicate), else installs
+   * triggers; `"logical"` fails to open without it; `"triggers"` always uses triggers.
+   */
+  capture?: CaptureChoice;
 }
 
 /** A PostgreSQL database for `defineApp({ database })`, opened on first use. */
@@ -69,6 +76,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
   if (!target) throw new SetupError(NO_DATABASE);
   if (typeof target === "string") checkUrl(target);
   checkPureFunctions(options.pureFunctions);
+  const capture = checkedCaptureChoice(options.capture);
   const checkReads = options.checkReads ?? process.env.LIVECMD_CHECK_READS === "1";
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   return {
@@ -90,7 +98,12 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
         if (typeof handle === "string") checkUrl(handle);
         return foundPool(pg, handle, shared, log);
       };
-      return openPostgres(shared, found, { setUp: options.setUp, log, pureFunctions }, changed);
+      return openPostgres(
+        shared,
+        found,
+        { setUp: options.setUp, log, pureFunctions, capture },
+        changed,
+      );
     },
   };
 }
@@ -124,11 +137,14 @@ function foundPool(
       : isPool(handle)
         ? handleWhere("pg.Pool", handle.options)
         : handleWhere("pg.Client", handle.connectionParameters);
+  const pool = livecmdPool(pg, handle, shared, log);
   return {
-    pool: livecmdPool(pg, handle, shared, log),
+    pool,
     where,
     handleText: typeof handle === "string" ? `the pool livecmd made for ${where}` : where,
     ownsPool: typeof handle === "string" || isClient(handle),
+    openWalStream: async (slot, publication) =>
+      (await import("./walStream.ts")).walStreamOf({ ...pool.options })(slot, publication),
   };
 }
 

@@ -9,10 +9,12 @@ export { reportReads, tellReads, tellReadsAtOnce } from "./plan/boundReads.ts";
 export { ChangeListener } from "./changes/changeListener.ts";
 export { unknownFunctions } from "./plan/functionReads.ts";
 export {
+  captureLine,
   hasEventTriggers,
-  installChangeFeed,
+  installCapture,
   WITHOUT_EVENT_TRIGGERS,
 } from "./changes/installChangeFeed.ts";
+export { LogicalRelay } from "./changes/logicalRelay.ts";
 export { pageReads } from "./plan/pageReads.ts";
 export { explainStatement } from "./plan/planTables.ts";
 export { activityOf, unaccounted } from "./plan/readsCheck.ts";

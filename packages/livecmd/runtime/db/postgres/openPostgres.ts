@@ -2,7 +2,10 @@ import { ANY_TABLE } from "../anyTable.ts";
 import type { Database } from "../database.ts";
 import type { DatabaseOwner } from "../driver.ts";
 import type { TableChange } from "../keyedAccess.ts";
+import type { CaptureChoice } from "./changes/captureMode.ts";
 import type { ChangeListener } from "./changes/changeListener.ts";
+import type { LogicalRelay } from "./changes/logicalRelay.ts";
+import type { OpenWalStream } from "./changes/walMessage.ts";
 import { firstConnection } from "./firstConnection.ts";
 import type { PgPool } from "./pgLibrary.ts";
 import { PostgresDatabase, type PostgresConnection } from "./postgresDatabase.ts";
@@ -20,6 +23,8 @@ export interface FoundPool {
   readonly handleText: string;
   /** Whether closing the database ends the pool: livecmd made it. */
   readonly ownsPool: boolean;
+  /** Opens the WAL stream of a slot on the same database (the `logical` capture mode's relay). */
+  readonly openWalStream: OpenWalStream;
 }
 
 /** What opening asks of the app: its `postgres()` options, as the dialect needs them. */
@@ -27,6 +32,7 @@ export interface OpenOptions {
   setUp?: (db: Database) => Promise<void>;
   log: (line: string) => void;
   pureFunctions: ReadonlySet<string>;
+  capture: CaptureChoice;
 }
 
 /**
@@ -49,6 +55,7 @@ export function openPostgres(
   // Kept as soon as it is made, for `listening()` and `close()`, which must not wait for a start
   // that may never come; what hears through it awaits `started`.
   let listener: ChangeListener | undefined;
+  let relay: LogicalRelay | undefined;
   let ownsPool = false;
   const started = (async () => {
     const pool = await found();
@@ -57,8 +64,12 @@ export function openPostgres(
     ownsPool = pool.ownsPool;
     await firstConnection(shared.pool, pool.where);
     listener = await shared.dialect.openChanges(() => shared.pool, heard, options.log);
-    await installed(shared, options);
+    const logical = await installed(shared, options);
     await listener.start();
+    if (logical) {
+      relay = new (await shared.loaded).LogicalRelay(() => shared.pool, pool.openWalStream, options.log);
+      relay.start();
+    }
     return listener;
   })();
   const ready = started.then(() => {});
@@ -74,6 +85,7 @@ export function openPostgres(
     listening: () => listener?.listening ?? false,
     async close() {
       await startedOrNot();
+      await relay?.close();
       await listener?.close();
       if (ownsPool) await shared.pool.end();
     },
@@ -82,21 +94,24 @@ export function openPostgres(
 
 /**
  * The app's setUp run, then livecmd's change feed installed over what it made (what
- * `livecmd db install` does), and what the database lacks for it said.
+ * `livecmd db install` does) in the capture mode asked and allowed, which is said, as is what
+ * the database lacks for it. Resolves whether the mode is `logical` (a relay is wanted).
  */
-async function installed(shared: PostgresConnection, options: OpenOptions): Promise<void> {
+async function installed(shared: PostgresConnection, options: OpenOptions): Promise<boolean> {
   const feed = await shared.loaded;
   await options.setUp?.(setUpView(shared)).catch((error: Error) => {
     throw new Error(`postgres({ setUp }) failed: ${error.message}; ${SET_UP_AT_ONCE}`, {
       cause: error,
     });
   });
-  await feed.installChangeFeed(shared.pool);
+  const { capture } = await feed.installCapture(shared.pool, options.capture);
+  options.log(feed.captureLine(capture));
   if (!(await feed.hasEventTriggers(shared.pool))) options.log(feed.WITHOUT_EVENT_TRIGGERS);
   for (const name of await feed.unknownFunctions(shared.pool, options.pureFunctions))
     options.log(
       `livecmd: postgres(url, { pureFunctions }) names ${JSON.stringify(name)}, which is no function of this database ("name" or "schema.name", no parentheses)`,
     );
+  return capture.mode === "logical";
 }
 
 /** The database as setUp sees it: ready at once, since setUp runs before `ready` settles. */

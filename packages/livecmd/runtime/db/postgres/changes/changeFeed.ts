@@ -32,17 +32,23 @@ export function rootOf(relation: string): string {
                   WHERE NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = up.rel)) END)`;
 }
 
+/**
+ * The function that tells every process a change the database made outside a table's rows (DDL,
+ * a materialized view refreshed): a NOTIFY, or a logical message the relay passes on.
+ */
+export const ANNOUNCE = `${LIVECMD_SCHEMA}.announce`;
+
 /** Serializes installs by every process and `livecmd db install` on one database. */
 const INSTALL_LOCK = "hashtext('livecmd install')";
 
 /** The trigger installed by versions before row images (one statement trigger, the table's name). */
-const OLD_TRIGGER = "livecmd_notify";
+export const OLD_TRIGGER = "livecmd_notify";
 
 /**
  * One trigger per event: PostgreSQL allows transition tables only on a trigger of one event, and
  * TRUNCATE has none (it stays a plain statement trigger, and says "whole table").
  */
-const TRIGGERS = [
+export const TRIGGERS = [
   ["livecmd_notify_insert", "INSERT", "REFERENCING NEW TABLE AS livecmd_new"],
   [
     "livecmd_notify_update",
@@ -61,7 +67,7 @@ export const PAYLOAD_LIMIT = 7_999;
  * bytes, so this many are over the limit whatever they hold, and a bulk write of a million rows
  * does not build a million images to find out that they do not fit.
  */
-const IMAGES_READ = Math.ceil(PAYLOAD_LIMIT / 4) + 1;
+export const IMAGES_READ = Math.ceil(PAYLOAD_LIMIT / 4) + 1;
 
 /**
  * The columns every row image carries: the table's key columns (`keyColumns.ts`), looked up at
@@ -84,7 +90,7 @@ const FILTER_COLUMNS = /* sql */ `
      AND a.atttypid IN (${FILTER_TYPES.map((name) => `'${name}'::regtype`).join(", ")})`;
 
 /** A value longer than this (in bytes) is left out of an image: a filter on it counts every change. */
-const IMAGE_VALUE_LIMIT = 256;
+export const IMAGE_VALUE_LIMIT = 256;
 
 /**
  * The event trigger that tells every process of DDL that can change what a statement reads (a
@@ -117,25 +123,11 @@ const PLAN_CHANGING_TAGS = [
 ];
 
 /**
- * The change feed, installed idempotently: statement-level triggers on every table of the
- * database (outside the system schemas and livecmd's own) that `pg_notify` the table and the
- * images of the rows the statement changed (old and new values of their key columns and of
- * their short columns of the types filters compare, from transition tables, so rows changed by
- * cascades and by the app's own triggers are seen: their statements fire the triggers too), or
- * of their key columns alone when those do not fit a payload, or the table alone when neither
- * does or on TRUNCATE.
- * PostgreSQL delivers notifications at commit, drops them on rollback and sends each distinct
- * payload once per transaction: a transaction sends one notification per statement that changed
- * rows of a table (statements that changed nothing send none; repeats of one payload, one).
- *
- * Install migrates tables watched by earlier versions (their one trigger is replaced by these),
- * under an advisory lock, so two processes installing at once do not collide.
- *
- * Tables created later get their triggers from an event trigger when the installing role may
- * create one (a superuser); otherwise from the next install (the next process start, or
- * `livecmd db install` after a migration).
+ * What every capture mode installs first, under an advisory lock (two processes installing at
+ * once do not collide): livecmd's schema, the shared sessions' tables, `ROOT_OF`, and the
+ * trigger function of the `triggers` mode.
  */
-export const INSTALL_CHANGE_FEED = /* sql */ `
+export const FEED_BASE = /* sql */ `
 SELECT pg_advisory_xact_lock(${INSTALL_LOCK});
 CREATE SCHEMA IF NOT EXISTS ${LIVECMD_SCHEMA};
 -- Before the event triggers: creating these tables must not run them (they would count the
@@ -188,6 +180,28 @@ BEGIN
   PERFORM pg_notify('${CHANGES_CHANNEL}', payload);
   RETURN NULL;
 END $$;
+`;
+
+/**
+ * The change feed by triggers (`feedInstall.ts` installs it, in the `triggers` capture mode): statement-level triggers on every table of the
+ * database (outside the system schemas and livecmd's own) that `pg_notify` the table and the
+ * images of the rows the statement changed (old and new values of their key columns and of
+ * their short columns of the types filters compare, from transition tables, so rows changed by
+ * cascades and by the app's own triggers are seen: their statements fire the triggers too), or
+ * of their key columns alone when those do not fit a payload, or the table alone when neither
+ * does or on TRUNCATE.
+ * PostgreSQL delivers notifications at commit, drops them on rollback and sends each distinct
+ * payload once per transaction: a transaction sends one notification per statement that changed
+ * rows of a table (statements that changed nothing send none; repeats of one payload, one).
+ *
+ * Install migrates tables watched by earlier versions (their one trigger is replaced by these),
+ * under an advisory lock, so two processes installing at once do not collide.
+ *
+ * Tables created later get their triggers from an event trigger when the installing role may
+ * create one (a superuser); otherwise from the next install (the next process start, or
+ * `livecmd db install` after a migration).
+ */
+export const WATCH_TABLES_BY_TRIGGERS = /* sql */ `
 -- Quiet: the event trigger runs this after every CREATE TABLE, and psql would print a notice for
 -- each trigger the DROP IF EXISTS below did not find.
 CREATE OR REPLACE FUNCTION ${LIVECMD_SCHEMA}.watch_tables() RETURNS integer LANGUAGE plpgsql
@@ -215,6 +229,13 @@ ${TRIGGERS.map(
   END LOOP;
   RETURN added;
 END $$;
+`;
+
+/**
+ * The event triggers of every mode: tables created later watched (`watch_tables()`, the mode's),
+ * and DDL that changes plans said through `ANNOUNCE` (the mode's way of telling every process).
+ */
+export const FEED_EVENT_TRIGGERS = /* sql */ `
 CREATE OR REPLACE FUNCTION ${LIVECMD_SCHEMA}.watch_new_tables() RETURNS event_trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM ${LIVECMD_SCHEMA}.watch_tables();
@@ -238,9 +259,9 @@ BEGIN
                     AND schema_name IS DISTINCT FROM '${LIVECMD_SCHEMA}'
   LOOP
     IF TG_TAG = 'REFRESH MATERIALIZED VIEW' THEN
-      PERFORM pg_notify('${CHANGES_CHANNEL}', jsonb_build_object('table', ${ROOT_OF}(command.objid))::text);
+      PERFORM ${ANNOUNCE}(jsonb_build_object('table', ${ROOT_OF}(command.objid))::text);
     ELSE
-      PERFORM pg_notify('${CHANGES_CHANNEL}', jsonb_build_object('schema', TG_TAG)::text);
+      PERFORM ${ANNOUNCE}(jsonb_build_object('schema', TG_TAG)::text);
       RETURN;
     END IF;
   END LOOP;
@@ -255,5 +276,4 @@ BEGIN
 EXCEPTION WHEN insufficient_privilege THEN
   NULL; -- Not a superuser: see DDL_EVENT_TRIGGER.
 END $$;
-SELECT ${LIVECMD_SCHEMA}.watch_tables() AS added;
 `;

@@ -1,7 +1,7 @@
 import { keepServing } from "../../../problems/keepServing.ts";
 import { ANY_TABLE } from "../../anyTable.ts";
 import { anyRowsOf, type TableChange } from "../../keyedAccess.ts";
-import { CHANGES_CHANNEL } from "./changeFeed.ts";
+import { ANNOUNCE, CHANGES_CHANNEL } from "./changeFeed.ts";
 import { changeOfPayload } from "./changePayload.ts";
 import type { PgClient, PgNotification, PgPool } from "../pgLibrary.ts";
 
@@ -40,17 +40,15 @@ export class ChangeListener {
 
   /**
    * Resolves once every notification committed before the call has arrived: PostgreSQL delivers
-   * them in commit order, so a marker notified now arrives after all of them.
+   * them in commit order, so a marker announced now arrives after all of them (by NOTIFY; or, in
+   * the `logical` mode, by the relay, which passes changes on in commit order too).
    */
   async caughtUp(): Promise<void> {
     if (!this.#client) return;
     const marker = `${CAUGHT_UP}${(this.#markers += 1)}`;
     const arrived = new Promise<void>((resolve) => this.#waiting.set(marker, resolve));
     this.#holdProcess();
-    await this.pool().query({
-      text: "SELECT pg_notify($1, $2)",
-      values: [CHANGES_CHANNEL, marker],
-    });
+    await this.pool().query({ text: `SELECT ${ANNOUNCE}($1)`, values: [marker] });
     await arrived;
   }
 

@@ -1,5 +1,8 @@
 import type { PgPool } from "../pgLibrary.ts";
-import { DDL_EVENT_TRIGGER, INSTALL_CHANGE_FEED, NEW_TABLES_EVENT_TRIGGER } from "./changeFeed.ts";
+import { chosenCapture, type Capture, type CaptureChoice, type CaptureMode } from "./captureMode.ts";
+import { DDL_EVENT_TRIGGER, NEW_TABLES_EVENT_TRIGGER } from "./changeFeed.ts";
+import { changeFeedInstall } from "./feedInstall.ts";
+import { dropSlot } from "./logicalSlot.ts";
 
 /** Said when the installing role could not create livecmd's event triggers (not a superuser). */
 export const WITHOUT_EVENT_TRIGGERS =
@@ -14,13 +17,16 @@ export async function hasEventTriggers(pool: PgPool): Promise<boolean> {
   return (rows[0] as { found: number }).found === 2;
 }
 
-/** Installs the change feed in one transaction; returns how many tables got their trigger now. */
-export async function installChangeFeed(pool: PgPool): Promise<number> {
+/**
+ * Installs the change feed of `mode` in one transaction; returns how many tables it changed
+ * now (given their triggers, or set to log their old rows whole).
+ */
+export async function installChangeFeed(pool: PgPool, mode: CaptureMode): Promise<number> {
   const client = await pool.connect();
   try {
     await client.query({ text: "BEGIN" });
     try {
-      const results = (await client.query({ text: INSTALL_CHANGE_FEED })) as unknown as
+      const results = (await client.query({ text: changeFeedInstall(mode) })) as unknown as
         { rows: { added?: number }[] }[] | { rows: { added?: number }[] };
       await client.query({ text: "COMMIT" });
       const last = Array.isArray(results) ? results[results.length - 1]! : results;
@@ -32,4 +38,28 @@ export async function installChangeFeed(pool: PgPool): Promise<number> {
   } finally {
     client.release();
   }
+}
+
+/** The capture mode installed, and how many tables the install changed. */
+export interface InstalledCapture {
+  readonly capture: Capture;
+  readonly added: number;
+}
+
+/**
+ * Installs the change feed in the mode `choice` asks of what the database allows. In the
+ * `triggers` mode livecmd's slot is dropped too: nobody streams it, and it would keep WAL.
+ */
+export async function installCapture(pool: PgPool, choice: CaptureChoice): Promise<InstalledCapture> {
+  const capture = await chosenCapture(pool, choice);
+  const added = await installChangeFeed(pool, capture.mode);
+  if (capture.mode === "triggers") await dropSlot(pool);
+  return { capture, added };
+}
+
+/** How the start-up log and `db install` say the capture mode. */
+export function captureLine({ mode, why }: Capture): string {
+  return mode === "logical"
+    ? `livecmd: PostgreSQL's changes are captured by logical decoding (${why}): one process relays them, writers pay nothing at commit`
+    : `livecmd: PostgreSQL's changes are captured by triggers that NOTIFY: ${why}`;
 }

@@ -1,0 +1,58 @@
+import { LogicalReplicationService, PgoutputPlugin, type Pgoutput } from "pg-logical-replication";
+import type { OpenWalStream, WalMessage } from "../postgres/changes/walMessage.ts";
+
+/**
+ * The settings the relay's connection decodes under: values written as the trigger feed's
+ * `to_jsonb` writes them (ISO dates, floats in their shortest exact form), whatever the server's.
+ */
+const DECODING_SETTINGS = "-c DateStyle=ISO -c extra_float_digits=1";
+
+/**
+ * Opens a slot's pgoutput stream with pg-logical-replication, on a replication connection made
+ * with `connection` (the settings of livecmd's pool). Positions are confirmed only when the
+ * relay says (`acknowledge.auto` off, no timed acknowledgement: it would confirm what was
+ * received, not what was passed on), and each message waits for the one before it.
+ */
+export function walStreamOf(connection: Readonly<Record<string, unknown>>): OpenWalStream {
+  return async (slot, publication) => {
+    const service = new LogicalReplicationService(
+      { ...connection, application_name: "livecmd relay", options: DECODING_SETTINGS },
+      { acknowledge: { auto: false, timeoutSeconds: 0 }, flowControl: { enabled: true } },
+    );
+    const plugin = new PgoutputPlugin({
+      protoVersion: 1,
+      publicationNames: [publication],
+      messages: true,
+    });
+    return {
+      run: (each) =>
+        new Promise<void>((resolve, reject) => {
+          service.on("data", (_lsn: string, message: Pgoutput.Message) => {
+            if (message.tag === "relation") keepText(message);
+            return each(message as WalMessage);
+          });
+          service.on("heartbeat", (lsn: string) => each({ tag: "keepalive", lsn }));
+          service.on("error", (error: Error) => {
+            void service.stop();
+            reject(error);
+          });
+          service.subscribe(plugin, slot).then(() => resolve(), reject);
+        }),
+      confirm: async (lsn) => {
+        await service.acknowledge(lsn);
+      },
+      stop: async () => {
+        await service.stop();
+      },
+    };
+  };
+}
+
+/**
+ * Leaves each value of `relation`'s rows as its type's text: the decoder parses them with pg's
+ * global type parsers, which the app may have changed, and the images must be the trigger
+ * feed's text. The decoder reads later rows of the relation with the columns of this message.
+ */
+function keepText(relation: Pgoutput.MessageRelation): void {
+  for (const column of relation.columns) column.parser = (text: string) => text;
+}

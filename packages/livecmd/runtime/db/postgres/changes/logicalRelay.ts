@@ -1,0 +1,98 @@
+import type { PgClient, PgPool } from "../pgLibrary.ts";
+import { ensuredSlot } from "./logicalSlot.ts";
+import { PUBLICATION } from "./logicalFeed.ts";
+import { WalPassOn } from "./walPassOn.ts";
+import type { OpenWalStream, WalStream } from "./walMessage.ts";
+
+/** Held by the process that relays: one streams the slot, the others wait their turn. */
+const RELAY_LOCK = "hashtext('livecmd relay')";
+
+/** How often a process that does not relay tries to (another's relay may have died). */
+export const RELAY_RETRY_MS = 2_000;
+
+/** Said when a new slot began: what was written before it was streamed by nobody. */
+const SLOT_BEGAN = JSON.stringify({ schema: "livecmd slot created" });
+
+/**
+ * Every serving process runs one: it tries to take the relay lock now and every `retryMs`, and
+ * the one that holds it streams the slot and passes each change on to every process (itself
+ * included) through the change feed's channel (`WalPassOn`). When the relay dies its lock goes
+ * with its connection, and another process takes the slot from where it was confirmed.
+ */
+export class LogicalRelay {
+  #closed = false;
+  #retry: NodeJS.Timeout | undefined;
+  #stream: WalStream | undefined;
+
+  constructor(
+    private readonly pool: () => PgPool,
+    private readonly openStream: OpenWalStream,
+    private readonly log: (line: string) => void,
+    private readonly retryMs = RELAY_RETRY_MS,
+  ) {}
+
+  start(): void {
+    void this.#attempt();
+  }
+
+  /** Whether this process streams the slot now. */
+  get relaying(): boolean {
+    return this.#stream !== undefined;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#retry);
+    await this.#stream?.stop();
+  }
+
+  async #attempt(): Promise<void> {
+    if (this.#closed) return;
+    const lock = await this.#lead().catch((error: Error) => {
+      this.log(`livecmd: could not try to relay PostgreSQL's changes (${error.message})`);
+      return undefined;
+    });
+    if (lock) {
+      try {
+        await this.#relay();
+      } catch (error) {
+        if (!this.#closed)
+          this.log(
+            `livecmd: relaying PostgreSQL's changes stopped (${(error as Error).message}); a process takes the slot over within ${this.retryMs} ms`,
+          );
+      } finally {
+        this.#stream = undefined;
+        lock.release(true);
+      }
+    }
+    if (this.#closed) return;
+    this.#retry = setTimeout(() => void this.#attempt(), this.retryMs);
+    this.#retry.unref();
+  }
+
+  /** A connection holding the relay lock, or undefined while another process holds it. */
+  async #lead(): Promise<PgClient | undefined> {
+    const client = await this.pool().connect();
+    try {
+      const { rows } = await client.query({
+        text: `SELECT pg_try_advisory_lock(${RELAY_LOCK}) AS led`,
+      });
+      if ((rows[0] as { led: boolean }).led) return client;
+      client.release();
+      return undefined;
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
+  }
+
+  async #relay(): Promise<void> {
+    const slot = await ensuredSlot(this.pool());
+    const stream = await this.openStream(slot.name, PUBLICATION);
+    this.#stream = stream;
+    if (this.#closed) return stream.stop();
+    const passOn = new WalPassOn(this.pool, stream, slot.confirmed);
+    if (slot.created) passOn.say(SLOT_BEGAN);
+    await stream.run((message) => passOn.take(message));
+  }
+}
