@@ -214,7 +214,12 @@ describe("PostgreSQL: migrating the change feed of earlier versions", { skip: se
       await listener.start();
       psql(url, "SELECT pg_notify('livecmd_changes', 'notes')");
       assert.deepEqual(
-        (await Promise.all([installChangeFeed(pool, "triggers"), installChangeFeed(pool, "triggers")])).sort(),
+        (
+          await Promise.all([
+            installChangeFeed(pool, "triggers"),
+            installChangeFeed(pool, "triggers"),
+          ])
+        ).sort(),
         [0, 1],
       );
       assert.equal(

@@ -11,6 +11,7 @@ import {
   DEFAULT_PAGE_SIZE,
   DEFAULT_SESSION_IDLE_MS,
   DEFAULT_SUBSCRIPTION_LIMITS,
+  engineOf,
   FAIR_SHARES,
   LOG_FORMATS,
   stdioServing,
@@ -272,6 +273,9 @@ async function serve(
       `app "${app.name}" cannot open its database: ${error.message.replace(/^livecmd: /, "")}`,
     );
   });
+  const engine = engineOf(app);
+  const capture = engine.hasDatabase ? engine.db.captureText?.() : undefined;
+  if (capture) options.log.info(capture.replace(/^livecmd: /, ""));
   if (http === undefined) {
     const { serveStdio } = await stdioServing();
     // What serveStdio refuses (a stale catalog, a page size or limit out of range) is the

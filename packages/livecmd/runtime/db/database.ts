@@ -92,6 +92,11 @@ export interface AppDatabase extends Database {
    */
   handleText(): string;
   /**
+   * How the database captures its changes, and why, as the start-up log says it; absent where
+   * there is one way (SQLite's change log), undefined before the database is open.
+   */
+  captureText?(): string | undefined;
+  /**
    * Resolves once every write committed before the call has been reported as changed (on
    * PostgreSQL the change feed's notifications arrive after the commit; on SQLite once the log
    * is read, a page a turn: at once for most writes).

@@ -19,7 +19,7 @@ export function walStreamOf(connection: Readonly<Record<string, unknown>>): Open
       { ...connection, application_name: "livecmd relay", options: DECODING_SETTINGS },
       { acknowledge: { auto: false, timeoutSeconds: 0 }, flowControl: { enabled: true } },
     );
-    const plugin = new PgoutputPlugin({
+    const plugin = new TextPgoutput({
       protoVersion: 1,
       publicationNames: [publication],
       messages: true,
@@ -27,10 +27,9 @@ export function walStreamOf(connection: Readonly<Record<string, unknown>>): Open
     return {
       run: (each) =>
         new Promise<void>((resolve, reject) => {
-          service.on("data", (_lsn: string, message: Pgoutput.Message) => {
-            if (message.tag === "relation") keepText(message);
-            return each(message as WalMessage);
-          });
+          service.on("data", (_lsn: string, message: Pgoutput.Message) =>
+            each(message as WalMessage),
+          );
           service.on("heartbeat", (lsn: string) => each({ tag: "keepalive", lsn }));
           service.on("error", (error: Error) => {
             void service.stop();
@@ -49,10 +48,16 @@ export function walStreamOf(connection: Readonly<Record<string, unknown>>): Open
 }
 
 /**
- * Leaves each value of `relation`'s rows as its type's text: the decoder parses them with pg's
+ * pgoutput decoded with each value left as its type's text: the plugin parses values with pg's
  * global type parsers, which the app may have changed, and the images must be the trigger
- * feed's text. The decoder reads later rows of the relation with the columns of this message.
+ * feed's text. A relation's rows are parsed with the columns of its relation message, as soon
+ * as each message arrives, so the parsers are replaced as the relation message is parsed.
  */
-function keepText(relation: Pgoutput.MessageRelation): void {
-  for (const column of relation.columns) column.parser = (text: string) => text;
+class TextPgoutput extends PgoutputPlugin {
+  override parse(buffer: Buffer): Pgoutput.Message {
+    const message = super.parse(buffer);
+    if (message.tag === "relation")
+      for (const column of message.columns) column.parser = (text: string) => text;
+    return message;
+  }
 }

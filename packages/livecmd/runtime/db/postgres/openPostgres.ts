@@ -2,7 +2,7 @@ import { ANY_TABLE } from "../anyTable.ts";
 import type { Database } from "../database.ts";
 import type { DatabaseOwner } from "../driver.ts";
 import type { TableChange } from "../keyedAccess.ts";
-import type { CaptureChoice } from "./changes/captureMode.ts";
+import type { Capture, CaptureChoice } from "./changes/captureMode.ts";
 import type { ChangeListener } from "./changes/changeListener.ts";
 import type { LogicalRelay } from "./changes/logicalRelay.ts";
 import type { OpenWalStream } from "./changes/walMessage.ts";
@@ -56,6 +56,7 @@ export function openPostgres(
   // that may never come; what hears through it awaits `started`.
   let listener: ChangeListener | undefined;
   let relay: LogicalRelay | undefined;
+  let captured: string | undefined;
   let ownsPool = false;
   const started = (async () => {
     const pool = await found();
@@ -64,10 +65,15 @@ export function openPostgres(
     ownsPool = pool.ownsPool;
     await firstConnection(shared.pool, pool.where);
     listener = await shared.dialect.openChanges(() => shared.pool, heard, options.log);
-    const logical = await installed(shared, options);
+    const capture = await installed(shared, options);
+    captured = (await shared.loaded).captureLine(capture);
     await listener.start();
-    if (logical) {
-      relay = new (await shared.loaded).LogicalRelay(() => shared.pool, pool.openWalStream, options.log);
+    if (capture.mode === "logical") {
+      relay = new (await shared.loaded).LogicalRelay(
+        () => shared.pool,
+        pool.openWalStream,
+        options.log,
+      );
       relay.start();
     }
     return listener;
@@ -83,6 +89,7 @@ export function openPostgres(
     },
     hear: async (channel, hears) => (await started).hear(channel, hears),
     listening: () => listener?.listening ?? false,
+    captureText: () => captured,
     async close() {
       await startedOrNot();
       await relay?.close();
@@ -94,10 +101,10 @@ export function openPostgres(
 
 /**
  * The app's setUp run, then livecmd's change feed installed over what it made (what
- * `livecmd db install` does) in the capture mode asked and allowed, which is said, as is what
- * the database lacks for it. Resolves whether the mode is `logical` (a relay is wanted).
+ * `livecmd db install` does) in the capture mode asked and allowed, and what the database
+ * lacks for it said. Resolves the mode installed.
  */
-async function installed(shared: PostgresConnection, options: OpenOptions): Promise<boolean> {
+async function installed(shared: PostgresConnection, options: OpenOptions): Promise<Capture> {
   const feed = await shared.loaded;
   await options.setUp?.(setUpView(shared)).catch((error: Error) => {
     throw new Error(`postgres({ setUp }) failed: ${error.message}; ${SET_UP_AT_ONCE}`, {
@@ -105,13 +112,12 @@ async function installed(shared: PostgresConnection, options: OpenOptions): Prom
     });
   });
   const { capture } = await feed.installCapture(shared.pool, options.capture);
-  options.log(feed.captureLine(capture));
   if (!(await feed.hasEventTriggers(shared.pool))) options.log(feed.WITHOUT_EVENT_TRIGGERS);
   for (const name of await feed.unknownFunctions(shared.pool, options.pureFunctions))
     options.log(
       `livecmd: postgres(url, { pureFunctions }) names ${JSON.stringify(name)}, which is no function of this database ("name" or "schema.name", no parentheses)`,
     );
-  return capture.mode === "logical";
+  return capture;
 }
 
 /** The database as setUp sees it: ready at once, since setUp runs before `ready` settles. */
@@ -122,5 +128,6 @@ function setUpView(shared: PostgresConnection): PostgresDatabase {
     close: async () => {},
     hear: async () => () => {},
     listening: () => false,
+    captureText: () => undefined,
   });
 }

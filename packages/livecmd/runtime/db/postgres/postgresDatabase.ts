@@ -31,6 +31,8 @@ export interface DatabaseLifecycle {
   listening(): boolean;
   /** Hears a channel on the change feed's connection (`ChangeListener.hear`). */
   hear(channel: string, heard: (payload: string | undefined) => void): Promise<() => void>;
+  /** How changes are captured (`captureLine`), once installed. */
+  captureText(): string | undefined;
 }
 
 /** Where a statement is explained: on the connection it goes to (in a transaction or not), or on one of livecmd's. */
@@ -288,6 +290,10 @@ export class PostgresDatabase implements AppDatabase {
 
   #sharedState(): SharedState {
     return this.shared.dialect.sharedState(this);
+  }
+
+  captureText(): string | undefined {
+    return this.lifecycle.captureText();
   }
 
   handleText(): string {

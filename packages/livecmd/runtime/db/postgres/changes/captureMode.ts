@@ -28,7 +28,7 @@ interface Allowed {
 /** The capture mode of the database `pool` reaches, as `choice` asks; throws when it asks for one the database does not allow. */
 export async function chosenCapture(pool: PgPool, choice: CaptureChoice): Promise<Capture> {
   if (choice === "triggers")
-    return { mode: "triggers", why: "postgres({ capture: \"triggers\" }) asks for it" };
+    return { mode: "triggers", why: 'postgres({ capture: "triggers" }) asks for it' };
   const { rows } = await pool.query({
     text: `SELECT current_setting('wal_level') AS wal_level,
                   (SELECT rolreplication OR rolsuper FROM pg_roles WHERE rolname = current_user) AS replicates`,

@@ -1,8 +1,13 @@
 import type { PgPool } from "../pgLibrary.ts";
-import { chosenCapture, type Capture, type CaptureChoice, type CaptureMode } from "./captureMode.ts";
-import { DDL_EVENT_TRIGGER, NEW_TABLES_EVENT_TRIGGER } from "./changeFeed.ts";
+import {
+  chosenCapture,
+  type Capture,
+  type CaptureChoice,
+  type CaptureMode,
+} from "./captureMode.ts";
+import { CHANGES_CHANNEL, DDL_EVENT_TRIGGER, NEW_TABLES_EVENT_TRIGGER } from "./changeFeed.ts";
 import { changeFeedInstall } from "./feedInstall.ts";
-import { dropSlot } from "./logicalSlot.ts";
+import { dropSlot, ensuredSlot, SLOT_BEGAN } from "./logicalSlot.ts";
 
 /** Said when the installing role could not create livecmd's event triggers (not a superuser). */
 export const WITHOUT_EVENT_TRIGGERS =
@@ -50,10 +55,17 @@ export interface InstalledCapture {
  * Installs the change feed in the mode `choice` asks of what the database allows. In the
  * `triggers` mode livecmd's slot is dropped too: nobody streams it, and it would keep WAL.
  */
-export async function installCapture(pool: PgPool, choice: CaptureChoice): Promise<InstalledCapture> {
+export async function installCapture(
+  pool: PgPool,
+  choice: CaptureChoice,
+): Promise<InstalledCapture> {
   const capture = await chosenCapture(pool, choice);
   const added = await installChangeFeed(pool, capture.mode);
   if (capture.mode === "triggers") await dropSlot(pool);
+  // Made before the database is ready, so that no write of this process's comes before it; the
+  // processes serving already (a slot dropped under them) are told to re-run what they watch.
+  else if ((await ensuredSlot(pool)).created)
+    await pool.query({ text: "SELECT pg_notify($1, $2)", values: [CHANGES_CHANNEL, SLOT_BEGAN] });
   return { capture, added };
 }
 

@@ -1,5 +1,5 @@
 import type { PgClient, PgPool } from "../pgLibrary.ts";
-import { ensuredSlot } from "./logicalSlot.ts";
+import { ensuredSlot, SLOT_BEGAN } from "./logicalSlot.ts";
 import { PUBLICATION } from "./logicalFeed.ts";
 import { WalPassOn } from "./walPassOn.ts";
 import type { OpenWalStream, WalStream } from "./walMessage.ts";
@@ -9,9 +9,6 @@ const RELAY_LOCK = "hashtext('livecmd relay')";
 
 /** How often a process that does not relay tries to (another's relay may have died). */
 export const RELAY_RETRY_MS = 2_000;
-
-/** Said when a new slot began: what was written before it was streamed by nobody. */
-const SLOT_BEGAN = JSON.stringify({ schema: "livecmd slot created" });
 
 /**
  * Every serving process runs one: it tries to take the relay lock now and every `retryMs`, and

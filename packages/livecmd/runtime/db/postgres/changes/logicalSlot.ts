@@ -1,7 +1,8 @@
 import type { PgPool } from "../pgLibrary.ts";
 
 /** The slot of the database `pool` reaches: one per database, named by its oid (slots are the cluster's). */
-const SLOT_NAME = "SELECT 'livecmd_' || oid AS slot FROM pg_database WHERE datname = current_database()";
+const SLOT_NAME =
+  "SELECT 'livecmd_' || oid AS slot FROM pg_database WHERE datname = current_database()";
 
 export async function slotName(pool: PgPool): Promise<string> {
   const { rows } = await pool.query({ text: SLOT_NAME });
@@ -30,12 +31,23 @@ export async function ensuredSlot(pool: PgPool): Promise<Slot> {
   if (found && found.wal_status !== "lost")
     return { name, confirmed: found.confirmed, created: false };
   if (found) await pool.query({ text: "SELECT pg_drop_replication_slot($1)", values: [name] });
-  const made = await pool.query({
-    text: "SELECT lsn::text AS confirmed FROM pg_create_logical_replication_slot($1, 'pgoutput')",
-    values: [name],
-  });
-  return { name, confirmed: (made.rows[0] as { confirmed: string }).confirmed, created: true };
+  try {
+    const made = await pool.query({
+      text: "SELECT lsn::text AS confirmed FROM pg_create_logical_replication_slot($1, 'pgoutput')",
+      values: [name],
+    });
+    return { name, confirmed: (made.rows[0] as { confirmed: string }).confirmed, created: true };
+  } catch (error) {
+    // Another process starting at the same time made it first.
+    if ((error as { code?: string }).code !== DUPLICATE_OBJECT) throw error;
+    return ensuredSlot(pool);
+  }
 }
+
+const DUPLICATE_OBJECT = "42710";
+
+/** Said when a new slot began: what was written before it was streamed by nobody. */
+export const SLOT_BEGAN = JSON.stringify({ schema: "livecmd slot created" });
 
 /** Drops livecmd's slot unless a relay streams it: nobody reads it now, and it would keep WAL. */
 export async function dropSlot(pool: PgPool): Promise<void> {

@@ -20,7 +20,6 @@ export interface ImagedRelation {
   readonly types: ReadonlyMap<string, number>;
 }
 
-
 /**
  * The changes of one transaction, per table, as the trigger feed's payloads write them
  * (`changePayload.ts` reads both): the images of every row version it wrote, its key and
@@ -76,9 +75,7 @@ function imageOf(relation: ImagedRelation, tuple: WalTuple): RowImage {
     if (!key && !relation.filters.has(column)) continue;
     if (!key && value !== null && Buffer.byteLength(value) > IMAGE_VALUE_LIMIT) continue;
     image[column] =
-      value !== null && relation.types.get(column) === BOOLEAN_OID
-        ? String(value === "t")
-        : value;
+      value !== null && relation.types.get(column) === BOOLEAN_OID ? String(value === "t") : value;
   }
   return image;
 }

@@ -66,8 +66,7 @@ export class WalPassOn {
   #wrote(message: Extract<WalMessage, { tag: "insert" | "update" | "delete" | "truncate" }>): void {
     const transaction = (this.#transaction ??= new WalTransaction());
     if (message.tag === "truncate") {
-      for (const relation of message.relations)
-        transaction.truncated(this.#relations.of(relation));
+      for (const relation of message.relations) transaction.truncated(this.#relations.of(relation));
       return;
     }
     const relation = this.#relations.of(message.relation);
