@@ -3,6 +3,7 @@ import { describe, test } from "node:test";
 import { defineApp, type App } from "../../packages/livecmd/runtime/model/app.ts";
 import { command } from "../../packages/livecmd/runtime/model/command.ts";
 import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
+import type { CaptureChoice } from "../../packages/livecmd/runtime/db/postgres/changes/captureMode.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import type { Subscriber } from "../../packages/livecmd/runtime/live/watchGroups.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
@@ -23,7 +24,10 @@ const SCHEMA = `
 `;
 
 /** A small app on a database of its own: live reads of each kind of statement, and one write. */
-async function library(log: string[] = []): Promise<{ app: App; url: string; live: LiveRegistry }> {
+async function library(
+  log: string[] = [],
+  capture: CaptureChoice = "auto",
+): Promise<{ app: App; url: string; live: LiveRegistry }> {
   const url = await emptyDatabase(server.url!);
   psql(url, SCHEMA);
   const app = defineApp({
@@ -51,7 +55,7 @@ async function library(log: string[] = []): Promise<{ app: App; url: string; liv
       ),
     },
     agent: { grant: [] },
-    database: postgres(url, { log: (line) => log.push(line) }),
+    database: postgres(url, { log: (line) => log.push(line), capture }),
   });
   return { app, url, live: new LiveRegistry(app, { onError: () => {} }) };
 }
@@ -224,24 +228,20 @@ describe("PostgreSQL: the change feed", { skip: server.skip }, () => {
     }
   });
 
-  test("installing twice, and from two processes at once, leaves one trigger per table; a table created later is watched", async () => {
-    const { app, url } = await library();
+  /** Opens two more apps on `url` at once (each installs the feed in `capture`), and closes them. */
+  async function installedTwiceAtOnce(url: string, capture: CaptureChoice): Promise<void> {
+    const apps = ["b", "c"].map((name) =>
+      defineApp({ name, commands: {}, agent: { grant: [] }, database: postgres(url, { capture }) }),
+    );
+    await Promise.all(apps.map((each) => each.db.get("SELECT 1")));
+    await Promise.all(apps.map((each) => each.close()));
+  }
+
+  test("triggers: installing twice, and from two processes at once, leaves one trigger per table; a table created later is watched", async () => {
+    const { app, url } = await library([], "triggers");
     try {
       await app.db.get("SELECT 1");
-      const second = defineApp({
-        name: "b",
-        commands: {},
-        agent: { grant: [] },
-        database: postgres(url),
-      });
-      const third = defineApp({
-        name: "c",
-        commands: {},
-        agent: { grant: [] },
-        database: postgres(url),
-      });
-      await Promise.all([second.db.get("SELECT 1"), third.db.get("SELECT 1")]);
-      await Promise.all([second.close(), third.close()]);
+      await installedTwiceAtOnce(url, "triggers");
       psql(url, "CREATE TABLE later (id integer)");
       assert.equal(
         psql(
@@ -249,6 +249,35 @@ describe("PostgreSQL: the change feed", { skip: server.skip }, () => {
           "SELECT string_agg(tgrelid::regclass::text, ',' ORDER BY tgrelid::regclass::text) FROM pg_trigger WHERE tgname = 'livecmd_notify_update'",
         ),
         "audit,authors,books,later",
+      );
+      assert.equal(
+        psql(url, "SELECT count(*) FROM pg_replication_slots WHERE database = current_database()"),
+        "0",
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
+  test("logical: installing from three processes at once leaves no trigger, one slot, and every table logging old rows whole; a table created later too", async (t) => {
+    if (psql(server.url!, "SHOW wal_level") !== "logical")
+      return t.skip("wal_level is not logical");
+    const { app, url } = await library([], "triggers");
+    try {
+      await app.db.get("SELECT 1"); // the triggers mode first: the logical mode replaces it
+      await installedTwiceAtOnce(url, "logical");
+      psql(url, "CREATE TABLE later (id integer)");
+      assert.equal(psql(url, "SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'livecmd%'"), "0");
+      assert.equal(
+        psql(
+          url,
+          "SELECT string_agg(relname, ',' ORDER BY relname) FROM pg_class WHERE relkind = 'r' AND relreplident = 'f' AND relnamespace = 'public'::regnamespace",
+        ),
+        "audit,authors,books,later",
+      );
+      assert.equal(
+        psql(url, "SELECT count(*) FROM pg_replication_slots WHERE database = current_database()"),
+        "1",
       );
     } finally {
       await app.close();

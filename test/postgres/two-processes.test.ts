@@ -1,38 +1,13 @@
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { after, before, describe, test } from "node:test";
 import type { CallToolResult, Client } from "@modelcontextprotocol/client";
-import { root } from "../helpers/cli.ts";
 import { updatesListener, updatesReach } from "../helpers/updatesListener.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
+import { serveExample } from "../helpers/serveExample.ts";
 
 const server = postgresServer();
 const SHOW_1 = "app://customers_show/1";
-
-/** `livecmd serve --http 0` on the example app, as a child process; resolves with its URL. */
-function serve(databaseUrl: string): { child: ChildProcess; url: Promise<URL> } {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl };
-  delete env.LIVECMD_EXAMPLE_DB;
-  const child = spawn(
-    process.execPath,
-    ["packages/livecmd/bin/livecmd.js", "serve", "--http", "0"],
-    {
-      cwd: root,
-      env,
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  const url = new Promise<URL>((resolve, reject) => {
-    let printed = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      printed += chunk.toString();
-      const found = /http:\/\/127\.0\.0\.1:\d+\/mcp/.exec(printed);
-      if (found) resolve(new URL(found[0]));
-    });
-    child.once("exit", (code) => reject(new Error(`livecmd serve exited (${code}): ${printed}`)));
-  });
-  return { child, url };
-}
 
 describe(
   "PostgreSQL: two livecmd serve --http processes on one database",
@@ -45,7 +20,7 @@ describe(
 
     before(async () => {
       databaseUrl = await emptyDatabase(server.url!);
-      const servers = [serve(databaseUrl), serve(databaseUrl)];
+      const servers = [serveExample(databaseUrl), serveExample(databaseUrl)];
       children.push(...servers.map(({ child }) => child));
       const [urlA, urlB] = await Promise.all(servers.map(({ url }) => url));
       a = (await updatesListener(urlA!, "two-processes")).client;

@@ -24,13 +24,19 @@ export function walStreamOf(connection: Readonly<Record<string, unknown>>): Open
       publicationNames: [publication],
       messages: true,
     });
+    // Messages are decoded as they arrive and handed over in turn: a keepalive is sent on at
+    // once, and says whether any message before it still waits.
+    let handed = 0;
     return {
       run: (each) =>
         new Promise<void>((resolve, reject) => {
-          service.on("data", (_lsn: string, message: Pgoutput.Message) =>
-            each(message as WalMessage),
+          service.on("data", async (_lsn: string, message: Pgoutput.Message) => {
+            await each(message as WalMessage);
+            handed += 1;
+          });
+          service.on("heartbeat", (lsn: string) =>
+            each({ tag: "keepalive", lsn, behindNothing: handed === plugin.decoded }),
           );
-          service.on("heartbeat", (lsn: string) => each({ tag: "keepalive", lsn }));
           service.on("error", (error: Error) => {
             void service.stop();
             reject(error);
@@ -54,7 +60,11 @@ export function walStreamOf(connection: Readonly<Record<string, unknown>>): Open
  * as each message arrives, so the parsers are replaced as the relation message is parsed.
  */
 class TextPgoutput extends PgoutputPlugin {
+  /** How many messages were decoded. */
+  decoded = 0;
+
   override parse(buffer: Buffer): Pgoutput.Message {
+    this.decoded += 1;
     const message = super.parse(buffer);
     if (message.tag === "relation")
       for (const column of message.columns) column.parser = (text: string) => text;

@@ -45,6 +45,9 @@ export interface PgClient {
   on(event: "end", listener: () => void): unknown;
 }
 
+/** What takes statements: a pool, or one of its connections. */
+export type PgQueryable = Pick<PgClient, "query">;
+
 export interface PgPool {
   readonly options?: PgConnectionOptions;
   connect(): Promise<PgClient>;

@@ -51,7 +51,7 @@ export class LogicalRelay {
     });
     if (lock) {
       try {
-        await this.#relay();
+        await this.#relay(lock);
       } catch (error) {
         if (!this.#closed)
           this.log(
@@ -83,12 +83,13 @@ export class LogicalRelay {
     }
   }
 
-  async #relay(): Promise<void> {
-    const slot = await ensuredSlot(this.pool());
+  /** Streams the slot, every statement of the relay on `lock`, the connection it holds the lock on. */
+  async #relay(lock: PgClient): Promise<void> {
+    const slot = await ensuredSlot(lock);
     const stream = await this.openStream(slot.name, PUBLICATION);
     this.#stream = stream;
     if (this.#closed) return stream.stop();
-    const passOn = new WalPassOn(this.pool, stream, slot.confirmed);
+    const passOn = new WalPassOn(lock, stream, slot.confirmed);
     if (slot.created) passOn.say(SLOT_BEGAN);
     await stream.run((message) => passOn.take(message));
   }

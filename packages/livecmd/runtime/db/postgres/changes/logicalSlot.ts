@@ -1,10 +1,10 @@
-import type { PgPool } from "../pgLibrary.ts";
+import type { PgQueryable } from "../pgLibrary.ts";
 
 /** The slot of the database `pool` reaches: one per database, named by its oid (slots are the cluster's). */
 const SLOT_NAME =
   "SELECT 'livecmd_' || oid AS slot FROM pg_database WHERE datname = current_database()";
 
-export async function slotName(pool: PgPool): Promise<string> {
+export async function slotName(pool: PgQueryable): Promise<string> {
   const { rows } = await pool.query({ text: SLOT_NAME });
   return (rows[0] as { slot: string }).slot;
 }
@@ -21,7 +21,7 @@ export interface Slot {
  * `max_slot_wal_keep_size`): either way what was written before it is not in it, which the
  * relay says as every table changed.
  */
-export async function ensuredSlot(pool: PgPool): Promise<Slot> {
+export async function ensuredSlot(pool: PgQueryable): Promise<Slot> {
   const name = await slotName(pool);
   const { rows } = await pool.query({
     text: "SELECT wal_status, confirmed_flush_lsn::text AS confirmed FROM pg_replication_slots WHERE slot_name = $1",
@@ -50,7 +50,7 @@ const DUPLICATE_OBJECT = "42710";
 export const SLOT_BEGAN = JSON.stringify({ schema: "livecmd slot created" });
 
 /** Drops livecmd's slot unless a relay streams it: nobody reads it now, and it would keep WAL. */
-export async function dropSlot(pool: PgPool): Promise<void> {
+export async function dropSlot(pool: PgQueryable): Promise<void> {
   await pool.query({
     text: "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1 AND NOT active",
     values: [await slotName(pool)],

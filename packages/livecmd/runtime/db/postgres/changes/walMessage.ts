@@ -29,7 +29,12 @@ export type WalMessage =
       readonly transactional: boolean;
       readonly content: Uint8Array;
     }
-  | { readonly tag: "keepalive"; readonly lsn: string };
+  | {
+      readonly tag: "keepalive";
+      readonly lsn: string;
+      /** Every message that came before it was handed over already (none waits in the driver). */
+      readonly behindNothing: boolean;
+    };
 
 export interface WalRelation {
   readonly tag: "relation";

@@ -1,4 +1,4 @@
-import type { PgPool } from "../pgLibrary.ts";
+import type { PgQueryable } from "../pgLibrary.ts";
 import { CHANGES_CHANNEL } from "./changeFeed.ts";
 import { MESSAGE_PREFIX, WalTransaction } from "./walChanges.ts";
 import type { WalMessage, WalStream, WalTuple } from "./walMessage.ts";
@@ -23,23 +23,21 @@ export class WalPassOn {
   #failed: Error | undefined;
   /** The last position confirmed: every keepalive is answered with it when the relay is busy. */
   #confirmed: string;
-  /** A keepalive's position after which no row came: confirmed at the next one if the relay is idle. */
-  #quietSince: string | undefined;
 
   constructor(
-    private readonly pool: () => PgPool,
+    /** The relay's own connection: a pool the app has exhausted must not stop the relay. */
+    private readonly db: PgQueryable,
     private readonly stream: WalStream,
     confirmed: string,
   ) {
-    this.#relations = new WalRelations(pool);
+    this.#relations = new WalRelations(db);
     this.#confirmed = confirmed;
   }
 
   /** Takes the next message; rejects once passing on failed (the relay stops, the next one resends). */
   async take(message: WalMessage): Promise<void> {
     if (this.#failed) throw this.#failed;
-    if (message.tag === "keepalive") return this.#keepalive(message.lsn);
-    this.#quietSince = undefined;
+    if (message.tag === "keepalive") return this.#keepalive(message.lsn, message.behindNothing);
     switch (message.tag) {
       case "relation":
         return this.#relations.learn(message);
@@ -63,8 +61,24 @@ export class WalPassOn {
     this.#hold([payload], undefined);
   }
 
+  /**
+   * A row written, as its images; one livecmd cannot image counts as its whole table, so that
+   * no row the relay cannot read stops it (and every relay after it) on the same position.
+   */
   #wrote(message: Extract<WalMessage, { tag: "insert" | "update" | "delete" | "truncate" }>): void {
     const transaction = (this.#transaction ??= new WalTransaction());
+    try {
+      this.#image(transaction, message);
+    } catch {
+      const relations = message.tag === "truncate" ? message.relations : [message.relation];
+      for (const relation of relations) transaction.truncated(this.#relations.of(relation));
+    }
+  }
+
+  #image(
+    transaction: WalTransaction,
+    message: Extract<WalMessage, { tag: "insert" | "update" | "delete" | "truncate" }>,
+  ): void {
     if (message.tag === "truncate") {
       for (const relation of message.relations) transaction.truncated(this.#relations.of(relation));
       return;
@@ -85,15 +99,13 @@ export class WalPassOn {
   }
 
   /**
-   * Answers the server's keepalive. Its position is confirmed only a keepalive later, when no row
-   * came between and nothing waits to be passed on: rows decoded before it may still be queued
-   * when it arrives, and confirming past them would lose them.
+   * Answers the server's keepalive, confirming its position when everything before it has been
+   * passed on (the server's own apply worker does the same): so a slot on a database whose
+   * writes are elsewhere still lets its WAL go. Otherwise the last position passed on.
    */
-  async #keepalive(lsn: string): Promise<void> {
-    const quiet = this.#quietSince;
-    this.#quietSince = lsn;
+  async #keepalive(lsn: string, behindNothing: boolean): Promise<void> {
     const idle = !this.#transaction && !this.#sending && this.#held.length === 0;
-    if (quiet !== undefined && idle) this.#confirmed = quiet;
+    if (behindNothing && idle) this.#confirmed = lsn;
     await this.stream.confirm(this.#confirmed);
   }
 
@@ -112,7 +124,7 @@ export class WalPassOn {
         this.#held = [];
         this.#heldLsn = undefined;
         if (payloads.length > 0)
-          await this.pool().query({
+          await this.db.query({
             text: "SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload",
             values: [CHANGES_CHANNEL, payloads],
           });

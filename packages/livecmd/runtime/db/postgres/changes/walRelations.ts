@@ -1,6 +1,6 @@
 import { isKeyColumn } from "../keyColumns.ts";
 import { LIVECMD_SCHEMA } from "../livecmdSchema.ts";
-import type { PgPool } from "../pgLibrary.ts";
+import type { PgQueryable } from "../pgLibrary.ts";
 import { FILTER_TYPES } from "../plan/pgFilters.ts";
 import { ROOT_OF } from "./changeFeed.ts";
 import type { ImagedRelation } from "./walChanges.ts";
@@ -35,10 +35,10 @@ interface RelationRow {
 export class WalRelations {
   readonly #known = new Map<number, ImagedRelation>();
 
-  constructor(private readonly pool: () => PgPool) {}
+  constructor(private readonly db: PgQueryable) {}
 
   async learn(relation: WalRelation): Promise<void> {
-    const { rows } = await this.pool().query({
+    const { rows } = await this.db.query({
       text: RELATION,
       values: [relation.relationOid],
     });

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import type { ChildProcess } from "node:child_process";
+import { after, before, describe, test } from "node:test";
+import type { Client } from "@modelcontextprotocol/client";
+import { updatesListener, updatesReach } from "../helpers/updatesListener.ts";
+import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
+import { serveExample } from "../helpers/serveExample.ts";
+
+const server = postgresServer();
+const SHOW_1 = "app://customers_show/1";
+const logical = server.url !== undefined && psql(server.url, "SHOW wal_level") === "logical";
+
+/** Until `holds()`, `ms` at most: the relay is another process's, and takes over on a timer. */
+async function until(holds: () => boolean, ms: number, what: string): Promise<void> {
+  for (let waited = 0; !holds(); waited += 20) {
+    if (waited > ms) assert.fail(`${what}: not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Whether a process streams the database's slot now. */
+function slotStreamed(databaseUrl: string): boolean {
+  return (
+    psql(
+      databaseUrl,
+      "SELECT coalesce(bool_or(active), false) FROM pg_replication_slots WHERE database = current_database()",
+    ) === "t"
+  );
+}
+
+describe(
+  "PostgreSQL, logical decoding: one relay, taken over when it dies",
+  { skip: server.skip ?? (logical ? false : "wal_level is not logical") },
+  () => {
+    let databaseUrl: string;
+    let relay: ChildProcess;
+    let survivor: ChildProcess;
+    let listener: { client: Client; updates: string[] };
+
+    before(async () => {
+      databaseUrl = await emptyDatabase(server.url!);
+      const first = serveExample(databaseUrl);
+      relay = first.child;
+      await first.url;
+      await until(() => slotStreamed(databaseUrl), 10_000, "the first process relays");
+      const second = serveExample(databaseUrl);
+      survivor = second.child;
+      listener = await updatesListener(await second.url, "logical-relay");
+    });
+
+    after(async () => {
+      await listener?.client.close();
+      for (const child of [relay, survivor]) child?.kill("SIGKILL");
+    });
+
+    test("a write is told to the process that does not relay; killed, the relay's slot is taken over and no write made meanwhile is lost", async () => {
+      const listen = await listener.client.listen({ resourceSubscriptions: [SHOW_1] });
+      try {
+        psql(databaseUrl, "UPDATE customers SET name = 'Before The Kill' WHERE id = 1");
+        await updatesReach(listener.updates, 1);
+
+        relay.kill("SIGKILL");
+        await until(() => !slotStreamed(databaseUrl), 5_000, "the killed relay's slot is let go");
+        // Written while nobody relays: the slot keeps them for whoever takes it over.
+        psql(databaseUrl, "UPDATE customers SET name = 'Nobody Relays' WHERE id = 1");
+        psql(databaseUrl, "UPDATE customers SET name = 'Still Nobody' WHERE id = 1");
+        await until(() => slotStreamed(databaseUrl), 10_000, "the survivor takes the slot over");
+        await until(() => listener.updates.length >= 2, 5_000, "the survivor hears the writes");
+        const shown = await listener.client.readResource({ uri: SHOW_1 });
+        assert.match(JSON.stringify(shown.contents), /Still Nobody/);
+
+        psql(databaseUrl, "UPDATE customers SET name = 'After The Takeover' WHERE id = 1");
+        const heard = listener.updates.length;
+        await updatesReach(listener.updates, heard + 1);
+      } finally {
+        await listen.close();
+      }
+    });
+  },
+);
