@@ -13,6 +13,8 @@ export interface CaptureChild {
   pulse(id: number): Promise<number>;
   /** The notifications of `bench_rows` it has heard so far. */
   count(): Promise<number>;
+  /** Its user + system CPU time so far, µs. */
+  cpu(): Promise<number>;
   /** SIGKILL, as a crash or the OOM killer would end it, sent now; resolves once it has exited. */
   kill(): Promise<void>;
   /** Ends its stdin: it closes its relay, listener and pool, and exits. */
@@ -53,7 +55,10 @@ export async function captureChild(
   // Stopping a child the bench killed writes to a closed pipe: nothing to tell.
   child.stdin.on("error", () => {});
   const pulses = new Map<string, (at: number) => void>();
-  const counts: ((count: number) => void)[] = [];
+  const answers = {
+    count: [] as ((value: number) => void)[],
+    cpu: [] as ((value: number) => void)[],
+  };
   let ready!: () => void;
   let relayed!: (at: number) => void;
   const started = new Promise<void>((resolve) => (ready = resolve));
@@ -62,22 +67,24 @@ export async function captureChild(
     const [kind, first, second] = line.split(" ");
     if (kind === "ready") ready();
     else if (kind === "relaying") relayed(Number(first));
-    else if (kind === "count") counts.shift()?.(Number(first));
+    else if (kind === "count" || kind === "cpu") answers[kind].shift()?.(Number(first));
     else if (kind === "log") said(line.slice("log ".length));
     else if (kind === "pulse") {
       pulses.get(first!)?.(Number(second));
       pulses.delete(first!);
     }
   });
+  const ask = (question: keyof typeof answers) => {
+    const answer = new Promise<number>((resolve) => answers[question].push(resolve));
+    child.stdin.write(`${question}\n`);
+    return within(answer, `a child's answer to ${question}`);
+  };
   await within(started, `a ${capture} child listens`);
   return {
     relaying: () => within(relaying, `a ${capture} child relays`),
     pulse: (id) => new Promise((resolve) => pulses.set(String(id), resolve)),
-    count() {
-      const answer = new Promise<number>((resolve) => counts.push(resolve));
-      child.stdin.write("count\n");
-      return within(answer, "a child counts");
-    },
+    count: () => ask("count"),
+    cpu: () => ask("cpu"),
     async kill() {
       child.kill("SIGKILL");
       await exited;
