@@ -302,7 +302,7 @@ async function measureTakeovers(bench: Bench): Promise<number[]> {
       samples.push((await within(told, `the survivor hears bench_pulse ${id}`)) - killedAt);
       await gone;
       relay = standby;
-      standby = undefined;
+      standby = undefined; // the survivor relays now: a failed start must not stop it twice
       standby = await captureChild(bench.url, "logical", bench.hear);
     }
     return samples;
