@@ -33,6 +33,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["postgres", async () => (await import("./postgres.bench.ts")).postgresBench],
   ["postgres-rows", async () => (await import("./postgresRows.bench.ts")).postgresRowsBench],
   ["replicas", async () => (await import("./replicas.bench.ts")).replicasBench],
+  ["capture", async () => (await import("./capture.bench.ts")).captureBench],
   ["startup", async () => (await import("./startup.bench.ts")).startupBench],
   ["stacks", async () => (await import("./stacks.bench.ts")).stacksBench],
   ["saturated-pool", async () => (await import("./saturatedPool.bench.ts")).saturatedPoolBench],
