@@ -12,22 +12,25 @@ describe("livecmd db install", { skip: server.skip }, () => {
       url,
       "CREATE TABLE notes (id integer PRIMARY KEY); CREATE SCHEMA crm; CREATE TABLE crm.leads (id integer)",
     );
+    const logical = psql(url, "SHOW wal_level") === "logical";
     const first = await livecmd(["db", "install", "--url", url]);
     assert.equal(first.code, 0, first.stderr);
+    const captured = logical
+      ? "captured by logical decoding \\(wal_level = logical, and the role may replicate\\)"
+      : "captured by triggers that NOTIFY: wal_level is replica";
     assert.match(
       first.stdout,
-      /^livecmd: the change feed is installed on postgres:\/\/.*; 2 tables newly watched\n$/,
+      new RegExp(
+        `^livecmd: the change feed is installed on postgres://.*; 2 tables newly watched\\nlivecmd: PostgreSQL's changes are ${captured}.*\\n$`,
+      ),
     );
     const second = await livecmd(["db", "install"], { DATABASE_URL: url });
     assert.equal(second.code, 0, second.stderr);
-    assert.match(second.stdout, /; 0 tables newly watched\n$/);
-    assert.equal(
-      psql(
-        url,
-        "SELECT string_agg(tgrelid::regclass::text, ',' ORDER BY tgrelid::regclass::text) FROM pg_trigger WHERE tgname = 'livecmd_notify_update'",
-      ),
-      "crm.leads,notes",
-    );
+    assert.match(second.stdout, /; 0 tables newly watched\n/);
+    const watched = logical
+      ? "SELECT string_agg(oid::regclass::text, ',' ORDER BY oid::regclass::text) FROM pg_class WHERE relreplident = 'f' AND relkind = 'r' AND relnamespace <> 'livecmd'::regnamespace AND relnamespace <> 'pg_catalog'::regnamespace"
+      : "SELECT string_agg(tgrelid::regclass::text, ',' ORDER BY tgrelid::regclass::text) FROM pg_trigger WHERE tgname = 'livecmd_notify_update'";
+    assert.equal(psql(url, watched), "crm.leads,notes");
   });
 
   test("without a database, with a URL that is not postgres://, or with nothing listening: one line, exit 2", async () => {
