@@ -9,8 +9,15 @@
 set -euo pipefail
 action=${1:?usage: postgres-cluster.sh start|stop DIR}
 dir=${2:?usage: postgres-cluster.sh start|stop DIR}
+# Commits are not flushed to disk (fsync off), so committing synchronously costs nothing, and a
+# WAL sender, which sends only what was flushed, then sends each commit at once (asynchronous,
+# it would wait for the WAL writer, up to wal_writer_delay).
+commit=off
 settings=""
-if [ "${3:-}" = logical ]; then settings=" -c wal_level=logical -c max_replication_slots=1000 -c max_wal_senders=200 -c max_slot_wal_keep_size=1GB"; fi
+if [ "${3:-}" = logical ]; then
+  commit=on
+  settings=" -c wal_level=logical -c max_replication_slots=1000 -c max_wal_senders=200 -c max_slot_wal_keep_size=1GB"
+fi
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 if [ -z "$bin" ] && command -v pg_ctl >/dev/null; then bin=$(dirname "$(command -v pg_ctl)"); fi
 if [ -z "$bin" ]; then
@@ -29,7 +36,7 @@ case "$action" in
       { cat "$dir/initdb.log" >&2; exit 1; }
     # Durability is not wanted from a throwaway cluster; speed is.
     as_owner "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait --silent \
-      -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c max_connections=400 -c fsync=off -c synchronous_commit=off -c full_page_writes=off$settings" \
+      -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c max_connections=400 -c fsync=off -c synchronous_commit=$commit -c full_page_writes=off$settings" \
       start || { cat "$dir/server.log" >&2; exit 1; }
     echo "postgres://postgres@localhost/postgres?host=$dir"
     ;;
