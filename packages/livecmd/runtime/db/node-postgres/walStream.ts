@@ -27,9 +27,16 @@ export function walStreamOf(connection: Readonly<Record<string, unknown>>): Open
     // Messages are decoded as they arrive and handed over in turn: a keepalive is sent on at
     // once, and says whether any message before it still waits.
     let handed = 0;
+    // A stop asked while the service still connects finds no connection to end: the connection
+    // made next is ended as its streaming starts, or it would hold the slot (and the process).
+    let stopped = false;
+    service.on("start", () => {
+      if (stopped) void service.stop();
+    });
     return {
       run: (each) =>
         new Promise<void>((resolve, reject) => {
+          if (stopped) return resolve();
           service.on("data", async (_lsn: string, message: Pgoutput.Message) => {
             await each(message as WalMessage);
             handed += 1;
@@ -47,6 +54,7 @@ export function walStreamOf(connection: Readonly<Record<string, unknown>>): Open
         await service.acknowledge(lsn);
       },
       stop: async () => {
+        stopped = true;
         await service.stop();
       },
     };
