@@ -27,10 +27,13 @@ export function walStreamOf(connection: Readonly<Record<string, unknown>>): Open
     // Messages are decoded as they arrive and handed over in turn: a keepalive is sent on at
     // once, and says whether any message before it still waits.
     let handed = 0;
-    // A stop asked while the service still connects finds no connection to end: the connection
-    // made next is ended as its streaming starts, or it would hold the slot (and the process).
+    // A stop asked while the service still connects is done as its streaming starts: ending a
+    // pg client that is connecting may never settle, and left alone the connection would hold
+    // the slot (and keep the process alive).
     let stopped = false;
+    let streaming = false;
     service.on("start", () => {
+      streaming = true;
       if (stopped) void service.stop();
     });
     return {
@@ -55,7 +58,7 @@ export function walStreamOf(connection: Readonly<Record<string, unknown>>): Open
       },
       stop: async () => {
         stopped = true;
-        await service.stop();
+        if (streaming) await service.stop();
       },
     };
   };
