@@ -130,16 +130,14 @@ function packageOf(file: string): string | undefined {
  */
 function boundaryCrossings(file: string, source: string): string[] {
   const own = packageOf(file)!;
-  const specifiers = source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)["'](\.[^"']*)["']/g);
-  return [...specifiers]
-    .map(([, specifier]) => specifier!)
-    .filter((specifier) => {
-      const target = path.posix.join(path.posix.dirname(file), specifier);
-      return (
-        packageOf(target) !== own ||
-        target.startsWith(`${own}/runtime/`) !== file.startsWith(`${own}/runtime/`)
-      );
-    });
+  return importsOf(file, source)
+    .filter(
+      ({ target, relative }) =>
+        relative &&
+        (packageOf(target) !== own ||
+          target.startsWith(`${own}/runtime/`) !== file.startsWith(`${own}/runtime/`)),
+    )
+    .map(({ specifier }) => specifier);
 }
 
 // The packages ship apart, so each reaches another as any package's user would: by its name
@@ -211,6 +209,8 @@ function roomOf(file: string, rooms: readonly string[]): string | undefined {
  * name), and whether a value crosses.
  */
 interface Import {
+  /** As the file writes it. */
+  specifier: string;
   target: string;
   relative: boolean;
   value: boolean;
@@ -250,7 +250,7 @@ function importsOf(file: string, source: string): Import[] {
   const add = (specifier: string, value: boolean, dynamic = false) => {
     const relative = specifier.startsWith(".");
     const target = relative ? path.posix.join(path.posix.dirname(file), specifier) : specifier;
-    found.push({ target, relative, value, dynamic });
+    found.push({ specifier, target, relative, value, dynamic });
   };
   const visit = (node: ts.Node): void => {
     if (
