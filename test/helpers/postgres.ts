@@ -24,9 +24,15 @@ export function postgresServer(): PostgresServer {
   return server;
 }
 
-function ownCluster(): PostgresServer {
+/**
+ * A throwaway cluster of this test process's own (`logical`: with `wal_level = logical`), for a
+ * test that changes what the server does for every session; stopped when the process exits.
+ */
+export function ownCluster(kind?: "logical"): PostgresServer {
   const dir = mkdtempSync(path.join(tmpdir(), "livecmd-pg-"));
-  const started = spawnSync("bash", [SCRIPT, "start", dir], { encoding: "utf8" });
+  const started = spawnSync("bash", [SCRIPT, "start", dir, ...(kind ? [kind] : [])], {
+    encoding: "utf8",
+  });
   if (started.status === NO_BINARIES) {
     rmSync(dir, { recursive: true, force: true });
     return { skip: `no PostgreSQL here: ${started.stderr.trim()}` };

@@ -39,7 +39,7 @@ export function rootOf(relation: string): string {
 export const ANNOUNCE = `${LIVECMD_SCHEMA}.announce`;
 
 /** Serializes installs by every process and `livecmd db install` on one database. */
-const INSTALL_LOCK = "hashtext('livecmd install')";
+export const INSTALL_LOCK = "hashtext('livecmd install')";
 
 /** The trigger installed by versions before row images (one statement trigger, the table's name). */
 export const OLD_TRIGGER = "livecmd_notify";

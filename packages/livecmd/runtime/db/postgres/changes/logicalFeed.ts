@@ -1,5 +1,6 @@
 import { LIVECMD_SCHEMA } from "../livecmdSchema.ts";
 import { OLD_TRIGGER, TRIGGERS } from "./changeFeed.ts";
+import { SET_FULL_IDENTITY } from "./replicaIdentities.ts";
 import { MESSAGE_PREFIX } from "./walChanges.ts";
 
 /** The publication the relay streams: every table, a partition's rows as its root's. */
@@ -15,7 +16,7 @@ const USER_TABLES = /* sql */ `
 /**
  * `watch_tables()` of the `logical` mode: no trigger on any table (those of the `triggers` mode
  * dropped), each table's old rows logged whole (`REPLICA IDENTITY FULL`, so an update or delete
- * carries the old values filters compare), and each in the publication when it is not for all
+ * carries the old values filters compare; what it had kept, `replicaIdentities.ts`), and each in the publication when it is not for all
  * tables (a role that may not create one for all). A table the role does not own is left as it
  * is: its old rows carry their replica identity alone, and a filter on another column counts
  * every change to it. Returns how many tables it set to log old rows whole.
@@ -36,8 +37,7 @@ ${[OLD_TRIGGER, ...TRIGGERS.map(([name]) => name)]
   END LOOP;
   FOR target IN ${USER_TABLES} AND c.relreplident <> 'f' ORDER BY 1
   LOOP
-    BEGIN
-      EXECUTE format('ALTER TABLE %s REPLICA IDENTITY FULL', target);
+    BEGIN${SET_FULL_IDENTITY}
       added := added + 1;
     EXCEPTION WHEN insufficient_privilege THEN
       NULL; -- Not its owner: its old rows carry their replica identity alone.
@@ -72,6 +72,26 @@ BEGIN
     END;
   END IF;
 END $$;`;
+
+/**
+ * Whether a snapshot taken now sees every transaction of `xids` (32-bit ids, as pgoutput sends
+ * them, placed in the 64-bit id space by the snapshot's xmax: they are within 2^31 of it).
+ * PostgreSQL sends a commit down the slot once it is flushed, a moment before other sessions
+ * see it (the committing backend leaves the proc array after the flush, and after a synchronous
+ * standby answers): a reader re-run on the notification then would read the rows as they were.
+ */
+export const SEEN_BY_ALL = `${LIVECMD_SCHEMA}.seen_by_all`;
+
+export const CREATE_SEEN_BY_ALL = /* sql */ `
+CREATE OR REPLACE FUNCTION ${SEEN_BY_ALL}(xids bigint[]) RETURNS boolean LANGUAGE sql STABLE AS $$
+  SELECT NOT EXISTS (
+    SELECT FROM pg_current_snapshot() AS snap,
+                LATERAL (SELECT pg_snapshot_xmax(snap)::text::bigint AS xmax) AS s,
+                unnest(xids) AS x
+     WHERE NOT pg_visible_in_snapshot(
+             (s.xmax + (((x - (s.xmax & 4294967295) + 2147483648) & 4294967295) - 2147483648))::text::xid8,
+             snap))
+$$;`;
 
 /** `ANNOUNCE` of the `logical` mode: a message in the WAL, which the relay passes on in commit order. */
 export const ANNOUNCE_BY_MESSAGE = (announce: string) => /* sql */ `

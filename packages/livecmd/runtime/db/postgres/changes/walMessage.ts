@@ -5,7 +5,8 @@
  * livecmd's logical messages, and the server's keepalives.
  */
 export type WalMessage =
-  | { readonly tag: "begin" }
+  /** `xid`: the transaction's id, 32 bits as the WAL has it. */
+  | { readonly tag: "begin"; readonly xid: number }
   | { readonly tag: "commit"; readonly commitEndLsn: string | null }
   | WalRelation
   | { readonly tag: "insert"; readonly relation: WalRelation; readonly new: WalTuple }

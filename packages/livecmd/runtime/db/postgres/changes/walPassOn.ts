@@ -1,11 +1,22 @@
 import type { PgQueryable } from "../pgLibrary.ts";
 import { CHANGES_CHANNEL } from "./changeFeed.ts";
+import { SEEN_BY_ALL } from "./logicalFeed.ts";
 import { MESSAGE_PREFIX, WalTransaction } from "./walChanges.ts";
 import type { WalMessage, WalStream, WalTuple } from "./walMessage.ts";
 import { WalRelations } from "./walRelations.ts";
 
 /** Payloads held before the stream waits for them to be passed on (a relay catching up). */
 const HELD_AT_MOST = 5_000;
+
+/** How long the relay waits before it looks again whether every session sees a commit. */
+const UNSEEN_RETRY_MS = 1;
+
+/**
+ * The payloads notified, in one statement, once a snapshot taken now sees every transaction
+ * they tell of (`SEEN_BY_ALL`); none while one is not seen yet.
+ */
+const NOTIFY_WHEN_SEEN = /* sql */ `
+SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload WHERE ${SEEN_BY_ALL}($3::bigint[])`;
 
 /**
  * What a relay does with the stream: each committed transaction turned into the trigger feed's
@@ -17,9 +28,19 @@ const HELD_AT_MOST = 5_000;
 export class WalPassOn {
   readonly #relations: WalRelations;
   #transaction: WalTransaction | undefined;
+  /** The id of the transaction whose changes come now. */
+  #xid: number | undefined;
   #held: string[] = [];
+  /** The transactions the payloads held tell of, to be seen by every session before they are. */
+  #heldXids: number[] = [];
   #heldLsn: string | undefined;
-  #sending: Promise<void> | undefined;
+  /**
+   * Whether a turn of sending runs. Set and cleared with no await between the look at what is
+   * held and the clearing: a payload held in between would wait for the next commit.
+   */
+  #sending = false;
+  /** The turn of sending that runs, or the last: a relay catching up waits on it. */
+  #drained: Promise<void> = Promise.resolve();
   #failed: Error | undefined;
   /** The last position confirmed: every keepalive is answered with it when the relay is busy. */
   #confirmed: string;
@@ -43,11 +64,17 @@ export class WalPassOn {
         return this.#relations.learn(message);
       case "begin":
         this.#transaction = new WalTransaction();
+        this.#xid = message.xid;
         return;
       case "commit":
-        this.#hold(this.#transaction?.payloads() ?? [], message.commitEndLsn ?? undefined);
+        this.#hold(
+          this.#transaction?.payloads() ?? [],
+          message.commitEndLsn ?? undefined,
+          this.#xid,
+        );
         this.#transaction = undefined;
-        if (this.#held.length > HELD_AT_MOST) await this.#sending;
+        this.#xid = undefined;
+        if (this.#held.length > HELD_AT_MOST) await this.#drained;
         return;
       case "message":
         return this.#said(message.prefix, message.transactional, message.content);
@@ -109,10 +136,13 @@ export class WalPassOn {
     await this.stream.confirm(this.#confirmed);
   }
 
-  #hold(payloads: readonly string[], lsn: string | undefined): void {
+  #hold(payloads: readonly string[], lsn: string | undefined, xid?: number): void {
     this.#held.push(...payloads);
+    if (xid !== undefined && payloads.length > 0) this.#heldXids.push(xid);
     if (lsn !== undefined) this.#heldLsn = lsn;
-    this.#sending ??= this.#send().finally(() => (this.#sending = undefined));
+    if (this.#sending) return;
+    this.#sending = true;
+    this.#drained = this.#send();
   }
 
   /** Sends what is held, in turns, until nothing is; a failure stops the relay. */
@@ -120,14 +150,12 @@ export class WalPassOn {
     try {
       while (this.#held.length > 0 || this.#heldLsn !== undefined) {
         const payloads = this.#held;
+        const xids = this.#heldXids;
         const lsn = this.#heldLsn;
         this.#held = [];
+        this.#heldXids = [];
         this.#heldLsn = undefined;
-        if (payloads.length > 0)
-          await this.db.query({
-            text: "SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload",
-            values: [CHANGES_CHANNEL, payloads],
-          });
+        if (payloads.length > 0) await this.#notifyWhenSeen(payloads, xids);
         if (lsn !== undefined) {
           await this.stream.confirm(lsn);
           this.#confirmed = lsn;
@@ -136,6 +164,19 @@ export class WalPassOn {
     } catch (error) {
       this.#failed = error as Error;
       await this.stream.stop();
+    } finally {
+      this.#sending = false;
+    }
+  }
+  /** Notifies `payloads` once every session sees the transactions `xids` they tell of. */
+  async #notifyWhenSeen(payloads: readonly string[], xids: readonly number[]): Promise<void> {
+    for (;;) {
+      const { rows } = await this.db.query({
+        text: NOTIFY_WHEN_SEEN,
+        values: [CHANGES_CHANNEL, payloads, xids],
+      });
+      if (rows.length > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, UNSEEN_RETRY_MS));
     }
   }
 }
