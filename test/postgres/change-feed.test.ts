@@ -259,7 +259,7 @@ describe("PostgreSQL: the change feed", { skip: server.skip }, () => {
     }
   });
 
-  test("logical: installing from three processes at once leaves no trigger, one slot, and every table logging old rows whole; a table created later too", async (t) => {
+  test("logical: installing from three processes at once leaves no trigger, one slot, and every table logging old rows whole, a table created later too; back to triggers, they log what they did before", async (t) => {
     if (psql(server.url!, "SHOW wal_level") !== "logical")
       return t.skip("wal_level is not logical");
     const { app, url } = await library([], "triggers");
@@ -278,6 +278,19 @@ describe("PostgreSQL: the change feed", { skip: server.skip }, () => {
       assert.equal(
         psql(url, "SELECT count(*) FROM pg_replication_slots WHERE database = current_database()"),
         "1",
+      );
+      // Back to triggers: the tables get the replica identity they had, and the slot goes.
+      await installedTwiceAtOnce(url, "triggers");
+      assert.equal(
+        psql(
+          url,
+          "SELECT count(*) FROM pg_class WHERE relreplident = 'f' AND relnamespace = 'public'::regnamespace",
+        ),
+        "0",
+      );
+      assert.equal(
+        psql(url, "SELECT count(*) FROM pg_replication_slots WHERE database = current_database()"),
+        "0",
       );
     } finally {
       await app.close();

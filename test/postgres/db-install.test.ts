@@ -33,6 +33,80 @@ describe("livecmd db install", { skip: server.skip }, () => {
     assert.equal(psql(url, watched), "crm.leads,notes");
   });
 
+  test("uninstall removes what install made, the tables' replica identities given back; status says the mode and warns of a slot nobody reads", async () => {
+    const url = await emptyDatabase(server.url!);
+    psql(
+      url,
+      `CREATE TABLE notes (id integer PRIMARY KEY);
+       CREATE TABLE codes (code text NOT NULL, CONSTRAINT codes_code UNIQUE (code));
+       ALTER TABLE codes REPLICA IDENTITY USING INDEX codes_code;
+       CREATE TABLE logs (line text); ALTER TABLE logs REPLICA IDENTITY NOTHING`,
+    );
+    const identities = () =>
+      psql(
+        url,
+        "SELECT string_agg(relname || ':' || relreplident::text, ',' ORDER BY relname) FROM pg_class WHERE relname IN ('notes', 'codes', 'logs')",
+      );
+    assert.equal(identities(), "codes:i,logs:n,notes:d");
+    const logical = psql(url, "SHOW wal_level") === "logical";
+    assert.equal((await livecmd(["db", "install", "--url", url])).code, 0);
+    assert.equal(identities(), logical ? "codes:f,logs:f,notes:f" : "codes:i,logs:n,notes:d");
+
+    const status = await livecmd(["db", "status", "--url", url]);
+    const slot = psql(
+      url,
+      "SELECT 'livecmd_' || oid FROM pg_database WHERE datname = current_database()",
+    );
+    if (logical) {
+      assert.equal(status.code, 1, status.stderr);
+      assert.match(status.stdout, /^livecmd: postgres:\/\/.*: logical decoding installed\n/);
+      assert.match(
+        status.stdout,
+        new RegExp(`\\nlivecmd: slot ${slot}: read by no process; .* of WAL kept, `),
+      );
+      assert.match(
+        status.stdout,
+        new RegExp(
+          `\\nlivecmd: warning: slot ${slot} is read by nobody \\(no process serves this database\\) and keeps .* of WAL, up to max_slot_wal_keep_size = 1GB; .*run livecmd db uninstall if it no longer serves here\\n$`,
+        ),
+      );
+    } else {
+      assert.equal(status.code, 0, status.stderr);
+      assert.match(
+        status.stdout,
+        /^livecmd: postgres:\/\/.*: triggers that NOTIFY installed\nlivecmd: a process starting with capture "auto" would use triggers: wal_level is replica.*\n$/,
+      );
+    }
+
+    const removed = await livecmd(["db", "uninstall"], { DATABASE_URL: url });
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.match(
+      removed.stdout,
+      logical
+        ? new RegExp(
+            `^livecmd: removed slot ${slot}, publication livecmd, schema livecmd from postgres://.*; 3 tables have the replica identity back that they had before\\n$`,
+          )
+        : /^livecmd: removed the triggers of 3 tables, schema livecmd from postgres:\/\/.*\n$/,
+    );
+    assert.equal(identities(), "codes:i,logs:n,notes:d");
+    assert.equal(
+      psql(
+        url,
+        `SELECT (SELECT count(*) FROM pg_namespace WHERE nspname = 'livecmd') + (SELECT count(*) FROM pg_publication)
+              + (SELECT count(*) FROM pg_replication_slots WHERE database = current_database())
+              + (SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'livecmd%') + (SELECT count(*) FROM pg_event_trigger)`,
+      ),
+      "0",
+    );
+    const again = await livecmd(["db", "uninstall", "--url", url]);
+    assert.match(again.stdout, /^livecmd: nothing of livecmd's is installed on postgres:\/\/.*\n$/);
+    const after = await livecmd(["db", "status", "--url", url]);
+    assert.match(
+      after.stdout,
+      /^livecmd: postgres:\/\/.*: not installed \(a serving process installs it on start, as livecmd db install does\)\n/,
+    );
+  });
+
   test("without a database, with a URL that is not postgres://, or with nothing listening: one line, exit 2", async () => {
     const cases: [string[], NodeJS.ProcessEnv, RegExp][] = [
       [

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
 import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/client";
+import { livecmd } from "../helpers/cli.ts";
 import { updatesListener, updatesReach } from "../helpers/updatesListener.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { serveExample } from "../helpers/serveExample.ts";
@@ -51,6 +52,26 @@ describe(
     after(async () => {
       await listener?.client.close();
       for (const child of [relay, survivor]) child?.kill("SIGKILL");
+    });
+
+    test("db status names the backend that streams the slot; db uninstall refuses while one does, and removes nothing", async () => {
+      const status = await livecmd(["db", "status", "--url", databaseUrl]);
+      assert.equal(status.code, 0, status.stdout);
+      assert.match(
+        status.stdout,
+        /\nlivecmd: slot livecmd_\d+: streamed by backend \d+ \(a serving process's relay\); /,
+      );
+      const refused = await livecmd(["db", "uninstall", "--url", databaseUrl]);
+      assert.equal(refused.code, 2);
+      assert.match(
+        refused.stderr,
+        /^livecmd: a livecmd process relays this database's changes \(slot livecmd_\d+, streamed by backend pid \d+\); stop every process that serves the app, then run db uninstall again\n$/,
+      );
+      assert.equal(
+        psql(databaseUrl, "SELECT count(*) FROM pg_publication WHERE pubname = 'livecmd'"),
+        "1",
+      );
+      assert.ok(slotStreamed(databaseUrl));
     });
 
     test("a write is told to the process that does not relay; killed, the relay's slot is taken over and no write made meanwhile is lost", async () => {

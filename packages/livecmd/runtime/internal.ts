@@ -70,16 +70,19 @@ export async function stdioServing() {
 }
 
 /**
- * What `livecmd db install` needs of PostgreSQL, loaded on the call: the connection checks and
- * the change feed's SQL, which no other command reads.
+ * What `livecmd db install`, `status` and `uninstall` need of PostgreSQL, loaded on the call:
+ * the connection checks and the change feed's SQL, which no other command reads.
  */
 export async function postgresInstall() {
-  const [connection, { loadPg }, { firstConnection }, changeFeed] = await Promise.all([
-    import("./db/postgres/connectionProblem.ts"),
-    import("./db/node-postgres/loadPg.ts"),
-    import("./db/postgres/firstConnection.ts"),
-    import("./db/postgres/changes/installChangeFeed.ts"),
-  ]);
+  const [connection, { loadPg }, { firstConnection }, changeFeed, status, uninstall] =
+    await Promise.all([
+      import("./db/postgres/connectionProblem.ts"),
+      import("./db/node-postgres/loadPg.ts"),
+      import("./db/postgres/firstConnection.ts"),
+      import("./db/postgres/changes/installChangeFeed.ts"),
+      import("./db/postgres/changes/captureStatus.ts"),
+      import("./db/postgres/changes/uninstallCapture.ts"),
+    ]);
   const { redacted, urlProblem } = connection;
   const { captureLine, hasEventTriggers, installCapture, WITHOUT_EVENT_TRIGGERS } = changeFeed;
   return {
@@ -91,5 +94,9 @@ export async function postgresInstall() {
     hasEventTriggers,
     installCapture,
     WITHOUT_EVENT_TRIGGERS,
+    captureStatus: status.captureStatus,
+    statusWarnings: status.statusWarnings,
+    bytesText: status.bytesText,
+    uninstallCapture: uninstall.uninstallCapture,
   };
 }

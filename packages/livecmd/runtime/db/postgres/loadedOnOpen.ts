@@ -15,6 +15,7 @@ export {
   WITHOUT_EVENT_TRIGGERS,
 } from "./changes/installChangeFeed.ts";
 export { LogicalRelay } from "./changes/logicalRelay.ts";
+export { keepsWalWithoutLimit, UNLIMITED_KEEP } from "./changes/captureStatus.ts";
 export { pageReads } from "./plan/pageReads.ts";
 export { explainStatement } from "./plan/planTables.ts";
 export { activityOf, unaccounted } from "./plan/readsCheck.ts";

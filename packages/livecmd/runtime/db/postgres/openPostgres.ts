@@ -113,6 +113,8 @@ async function installed(shared: PostgresConnection, options: OpenOptions): Prom
   });
   const { capture } = await feed.installCapture(shared.pool, options.capture);
   if (!(await feed.hasEventTriggers(shared.pool))) options.log(feed.WITHOUT_EVENT_TRIGGERS);
+  if (capture.mode === "logical" && (await feed.keepsWalWithoutLimit(shared.pool)))
+    options.log(`livecmd: warning: ${feed.UNLIMITED_KEEP}`);
   for (const name of await feed.unknownFunctions(shared.pool, options.pureFunctions))
     options.log(
       `livecmd: postgres(url, { pureFunctions }) names ${JSON.stringify(name)}, which is no function of this database ("name" or "schema.name", no parentheses)`,

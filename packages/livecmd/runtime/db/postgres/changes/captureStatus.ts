@@ -51,29 +51,40 @@ export async function captureStatus(pool: PgPool): Promise<CaptureStatus> {
   return { installed, allowed: await chosenCapture(pool, "auto"), slot, keepSize: found.keepSize };
 }
 
-/** Why a slot no process reads should not stay, or undefined. */
-export function unreadSlotWarning(status: CaptureStatus): string | undefined {
-  const { slot, keepSize, installed } = status;
+/**
+ * What should not stay as it is: a slot that no process reads (it keeps WAL), and a server that
+ * lets such a slot keep WAL without limit.
+ */
+export function statusWarnings(status: CaptureStatus): string[] {
+  return [unreadSlot(status), unlimitedKeep(status)].filter((line) => line !== undefined);
+}
+
+function unreadSlot({ slot, keepSize, installed }: CaptureStatus): string | undefined {
   if (!slot || slot.relay !== null) return undefined;
-  const limit =
-    keepSize === "-1"
-      ? "max_slot_wal_keep_size is -1, so until the disk is full"
-      : `up to max_slot_wal_keep_size = ${keepSize}, and then PostgreSQL lets it go and the next relay re-runs every watch`;
   const left =
     installed === "logical"
       ? "no process serves this database"
       : "it is left from the logical mode";
+  const limit =
+    keepSize === "-1"
+      ? "until the disk is full (max_slot_wal_keep_size is -1)"
+      : `up to max_slot_wal_keep_size = ${keepSize}; past it PostgreSQL lets the slot go, and the next relay re-runs every watch`;
   return `slot ${slot.name} is read by nobody (${left}) and keeps ${bytesText(slot.kept)} of WAL, ${limit}: serve the app, or run livecmd db uninstall if it no longer serves here`;
 }
 
-/** Said when a slot can keep WAL without limit. */
-export function unlimitedKeepWarning({
-  keepSize,
-  slot,
-  installed,
-}: CaptureStatus): string | undefined {
+function unlimitedKeep({ keepSize, slot, installed }: CaptureStatus): string | undefined {
   if (keepSize !== "-1" || (!slot && installed !== "logical")) return undefined;
-  return "max_slot_wal_keep_size is -1: a slot nobody reads keeps WAL until the disk is full; set a limit (ALTER SYSTEM SET max_slot_wal_keep_size = '10GB'; SELECT pg_reload_conf())";
+  return UNLIMITED_KEEP;
+}
+
+/** Said by `db status`, and on start in the `logical` mode, when a slot may keep WAL without limit. */
+export const UNLIMITED_KEEP =
+  "max_slot_wal_keep_size is -1: a slot nobody reads keeps WAL until the disk is full; set a limit (ALTER SYSTEM SET max_slot_wal_keep_size = '10GB'; SELECT pg_reload_conf())";
+
+/** Whether the server lets a slot keep WAL without limit. */
+export async function keepsWalWithoutLimit(pool: PgPool): Promise<boolean> {
+  const { rows } = await pool.query({ text: "SHOW max_slot_wal_keep_size" });
+  return (rows[0] as { max_slot_wal_keep_size: string }).max_slot_wal_keep_size === "-1";
 }
 
 /** `1.5 MB`: bytes as a person reads them. */
