@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from "yargs";
-import { isSetupError } from "livecmd/internal";
+import { isSetupError, type postgresInstall } from "livecmd/internal";
 import { InputError } from "./inputError.ts";
 
 interface DbArguments {
