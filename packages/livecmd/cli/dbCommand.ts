@@ -6,7 +6,7 @@ interface DbArguments {
   url?: string;
 }
 
-type PostgresInstall = Awaited<ReturnType<(typeof import("livecmd/internal"))["postgresInstall"]>>;
+type PostgresInstall = Awaited<ReturnType<typeof postgresInstall>>;
 type PgPool = Parameters<PostgresInstall["installCapture"]>[0];
 
 /** What each `db` command is given: the pool (one connection), its URL as logs print it, livecmd's PostgreSQL half. */
