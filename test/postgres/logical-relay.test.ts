@@ -74,6 +74,30 @@ describe(
       assert.ok(slotStreamed(databaseUrl));
     });
 
+    test("a relay that stalls (SIGSTOP) holds no writer up, keeps its slot, and once it runs again every write made meanwhile reaches the other process", async () => {
+      const listen = await listener.client.listen({ resourceSubscriptions: [SHOW_1] });
+      try {
+        relay.kill("SIGSTOP");
+        try {
+          // Each commits at once, though nobody passes its change on.
+          for (const name of ["Stalled One", "Stalled Two", "Stalled Three"])
+            psql(databaseUrl, `UPDATE customers SET name = '${name}' WHERE id = 1`);
+          const status = await livecmd(["db", "status", "--url", databaseUrl]);
+          assert.match(status.stdout, /, [1-9][\d.]* (B|kB) not yet passed on; /);
+          assert.ok(slotStreamed(databaseUrl), "a stalled relay keeps its slot");
+          assert.deepEqual(listener.updates, []);
+        } finally {
+          relay.kill("SIGCONT");
+        }
+        await until(() => listener.updates.length > 0, 5_000, "the writes reach the listener");
+        const shown = await listener.client.readResource({ uri: SHOW_1 });
+        assert.match(JSON.stringify(shown.contents), /Stalled Three/);
+      } finally {
+        await listen.close();
+        listener.updates.length = 0;
+      }
+    });
+
     test("a write is told to the process that does not relay; killed, the relay's slot is taken over and no write made meanwhile is lost", async () => {
       const listen = await listener.client.listen({ resourceSubscriptions: [SHOW_1] });
       try {
