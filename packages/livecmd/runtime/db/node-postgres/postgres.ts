@@ -144,8 +144,17 @@ function foundPool(
     handleText: typeof handle === "string" ? `the pool livecmd made for ${where}` : where,
     ownsPool: typeof handle === "string" || isClient(handle),
     openWalStream: async (slot, publication) =>
-      (await import("./walStream.ts")).walStreamOf({ ...pool.options })(slot, publication),
+      (await import("./walStream.ts")).walStreamOf(connectionOf(handle))(slot, publication),
   };
+}
+
+/**
+ * The settings of a connection to where `handle` connects (the relay's replication connection
+ * is made with them): the pool livecmd observes is not the app's object, and knows none.
+ */
+function connectionOf(handle: string | PgPool | PgClient): Record<string, unknown> {
+  if (typeof handle === "string") return { connectionString: handle };
+  return isPool(handle) ? { ...handle.options } : connectionConfigOf(handle);
 }
 
 /**
