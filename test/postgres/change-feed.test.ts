@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import pg from "pg";
 import { defineApp, type App } from "../../packages/livecmd/runtime/model/app.ts";
 import { command } from "../../packages/livecmd/runtime/model/command.ts";
 import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
@@ -293,6 +294,40 @@ describe("PostgreSQL: the change feed", { skip: server.skip }, () => {
         "0",
       );
     } finally {
+      await app.close();
+    }
+  });
+
+  test("an install that waits on a table an app transaction holds lets go first: the app's write that then needs the table it held commits, and the install follows", async () => {
+    const url = await emptyDatabase(server.url!);
+    psql(url, SCHEMA);
+    const writer = new pg.Client({ connectionString: url });
+    await writer.connect();
+    const app = defineApp({
+      name: "late",
+      commands: {},
+      agent: { grant: [] },
+      database: postgres(url),
+    });
+    try {
+      // books held, authors not yet: a foreign key check on authors comes later.
+      await writer.query("BEGIN");
+      await writer.query("LOCK TABLE books IN ROW EXCLUSIVE MODE");
+      const opened = app.db.get("SELECT 1 AS one");
+      for (let waited = 0; ; waited += 10) {
+        const waiting = psql(
+          url,
+          "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%livecmd%'",
+        );
+        if (waiting !== "0") break;
+        assert.ok(waited < 10_000, "the install never waited for books");
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await writer.query("INSERT INTO books VALUES (3, 1, 'Always Coming Home')");
+      await writer.query("COMMIT");
+      assert.deepEqual(await opened, { one: 1 });
+    } finally {
+      await writer.end();
       await app.close();
     }
   });

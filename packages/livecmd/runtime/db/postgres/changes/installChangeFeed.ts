@@ -5,7 +5,12 @@ import {
   type CaptureChoice,
   type CaptureMode,
 } from "./captureMode.ts";
-import { CHANGES_CHANNEL, DDL_EVENT_TRIGGER, NEW_TABLES_EVENT_TRIGGER } from "./changeFeed.ts";
+import {
+  CHANGES_CHANNEL,
+  DDL_EVENT_TRIGGER,
+  INSTALL_LOCK,
+  NEW_TABLES_EVENT_TRIGGER,
+} from "./changeFeed.ts";
 import { changeFeedInstall } from "./feedInstall.ts";
 import { dropSlot, ensuredSlot, SLOT_BEGAN } from "./logicalSlot.ts";
 
@@ -23,14 +28,50 @@ export async function hasEventTriggers(pool: PgPool): Promise<boolean> {
 }
 
 /**
- * Installs the change feed of `mode` in one transaction; returns how many tables it changed
- * now (given their triggers, or set to log their old rows whole).
+ * How long the install waits for a lock on one of the app's tables before it lets go of all it
+ * holds and tries again. Shorter than `deadlock_timeout` (1 s): where the install and an app
+ * transaction wait on each other (the install holds one table and wants another the app's
+ * transaction holds, which wants the first for a foreign key), the install is the one that
+ * gives up, never the app's write; and writers queued behind the install wait this long at most.
+ */
+const LOCK_WAIT = "100ms";
+
+/** How many times the install is tried before a start fails for tables locked all along. */
+const LOCKED_TRIES = 50;
+
+/** SQLSTATEs of an install that lost a wait for a lock: tried again, after a pause. */
+const LOST_A_LOCK_WAIT = new Set(["55P03", "40P01"]);
+
+/**
+ * Installs the change feed of `mode` in one transaction, tried again while the app's own
+ * transactions keep a table it changes locked; returns how many tables it changed now (given
+ * their triggers, or set to log their old rows whole).
  */
 export async function installChangeFeed(pool: PgPool, mode: CaptureMode): Promise<number> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await installOnce(pool, mode);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (!code || !LOST_A_LOCK_WAIT.has(code)) throw error;
+      if (tries === LOCKED_TRIES)
+        throw new Error(
+          `livecmd could not install its change feed: the app's tables stayed locked by other transactions through ${LOCKED_TRIES} tries (${(error as Error).message}); end long transactions, or run livecmd db install when the database is quieter`,
+          { cause: error },
+        );
+      await new Promise((resolve) => setTimeout(resolve, 20 * tries));
+    }
+  }
+}
+
+async function installOnce(pool: PgPool, mode: CaptureMode): Promise<number> {
   const client = await pool.connect();
   try {
     await client.query({ text: "BEGIN" });
     try {
+      // Installs wait for each other without a limit (they hold nothing then); then the app's tables.
+      await client.query({ text: `SELECT pg_advisory_xact_lock(${INSTALL_LOCK})` });
+      await client.query({ text: `SET LOCAL lock_timeout = '${LOCK_WAIT}'` });
       const results = (await client.query({ text: changeFeedInstall(mode) })) as unknown as
         { rows: { added?: number }[] }[] | { rows: { added?: number }[] };
       await client.query({ text: "COMMIT" });
