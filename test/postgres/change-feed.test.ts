@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import path from "node:path";
 import pg from "pg";
 import { defineApp, type App } from "../../packages/livecmd/runtime/model/app.ts";
 import { command } from "../../packages/livecmd/runtime/model/command.ts";
@@ -7,6 +8,7 @@ import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgr
 import type { CaptureChoice } from "../../packages/livecmd/runtime/db/postgres/changes/captureMode.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
 import type { Subscriber } from "../../packages/livecmd/runtime/live/watchGroups.ts";
+import { root, run } from "../helpers/cli.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 
 const server = postgresServer();
@@ -330,5 +332,16 @@ describe("PostgreSQL: the change feed", { skip: server.skip }, () => {
       await writer.end();
       await app.close();
     }
+  });
+
+  test("a script that used the app and never closes it ends on its own: neither the feed's connection nor the relay's hold its process", async () => {
+    const url = await emptyDatabase(server.url!);
+    const ran = await run(
+      process.execPath,
+      [...process.execArgv, path.join(root, "test/helpers/appLeftOpen.ts")],
+      { cwd: root, env: { ...process.env, DATABASE_URL: url }, timeoutMs: 20_000 },
+    );
+    assert.equal(ran.code, 0, `the script did not end on its own: ${ran.stderr}`);
+    assert.equal(ran.stdout, "caught up\n");
   });
 });

@@ -1,5 +1,6 @@
 import { LogicalReplicationService, PgoutputPlugin, type Pgoutput } from "pg-logical-replication";
 import type { OpenWalStream, WalMessage } from "../postgres/changes/walMessage.ts";
+import { clientSocket } from "../postgres/clientSocket.ts";
 
 /**
  * The settings the relay's connection decodes under: values written as the trigger feed's
@@ -34,6 +35,7 @@ export function walStreamOf(connection: Readonly<Record<string, unknown>>): Open
     let streaming = false;
     service.on("start", () => {
       streaming = true;
+      clientSocket((service as unknown as { _client?: unknown })._client)?.unref?.();
       if (stopped) void service.stop();
     });
     return {

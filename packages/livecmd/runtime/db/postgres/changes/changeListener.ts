@@ -1,4 +1,5 @@
 import { keepServing } from "../../../problems/keepServing.ts";
+import { clientSocket } from "../clientSocket.ts";
 import { ANY_TABLE } from "../../anyTable.ts";
 import { anyRowsOf, type TableChange } from "../../keyedAccess.ts";
 import { ANNOUNCE, CHANGES_CHANNEL } from "./changeFeed.ts";
@@ -136,9 +137,7 @@ export class ChangeListener {
    * app): a server is kept alive by what it serves. It does while a `caughtUp` waits on it.
    */
   #holdProcess(): void {
-    const socket = (
-      this.#client as { connection?: { stream?: { ref?: () => void; unref?: () => void } } }
-    )?.connection?.stream;
+    const socket = clientSocket(this.#client);
     if (this.#waiting.size > 0) socket?.ref?.();
     else socket?.unref?.();
   }

@@ -1,3 +1,4 @@
+import { clientSocket } from "../clientSocket.ts";
 import type { PgClient, PgPool } from "../pgLibrary.ts";
 import { ensuredSlot, SLOT_BEGAN } from "./logicalSlot.ts";
 import { PUBLICATION } from "./logicalFeed.ts";
@@ -74,7 +75,10 @@ export class LogicalRelay {
       const { rows } = await client.query({
         text: `SELECT pg_try_advisory_lock(${RELAY_LOCK}) AS led`,
       });
-      if ((rows[0] as { led: boolean }).led) return client;
+      if ((rows[0] as { led: boolean }).led) {
+        clientSocket(client)?.unref?.();
+        return client;
+      }
       client.release();
       return undefined;
     } catch (error) {
