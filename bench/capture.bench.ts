@@ -84,6 +84,8 @@ export const captureBench: BenchModule = {
         },
       };
       const runs = await measureCommits(bench, context.log);
+      context.log("capture: the triggers mode's trigger ending in NOTIFY or in a change table");
+      const sinks = await measureSinks(bench);
       const latencies = {} as Record<Exclude<Capture, "none">, number[]>;
       for (const capture of ["triggers", "logical"] as const) {
         context.log(`capture: commit → notification, ${capture}, ${PULSES} writes`);
@@ -91,7 +93,7 @@ export const captureBench: BenchModule = {
       }
       context.log(`capture: SIGKILL of the relay → first notification, ${KILLS} kills`);
       const takeovers = await measureTakeovers(bench);
-      return section(runs, latencies, takeovers, said);
+      return section(runs, sinks, latencies, takeovers, said);
     } finally {
       await pool.end();
       rmSync(scriptDir, { recursive: true, force: true });
@@ -180,6 +182,48 @@ async function measureCommits(bench: Bench, log: (text: string) => void): Promis
       );
       const block = await commitBlock(bench, capture);
       for (const writers of WRITERS) runs[capture][writers].push(block[writers]);
+    }
+  return runs;
+}
+
+/**
+ * Where the `triggers` mode's statement trigger puts what it built: NOTIFY at commit, as it
+ * does, or a row of a change table that one process would read and pass on (as SQLite's change
+ * log is read) instead. Writers alone: nobody listens or reads, so this is what the sink costs
+ * a writer's commit.
+ */
+type Sink = "none" | "notify" | "table";
+const SINKS: readonly Sink[] = ["none", "notify", "table"];
+type SinkRuns = Record<Sink, Record<(typeof WRITERS)[number], number[]>>;
+
+/** The trigger's NOTIFY, as livecmd installs it: swapped for an INSERT into the change table. */
+const NOTIFY_CALL = "PERFORM pg_notify('livecmd_changes', payload);";
+
+async function setSink(pool: pg.Pool, sink: Sink): Promise<void> {
+  await setCapture(pool, sink === "none" ? "none" : "triggers");
+  if (sink !== "table") return;
+  const { rows } = await pool.query<{ definition: string }>(
+    `SELECT pg_get_functiondef('${LIVECMD_SCHEMA}.notify_change()'::regprocedure) AS definition`,
+  );
+  const definition = rows[0]!.definition;
+  if (!definition.includes(NOTIFY_CALL))
+    throw new Error(`bench capture: the trigger function no longer says ${NOTIFY_CALL}`);
+  await pool.query(
+    `CREATE TABLE ${LIVECMD_SCHEMA}.bench_changes (id bigserial PRIMARY KEY, payload text NOT NULL);
+     ${definition.replace(NOTIFY_CALL, `INSERT INTO ${LIVECMD_SCHEMA}.bench_changes (payload) VALUES (payload);`)}`,
+  );
+}
+
+/** `ROUNDS` rounds of each sink in turn (the order turned by one a round), 1 then 8 writers. */
+async function measureSinks(bench: Bench): Promise<SinkRuns> {
+  const runs = {} as SinkRuns;
+  for (const sink of SINKS) runs[sink] = { 1: [], 8: [] };
+  for (let round = 0; round < ROUNDS; round++)
+    for (let k = 0; k < SINKS.length; k++) {
+      const sink = SINKS[(round + k) % SINKS.length]!;
+      bench.phase = `sinks round ${round + 1} ${sink}`;
+      await setSink(bench.pool, sink);
+      for (const writers of WRITERS) runs[sink][writers].push(await pgbench(bench, writers));
     }
   return runs;
 }
@@ -372,6 +416,33 @@ function keptUp(runs: Run[], capture: Capture, writers: number): Comparison {
   };
 }
 
+const SINK_NAMES: Record<Sink, string> = {
+  none: "no capture",
+  notify: "the `triggers` mode's trigger, NOTIFY (nobody listening)",
+  table: "the same trigger into a change table (nobody reading)",
+};
+
+function sinkComparisons(runs: SinkRuns, figures: Figure[]): Comparison[] {
+  const comparisons: Comparison[] = [];
+  for (const writers of WRITERS) {
+    const [none, notify, table] = SINKS.map((sink) =>
+      figureOf(
+        `${writersText(writers)}, ${SINK_NAMES[sink]}: commits/s`,
+        "per s",
+        runs[sink][writers],
+        runs[sink][writers],
+      ),
+    ) as [Figure, Figure, Figure];
+    figures.push(none, notify, table);
+    comparisons.push(
+      ratio(`capture sink, ${writersText(writers)}: change table / NOTIFY`, table, notify),
+      ratio(`capture sink, ${writersText(writers)}: NOTIFY / no capture`, notify, none),
+      ratio(`capture sink, ${writersText(writers)}: change table / no capture`, table, none),
+    );
+  }
+  return comparisons;
+}
+
 function latencyComparisons(latencies: Record<"triggers" | "logical", number[]>): Comparison[] {
   const comparisons: Comparison[] = [];
   for (const capture of ["triggers", "logical"] as const)
@@ -389,12 +460,13 @@ function latencyComparisons(latencies: Record<"triggers" | "logical", number[]>)
 
 function section(
   runs: Runs,
+  sinks: SinkRuns,
   latencies: Record<"triggers" | "logical", number[]>,
   takeovers: number[],
   said: Logged[],
 ): Section {
   const figures: Figure[] = [];
-  const comparisons = commitComparisons(runs, figures);
+  const comparisons = [...commitComparisons(runs, figures), ...sinkComparisons(sinks, figures)];
   comparisons.push(...latencyComparisons(latencies), ...takeoverComparisons(takeovers), {
     label: "capture logical: relays stopped by an error, whole run",
     value: said.filter(({ line }) => RELAY_STOPPED.test(line)).length,
@@ -435,6 +507,7 @@ const METHOD = [
   `Writers: Debian's pgbench (prepared, \`-T ${SECONDS}\`, \`-c\` 1 then 8, \`-j\` up to 2), each transaction one autocommit \`UPDATE bench_rows SET n = n + 1 WHERE id = random(1, ${ROWS})\`; commits counted by what they added to n.`,
   `${ROUNDS} rounds, each of every capture in turn (order turned each round): no capture (livecmd's schema, publication, slot and REPLICA IDENTITY FULL removed); the \`triggers\` mode installed by \`installCapture(pool, "triggers")\` and one child process listening through livecmd's \`ChangeListener\`; the \`logical\` mode installed by \`installCapture(pool, "logical")\` and one child running \`ChangeListener\` and \`LogicalRelay\` (as \`openPostgres.ts\` does), pgbench started once it relays. Ratios are the median of the per-round ratios.`,
   "Kept up: the child's count of notifications of bench_rows against the commits, polled every 20 ms from pgbench's exit until equal (or 20 s).",
+  `Sinks: ${ROUNDS} more rounds of no capture, the \`triggers\` mode's statement trigger as installed (images built, then NOTIFY at commit), and the same function with its NOTIFY replaced by an INSERT into a change table (\`bench_changes\`, a bigserial key and the payload), order turned each round, pgbench with 1 then 8 writers, nobody listening or reading: what each sink costs a writer.`,
   `Commit → notification: ${PULSES} single-row UPDATEs of another table from the bench process, one at a time ${PULSE_GAP_MS} ms apart, each timed on the wall clock from the UPDATE's return to the child's hearing of that row's image (after ${WARM_PULSES} unmeasured).`,
   `Takeover: two children in the logical mode; ${KILLS} times, after a random pause within the relay retry period (${RELAY_RETRY_MS} ms), SIGKILL of the one relaying and an UPDATE right after, timed from the kill to the survivor's hearing of it; a new standby started after each.`,
 ];
