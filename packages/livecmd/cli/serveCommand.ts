@@ -273,9 +273,6 @@ async function serve(
       `app "${app.name}" cannot open its database: ${error.message.replace(/^livecmd: /, "")}`,
     );
   });
-  const engine = engineOf(app);
-  const capture = engine.hasDatabase ? engine.db.captureText?.() : undefined;
-  if (capture) options.log.info(capture.replace(/^livecmd: /, ""));
   if (http === undefined) {
     const { serveStdio } = await stdioServing();
     // What serveStdio refuses (a stale catalog, a page size or limit out of range) is the
@@ -287,6 +284,7 @@ async function serve(
       throw new InputError((error as Error).message);
     }
     options.log.info(`serving app "${app.name}" over stdio`);
+    sayCapture(app, options.log);
     // Serving ends with stdin. What is left open then is the app's own (a pg.Pool's idle
     // clients), which would hold the process for their timeout.
     process.stdin.once("end", () => void serving.close().then(() => process.exit(0)));
@@ -302,6 +300,7 @@ async function serve(
     throw new InputError((error as Error).message.replace(/^livecmd: /, ""));
   }
   process.stdout.write(`livecmd: serving app "${app.name}" at ${serving.url.href}\n`);
+  sayCapture(app, options.log);
   // A balancer's SIGTERM: drain (requests in progress finish, streams end gracefully), exit 0.
   const stop = () => {
     options.log.info("draining: no new connections; ending streams, finishing requests");
@@ -309,6 +308,16 @@ async function serve(
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+}
+
+/**
+ * How the app's database changes are captured (PostgreSQL: logical decoding or triggers, and
+ * why), once serving: a start refused for bad flags says one line, not this one besides.
+ */
+function sayCapture(app: App, log: ServerLog): void {
+  const engine = engineOf(app);
+  const capture = engine.hasDatabase ? engine.db.captureText?.() : undefined;
+  if (capture) log.info(capture.replace(/^livecmd: /, ""));
 }
 
 /** The version in the package.json nearest above the app module: the server's version unless the app sets one. */

@@ -32,10 +32,11 @@ export function walStreamOf(connection: Readonly<Record<string, unknown>>): Open
     // pg client that is connecting may never settle, and left alone the connection would hold
     // the slot (and keep the process alive).
     let stopped = false;
+    const socketHolder = () => (service as unknown as { _client?: unknown })._client;
     let streaming = false;
     service.on("start", () => {
       streaming = true;
-      clientSocket((service as unknown as { _client?: unknown })._client)?.unref?.();
+      clientSocket(socketHolder())?.unref?.();
       if (stopped) void service.stop();
     });
     return {
@@ -60,7 +61,10 @@ export function walStreamOf(connection: Readonly<Record<string, unknown>>): Open
       },
       stop: async () => {
         stopped = true;
-        if (streaming) await service.stop();
+        if (!streaming) return;
+        // Its socket is unref'd: a close awaited on it alone would let the process end first.
+        clientSocket(socketHolder())?.ref?.();
+        await service.stop();
       },
     };
   };

@@ -21,6 +21,10 @@ export class LogicalRelay {
   #closed = false;
   #retry: NodeJS.Timeout | undefined;
   #stream: WalStream | undefined;
+  /** The attempt under way (or the last): a close waits for it to let go of its connections. */
+  #attempting: Promise<void> = Promise.resolve();
+  /** The connection holding the relay lock, while this process holds it. */
+  #lock: PgClient | undefined;
 
   constructor(
     private readonly pool: () => PgPool,
@@ -30,7 +34,7 @@ export class LogicalRelay {
   ) {}
 
   start(): void {
-    void this.#attempt();
+    this.#attempting = this.#attempt();
   }
 
   /** Whether this process streams the slot now. */
@@ -38,10 +42,14 @@ export class LogicalRelay {
     return this.#stream !== undefined;
   }
 
+  /** Stops relaying, and resolves once the lock's connection is let go (a pool then ends). */
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#retry);
+    // Unref'd while it relays; what the attempt still does on it is awaited now.
+    clientSocket(this.#lock)?.ref?.();
     await this.#stream?.stop();
+    await this.#attempting;
   }
 
   async #attempt(): Promise<void> {
@@ -51,6 +59,7 @@ export class LogicalRelay {
       return undefined;
     });
     if (lock) {
+      this.#lock = lock;
       try {
         await this.#relay(lock);
       } catch (error) {
@@ -60,11 +69,12 @@ export class LogicalRelay {
           );
       } finally {
         this.#stream = undefined;
+        this.#lock = undefined;
         lock.release(true);
       }
     }
     if (this.#closed) return;
-    this.#retry = setTimeout(() => void this.#attempt(), this.retryMs);
+    this.#retry = setTimeout(() => (this.#attempting = this.#attempt()), this.retryMs);
     this.#retry.unref();
   }
 
@@ -76,7 +86,7 @@ export class LogicalRelay {
         text: `SELECT pg_try_advisory_lock(${RELAY_LOCK}) AS led`,
       });
       if ((rows[0] as { led: boolean }).led) {
-        clientSocket(client)?.unref?.();
+        if (!this.#closed) clientSocket(client)?.unref?.();
         return client;
       }
       client.release();
@@ -89,6 +99,7 @@ export class LogicalRelay {
 
   /** Streams the slot, every statement of the relay on `lock`, the connection it holds the lock on. */
   async #relay(lock: PgClient): Promise<void> {
+    if (this.#closed) return;
     const slot = await ensuredSlot(lock);
     const stream = await this.openStream(slot.name, PUBLICATION);
     this.#stream = stream;
