@@ -10,7 +10,8 @@
  *
  *   npm run bench -- capture               # this row alone, printed, nothing written
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -187,21 +188,30 @@ async function measureCommits(bench: Bench, log: (text: string) => void): Promis
 }
 
 /**
- * Where the `triggers` mode's statement trigger puts what it built: NOTIFY at commit, as it
- * does, or a row of a change table that one process would read and pass on (as SQLite's change
- * log is read) instead. Writers alone: nobody listens or reads, so this is what the sink costs
- * a writer's commit.
+ * What a writer's commit pays for each way of capture, nobody passing anything on: no capture;
+ * the `triggers` mode's statement trigger, which NOTIFYs at commit; the same trigger writing a
+ * row of a change table that one process would read and pass on (as SQLite's change log is
+ * read) instead; and logical decoding as livecmd installs it, its slot read by PostgreSQL's own
+ * `pg_recvlogical` into /dev/null (the least any logical consumer costs: the WAL sender's
+ * decoding, with no relay behind it).
  */
-type Sink = "none" | "notify" | "table";
-const SINKS: readonly Sink[] = ["none", "notify", "table"];
+type Sink = "none" | "notify" | "table" | "decoded";
+const SINKS: readonly Sink[] = ["none", "notify", "table", "decoded"];
 type SinkRuns = Record<Sink, Record<(typeof WRITERS)[number], number[]>>;
 
 /** The trigger's NOTIFY, as livecmd installs it: swapped for an INSERT into the change table. */
 const NOTIFY_CALL = "PERFORM pg_notify('livecmd_changes', payload);";
 
-async function setSink(pool: pg.Pool, sink: Sink): Promise<void> {
-  await setCapture(pool, sink === "none" ? "none" : "triggers");
-  if (sink !== "table") return;
+/** Puts the database in `sink`; resolves what ends it (the `decoded` sink's reader). */
+async function setSink(bench: Bench, sink: Sink): Promise<() => Promise<void>> {
+  const { pool } = bench;
+  await setCapture(pool, sink === "none" ? "none" : sink === "decoded" ? "logical" : "triggers");
+  if (sink === "decoded") return slotReader(bench);
+  if (sink === "table") await writeChangeTable(pool);
+  return async () => {};
+}
+
+async function writeChangeTable(pool: pg.Pool): Promise<void> {
   const { rows } = await pool.query<{ definition: string }>(
     `SELECT pg_get_functiondef('${LIVECMD_SCHEMA}.notify_change()'::regprocedure) AS definition`,
   );
@@ -214,6 +224,29 @@ async function setSink(pool: pg.Pool, sink: Sink): Promise<void> {
   );
 }
 
+/** `pg_recvlogical` streaming livecmd's slot into /dev/null, once it streams; resolves its stop. */
+async function slotReader({ url, pool }: Bench): Promise<() => Promise<void>> {
+  const { rows } = await pool.query<{ slot: string }>(
+    "SELECT slot_name AS slot FROM pg_replication_slots WHERE database = current_database()",
+  );
+  const reader = spawn("pg_recvlogical", [
+    ...["-d", url, "--slot", rows[0]!.slot, "--start", "-f", "/dev/null"],
+    ...["-o", "proto_version=1", "-o", "publication_names=livecmd", "-o", "messages=true"],
+  ]);
+  const ended = once(reader, "exit");
+  for (let waited = 0; ; waited += 50) {
+    const active = await pool.query("SELECT 1 FROM pg_replication_slots WHERE active");
+    if (active.rowCount! > 0) break;
+    if (waited > 10_000)
+      throw new Error("bench capture: pg_recvlogical did not stream within 10 s");
+    await sleep(50);
+  }
+  return async () => {
+    reader.kill("SIGINT");
+    await ended;
+  };
+}
+
 /** `ROUNDS` rounds of each sink in turn (the order turned by one a round), 1 then 8 writers. */
 async function measureSinks(bench: Bench): Promise<SinkRuns> {
   const runs = {} as SinkRuns;
@@ -222,8 +255,12 @@ async function measureSinks(bench: Bench): Promise<SinkRuns> {
     for (let k = 0; k < SINKS.length; k++) {
       const sink = SINKS[(round + k) % SINKS.length]!;
       bench.phase = `sinks round ${round + 1} ${sink}`;
-      await setSink(bench.pool, sink);
-      for (const writers of WRITERS) runs[sink][writers].push(await pgbench(bench, writers));
+      const stop = await setSink(bench, sink);
+      try {
+        for (const writers of WRITERS) runs[sink][writers].push(await pgbench(bench, writers));
+      } finally {
+        await stop();
+      }
     }
   return runs;
 }
@@ -420,24 +457,30 @@ const SINK_NAMES: Record<Sink, string> = {
   none: "no capture",
   notify: "the `triggers` mode's trigger, NOTIFY (nobody listening)",
   table: "the same trigger into a change table (nobody reading)",
+  decoded: "logical decoding read by pg_recvlogical (no relay)",
 };
 
 function sinkComparisons(runs: SinkRuns, figures: Figure[]): Comparison[] {
   const comparisons: Comparison[] = [];
   for (const writers of WRITERS) {
-    const [none, notify, table] = SINKS.map((sink) =>
+    const [none, notify, table, decoded] = SINKS.map((sink) =>
       figureOf(
         `${writersText(writers)}, ${SINK_NAMES[sink]}: commits/s`,
         "per s",
         runs[sink][writers],
         runs[sink][writers],
       ),
-    ) as [Figure, Figure, Figure];
-    figures.push(none, notify, table);
+    ) as [Figure, Figure, Figure, Figure];
+    figures.push(none, notify, table, decoded);
     comparisons.push(
       ratio(`capture sink, ${writersText(writers)}: change table / NOTIFY`, table, notify),
       ratio(`capture sink, ${writersText(writers)}: NOTIFY / no capture`, notify, none),
       ratio(`capture sink, ${writersText(writers)}: change table / no capture`, table, none),
+      ratio(
+        `capture sink, ${writersText(writers)}: logical decoding read by pg_recvlogical / no capture`,
+        decoded,
+        none,
+      ),
     );
   }
   return comparisons;
@@ -507,7 +550,7 @@ const METHOD = [
   `Writers: Debian's pgbench (prepared, \`-T ${SECONDS}\`, \`-c\` 1 then 8, \`-j\` up to 2), each transaction one autocommit \`UPDATE bench_rows SET n = n + 1 WHERE id = random(1, ${ROWS})\`; commits counted by what they added to n.`,
   `${ROUNDS} rounds, each of every capture in turn (order turned each round): no capture (livecmd's schema, publication, slot and REPLICA IDENTITY FULL removed); the \`triggers\` mode installed by \`installCapture(pool, "triggers")\` and one child process listening through livecmd's \`ChangeListener\`; the \`logical\` mode installed by \`installCapture(pool, "logical")\` and one child running \`ChangeListener\` and \`LogicalRelay\` (as \`openPostgres.ts\` does), pgbench started once it relays. Ratios are the median of the per-round ratios.`,
   "Kept up: the child's count of notifications of bench_rows against the commits, polled every 20 ms from pgbench's exit until equal (or 20 s).",
-  `Sinks: ${ROUNDS} more rounds of no capture, the \`triggers\` mode's statement trigger as installed (images built, then NOTIFY at commit), and the same function with its NOTIFY replaced by an INSERT into a change table (\`bench_changes\`, a bigserial key and the payload), order turned each round, pgbench with 1 then 8 writers, nobody listening or reading: what each sink costs a writer.`,
+  `Sinks: ${ROUNDS} more rounds of no capture, the \`triggers\` mode's statement trigger as installed (images built, then NOTIFY at commit), the same function with its NOTIFY replaced by an INSERT into a change table (\`bench_changes\`, a bigserial key and the payload), and the \`logical\` mode's install with its slot read by Debian's \`pg_recvlogical\` (pgoutput, into /dev/null), order turned each round, pgbench with 1 then 8 writers, nobody listening, reading or relaying: what each costs a writer, and the least any logical consumer costs on these cores.`,
   `Commit → notification: ${PULSES} single-row UPDATEs of another table from the bench process, one at a time ${PULSE_GAP_MS} ms apart, each timed on the wall clock from the UPDATE's return to the child's hearing of that row's image (after ${WARM_PULSES} unmeasured).`,
   `Takeover: two children in the logical mode; ${KILLS} times, after a random pause within the relay retry period (${RELAY_RETRY_MS} ms), SIGKILL of the one relaying and an UPDATE right after, timed from the kill to the survivor's hearing of it; a new standby started after each.`,
 ];
