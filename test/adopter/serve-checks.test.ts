@@ -45,7 +45,7 @@ describe("livecmd serve in an adopter's project", () => {
       assert.equal(refused.code, 2, refused.stderr);
       assert.match(
         refused.stderr,
-        /^livecmd: catalog\.json no longer matches app "desk": tickets_open is not in catalog\.json\. Run `npx livecmd codegen` \(then your build, where the app is compiled\) and restart \(or serve with --allow-stale/,
+        /^livecmd: catalog\.json no longer matches app "desk": tickets_open is not in catalog\.json\. Run `npx livecmd codegen` \(then your build, where the app is compiled\) and restart \(or serve the catalog as it is: `allowStale: true` in the serving options, `--allow-stale` for livecmd serve\)/,
       );
       assert.equal(refused.stderr.trim().split("\n").length, 1);
       const client = await connect(project, ["--allow-stale"]);

@@ -159,7 +159,7 @@ export class ServedApp {
     const drift = catalogDrift(engine, engine.generated.catalog);
     if (drift.length > 0 && !options.allowStale) {
       throw new StaleCatalogError(
-        `livecmd: catalog.json no longer matches app "${app.name}": ${drift.join("; ")}. Run \`npx livecmd codegen\` (then your build, where the app is compiled) and restart (or serve with --allow-stale to serve the catalog as it is)`,
+        `livecmd: catalog.json no longer matches app "${app.name}": ${drift.join("; ")}. Run \`npx livecmd codegen\` (then your build, where the app is compiled) and restart (or serve the catalog as it is: \`allowStale: true\` in the serving options, \`--allow-stale\` for livecmd serve)`,
       );
     }
     const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
