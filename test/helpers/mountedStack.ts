@@ -6,7 +6,8 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { App } from "../../packages/livecmd/runtime/index.ts";
 import type { McpHandler, McpHandlerOptions } from "../../packages/livecmd/runtime/server/index.ts";
-import { livecmd } from "./cli.ts";
+import { packageVersionNear } from "../../packages/livecmd/runtime/server/served/packageVersion.ts";
+import { livecmd, root } from "./cli.ts";
 import { INITIALIZE } from "./rawStreams.ts";
 import { connectStackClient, STACK_CLIENTS } from "./stackClients.ts";
 
@@ -59,8 +60,12 @@ export function describeMountedStack(stack: MountedStack): void {
           await server.close();
         });
 
-        it(`is served on its era and reads ${stack.read.uri}`, async () => {
+        it(`is served on its era and reads ${stack.read.uri}; it says the version livecmd serve says of the app`, async () => {
           assert.equal(client.protocolVersion, kind.era);
+          assert.equal(
+            client.server?.version,
+            packageVersionNear(path.join(root, stack.folder, "app.ts")),
+          );
           assert.deepEqual(await client.read(stack.read.uri), stack.read.result);
         });
 

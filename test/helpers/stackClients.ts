@@ -15,6 +15,8 @@ export type StackClientKind = (typeof STACK_CLIENTS)[number];
 /** What a test does with a client, whichever SDK and era. */
 export interface StackClient {
   readonly protocolVersion: string | undefined;
+  /** The `serverInfo` the server gave at connect. */
+  readonly server: { name: string; version: string } | undefined;
   /** The JSON a read of `uri` returns. */
   read(uri: string): Promise<unknown>;
   /** The structured result of a tool call, which must succeed. */
@@ -83,6 +85,7 @@ async function connectV2(
   await client.connect(new StreamableHTTPClientTransport(url, transport));
   return {
     protocolVersion: client.getNegotiatedProtocolVersion(),
+    server: client.getServerVersion(),
     read: async (uri) => jsonOf(await client.readResource({ uri }, { cacheMode: "bypass" })),
     call: async (name, args) => resultOf(await client.callTool({ name, arguments: args })),
     async watch(uri) {
@@ -109,6 +112,7 @@ async function connectV1(
   await client.connect(connected);
   return {
     protocolVersion: connected.protocolVersion,
+    server: client.getServerVersion(),
     read: async (uri) => jsonOf(await client.readResource({ uri })),
     call: async (name, args) => resultOf(await client.callTool({ name, arguments: args })),
     watch: (uri) => subscribed(client, uri, pushStreamOpen),

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { CommandModule, Options } from "yargs";
 import type { App } from "livecmd";
@@ -14,6 +14,7 @@ import {
   engineOf,
   FAIR_SHARES,
   LOG_FORMATS,
+  packageVersionNear,
   stdioServing,
   type LogFormat,
 } from "livecmd/internal";
@@ -318,16 +319,6 @@ function sayCapture(app: App, log: ServerLog): void {
   const engine = engineOf(app);
   const capture = engine.hasDatabase ? engine.db.captureText?.() : undefined;
   if (capture) log.info(capture.replace(/^livecmd: /, ""));
-}
-
-/** The version in the package.json nearest above the app module: the server's version unless the app sets one. */
-function packageVersionNear(file: string): string | undefined {
-  for (let folder = path.dirname(file); ; folder = path.dirname(folder)) {
-    const manifest = path.join(folder, "package.json");
-    if (existsSync(manifest))
-      return (JSON.parse(readFileSync(manifest, "utf8")) as { version?: string }).version;
-    if (path.dirname(folder) === folder) return undefined;
-  }
 }
 
 function isPort(value: number): boolean {

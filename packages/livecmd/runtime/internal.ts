@@ -27,6 +27,7 @@ export {
 export { VERSION_META_KEY } from "./model/resultMeta.ts";
 export { isViewListing, viewUri } from "./model/viewResource.ts";
 export { isSetupError } from "./db/setupError.ts";
+export { packageVersionNear } from "./server/served/packageVersion.ts";
 export { isStruct, toolArguments } from "./model/commandArguments.ts";
 export { byCodeUnit } from "./text/byCodeUnit.ts";
 export { descriptionExamples } from "./text/descriptionExamples.ts";

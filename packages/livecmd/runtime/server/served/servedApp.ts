@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { entryPackageVersion } from "./packageVersion.ts";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import type { App, RunOptions } from "../../model/app.ts";
@@ -42,7 +43,10 @@ export interface ServeOptions {
    * `StaleCatalogError`: an agent would see yesterday's grant.
    */
   allowStale?: boolean;
-  /** `serverInfo.version` when the app sets none (the CLI passes the app's package.json version). */
+  /**
+   * `serverInfo.version` when the app sets none (the CLI passes the version of the package.json
+   * beside the app module); else the entry script's package's (`entryPackageVersion`).
+   */
   version?: string;
   /** How many URIs and listens may be watched at once; `DEFAULT_SUBSCRIPTION_LIMITS` for what is not given. */
   limits?: Partial<SubscriptionLimits>;
@@ -190,7 +194,7 @@ export class ServedApp {
     });
     this.serverInfo = {
       name: app.name,
-      version: app.version ?? options.version ?? UNVERSIONED,
+      version: app.version ?? options.version ?? entryPackageVersion() ?? UNVERSIONED,
       ...(app.description !== undefined && { description: app.description }),
     };
     if (drift.length > 0)
