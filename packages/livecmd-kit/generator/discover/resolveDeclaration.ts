@@ -1,17 +1,31 @@
 import {
   Node,
   SyntaxKind,
+  type BindingElement,
   type ImportDeclaration,
   type SourceFile,
   type Symbol as MorphSymbol,
   type VariableDeclaration,
 } from "ts-morph";
 
-/** Follows import aliases to the variable a symbol finally names, if it names one. */
+/**
+ * Follows import aliases, and names taken out of a module (`const { a, b: c } = commands`), to
+ * the variable a symbol finally names, if it names one.
+ */
 export function variableOf(symbol: MorphSymbol | undefined): VariableDeclaration | undefined {
   const target = symbol?.isAlias() ? symbol.getAliasedSymbol() : symbol;
   const declaration = target?.getValueDeclaration() ?? target?.getDeclarations()[0];
+  if (Node.isBindingElement(declaration)) return destructuredVariable(declaration);
   return Node.isVariableDeclaration(declaration) ? declaration : undefined;
+}
+
+/** The export an element of `const { ... } = commands` takes, where `commands` is a namespace import. */
+function destructuredVariable(element: BindingElement): VariableDeclaration | undefined {
+  const holder = element.getParent().getParent();
+  const source = Node.isVariableDeclaration(holder) ? holder.getInitializer() : undefined;
+  const name = element.getPropertyNameNode()?.getText() ?? element.getName();
+  const exported = source && moduleOf(source)?.getExport(name);
+  return exported ? variableOf(exported) : undefined;
 }
 
 /** The variable an expression such as `customers_show` or `customers.customers_show` refers to. */
