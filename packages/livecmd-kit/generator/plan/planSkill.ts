@@ -63,6 +63,15 @@ export interface ToolOnlySkill {
   description: string;
   /** Why it is a tool only, in one sentence. */
   why: string;
+  /** Its `tools/call` arguments, in the order its input schema lists them. */
+  arguments: ToolArgumentSkill[];
+}
+
+/** One argument of a tool, as the skill names it: its name, its JSON type in words, whether it must be given. */
+export interface ToolArgumentSkill {
+  name: string;
+  type: string;
+  required: boolean;
 }
 
 /** The longest `description` Agent Skills (and SEP-2640's hosts) take. */
@@ -169,7 +178,30 @@ function toolOnlySkill(entry: CommandEntry): ToolOnlySkill {
     ...(entry.title !== undefined && { title: entry.title }),
     description: entry.description,
     why: whyToolOnly(entry),
+    arguments: argumentSkills(entry.inputSchema),
   };
+}
+
+function argumentSkills(schema: JsonSchema): ToolArgumentSkill[] {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    type: jsonTypeInWords(property),
+    required: required.has(name),
+  }));
+}
+
+/** A JSON Schema's type as a person says it: `email string`, `integer list`, `one of "a", "b"`. */
+function jsonTypeInWords(schema: JsonSchema): string {
+  if (Array.isArray(schema.enum))
+    return `one of ${schema.enum.map((value) => JSON.stringify(value)).join(", ")}`;
+  if (schema.type === "array") return `${jsonTypeInWords((schema.items ?? {}) as JsonSchema)} list`;
+  const union = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
+  if (union) return union.map(jsonTypeInWords).join(" or ");
+  if (Array.isArray(schema.type)) return schema.type.join(" or ");
+  if (typeof schema.type !== "string") return "any JSON value";
+  return typeof schema.format === "string" ? `${schema.format} ${schema.type}` : schema.type;
 }
 
 function whyToolOnly(entry: CommandEntry): string {

@@ -89,9 +89,18 @@ function toolsOnly(tools: readonly ToolOnlySkill[]): string[][] {
     [`These have no URI to read or watch: call them with ${code("tools/call")}.`],
     tools.map((tool) => {
       const title = tool.title === undefined ? "" : ` (${tool.title})`;
-      return `- ${code(tool.command)}${title}: ${tool.description} ${tool.why}`;
+      return `- ${code(tool.command)}${title}: ${tool.description} ${tool.why}${argumentsOf(tool)}`;
     }),
   ];
+}
+
+/** ` Arguments: \`name\` (string, required), \`balance\` (number).`, or ` No arguments.` */
+function argumentsOf({ arguments: args }: ToolOnlySkill): string {
+  if (args.length === 0) return " No arguments.";
+  const each = args.map(
+    ({ name, type, required }) => `${code(name)} (${type}${required ? ", required" : ""})`,
+  );
+  return ` Arguments: ${each.join(", ")}.`;
 }
 
 function watching(skill: SkillPlan): string[][] {
