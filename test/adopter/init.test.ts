@@ -356,7 +356,7 @@ describe("livecmd init", () => {
       assert.match(
         init.stdout,
         new RegExp(
-          `^to install what the app needs, run: npm install --save-dev livecmd-kit@${VERSION} tsx@\\^4\\.0\\.0 typescript@`,
+          `^to install what the app needs, run: npm install --save-dev livecmd-kit@${VERSION} tsx@\\^4\\.0\\.0 typescript @types/node@`,
           "m",
         ),
       );

@@ -116,7 +116,7 @@ function conflictsIn(cwd: string, manifest: Manifest): string[] {
   return conflicts;
 }
 
-/** What the starter app needs and package.json does not declare yet, as `name@range`. */
+/** What the starter app needs and package.json does not declare yet, as `name@range` (or `name`: the latest). */
 function missingPackages(
   manifest: Manifest,
   driver: StarterDriver,
@@ -135,20 +135,22 @@ function missingPackages(
   const development: Record<string, string> = {
     [KIT]: version,
     ...DEV_PACKAGES,
-    typescript: "^5.9.0",
+    // No range: the TypeScript `npm i -D typescript` gives today (7.0 as of late 2026), which the starter compiles under.
+    typescript: "",
     "@types/node": `^${nodeMajor}.0.0`,
     ...(native && { "@types/better-sqlite3": "^7.6.0" }),
   };
   const specs = (wanted: Record<string, string>) =>
     Object.entries(wanted)
       .filter(([name]) => !declared.has(name))
-      .map(([name, range]) => `${name}@${range}`);
+      .map(([name, range]) => (range ? `${name}@${range}` : name));
   return { save: specs(runtime), saveDev: specs(development) };
 }
 
-/** `better-sqlite3` of `better-sqlite3@^12.0.0`, `@types/node` of `@types/node@^20.0.0`. */
+/** `better-sqlite3` of `better-sqlite3@^12.0.0`, `@types/node` of `@types/node@^20.0.0`, `typescript` of `typescript`. */
 function nameOf(spec: string): string {
-  return spec.slice(0, spec.lastIndexOf("@"));
+  const at = spec.lastIndexOf("@");
+  return at > 0 ? spec.slice(0, at) : spec;
 }
 
 function run(command: string[], cwd: string, log: (text: string) => void): Promise<void> {
