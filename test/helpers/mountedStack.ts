@@ -114,6 +114,33 @@ function frontDoorRules(stack: MountedStack): void {
   });
   after(() => server.close());
 
+  it("reads its requests' bodies itself, whatever parses the app's: a 5 MiB body is its 413 and one that is not JSON its -32700, as JSON-RPC", async () => {
+    const cases: [body: string, status: number, code: number, message: RegExp][] = [
+      [
+        "x".repeat(5 * 1024 * 1024),
+        413,
+        -32000,
+        /^Payload Too Large: Request body must not exceed 4194304 bytes/,
+      ],
+      ["{not json", 400, -32700, /Parse error/],
+    ];
+    for (const [body, status, code, message] of cases) {
+      const answer = await fetch(mcp, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${TOKEN}`,
+        },
+        body,
+      });
+      assert.equal(answer.status, status);
+      const error = ((await answer.json()) as { error?: { code: number; message: string } }).error;
+      assert.equal(error?.code, code, JSON.stringify(error));
+      assert.match(error.message, message);
+    }
+  });
+
   it("answers a request without a token 401 with a bearer challenge", async () => {
     const answer = await post(mcp, {});
     assert.equal(answer.status, 401);
