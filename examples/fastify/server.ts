@@ -11,28 +11,10 @@
  */
 import { pathToFileURL } from "node:url";
 import Fastify, { type FastifyInstance } from "fastify";
-import { InvalidArguments, Origin, type App } from "livecmd";
-import { mcpHandler, staticTokens, type McpHandler, type McpHandlerOptions } from "livecmd/server";
+import { InvalidArguments, Origin } from "livecmd";
+import { mcpHandler, staticTokens, type McpHandler } from "livecmd/server";
 import { createTasksApp } from "../express/app.ts";
-
-export interface TasksServerOptions {
-  port: number;
-  host?: string;
-  databasePath: string;
-  /** What the MCP endpoint is given besides the tokens (allowed origins, limits...). */
-  mcp?: McpHandlerOptions;
-  tokensFile?: string;
-}
-
-export interface RunningServer {
-  /** The server's root; the MCP endpoint is `/mcp` under it. */
-  url: URL;
-  app: App;
-  /** The MCP endpoint, mounted at `/mcp`. */
-  mcp: McpHandler;
-  /** Drains the MCP endpoint (requests in progress finish, streams end), then closes the server. */
-  close(): Promise<void>;
-}
+import type { RunningServer, TasksServerOptions } from "../express/server.ts";
 
 const AS_APP = { origin: Origin.App };
 
