@@ -14,9 +14,14 @@ dir=${2:?usage: postgres-cluster.sh start|stop DIR}
 # it would wait for the WAL writer, up to wal_writer_delay).
 commit=off
 settings=""
+# logical: every test database keeps a slot after its app closes, and every slot keeps the WAL
+# of the whole cluster since it was last read; past max_slot_wal_keep_size PostgreSQL lets a
+# slot go, and one still streamed is cut too when a transaction of another database holds its
+# restart point back that far (its relay then makes it again, after running transactions end).
+# 4GB keeps that from happening to the suites' live slots on a busy run; the disk takes it.
 if [ "${3:-}" = logical ]; then
   commit=on
-  settings=" -c wal_level=logical -c max_replication_slots=1000 -c max_wal_senders=200 -c max_slot_wal_keep_size=1GB"
+  settings=" -c wal_level=logical -c max_replication_slots=1000 -c max_wal_senders=200 -c max_slot_wal_keep_size=4GB"
 fi
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 if [ -z "$bin" ] && command -v pg_ctl >/dev/null; then bin=$(dirname "$(command -v pg_ctl)"); fi

@@ -10,10 +10,13 @@ const server = postgresServer();
 /** Short, so that the sweeps (every third of it) come often; no assertion is timed by it. */
 const IDLE_MS = 900;
 
-/** Until `check` holds, 10 s at most (a failure limit: the sweeps and NOTIFYs are not timed). */
+/**
+ * Until `check` holds, 30 s at most (a failure limit: the sweeps and NOTIFYs are not timed; with
+ * logical decoding a change waits for its relay, which a busy cluster can cut off and restart).
+ */
 async function eventually(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
   for (let waited = 0; !(await check()); waited += 20) {
-    if (waited > 10_000) assert.fail(`${what} within 10 s`);
+    if (waited > 30_000) assert.fail(`${what} within 30 s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
