@@ -8,24 +8,13 @@ import { createTasksApp } from "../../examples/express/app.ts";
 import { startTasksServer } from "../../examples/express/server.ts";
 import { mcpHandler, type McpHandler } from "../../packages/livecmd/runtime/server/index.ts";
 import { describeMountedStack } from "../helpers/mountedStack.ts";
+import { TASKS_STACK } from "../helpers/tasksStack.ts";
 import { INITIALIZE } from "../helpers/rawStreams.ts";
 
 describeMountedStack({
+  ...TASKS_STACK,
   name: "Express (examples/express)",
-  folder: "examples/express",
   start: (options) => startTasksServer({ port: 0, ...options }),
-  read: {
-    uri: "tasks://tasks_show/1",
-    result: { id: 1, title: "Water the plants", done: false },
-  },
-  watched: "tasks://tasks_open",
-  apiWrite: (root) =>
-    fetch(new URL("/api/tasks", root), {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ title: "Call the plumber" }),
-    }),
-  toolWrite: { name: "tasks_finish", arguments: { id: 2 } },
 });
 
 type Parsers = () => RequestHandler[];
