@@ -1,9 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { root } from "./cli.ts";
 
-/** `livecmd serve --http 0` on the example app, as a child process; resolves with its URL. */
-export function serveExample(databaseUrl: string): { child: ChildProcess; url: Promise<URL> } {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl };
+/** `livecmd serve --http 0` on the example app (with `extraEnv` besides), as a child process; resolves with its URL. */
+export function serveExample(
+  databaseUrl: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+): { child: ChildProcess; url: Promise<URL> } {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv, DATABASE_URL: databaseUrl };
   delete env.LIVECMD_EXAMPLE_DB;
   const child = spawn(
     process.execPath,

@@ -1,3 +1,4 @@
+import type { ChangeInterest } from "./changeInterest.ts";
 import type { KeyValue, TableRead } from "./keyedAccess.ts";
 import type { SessionStore, StoredSpentConfirmations } from "./sharedState.ts";
 
@@ -102,6 +103,11 @@ export interface AppDatabase extends Database {
    * is read, a page a turn: at once for most writes).
    */
   caughtUp(): Promise<void>;
+  /**
+   * What brings this process only the changes to what it watches, told each run's reads
+   * (PostgreSQL on a bus); absent where every change reaches every process.
+   */
+  changeInterest?(): ChangeInterest | undefined;
   /** Ends the connections (tests, and shutdown); the database cannot be used afterwards. */
   close(): Promise<void>;
 }

@@ -70,7 +70,10 @@ export class LiveRegistry {
 
   constructor(app: App, options: LiveRegistryOptions = {}) {
     const engine = (this.#engine = engineOf(app));
-    const groups = (this.#groups = new WatchGroups((group) => this.#scheduler.rerun(group)));
+    const groups = (this.#groups = new WatchGroups(
+      (group) => this.#scheduler.rerun(group),
+      () => engine.changeInterest(),
+    ));
     const failures = new BurstFailures(options.onError ?? logRerunError);
     const unseen = (this.#unseen = new UnseenReads(
       engine,

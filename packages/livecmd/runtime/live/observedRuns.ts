@@ -44,12 +44,16 @@ export class ObservedRuns {
     const started = first ? 0 : ++this.#reruns;
     const reads = new ReadSet(this.#options.matching);
     group.reading = reads;
+    const mark = this.#options.engine.changeInterest()?.mark();
     const { result, failure, sawPrincipal } = await this.#runOnce(group, reads, first, started);
-    group.reading = undefined;
     unseen.ran(group.command, reads, result !== FAILED);
     // What a failed run read before failing (a missing row's table) is what can make it succeed;
     // one that failed before reading anything keeps what it read last.
     if (result !== FAILED || !reads.empty || !group.reads) groups.read(group, reads);
+    // Changes routed to this process by what it watches: one made while the run read, before
+    // its reads' routes were taken, is told now (matched against `reading` still).
+    await this.#options.engine.changeInterest()?.fence(mark);
+    group.reading = undefined;
     if (!groups.has(group.key)) return;
     const changed = !first && result !== group.lastResult;
     group.lastResult = result;

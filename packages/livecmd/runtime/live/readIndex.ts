@@ -1,4 +1,5 @@
 import { ANY_TABLE } from "../db/anyTable.ts";
+import type { ChangeInterest } from "../db/changeInterest.ts";
 import type { KeyValue, TableChange } from "../db/keyedAccess.ts";
 import { FilterIndex } from "./filterIndex.ts";
 import type { ReadSet } from "./readSet.ts";
@@ -8,14 +9,18 @@ import type { ReadSet } from "./readSet.ts";
  * filtered readers through a `FilterIndex`. A change is looked up by the values of the rows it
  * touched, so a write costs what it changed, not what is watched: a change to tickets 7 finds the
  * readers of tickets.rowid 7, the filters that keep ticket 7 before or after, and the whole-table
- * readers of tickets, and nobody watching ticket 9.
+ * readers of tickets, and nobody watching ticket 9. Where changes are routed to a process by
+ * what it watches (a bus), `interest` is told every read set held and let go.
  */
 export class ReadIndex<Group> {
   readonly #whole = new Map<string, Set<Group>>();
   readonly #keyed = new Map<string, Map<string, Map<KeyValue, Set<Group>>>>();
   readonly #filters = new FilterIndex<Group>();
 
+  constructor(private readonly interest: () => ChangeInterest | undefined = () => undefined) {}
+
   add(group: Group, reads: ReadSet): void {
+    this.interest()?.add(reads);
     for (const table of reads.whole) entry(this.#whole, table, () => new Set()).add(group);
     for (const [table, columns] of reads.keyed) {
       const byColumn = entry(this.#keyed, table, () => new Map());
@@ -29,6 +34,7 @@ export class ReadIndex<Group> {
   }
 
   remove(group: Group, reads: ReadSet): void {
+    this.interest()?.remove(reads);
     for (const table of reads.whole) removeFrom(this.#whole, table, group);
     for (const [table, columns] of reads.keyed) {
       const byColumn = this.#keyed.get(table);

@@ -1,6 +1,7 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { principalOf } from "../model/principal.ts";
 import type { LastResult } from "./lastResult.ts";
+import type { ChangeInterest } from "../db/changeInterest.ts";
 import { ReadIndex } from "./readIndex.ts";
 import type { ReadSet } from "./readSet.ts";
 
@@ -44,11 +45,15 @@ export interface WatchGroup {
  */
 export class WatchGroups {
   readonly #groups = new Map<string, WatchGroup>();
-  readonly index = new ReadIndex<WatchGroup>();
+  readonly index: ReadIndex<WatchGroup>;
   readonly #rerun: (group: WatchGroup) => void;
 
-  constructor(rerun: (group: WatchGroup) => void) {
+  constructor(
+    rerun: (group: WatchGroup) => void,
+    interest?: () => ChangeInterest | undefined,
+  ) {
     this.#rerun = rerun;
+    this.index = new ReadIndex(interest);
   }
 
   get size(): number {

@@ -1,3 +1,4 @@
+import type { ChangeInterest } from "../db/changeInterest.ts";
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { ChangeListener, Completer, Invocation, Middleware, RunOptions } from "./app.ts";
 import {
@@ -185,6 +186,11 @@ export class AppEngine {
   /** Resolves once every write committed so far has been reported to `onChange` listeners. */
   async changesCaughtUp(): Promise<void> {
     await this.#database?.caughtUp();
+  }
+
+  /** What routes changes to this process by what it watches, if its database has it (`AppDatabase.changeInterest`). */
+  changeInterest(): ChangeInterest | undefined {
+    return this.#database?.changeInterest?.();
   }
 
   /** Closes the app's database, if it was opened (its connections, on PostgreSQL its change feed). */

@@ -54,6 +54,14 @@ export interface PostgresOptions {
    * triggers; `"logical"` fails to open without it; `"triggers"` always uses triggers.
    */
   capture?: CaptureChoice;
+  /**
+   * A NATS server with JetStream (`nats://host:4222`) that carries each change only to the
+   * processes watching one of its rows (or reading its table whole), instead of every process
+   * hearing every change: for many processes. Needs the `logical` capture mode and
+   * `@nats-io/transport-node` and `@nats-io/jetstream`; give every process of the database the
+   * same. `LIVECMD_BUS` when this is absent.
+   */
+  bus?: string;
 }
 
 /** A PostgreSQL database for `defineApp({ database })`, opened on first use. */
@@ -76,7 +84,8 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
   if (!target) throw new SetupError(NO_DATABASE);
   if (typeof target === "string") checkUrl(target);
   checkPureFunctions(options.pureFunctions);
-  const capture = checkedCaptureChoice(options.capture);
+  const bus = checkedBus(options.bus ?? (process.env.LIVECMD_BUS || undefined), options.capture);
+  const capture = bus && options.capture === undefined ? "logical" : checkedCaptureChoice(options.capture);
   const checkReads = options.checkReads ?? process.env.LIVECMD_CHECK_READS === "1";
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   return {
@@ -101,7 +110,7 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
       return openPostgres(
         shared,
         found,
-        { setUp: options.setUp, log, pureFunctions, capture },
+        { setUp: options.setUp, log, pureFunctions, capture, bus },
         changed,
       );
     },
@@ -117,6 +126,21 @@ function checkPureFunctions(names: unknown): void {
     throw new SetupError(
       `livecmd: postgres(url, { pureFunctions }) must be a list of function names ("name" or "schema.name"), not ${JSON.stringify(names)}`,
     );
+}
+
+/** The bus's URL, checked: a `nats://` or `tls://` URL, on the `logical` capture mode. */
+function checkedBus(bus: unknown, capture: unknown): string | undefined {
+  if (bus === undefined) return undefined;
+  const protocol = typeof bus === "string" && URL.canParse(bus) ? new URL(bus).protocol : undefined;
+  if (typeof bus !== "string" || (protocol !== "nats:" && protocol !== "tls:"))
+    throw new SetupError(
+      `livecmd: postgres(url, { bus }) (or LIVECMD_BUS) must be a NATS server's URL such as nats://127.0.0.1:4222, not ${JSON.stringify(bus)}`,
+    );
+  if (capture === "triggers")
+    throw new SetupError(
+      'livecmd: postgres(url, { bus }) needs the logical capture mode (the relay publishes on the bus), not capture: "triggers"; leave capture out',
+    );
+  return bus;
 }
 
 function checkUrl(url: string): void {

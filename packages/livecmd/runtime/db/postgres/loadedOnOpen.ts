@@ -14,7 +14,9 @@ export {
   installCapture,
   WITHOUT_EVENT_TRIGGERS,
 } from "./changes/installChangeFeed.ts";
-export { LogicalRelay } from "./changes/logicalRelay.ts";
+export { LogicalRelay, RELAY_RETRY_MS } from "./changes/logicalRelay.ts";
+export { connectBus } from "./bus/busConnection.ts";
+export { BusListener } from "./bus/busListener.ts";
 export { keepsWalWithoutLimit, UNLIMITED_KEEP } from "./changes/captureStatus.ts";
 export { pageReads } from "./plan/pageReads.ts";
 export { explainStatement } from "./plan/planTables.ts";

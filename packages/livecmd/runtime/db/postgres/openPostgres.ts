@@ -5,6 +5,8 @@ import type { TableChange } from "../keyedAccess.ts";
 import type { Capture, CaptureChoice } from "./changes/captureMode.ts";
 import type { ChangeListener } from "./changes/changeListener.ts";
 import type { LogicalRelay } from "./changes/logicalRelay.ts";
+import type { BusConnection } from "./bus/busConnection.ts";
+import type { BusListener } from "./bus/busListener.ts";
 import type { OpenWalStream } from "./changes/walMessage.ts";
 import { firstConnection } from "./firstConnection.ts";
 import type { PgPool } from "./pgLibrary.ts";
@@ -33,6 +35,8 @@ export interface OpenOptions {
   log: (line: string) => void;
   pureFunctions: ReadonlySet<string>;
   capture: CaptureChoice;
+  /** The bus's URL (`postgres({ bus })`), when changes go by it. */
+  bus?: string;
 }
 
 /**
@@ -56,6 +60,8 @@ export function openPostgres(
   // that may never come; what hears through it awaits `started`.
   let listener: ChangeListener | undefined;
   let relay: LogicalRelay | undefined;
+  let bus: BusConnection | undefined;
+  let busListener: BusListener | undefined;
   let captured: string | undefined;
   let ownsPool = false;
   const started = (async () => {
@@ -64,19 +70,27 @@ export function openPostgres(
     shared.handleText = pool.handleText;
     ownsPool = pool.ownsPool;
     await firstConnection(shared.pool, pool.where);
-    listener = await shared.dialect.openChanges(() => shared.pool, heard, options.log);
+    const loaded = await shared.loaded;
+    if (options.bus) bus = await loaded.connectBus(options.bus, shared.pool);
+    listener = await shared.dialect.openChanges(() => shared.pool, heard, options.log, !bus);
     const capture = await installed(shared, options);
-    captured = (await shared.loaded).captureLine(capture);
+    captured = loaded.captureLine(capture) + (bus ? `; on the bus at ${bus.where}` : "");
     await listener.start();
+    if (bus) {
+      busListener = new loaded.BusListener(bus, () => shared.pool, heard, options.log);
+      await busListener.start();
+    }
     if (capture.mode === "logical") {
-      relay = new (await shared.loaded).LogicalRelay(
+      relay = new loaded.LogicalRelay(
         () => shared.pool,
         pool.openWalStream,
         options.log,
+        loaded.RELAY_RETRY_MS,
+        bus,
       );
       relay.start();
     }
-    return listener;
+    return busListener ?? listener;
   })();
   const ready = started.then(() => {});
   // Every statement awaits `ready` and fails with its error; unawaited, it is no crash.
@@ -87,12 +101,18 @@ export function openPostgres(
     async caughtUp() {
       await (await startedOrNot())?.caughtUp();
     },
-    hear: async (channel, hears) => (await started).hear(channel, hears),
-    listening: () => listener?.listening ?? false,
+    hear: async (channel, hears) => {
+      await started;
+      return listener!.hear(channel, hears);
+    },
+    listening: () => (listener?.listening ?? false) && (busListener?.listening ?? true),
     captureText: () => captured,
+    changeInterest: () => busListener,
     async close() {
       await startedOrNot();
       await relay?.close();
+      await busListener?.close();
+      await bus?.nats.close();
       await listener?.close();
       if (ownsPool) await shared.pool.end();
     },
@@ -111,7 +131,8 @@ async function installed(shared: PostgresConnection, options: OpenOptions): Prom
       cause: error,
     });
   });
-  const { capture } = await feed.installCapture(shared.pool, options.capture);
+  const asker = options.bus ? "postgres({ bus })" : undefined;
+  const { capture } = await feed.installCapture(shared.pool, options.capture, asker);
   if (!(await feed.hasEventTriggers(shared.pool))) options.log(feed.WITHOUT_EVENT_TRIGGERS);
   if (capture.mode === "logical" && (await feed.keepsWalWithoutLimit(shared.pool)))
     options.log(`livecmd: warning: ${feed.UNLIMITED_KEEP}`);

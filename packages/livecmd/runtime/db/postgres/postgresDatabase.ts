@@ -19,6 +19,7 @@ import type { ExplainOptions, PlannedAccess } from "./plan/planTables.ts";
 import type { PlannedRead } from "./plan/planReads.ts";
 import type * as LoadedOnOpenModule from "./loadedOnOpen.ts";
 import type { PostgresDialect } from "./postgresDialect.ts";
+import type { ChangeInterest } from "../changeInterest.ts";
 import type { SessionStore, SharedState, StoredSpentConfirmations } from "../sharedState.ts";
 
 /** What the views of one database share beyond its connections. */
@@ -33,6 +34,8 @@ export interface DatabaseLifecycle {
   hear(channel: string, heard: (payload: string | undefined) => void): Promise<() => void>;
   /** How changes are captured (`captureLine`), once installed. */
   captureText(): string | undefined;
+  /** What routes changes to this process by what it watches: the bus, when it has one. */
+  changeInterest?(): ChangeInterest | undefined;
 }
 
 /** Where a statement is explained: on the connection it goes to (in a transaction or not), or on one of livecmd's. */
@@ -294,6 +297,10 @@ export class PostgresDatabase implements AppDatabase {
 
   captureText(): string | undefined {
     return this.lifecycle.captureText();
+  }
+
+  changeInterest(): ChangeInterest | undefined {
+    return this.lifecycle.changeInterest?.();
   }
 
   handleText(): string {

@@ -17,6 +17,7 @@ export type PostgresDialect = Dialect<
     pool: () => PgPool,
     changed: (changes: readonly TableChange[]) => void,
     log: (line: string) => void,
+    hearsFeed: boolean,
   ) => Promise<ChangeListener>,
   SharedOn
 >;
@@ -31,8 +32,8 @@ export const postgresDialect: PostgresDialect = {
   name: "PostgreSQL",
   planReads: async (client, text, options, inTransaction) =>
     (await import("./loadedOnOpen.ts")).explainStatement(client, text, options, inTransaction),
-  openChanges: async (pool, changed, log) =>
-    new (await import("./loadedOnOpen.ts")).ChangeListener(pool, changed, log),
+  openChanges: async (pool, changed, log, hearsFeed) =>
+    new (await import("./loadedOnOpen.ts")).ChangeListener(pool, changed, log, hearsFeed),
   /**
    * A key as a SQL literal: the change feed's text of any key type (integer, uuid, text) reads
    * back as the column's value in single quotes (`id = '7'`).

@@ -25,8 +25,15 @@ interface Allowed {
   replicates: boolean;
 }
 
-/** The capture mode of the database `pool` reaches, as `choice` asks; throws when it asks for one the database does not allow. */
-export async function chosenCapture(pool: PgPool, choice: CaptureChoice): Promise<Capture> {
+/**
+ * The capture mode of the database `pool` reaches, as `choice` asks; throws when it asks for one
+ * the database does not allow, in the words of what asked (`asker`).
+ */
+export async function chosenCapture(
+  pool: PgPool,
+  choice: CaptureChoice,
+  asker = 'postgres({ capture: "logical" })',
+): Promise<Capture> {
   if (choice === "triggers")
     return { mode: "triggers", why: 'postgres({ capture: "triggers" }) asks for it' };
   const { rows } = await pool.query({
@@ -39,7 +46,7 @@ export async function chosenCapture(pool: PgPool, choice: CaptureChoice): Promis
     return { mode: "logical", why: "wal_level = logical, and the role may replicate" };
   if (choice === "logical")
     throw new SetupError(
-      `livecmd: postgres({ capture: "logical" }) needs logical decoding, and ${missing}`,
+      `livecmd: ${asker} needs logical decoding, and ${missing}`,
     );
   return { mode: "triggers", why: `${missing} (writes would commit faster by logical decoding)` };
 }

@@ -3,13 +3,12 @@ import { clientSocket } from "../clientSocket.ts";
 import { ANY_TABLE } from "../../anyTable.ts";
 import { anyRowsOf, type TableChange } from "../../keyedAccess.ts";
 import { ANNOUNCE, CHANGES_CHANNEL } from "./changeFeed.ts";
+import { caughtUpMarker, isCaughtUpMarker } from "./caughtUpMarker.ts";
 import { changeOfPayload } from "./changePayload.ts";
 import type { PgClient, PgNotification, PgPool } from "../pgLibrary.ts";
 
 const FIRST_RETRY_MS = 100;
 const LAST_RETRY_MS = 5_000;
-/** Payloads of this process's own round trips through the feed; no table is named like this. */
-const CAUGHT_UP = `livecmd caught up ${process.pid}.`;
 
 /**
  * One connection that LISTENs to the change feed and reports each notified change. When the
@@ -32,6 +31,8 @@ export class ChangeListener {
     private readonly pool: () => PgPool,
     private readonly changed: (changes: readonly TableChange[]) => void,
     private readonly log: (line: string) => void,
+    /** Whether it hears the change feed's channel; not when changes come by the bus. */
+    private readonly hearsFeed = true,
   ) {}
 
   /** Resolves once listening; rejects when the first connection fails (nothing is retried then). */
@@ -46,7 +47,7 @@ export class ChangeListener {
    */
   async caughtUp(): Promise<void> {
     if (!this.#client) return;
-    const marker = `${CAUGHT_UP}${(this.#markers += 1)}`;
+    const marker = caughtUpMarker((this.#markers += 1));
     const arrived = new Promise<void>((resolve) => this.#waiting.set(marker, resolve));
     this.#holdProcess();
     await this.pool().query({ text: `SELECT ${ANNOUNCE}($1)`, values: [marker] });
@@ -110,7 +111,7 @@ export class ChangeListener {
       ),
     );
     try {
-      await client.query({ text: `LISTEN ${CHANGES_CHANNEL}` });
+      if (this.hearsFeed) await client.query({ text: `LISTEN ${CHANGES_CHANNEL}` });
       for (const channel of this.#heard.keys()) await client.query({ text: `LISTEN ${channel}` });
     } catch (error) {
       drop(error as Error);
@@ -126,7 +127,7 @@ export class ChangeListener {
       return;
     }
     if (!payload) return;
-    if (!payload.startsWith(CAUGHT_UP)) return this.changed([changeOfPayload(payload)]);
+    if (!isCaughtUpMarker(payload)) return this.changed([changeOfPayload(payload)]);
     this.#waiting.get(payload)?.();
     this.#waiting.delete(payload);
     this.#holdProcess();
@@ -159,7 +160,7 @@ export class ChangeListener {
       () => {
         this.#retryMs = FIRST_RETRY_MS;
         this.log("livecmd: the PostgreSQL change feed is back; re-running every subscription once");
-        this.changed([anyRowsOf(ANY_TABLE)]);
+        if (this.hearsFeed) this.changed([anyRowsOf(ANY_TABLE)]);
         for (const hearers of this.#heard.values()) for (const heard of hearers) heard(undefined);
       },
       this.log,

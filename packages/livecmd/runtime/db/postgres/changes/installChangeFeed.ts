@@ -99,8 +99,9 @@ export interface InstalledCapture {
 export async function installCapture(
   pool: PgPool,
   choice: CaptureChoice,
+  asker?: string,
 ): Promise<InstalledCapture> {
-  const capture = await chosenCapture(pool, choice);
+  const capture = await chosenCapture(pool, choice, asker);
   const added = await installChangeFeed(pool, capture.mode);
   if (capture.mode === "triggers") await dropSlot(pool);
   // Made before the database is ready, so that no write of this process's comes before it; the

@@ -1,3 +1,5 @@
+import type { BusConnection } from "../bus/busConnection.ts";
+import { BusPublisher } from "../bus/busPublisher.ts";
 import { clientSocket } from "../clientSocket.ts";
 import type { PgClient, PgPool } from "../pgLibrary.ts";
 import { ensuredSlot, SLOT_BEGAN } from "./logicalSlot.ts";
@@ -31,6 +33,8 @@ export class LogicalRelay {
     private readonly openStream: OpenWalStream,
     private readonly log: (line: string) => void,
     private readonly retryMs = RELAY_RETRY_MS,
+    /** The bus the relay publishes every change on too, when the app has one. */
+    private readonly bus?: BusConnection,
   ) {}
 
   start(): void {
@@ -101,11 +105,17 @@ export class LogicalRelay {
   async #relay(lock: PgClient): Promise<void> {
     if (this.#closed) return;
     const slot = await ensuredSlot(lock);
-    const stream = await this.openStream(slot.name, PUBLICATION);
-    this.#stream = stream;
-    if (this.#closed) return stream.stop();
-    const passOn = new WalPassOn(lock, stream, slot.confirmed);
-    if (slot.created) passOn.say(SLOT_BEGAN);
-    await stream.run((message) => passOn.take(message));
+    const publisher = this.bus && new BusPublisher(this.bus);
+    await publisher?.start();
+    try {
+      const stream = await this.openStream(slot.name, PUBLICATION);
+      this.#stream = stream;
+      if (this.#closed) return await stream.stop();
+      const passOn = new WalPassOn(lock, stream, slot.confirmed, publisher);
+      if (slot.created) passOn.say(SLOT_BEGAN);
+      await stream.run((message) => passOn.take(message));
+    } finally {
+      publisher?.stop();
+    }
   }
 }

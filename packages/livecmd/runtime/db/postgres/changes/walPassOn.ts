@@ -1,3 +1,4 @@
+import type { BusPublisher } from "../bus/busPublisher.ts";
 import type { PgQueryable } from "../pgLibrary.ts";
 import { CHANGES_CHANNEL } from "./changeFeed.ts";
 import { SEEN_BY_ALL } from "./logicalFeed.ts";
@@ -50,6 +51,8 @@ export class WalPassOn {
     private readonly db: PgQueryable,
     private readonly stream: WalStream,
     confirmed: string,
+    /** Where changes go besides the feed's channel: the bus, when the app has one. */
+    private readonly bus?: BusPublisher,
   ) {
     this.#relations = new WalRelations(db);
     this.#confirmed = confirmed;
@@ -155,7 +158,10 @@ export class WalPassOn {
         this.#held = [];
         this.#heldXids = [];
         this.#heldLsn = undefined;
-        if (payloads.length > 0) await this.#notifyWhenSeen(payloads, xids);
+        if (payloads.length > 0) {
+          await this.#notifyWhenSeen(payloads, xids);
+          await this.bus?.publish(payloads, lsn, (table) => this.#relations.keysOf(table));
+        }
         if (lsn !== undefined) {
           await this.stream.confirm(lsn);
           this.#confirmed = lsn;

@@ -51,6 +51,17 @@ export class WalRelations {
     });
   }
 
+  /**
+   * The key columns of every relation known whose changes are `table`'s (a partitioned table's
+   * partitions may be keyed differently); undefined when none is known.
+   */
+  keysOf(table: string): ReadonlySet<string> | undefined {
+    let keys: Set<string> | undefined;
+    for (const relation of this.#known.values())
+      if (relation.table === table) for (const key of relation.keys) (keys ??= new Set()).add(key);
+    return keys;
+  }
+
   of(relation: WalRelation): ImagedRelation {
     return (
       this.#known.get(relation.relationOid) ?? {

@@ -1,0 +1,61 @@
+import type { BusConnection } from "./busConnection.ts";
+import { ensuredStream } from "./busConnection.ts";
+import type { Beat, LoggedChanges, RoutedChange } from "./busMessages.ts";
+
+/** How often the relay says where it stands: a fence replays at most this much of the stream. */
+const BEAT_MS = 100;
+
+/**
+ * The relay's side of the bus: each batch of the change feed's payloads kept once in the stream
+ * (at a position, its commit's LSN as the message id, so a batch sent again by the next relay is
+ * kept once), then each payload published on its routes (`BusSubjects.routesOf`), and a
+ * heartbeat with the last position routed.
+ */
+export class BusPublisher {
+  #epoch = "";
+  #routed = 0;
+  #beat: NodeJS.Timeout | undefined;
+
+  constructor(private readonly bus: BusConnection) {}
+
+  async start(): Promise<void> {
+    const stream = await ensuredStream(this.bus);
+    this.#epoch = stream.created;
+    this.#routed = stream.state.last_seq;
+    this.#beat = setInterval(() => this.#sayWhere(), BEAT_MS);
+    this.#beat.unref();
+  }
+
+  /** Keeps `payloads` in the stream, then routes each; rejects when the stream did not take them. */
+  async publish(
+    payloads: readonly string[],
+    lsn: string | undefined,
+    keysOf: (table: string) => ReadonlySet<string> | undefined,
+  ): Promise<void> {
+    const { jetstream, nats, subjects } = this.bus;
+    const logged: LoggedChanges = { e: this.#epoch, p: payloads };
+    const ack = await jetstream.publish(
+      subjects.log,
+      JSON.stringify(logged),
+      lsn === undefined ? undefined : { msgID: lsn },
+    );
+    if (ack.seq <= this.#routed && !ack.duplicate)
+      throw new Error("the bus's stream was made again (its positions start over)");
+    payloads.forEach((p, i) => {
+      const routed: RoutedChange = { e: this.#epoch, s: ack.seq, i, p };
+      const data = JSON.stringify(routed);
+      for (const subject of subjects.routesOf(p, keysOf)) nats.publish(subject, data);
+    });
+    this.#routed = Math.max(this.#routed, ack.seq);
+  }
+
+  stop(): void {
+    clearInterval(this.#beat);
+  }
+
+  #sayWhere(): void {
+    if (this.bus.nats.isClosed()) return;
+    const beat: Beat = { e: this.#epoch, s: this.#routed };
+    this.bus.nats.publish(this.bus.subjects.beat, JSON.stringify(beat));
+  }
+}
