@@ -13,7 +13,8 @@ export interface NatsServer {
   start(): Promise<void>;
 }
 
-export type NatsServerOrSkip = { server: NatsServer; skip?: undefined } | { server?: undefined; skip: string };
+export type NatsServerOrSkip =
+  { server: NatsServer; skip?: undefined } | { server?: undefined; skip: string };
 
 const BINARY = ["/usr/sbin/nats-server", "nats-server"].find(
   (candidate) => spawnSync(candidate, ["--version"]).status === 0,

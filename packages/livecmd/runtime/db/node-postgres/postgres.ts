@@ -85,7 +85,8 @@ export function postgres(target: PostgresTarget, options: PostgresOptions = {}):
   if (typeof target === "string") checkUrl(target);
   checkPureFunctions(options.pureFunctions);
   const bus = checkedBus(options.bus ?? (process.env.LIVECMD_BUS || undefined), options.capture);
-  const capture = bus && options.capture === undefined ? "logical" : checkedCaptureChoice(options.capture);
+  const capture =
+    bus && options.capture === undefined ? "logical" : checkedCaptureChoice(options.capture);
   const checkReads = options.checkReads ?? process.env.LIVECMD_CHECK_READS === "1";
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   return {

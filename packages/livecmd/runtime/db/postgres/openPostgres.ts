@@ -7,6 +7,7 @@ import type { ChangeListener } from "./changes/changeListener.ts";
 import type { LogicalRelay } from "./changes/logicalRelay.ts";
 import type { BusConnection } from "./bus/busConnection.ts";
 import type { BusListener } from "./bus/busListener.ts";
+import type * as LoadedOnOpen from "./loadedOnOpen.ts";
 import type { OpenWalStream } from "./changes/walMessage.ts";
 import { firstConnection } from "./firstConnection.ts";
 import type { PgPool } from "./pgLibrary.ts";
@@ -56,42 +57,10 @@ export function openPostgres(
     if (changes.some(({ table }) => table === ANY_TABLE)) shared.forgetPlans();
     changed(changes);
   };
-  // Kept as soon as it is made, for `listening()` and `close()`, which must not wait for a start
-  // that may never come; what hears through it awaits `started`.
-  let listener: ChangeListener | undefined;
-  let relay: LogicalRelay | undefined;
-  let bus: BusConnection | undefined;
-  let busListener: BusListener | undefined;
-  let captured: string | undefined;
-  let ownsPool = false;
-  const started = (async () => {
-    const pool = await found();
-    shared.pool = pool.pool;
-    shared.handleText = pool.handleText;
-    ownsPool = pool.ownsPool;
-    await firstConnection(shared.pool, pool.where);
-    const loaded = await shared.loaded;
-    if (options.bus) bus = await loaded.connectBus(options.bus, shared.pool);
-    listener = await shared.dialect.openChanges(() => shared.pool, heard, options.log, !bus);
-    const capture = await installed(shared, options);
-    captured = loaded.captureLine(capture) + (bus ? `; on the bus at ${bus.where}` : "");
-    await listener.start();
-    if (bus) {
-      busListener = new loaded.BusListener(bus, () => shared.pool, heard, options.log);
-      await busListener.start();
-    }
-    if (capture.mode === "logical") {
-      relay = new loaded.LogicalRelay(
-        () => shared.pool,
-        pool.openWalStream,
-        options.log,
-        loaded.RELAY_RETRY_MS,
-        bus,
-      );
-      relay.start();
-    }
-    return busListener ?? listener;
-  })();
+  // Filled in as the start goes, for `listening()` and `close()`, which must not wait for a
+  // start that may never come; what hears through it awaits `started`.
+  const opened: Opened = { ownsPool: false };
+  const started = start(shared, found, options, heard, opened);
   const ready = started.then(() => {});
   // Every statement awaits `ready` and fails with its error; unawaited, it is no crash.
   ready.catch(() => {});
@@ -103,20 +72,84 @@ export function openPostgres(
     },
     hear: async (channel, hears) => {
       await started;
-      return listener!.hear(channel, hears);
+      return opened.listener!.hear(channel, hears);
     },
-    listening: () => (listener?.listening ?? false) && (busListener?.listening ?? true),
-    captureText: () => captured,
-    changeInterest: () => busListener,
+    listening: () =>
+      (opened.listener?.listening ?? false) && (opened.busListener?.listening ?? true),
+    captureText: () => opened.captured,
+    changeInterest: () => opened.busListener,
     async close() {
       await startedOrNot();
-      await relay?.close();
-      await busListener?.close();
-      await bus?.nats.close();
-      await listener?.close();
-      if (ownsPool) await shared.pool.end();
+      await opened.relay?.close();
+      await opened.busListener?.close();
+      await opened.bus?.nats.close();
+      await opened.listener?.close();
+      if (opened.ownsPool) await shared.pool.end();
     },
   });
+}
+
+/** What an opening has started, as it goes. */
+interface Opened {
+  listener?: ChangeListener;
+  relay?: LogicalRelay;
+  bus?: BusConnection;
+  busListener?: BusListener;
+  captured?: string;
+  ownsPool: boolean;
+}
+
+/**
+ * The opening: the pool found and its first connection checked, the bus connected (when the
+ * app has one), the change feed installed and listened to, the relay started in the `logical`
+ * mode. Resolves with what tells when changes have caught up.
+ */
+async function start(
+  shared: PostgresConnection,
+  found: () => Promise<FoundPool>,
+  options: OpenOptions,
+  heard: (changes: readonly TableChange[]) => void,
+  opened: Opened,
+): Promise<ChangeListener | BusListener> {
+  const pool = await found();
+  shared.pool = pool.pool;
+  shared.handleText = pool.handleText;
+  opened.ownsPool = pool.ownsPool;
+  await firstConnection(shared.pool, pool.where);
+  const loaded = await shared.loaded;
+  const bus = options.bus ? await loaded.connectBus(options.bus, shared.pool) : undefined;
+  opened.bus = bus;
+  const listener = await shared.dialect.openChanges(() => shared.pool, heard, options.log, !bus);
+  opened.listener = listener;
+  const capture = await installed(shared, options);
+  opened.captured = loaded.captureLine(capture) + (bus ? `; on the bus at ${bus.where}` : "");
+  await listener.start();
+  if (bus) {
+    opened.busListener = new loaded.BusListener(bus, () => shared.pool, heard, options.log);
+    await opened.busListener.start();
+  }
+  if (capture.mode === "logical")
+    opened.relay = startedRelay(loaded, shared, pool, options.log, bus);
+  return opened.busListener ?? listener;
+}
+
+/** The relay of the `logical` mode, started: it tries to take the slot now and on a timer. */
+function startedRelay(
+  loaded: typeof LoadedOnOpen,
+  shared: PostgresConnection,
+  found: FoundPool,
+  log: (line: string) => void,
+  bus: BusConnection | undefined,
+): LogicalRelay {
+  const relay = new loaded.LogicalRelay(
+    () => shared.pool,
+    found.openWalStream,
+    log,
+    loaded.RELAY_RETRY_MS,
+    bus,
+  );
+  relay.start();
+  return relay;
 }
 
 /**

@@ -45,9 +45,7 @@ export async function chosenCapture(
   if (missing === undefined)
     return { mode: "logical", why: "wal_level = logical, and the role may replicate" };
   if (choice === "logical")
-    throw new SetupError(
-      `livecmd: ${asker} needs logical decoding, and ${missing}`,
-    );
+    throw new SetupError(`livecmd: ${asker} needs logical decoding, and ${missing}`);
   return { mode: "triggers", why: `${missing} (writes would commit faster by logical decoding)` };
 }
 
