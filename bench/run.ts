@@ -34,6 +34,7 @@ const MODULES: [string, () => Promise<BenchModule>][] = [
   ["postgres-rows", async () => (await import("./postgresRows.bench.ts")).postgresRowsBench],
   ["replicas", async () => (await import("./replicas.bench.ts")).replicasBench],
   ["capture", async () => (await import("./capture.bench.ts")).captureBench],
+  ["bus", async () => (await import("./bus.bench.ts")).busBench],
   ["startup", async () => (await import("./startup.bench.ts")).startupBench],
   ["stacks", async () => (await import("./stacks.bench.ts")).stacksBench],
   ["saturated-pool", async () => (await import("./saturatedPool.bench.ts")).saturatedPoolBench],

@@ -1,13 +1,16 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { processesCpuMs, processTree } from "./processCpu.ts";
 import { REPO_ROOT } from "./processes.ts";
 
 /** A throwaway PostgreSQL cluster with wal_level = logical, and how to remove it. */
 export interface LogicalCluster {
   /** The `postgres` database's URL (a unix socket in the cluster's folder). */
   readonly url: string;
+  /** The CPU time so far of the server and its backends running now, ms. */
+  cpuMs(): number;
   /** Stops the server and removes its folder. */
   stop(): void;
 }
@@ -27,8 +30,12 @@ export function startLogicalCluster(): LogicalCluster {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+  // The postmaster's pid is the first line of its pid file.
+  const postmaster = () =>
+    Number(readFileSync(path.join(dir, "data/postmaster.pid"), "utf8").split("\n")[0]);
   return {
     url,
+    cpuMs: () => processesCpuMs(processTree(postmaster())),
     stop() {
       try {
         execFileSync("bash", [SCRIPT, "stop", dir]);

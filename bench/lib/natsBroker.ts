@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { processCpuMs } from "./processCpu.ts";
 
 /** What nats-server's `/varz` says of the whole server (the fields the bus bench reads). */
 export interface BrokerTotals {
@@ -14,12 +15,10 @@ export interface BrokerTotals {
   subscriptions: number;
 }
 
-/** One client connection, as `/connz` lists it. */
+/** One client connection, as `/connz` lists it (the fields the bus bench reads). */
 export interface BrokerConnection {
-  cid: number;
   /** The name the client gave (livecmd's: `livecmd <pid>`). */
   name?: string;
-  in_msgs: number;
   out_msgs: number;
   subscriptions: number;
 }
@@ -29,6 +28,8 @@ export interface NatsBroker {
   readonly url: string;
   totals(): Promise<BrokerTotals>;
   connections(): Promise<BrokerConnection[]>;
+  /** The messages its JetStream streams hold, all together (`/jsz`). */
+  stored(): Promise<number>;
   /** Its user + system CPU time so far, ms (from /proc: clock ticks of 10 ms). */
   cpuMs(): number;
   /** The warnings and errors it logged so far (a slow consumer cut off, say). */
@@ -38,8 +39,6 @@ export interface NatsBroker {
 }
 
 const BINARY = "/usr/sbin/nats-server";
-/** The kernel's clock ticks a second (`getconf CLK_TCK`), the unit of /proc/<pid>/stat's times. */
-const TICKS_PER_S = 100;
 
 /** Starts nats-server with a store of its own and resolves once it takes clients. */
 export async function startNatsBroker(): Promise<NatsBroker> {
@@ -77,28 +76,20 @@ export async function startNatsBroker(): Promise<NatsBroker> {
       const page = await monitoring<{ connections: BrokerConnection[] }>("connz?limit=4096");
       return page.connections;
     },
+    async stored() {
+      return (await monitoring<{ messages: number }>("jsz")).messages;
+    },
     cpuMs: () => processCpuMs(child.pid!),
     complaints: () => [...complaints],
     stop,
   };
 }
 
-/** A process's user + system CPU time so far, ms, from the 14th and 15th fields of /proc/<pid>/stat. */
-export function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // The command name, in parentheses, may hold spaces: the fields are counted after it.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
-}
-
 /**
  * Each line the server logs (to stderr) told to `line`, all its life (a pipe left unread would
  * stop it); `ready` resolves once it says it takes clients, and rejects if it exits before.
  */
-function logLines(
-  child: ChildProcess,
-  line: (text: string) => void,
-): { ready: Promise<void> } {
+function logLines(child: ChildProcess, line: (text: string) => void): { ready: Promise<void> } {
   const lines = createInterface({ input: child.stderr! });
   const ready = new Promise<void>((resolve, reject) => {
     const early: string[] = [];

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -7,6 +7,8 @@ import path from "node:path";
 /** Debian's nats-server, with JetStream, on 127.0.0.1: stopped, killed and started again on its port and store. */
 export interface NatsServer {
   readonly url: string;
+  /** Its monitoring endpoint (`/connz?subs=1`, `/varz`). */
+  readonly monitor: string;
   /** Stops it (SIGTERM, JetStream's store flushed), or kills it (SIGKILL). */
   stop(signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
   /** Starts it again, on the same port and store. */
@@ -20,16 +22,22 @@ const BINARY = ["/usr/sbin/nats-server", "nats-server"].find(
   (candidate) => spawnSync(candidate, ["--version"]).status === 0,
 );
 
-/** A throwaway nats-server of this test process's own, stopped when the process exits. */
-export async function natsServer(): Promise<NatsServerOrSkip> {
+/**
+ * A throwaway nats-server of this test process's own, stopped when the process exits;
+ * `config` is its configuration file's text (`write_deadline: "250ms"`), besides what it is
+ * started with.
+ */
+export async function natsServer(config = ""): Promise<NatsServerOrSkip> {
   if (!BINARY) return { skip: "no nats-server here: apt-get install -y nats-server" };
   const store = mkdtempSync(path.join(tmpdir(), "livecmd-nats-"));
-  const port = await freePort();
+  const configFile = path.join(store, "nats.conf");
+  writeFileSync(configFile, config);
+  const [port, monitorPort] = [await freePort(), await freePort()];
+  const args = ["-c", configFile, "-js", "-sd", store, "-a", "127.0.0.1", "-p", String(port)];
+  args.push("-m", String(monitorPort));
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(BINARY, ["-js", "-sd", store, "-a", "127.0.0.1", "-p", String(port)], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    child = spawn(BINARY, args, { stdio: ["ignore", "ignore", "pipe"] });
     await ready(child);
   };
   const stop = async (signal: "SIGTERM" | "SIGKILL" = "SIGTERM") => {
@@ -45,7 +53,8 @@ export async function natsServer(): Promise<NatsServerOrSkip> {
     rmSync(store, { recursive: true, force: true });
   });
   await start();
-  return { server: { url: `nats://127.0.0.1:${port}`, start, stop } };
+  const url = `nats://127.0.0.1:${port}`;
+  return { server: { url, monitor: `http://127.0.0.1:${monitorPort}`, start, stop } };
 }
 
 /** Resolves once the server says it is ready for clients (it logs to stderr). */

@@ -2,35 +2,99 @@ import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
 import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/client";
+import pg from "pg";
 import { natsServer, type NatsServer } from "../helpers/natsServer.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { serveExample } from "../helpers/serveExample.ts";
-import { updatesListener, updatesReach } from "../helpers/updatesListener.ts";
+import { updatesListener } from "../helpers/updatesListener.ts";
 
 const server = postgresServer();
 const logical = server.url !== undefined && psql(server.url, "SHOW wal_level") === "logical";
-const nats = await natsServer();
+// A client that cannot take what it is sent within 250 ms is cut off as a slow consumer.
+const nats = await natsServer('write_deadline: "250ms"\nmax_pending: 262144\nmax_payload: 65536\n');
+const SHOW_1 = "app://customers_show/1";
+
+/** Until `holds()`, `ms` at most. */
+async function until(holds: () => boolean | Promise<boolean>, ms: number, what: string) {
+  for (let waited = 0; !(await holds()); waited += 50) {
+    if (waited > ms) assert.fail(`${what}: not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+interface Connection {
+  name: string;
+  subscriptions_list?: string[];
+}
+
+/** The subjects each livecmd process listens on, by its pid, as nats-server lists them. */
+async function subscriptionsByPid(bus: NatsServer): Promise<Map<number, string[]>> {
+  const response = await fetch(`${bus.monitor}/connz?subs=1&limit=1000`);
+  const { connections } = (await response.json()) as { connections: Connection[] };
+  return new Map(
+    connections
+      .filter(({ name }) => name?.startsWith("livecmd "))
+      .map(({ name, subscriptions_list = [] }) => [
+        Number(name.slice(8)),
+        // The client's own inbox, for its requests (JetStream's), is no route.
+        subscriptions_list.filter((subject) => !subject.startsWith("_INBOX.")),
+      ]),
+  );
+}
 
 describe(
-  "PostgreSQL on a bus: each change reaches the processes that watch its rows",
-  {
-    skip: server.skip ?? nats.skip ?? (logical ? false : "wal_level is not logical"),
-  },
+  "PostgreSQL on a bus: each change reaches the processes that watch its rows, and none is missed",
+  { skip: server.skip ?? nats.skip ?? (logical ? false : "wal_level is not logical") },
   () => {
     let bus: NatsServer;
     let databaseUrl: string;
-    const children: ChildProcess[] = [];
+    /**
+     * The first process relays (until it is killed), the watcher's client is on the second: the
+     * tests run in this order, the broker's restart last (after it, either may relay).
+     */
+    let relay: ChildProcess;
+    let watching: ChildProcess;
     let watcher: { client: Client; updates: string[] };
+    const children: ChildProcess[] = [];
+
+    async function serve(): Promise<{ child: ChildProcess; url: URL }> {
+      const served = serveExample(databaseUrl, { LIVECMD_BUS: bus.url });
+      children.push(served.child);
+      return { child: served.child, url: await served.url };
+    }
+
+    /** Watches SHOW_1 while `act` runs, then waits until its name reads `name` and a notification said so. */
+    async function heardWhile(name: string, act: () => Promise<void>): Promise<void> {
+      const listen = await watcher.client.listen({ resourceSubscriptions: [SHOW_1] });
+      watcher.updates.length = 0;
+      try {
+        await act();
+        await until(() => watcher.updates.length > 0, 20_000, `a notification of ${name}`);
+        await until(
+          async () =>
+            JSON.stringify((await watcher.client.readResource({ uri: SHOW_1 })).contents).includes(
+              name,
+            ),
+          5_000,
+          `${SHOW_1} reads ${name}`,
+        );
+      } finally {
+        await listen.close();
+      }
+    }
 
     before(async () => {
       bus = nats.server!;
       databaseUrl = await emptyDatabase(server.url!);
-      for (let i = 0; i < 2; i++) {
-        const served = serveExample(databaseUrl, { LIVECMD_BUS: bus.url });
-        children.push(served.child);
-        if (i === 1) watcher = await updatesListener(await served.url, "bus");
-        else await served.url;
-      }
+      relay = (await serve()).child;
+      await until(
+        () => psql(databaseUrl, "SELECT count(*) FROM pg_replication_slots WHERE active") === "1",
+        10_000,
+        "the first process relays",
+      );
+      const second = await serve();
+      watching = second.child;
+      watcher = await updatesListener(second.url, "bus");
     });
 
     after(async () => {
@@ -38,16 +102,93 @@ describe(
       for (const child of children) child.kill("SIGKILL");
     });
 
-    test("a psql write to a watched row notifies its watcher through the bus", async () => {
-      const listen = await watcher.client.listen({
-        resourceSubscriptions: ["app://customers_show/1"],
-      });
-      try {
+    test("a psql write to a watched row notifies its watcher, through the routes of what it watches alone", async () => {
+      await heardWhile("Ada Bus", async () => {
         psql(databaseUrl, "UPDATE customers SET name = 'Ada Bus' WHERE id = 1");
-        await updatesReach(watcher.updates, 1);
+      });
+      const listen = await watcher.client.listen({ resourceSubscriptions: [SHOW_1] });
+      try {
+        const subscriptions = await subscriptionsByPid(bus);
+        const watchers = subscriptions.get(watching.pid!)!;
+        assert.ok(
+          watchers.some((subject) => /\.k\.customers\.id\.[0-9a-f]{12}$/.test(subject)),
+          `the watcher listens on customer 1's route: ${watchers.join(", ")}`,
+        );
+        assert.ok(!watchers.some((subject) => subject.endsWith(".t.customers")));
+        assert.deepEqual(
+          subscriptions
+            .get(relay.pid!)!
+            .map((subject) => subject.split(".").slice(2).join("."))
+            .sort(),
+          ["all", "beat"],
+          "a process that watches nothing hears no table's changes",
+        );
       } finally {
         await listen.close();
       }
+    });
+
+    test("a watcher cut off as a slow consumer (stopped while a flood of writes is routed to it) is told of the last write once it runs again", async () => {
+      const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+      try {
+        await heardWhile("After The Flood", async () => {
+          watching.kill("SIGSTOP");
+          try {
+            // Each write changes twelve customers, customer 1 among them: about 6 KB on its
+            // route, and 7,000 of them overflow what the kernel buffers for a stopped reader.
+            const long = "x".repeat(150);
+            for (let round = 0; round < 7_000; round++)
+              await pool.query("UPDATE customers SET name = $1 || id WHERE id <= 12", [
+                `${long}${round}`,
+              ]);
+            await pool.query("UPDATE customers SET name = 'After The Flood' WHERE id = 1");
+            await until(
+              async () => !(await subscriptionsByPid(bus)).has(watching.pid!),
+              20_000,
+              "nats-server cuts the stopped watcher off",
+            );
+          } finally {
+            watching.kill("SIGCONT");
+          }
+        });
+      } finally {
+        await pool.end();
+      }
+    });
+
+    test("the relay killed (SIGKILL): the other process takes the slot over and every write made meanwhile reaches the watcher", async () => {
+      await heardWhile("After The Relay Died", async () => {
+        relay.kill("SIGKILL");
+        psql(databaseUrl, "UPDATE customers SET name = 'Nobody Relays' WHERE id = 1");
+        psql(databaseUrl, "UPDATE customers SET name = 'After The Relay Died' WHERE id = 1");
+      });
+    });
+
+    test("a process started again (after the relay died) relays and serves watches", async () => {
+      const restarted = await serve();
+      const again = await updatesListener(restarted.url, "bus-restarted");
+      try {
+        const listen = await again.client.listen({ resourceSubscriptions: [SHOW_1] });
+        try {
+          psql(databaseUrl, "UPDATE customers SET name = 'Restarted' WHERE id = 1");
+          await until(() => again.updates.length > 0, 10_000, "the restarted process notifies");
+        } finally {
+          await listen.close();
+        }
+      } finally {
+        await again.client.close();
+      }
+    });
+    test("writes made while nats-server is down (killed) reach the watcher once it is back", async () => {
+      await heardWhile("While The Bus Was Down", async () => {
+        await bus.stop("SIGKILL");
+        try {
+          psql(databaseUrl, "UPDATE customers SET name = 'While The Bus Was Down' WHERE id = 1");
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        } finally {
+          await bus.start();
+        }
+      });
     });
   },
 );

@@ -77,7 +77,7 @@ export async function ensuredStream(bus: BusConnection): Promise<StreamInfo> {
 
 function jetStreamProblem(bus: BusConnection, error: Error): Error {
   return new Error(
-    `livecmd: the bus at ${bus.where} has no JetStream (${error.message}); start nats-server with -js`,
+    `livecmd: the bus at ${bus.where} did not answer a JetStream request (${error.message}); is nats-server up, and started with JetStream (-js)?`,
     { cause: error },
   );
 }

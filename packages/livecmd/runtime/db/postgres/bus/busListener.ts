@@ -89,8 +89,14 @@ export class BusListener implements ChangeInterest {
     const tables = this.#routes.tablesAfter(mark?.routes ?? 0);
     if (tables.size === 0) return;
     // Once flushed, the server has the new routes: what the relay publishes from now reaches them.
-    await this.bus.nats.flush();
-    await this.#replay(mark?.position ?? this.#startedAt, tables);
+    // A fence that cannot replay counts every change to those tables, rather than fail the run.
+    await this.bus.nats
+      .flush()
+      .then(() => this.#replay(mark?.position ?? this.#startedAt, tables))
+      .catch((error: Error) => {
+        this.log(`livecmd: a fence could not replay the bus's stream (${error.message})`);
+        this.changed([...tables].map(anyRowsOf));
+      });
   }
 
   /**

@@ -2,6 +2,12 @@ import type { BusConnection } from "./busConnection.ts";
 import { ensuredStream } from "./busConnection.ts";
 import type { Beat, LoggedChanges, RoutedChange } from "./busMessages.ts";
 
+/** nats-server's default largest message, when the server has not said its own. */
+const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
+
+/** Room for a logged message's JSON around its payloads and JetStream's headers. */
+const ENVELOPE_BYTES = 1024;
+
 /** How often the relay says where it stands: a fence replays at most this much of the stream. */
 const BEAT_MS = 100;
 
@@ -26,10 +32,24 @@ export class BusPublisher {
     this.#beat.unref();
   }
 
-  /** Keeps `payloads` in the stream, then routes each; rejects when the stream did not take them. */
+  /**
+   * Keeps `payloads` in the stream, in as many messages as the server's largest takes, then
+   * routes each; rejects when the stream did not take them.
+   */
   async publish(
     payloads: readonly string[],
     lsn: string | undefined,
+    keysOf: (table: string) => ReadonlySet<string> | undefined,
+  ): Promise<void> {
+    const largest = (this.bus.nats.info?.max_payload ?? DEFAULT_MAX_PAYLOAD) - ENVELOPE_BYTES;
+    const chunks = chunked(payloads, largest);
+    for (const [n, chunk] of chunks.entries())
+      await this.#publish(chunk, lsn === undefined ? undefined : `${lsn}/${n}`, keysOf);
+  }
+
+  async #publish(
+    payloads: readonly string[],
+    id: string | undefined,
     keysOf: (table: string) => ReadonlySet<string> | undefined,
   ): Promise<void> {
     const { jetstream, nats, subjects } = this.bus;
@@ -37,7 +57,7 @@ export class BusPublisher {
     const ack = await jetstream.publish(
       subjects.log,
       JSON.stringify(logged),
-      lsn === undefined ? undefined : { msgID: lsn },
+      id === undefined ? undefined : { msgID: id },
     );
     if (ack.seq <= this.#routed && !ack.duplicate)
       throw new Error("the bus's stream was made again (its positions start over)");
@@ -58,4 +78,23 @@ export class BusPublisher {
     const beat: Beat = { e: this.#epoch, s: this.#routed };
     this.bus.nats.publish(this.bus.subjects.beat, JSON.stringify(beat));
   }
+}
+
+/**
+ * `payloads` in runs whose JSON list stays under `bytes` (a payload is at most 8,000 bytes, so
+ * each run holds one at least).
+ */
+function chunked(payloads: readonly string[], bytes: number): string[][] {
+  const chunks: string[][] = [[]];
+  let size = 0;
+  for (const payload of payloads) {
+    const length = Buffer.byteLength(JSON.stringify(payload)) + 1;
+    if (size + length > bytes && chunks.at(-1)!.length > 0) {
+      chunks.push([]);
+      size = 0;
+    }
+    chunks.at(-1)!.push(payload);
+    size += length;
+  }
+  return chunks;
 }

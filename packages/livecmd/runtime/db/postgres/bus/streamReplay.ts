@@ -4,6 +4,12 @@ import { changeOfPayload } from "../changes/changePayload.ts";
 import { ensuredStream, type BusConnection } from "./busConnection.ts";
 import type { LoggedChanges } from "./busMessages.ts";
 
+/**
+ * The longest a replay reads: one that has not reached the stream's end by then (its
+ * connection cut off as a slow consumer midway) gives up, and its caller re-runs what it watches.
+ */
+const REPLAY_LIMIT_MS = 10_000;
+
 /** What a replay found: the stream's end it read to, or that the stream no longer holds the start. */
 export type Replayed =
   | { readonly held: true; readonly last: number }
@@ -12,7 +18,8 @@ export type Replayed =
 /**
  * Reads the stream of `epoch` after position `from`, up to its end now, and tells `changes` each
  * batch's changes. Tells nothing when the stream was made again since, or no longer holds
- * `from + 1` (its oldest changes go after an hour): the caller re-runs what it watches.
+ * `from + 1` (its oldest changes go after an hour), or the end is not reached within
+ * `REPLAY_LIMIT_MS`: the caller re-runs what it watches.
  */
 export async function replayStream(
   bus: BusConnection,
@@ -30,11 +37,17 @@ export async function replayStream(
     deliver_policy: bus.library.jetstream.DeliverPolicy.StartSequence,
   });
   const messages = await consumer.consume();
-  for await (const message of messages) {
-    const { p } = message.json<LoggedChanges>();
-    changes(p.filter((payload) => !isCaughtUpMarker(payload)).map(changeOfPayload));
-    if (message.seq >= last) break;
+  const limit = setTimeout(() => void messages.close(), REPLAY_LIMIT_MS);
+  let reached = false;
+  try {
+    for await (const message of messages) {
+      const { p } = message.json<LoggedChanges>();
+      changes(p.filter((payload) => !isCaughtUpMarker(payload)).map(changeOfPayload));
+      if ((reached = message.seq >= last)) break;
+    }
+  } finally {
+    clearTimeout(limit);
+    await messages.close();
   }
-  await messages.close();
-  return { held: true, last };
+  return reached ? { held: true, last } : { held: false, last, epoch: stream.created };
 }

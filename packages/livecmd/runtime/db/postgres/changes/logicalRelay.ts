@@ -114,6 +114,8 @@ export class LogicalRelay {
       const passOn = new WalPassOn(lock, stream, slot.confirmed, publisher);
       if (slot.created) passOn.say(SLOT_BEGAN);
       await stream.run((message) => passOn.take(message));
+      // A failure to pass on stops the stream, which then ends quietly: said as the relay's.
+      if (passOn.failure) throw passOn.failure;
     } finally {
       publisher?.stop();
     }

@@ -86,6 +86,11 @@ export class WalPassOn {
     }
   }
 
+  /** Why passing on failed (the stream was stopped for it), if it did. */
+  get failure(): Error | undefined {
+    return this.#failed;
+  }
+
   /** Says `payload` to every process now, before what the stream brings next (a gap after a new slot). */
   say(payload: string): void {
     this.#hold([payload], undefined);
