@@ -48,10 +48,7 @@ export class WatchGroups {
   readonly index: ReadIndex<WatchGroup>;
   readonly #rerun: (group: WatchGroup) => void;
 
-  constructor(
-    rerun: (group: WatchGroup) => void,
-    interest?: () => ChangeInterest | undefined,
-  ) {
+  constructor(rerun: (group: WatchGroup) => void, interest?: () => ChangeInterest | undefined) {
     this.#rerun = rerun;
     this.index = new ReadIndex(interest);
   }
