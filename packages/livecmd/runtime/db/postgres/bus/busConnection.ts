@@ -1,9 +1,14 @@
 import { createHash } from "node:crypto";
-import type { NatsConnection } from "@nats-io/transport-node";
-import type { JetStreamClient, JetStreamManager, StreamInfo } from "@nats-io/jetstream";
 import type { PgQueryable } from "../pgLibrary.ts";
 import { BusSubjects } from "./busSubjects.ts";
-import { loadNats, type NatsLibrary } from "./loadNats.ts";
+import { loadNats } from "./loadNats.ts";
+import type {
+  JetStreamClient,
+  JetStreamManager,
+  NatsConnection,
+  NatsLibrary,
+  StreamInfo,
+} from "./natsLibrary.ts";
 
 /**
  * How long the stream keeps a change: a process cut off from the bus for longer re-runs every

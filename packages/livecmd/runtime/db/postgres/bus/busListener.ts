@@ -1,4 +1,4 @@
-import type { Msg } from "@nats-io/transport-node";
+import type { NatsMsg } from "./natsLibrary.ts";
 import { keepServing } from "../../../problems/keepServing.ts";
 import { ANY_TABLE } from "../../anyTable.ts";
 import type { ChangeInterest, InterestMark, WatchedReads } from "../../changeInterest.ts";
@@ -20,7 +20,7 @@ import { replayStream } from "./streamReplay.ts";
  */
 export class BusListener implements ChangeInterest {
   readonly #routes: BusRoutes;
-  readonly #hear: (msg: Msg) => void;
+  readonly #hear: (msg: NatsMsg) => void;
   /** The stream heard from: its creation time (`ensuredStream`). */
   #epoch: string | undefined;
   /** The last position the relay is known to have routed (its beat, or a change heard). */
@@ -44,7 +44,7 @@ export class BusListener implements ChangeInterest {
   ) {
     this.#hear = keepServing(
       "handling a change heard on the bus",
-      (msg: Msg) => this.#heard(msg),
+      (msg: NatsMsg) => this.#heard(msg),
       log,
     );
     this.#routes = new BusRoutes(bus, this.#hear);
@@ -58,7 +58,7 @@ export class BusListener implements ChangeInterest {
     this.#position = this.#startedAt = stream.state.last_seq;
     const beat = keepServing(
       "handling the bus's heartbeat",
-      (msg: Msg) => this.#beat(msg.json<Beat>()),
+      (msg: NatsMsg) => this.#beat(msg.json<Beat>()),
       this.log,
     );
     nats.subscribe(subjects.all, { callback: (_, msg) => this.#hear(msg) });
@@ -118,7 +118,7 @@ export class BusListener implements ChangeInterest {
     this.#stopWaiting();
   }
 
-  #heard(msg: Msg): void {
+  #heard(msg: NatsMsg): void {
     const { e, s, i, p } = msg.json<RoutedChange>();
     if (isCaughtUpMarker(p)) {
       this.#waiting.get(p)?.();

@@ -1,4 +1,4 @@
-import type { Msg, Subscription } from "@nats-io/transport-node";
+import type { NatsMsg, NatsSubscription } from "./natsLibrary.ts";
 import type { WatchedReads } from "../../changeInterest.ts";
 import type { BusConnection } from "./busConnection.ts";
 
@@ -7,7 +7,7 @@ const GRACE_MS = 30_000;
 
 /** A route taken, how many watched reads need it, and its number (`#taken` then). */
 interface Taken {
-  readonly subscription: Subscription;
+  readonly subscription: NatsSubscription;
   readonly table: string;
   readonly number: number;
   readers: number;
@@ -26,7 +26,7 @@ export class BusRoutes {
 
   constructor(
     private readonly bus: BusConnection,
-    private readonly heard: (msg: Msg) => void,
+    private readonly heard: (msg: NatsMsg) => void,
   ) {
     this.#sweep = setInterval(() => this.#letGo(), GRACE_MS / 3);
     this.#sweep.unref();

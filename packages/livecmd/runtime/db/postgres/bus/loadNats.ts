@@ -1,11 +1,4 @@
-import type * as NatsCore from "@nats-io/transport-node";
-import type * as NatsJetStream from "@nats-io/jetstream";
-
-/** The NATS client's two packages: connections, and JetStream's streams and consumers. */
-export interface NatsLibrary {
-  readonly core: typeof NatsCore;
-  readonly jetstream: typeof NatsJetStream;
-}
+import type { NatsLibrary } from "./natsLibrary.ts";
 
 const INSTALL = "npm install @nats-io/transport-node@^3.4 @nats-io/jetstream@^3.4";
 
@@ -19,7 +12,9 @@ export async function loadNats(): Promise<NatsLibrary> {
       import("@nats-io/transport-node"),
       import("@nats-io/jetstream"),
     ]);
-    return { core, jetstream };
+    // Checked against livecmd's shapes of them here, where the real types are known.
+    const library: NatsLibrary = { core, jetstream };
+    return library;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw error;
