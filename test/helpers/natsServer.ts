@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -39,6 +39,9 @@ export async function natsServer(config = ""): Promise<NatsServerOrSkip> {
   const start = async () => {
     child = spawn(BINARY, args, { stdio: ["ignore", "ignore", "pipe"] });
     await ready(child);
+    // It must not keep the test process alive: the process kills it on exit.
+    child.unref();
+    (child.stderr as Socket).unref();
   };
   const stop = async (signal: "SIGTERM" | "SIGKILL" = "SIGTERM") => {
     const running = child;
