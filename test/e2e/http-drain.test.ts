@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { describe, it } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
-import { mcpHandler } from "../../packages/livecmd/runtime/server/index.ts";
+import { mcpHandler, serveHttp } from "../../packages/livecmd/runtime/server/index.ts";
 import { INITIALIZE } from "../helpers/rawStreams.ts";
 
 describe("a shutdown drains the requests whose body is still coming", () => {
@@ -36,6 +36,31 @@ describe("a shutdown drains the requests whose body is still coming", () => {
       server.closeAllConnections();
       server.close();
     }
+  });
+});
+
+describe("serveHttp's drain serves what the connections it accepted bring", () => {
+  it("a connection accepted before close() whose request comes after is answered, not refused 503, and closed after", async () => {
+    const serving = await serveHttp(createExampleApp(":memory:"), { port: 0 });
+    const { port } = serving.url;
+    const socket = connect(Number(port), "127.0.0.1");
+    const answer = readAll(socket);
+    // The first line alone: the server has begun a request it cannot hand over yet, as with a
+    // balancer's request still on its way when the replica stops listening.
+    socket.write("POST /mcp HTTP/1.1\r\n");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closing = serving.close({ drainMs: 5_000 });
+    // Long enough for a drain that waits for nothing it accepted to have closed the endpoint.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.write(
+      `Host: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+        `Accept: application/json, text/event-stream\r\nContent-Length: ${INITIALIZE.length}\r\n\r\n${INITIALIZE}`,
+    );
+    const [head, body] = (await answer).split("\r\n\r\n");
+    assert.match(head!, /^HTTP\/1\.1 200 /, `${head}\n\n${body}`);
+    assert.match(head!, /\r\nconnection: close\r\n/i, "the drain ends each connection after its answer");
+    assert.match(body!, /"protocolVersion":"2025-11-25"/);
+    await closing;
   });
 });
 

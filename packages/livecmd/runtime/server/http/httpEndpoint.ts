@@ -115,8 +115,12 @@ export class HttpEndpoint implements McpHandler {
     return readiness(this.#served.engine, this.#state === "closed" ? "draining" : this.#state);
   }
 
-  close(options?: { drainMs?: number }): Promise<void> {
-    return (this.#closing ??= this.#drain(options?.drainMs ?? DRAIN_MS));
+  /**
+   * `McpHandler.close`; the server that owns the listener passes `arrived`, which resolves once
+   * no connection it accepted may still bring a request: until then the endpoint still serves.
+   */
+  close(options?: { drainMs?: number }, arrived?: Promise<void>): Promise<void> {
+    return (this.#closing ??= this.#drain(options?.drainMs ?? DRAIN_MS, arrived));
   }
 
   /** CORS, then the front door, then the era's handler. */
@@ -138,7 +142,7 @@ export class HttpEndpoint implements McpHandler {
     if (this.#state === "closed") return errorResponse(503, endpointClosed());
     const done = this.#inProgress.begin();
     try {
-      const response = await this.#front(request);
+      const response = this.#endsConnectionWhileDraining(await this.#front(request));
       if (!isEventStream(response) || standsOpen(request)) {
         done();
         return response;
@@ -151,7 +155,19 @@ export class HttpEndpoint implements McpHandler {
     }
   }
 
-  async #drain(drainMs: number): Promise<void> {
+  /**
+   * While draining, an answer ends its connection (`Connection: close`, which the SDK's event
+   * streams would otherwise hold open as keep-alive): no further request comes on it.
+   */
+  #endsConnectionWhileDraining(response: Response): Response {
+    if (this.#state !== "draining") return response;
+    const headers = new Headers(response.headers);
+    headers.set("connection", "close");
+    const { status, statusText } = response;
+    return new Response(response.body, { status, statusText, headers });
+  }
+
+  async #drain(drainMs: number, arrived?: Promise<void>): Promise<void> {
     this.#state = "draining";
     // Waiting watch calls answer now: their clients call again, behind a balancer elsewhere.
     this.#served.room.drain();
@@ -159,6 +175,7 @@ export class HttpEndpoint implements McpHandler {
     this.#held.close();
     // 2025 GET streams end first: their clients reconnect (to another replica) meanwhile.
     this.#legacy.endStreams();
+    await arrived;
     // Requests in progress finish while the handler and sessions still serve them...
     await this.#inProgress.finished(drainMs);
     this.#state = "closed";

@@ -2,6 +2,7 @@ import { createServer, type RequestListener, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { App } from "../../model/app.ts";
 import { audienceProblem } from "../auth/httpAuth.ts";
+import { ARRIVAL_GRACE_MS, AwaitedRequests } from "./awaitedRequests.ts";
 import { DEFAULT_HOST } from "./httpDefaults.ts";
 import { checkEndpointOptions, DRAIN_MS, HttpEndpoint } from "./httpEndpoint.ts";
 import { isMetadataPath } from "./httpFront.ts";
@@ -56,7 +57,8 @@ export interface HttpServing {
   /** The live subscriptions of every client of this endpoint. */
   readonly live: LiveStatus;
   /**
-   * Drains, then closes: stops accepting connections (`/healthz` answers 503 meanwhile), then
+   * Drains, then closes: stops accepting connections (`/healthz` answers 503 meanwhile), lets
+   * the connections it accepted bring their requests (`AwaitedRequests`: each then closes), then
    * closes the endpoint as `McpHandler.close` does (requests in progress finish for up to
    * `drainMs`, `DRAIN_MS` when absent; streams end), then the sockets.
    */
@@ -87,13 +89,15 @@ export async function serveHttp(app: App, options: ServeHttpOptions): Promise<Ht
     throw error;
   }
   await endpoint.heard();
+  const awaited = new AwaitedRequests(http);
   http.on("request", routed(endpoint, options.auth !== undefined));
   return {
     url,
     live: endpoint.live,
     async close(close) {
+      const arrived = awaited.drain(ARRIVAL_GRACE_MS);
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-      await endpoint.close(close);
+      await endpoint.close(close, arrived);
       http.closeAllConnections();
       await closed;
     },
