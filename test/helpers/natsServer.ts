@@ -60,15 +60,24 @@ export async function natsServer(config = ""): Promise<NatsServerOrSkip> {
   return { server: { url, monitor: `http://127.0.0.1:${monitorPort}`, start, stop } };
 }
 
-/** Resolves once the server says it is ready for clients (it logs to stderr). */
+/** Resolves once the server says it is ready for clients (it logs to stderr), within 30 s. */
 function ready(child: ChildProcess): Promise<void> {
   return new Promise((resolve, reject) => {
     let said = "";
+    const late = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`nats-server was not ready within 30 s: ${said}`));
+    }, 30_000);
     child.stderr!.on("data", (chunk: Buffer) => {
       said += chunk.toString();
-      if (said.includes("Server is ready")) resolve();
+      if (!said.includes("Server is ready")) return;
+      clearTimeout(late);
+      resolve();
     });
-    child.once("exit", (code) => reject(new Error(`nats-server exited (${code}): ${said}`)));
+    child.once("exit", (code) => {
+      clearTimeout(late);
+      reject(new Error(`nats-server exited (${code}): ${said}`));
+    });
   });
 }
 

@@ -1,6 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { root } from "./cli.ts";
 
+/** Every server this test process started: none outlives it, whatever a test left behind. */
+const started = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of started) child.kill("SIGKILL");
+});
+
 /** `livecmd serve --http 0` on the example app (with `extraEnv` besides), as a child process; resolves with its URL. */
 export function serveExample(
   databaseUrl: string,
@@ -17,6 +23,8 @@ export function serveExample(
       stdio: ["ignore", "pipe", "inherit"],
     },
   );
+  started.add(child);
+  child.once("exit", () => started.delete(child));
   const url = new Promise<URL>((resolve, reject) => {
     let printed = "";
     child.stdout!.on("data", (chunk: Buffer) => {

@@ -47,7 +47,12 @@ async function subscriptionsByPid(bus: NatsServer): Promise<Map<number, string[]
 
 describe(
   "PostgreSQL on a bus: each change reaches the processes that watch its rows, and none is missed",
-  { skip: server.skip ?? nats.skip ?? (logical ? false : "wal_level is not logical") },
+  {
+    skip: server.skip ?? nats.skip ?? (logical ? false : "wal_level is not logical"),
+    // Each test, and each hook below: a process that stops answering fails the test, never hangs
+    // the run.
+    timeout: 120_000,
+  },
   () => {
     let bus: NatsServer;
     let databaseUrl: string;
@@ -86,24 +91,32 @@ describe(
       }
     }
 
-    before(async () => {
-      bus = nats.server!;
-      databaseUrl = await emptyDatabase(server.url!);
-      relay = (await serve()).child;
-      await until(
-        () => psql(databaseUrl, "SELECT count(*) FROM pg_replication_slots WHERE active") === "1",
-        10_000,
-        "the first process relays",
-      );
-      const second = await serve();
-      watching = second.child;
-      watcher = await updatesListener(second.url, "bus");
-    });
+    before(
+      async () => {
+        bus = nats.server!;
+        databaseUrl = await emptyDatabase(server.url!);
+        relay = (await serve()).child;
+        await until(
+          () => psql(databaseUrl, "SELECT count(*) FROM pg_replication_slots WHERE active") === "1",
+          10_000,
+          "the first process relays",
+        );
+        const second = await serve();
+        watching = second.child;
+        watcher = await updatesListener(second.url, "bus");
+      },
+      { timeout: 60_000 },
+    );
 
-    after(async () => {
-      await watcher?.client.close();
-      for (const child of children) child.kill("SIGKILL");
-    });
+    after(
+      async () => {
+        // A stopped watcher is killed too (SIGKILL reaches a stopped process), before its client
+        // closes, so that nothing waits on it.
+        for (const child of children) child.kill("SIGKILL");
+        await watcher?.client.close();
+      },
+      { timeout: 30_000 },
+    );
 
     test("a psql write to a watched row notifies its watcher, through the routes of what it watches alone", async () => {
       await heardWhile("Ada Bus", async () => {
