@@ -1,6 +1,8 @@
 import { AsyncResource } from "node:async_hooks";
 import type { TableChange } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import { AppEngine, type RunObserver } from "../../packages/livecmd/runtime/model/appEngine.ts";
+import { BusListener } from "../../packages/livecmd/runtime/db/postgres/bus/busListener.ts";
+import { BusRoutes } from "../../packages/livecmd/runtime/db/postgres/bus/busRoutes.ts";
 
 /**
  * livecmd broken on purpose, so that the checker is seen to catch what it exists to catch. Each
@@ -55,6 +57,22 @@ export const FAULTS = {
         .call(this, name, args, { ...options, observer: misread })
         .finally(() => live.delete(observer));
     };
+  },
+  /** On a bus, every other watched read takes no routes: the changes to it reach nobody. */
+  unrouted(): void {
+    let reads = 0;
+    const { add } = BusRoutes.prototype;
+    BusRoutes.prototype.add = function (watched) {
+      if (++reads % 2 !== 0) add.call(this, watched);
+    };
+  },
+  /**
+   * On a bus, a run's new routes are not fenced: a change committed while the run read, before
+   * the server had its routes, reaches nobody. The window is shorter than the relay's way to the
+   * bus, so short runs rarely hit it (5 seeds did not): bus.test.ts checks the fence directly.
+   */
+  unfenced(): void {
+    BusListener.prototype.fence = async () => {};
   },
 } as const;
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { root, run, type CliRun } from "../helpers/cli.ts";
-import { postgresServer } from "../helpers/postgres.ts";
+import { postgresServer, psql } from "../helpers/postgres.ts";
 import { DATABASES, TARGETS } from "./soak.ts";
 
 /**
@@ -51,17 +51,41 @@ for (const database of DATABASES)
     },
   );
 
+const logical = server.url !== undefined && psql(server.url, "SHOW wal_level") === "logical";
+const busSkip = server.skip ?? (logical ? false : "wal_level is not logical");
+
+describe(
+  `the live-correctness checker on postgres with a bus, across 3 processes, seed ${SEED}, ${ROUNDS} rounds`,
+  { skip: busSkip },
+  () => {
+    test("shop: every watcher, whichever process serves it, converges and is told of every change", async (t) => {
+      const ran = await soak([
+        "--one",
+        "--target=shop",
+        "--database=postgres",
+        `--seed=${SEED}`,
+        `--rounds=${ROUNDS}`,
+        "--bus=2",
+      ]);
+      t.diagnostic(ran.stdout.trim());
+      assert.equal(ran.code, 0, `${ran.stdout}${ran.stderr}`);
+      assert.match(ran.stdout, /on a bus across 3 processes: .*every property held/);
+    });
+  },
+);
+
 /** Each fault of faults.ts, where the checker is to catch it, and in how many short runs at most. */
 const CAUGHT = [
-  { fault: "unbound", target: "drizzle", database: "postgres", seeds: 5 },
-  { fault: "misattribute", target: "shop", database: "sqlite", seeds: 5 },
+  { fault: "unbound", target: "drizzle", database: "postgres", seeds: 5, bus: 0 },
+  { fault: "misattribute", target: "shop", database: "sqlite", seeds: 5, bus: 0 },
+  { fault: "unrouted", target: "shop", database: "postgres", seeds: 3, bus: 2 },
 ] as const;
 
 describe("livecmd broken on purpose: the checker catches it", () => {
-  for (const { fault, target, database, seeds } of CAUGHT)
+  for (const { fault, target, database, seeds, bus } of CAUGHT)
     test(
-      `${fault} (faults.ts), on ${target}/${database}, within ${seeds} runs`,
-      { skip: skipOn(database) },
+      `${fault} (faults.ts), on ${target}/${database}${bus ? " on a bus" : ""}, within ${seeds} runs`,
+      { skip: bus ? busSkip : skipOn(database) },
       async (t) => {
         const ran = await soak([
           `--break=${fault}`,
@@ -70,6 +94,7 @@ describe("livecmd broken on purpose: the checker catches it", () => {
           `--seed=${SEED}`,
           `--seeds=${seeds}`,
           `--rounds=${ROUNDS}`,
+          `--bus=${bus}`,
         ]);
         t.diagnostic(ran.stdout.trim().split("\n").at(-1)!);
         assert.equal(ran.code, 0, `not caught: ${ran.stdout}${ran.stderr}`);

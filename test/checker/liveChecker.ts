@@ -73,6 +73,11 @@ export interface CheckOptions {
   writesPerRound?: number;
   /** How long a watcher has to converge once the server settled (default 5 s). */
   convergeMs?: number;
+  /**
+   * Other processes serving the target's app on its database (on a bus): the watchers are spread
+   * over them and this one, so that a change must reach another process to be told.
+   */
+  others?: readonly URL[];
 }
 
 type Counts = { writes: number; storms: number; refused: number };
@@ -121,9 +126,10 @@ export async function checkLive(target: Target, options: CheckOptions): Promise<
   const everWatched = new Set<string>();
   const failures: string[] = [];
   try {
+    const servers = [serving.url, ...(options.others ?? [])];
     for (const kind of WATCHER_KINDS)
       for (let n = 0; n < (options.watchersPerKind ?? 1); n++)
-        watchers.push(await connectWatcher(serving.url, kind, tool));
+        watchers.push(await connectWatcher(servers[watchers.length % servers.length]!, kind, tool));
     let before = new Map<string, string>();
     for (let round = 1; round <= options.rounds && failures.length === 0; round++) {
       const throughout = watchers.map((watcher) => new Set(watcher.watching()));

@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { freshPostgresDatabase } from "../../example/freshPostgresDatabase.ts";
 import { emptyDatabase, postgresServer } from "../helpers/postgres.ts";
+import { busServers, startBus } from "./busServers.ts";
 import { FAULTS, isFault } from "./faults.ts";
 import { checkLive, reportLine, type Target } from "./liveChecker.ts";
 import { exampleShopOn, LIBRARIES, notesOn, type Elsewhere } from "./targets.ts";
@@ -16,11 +17,14 @@ import { exampleShopOn, LIBRARIES, notesOn, type Elsewhere } from "./targets.ts"
  * seed starts from the same rows and replays the same schedule).
  *
  *   npm run soak -- [--target shop|drizzle|kysely|prisma] [--database sqlite|postgres]
- *                   [--seed N] [--seeds K] [--rounds R] [--break unbound|drop|misattribute]
+ *                   [--seed N] [--seeds K] [--rounds R] [--break unbound|drop|misattribute|unrouted|unfenced]
+ *                   [--bus N]
  *
  * Seeds N, N+1, ... N+K-1 on each target and database (N random when absent, and printed);
  * `--break` runs it on livecmd broken on purpose (`faults.ts`) and stops at the first seed that
- * fails. Exits 1 when a property failed (0 under `--break` when one did), 2 on bad input.
+ * fails. `--bus N` (the shop on PostgreSQL with `wal_level = logical`) serves it from N more
+ * processes besides the checker's, every one on a nats-server of the run's own, and spreads the
+ * watchers over them. Exits 1 when a property failed (0 under `--break` when one did), 2 on bad input.
  */
 
 export const TARGETS = ["shop", ...LIBRARIES] as const;
@@ -29,7 +33,7 @@ type TargetName = (typeof TARGETS)[number];
 type DatabaseName = (typeof DATABASES)[number];
 
 const USAGE =
-  "usage: npm run soak -- [--target shop|drizzle|kysely|prisma] [--database sqlite|postgres] [--seed N] [--seeds K] [--rounds R] [--break unbound|drop|misattribute]";
+  "usage: npm run soak -- [--target shop|drizzle|kysely|prisma] [--database sqlite|postgres] [--seed N] [--seeds K] [--rounds R] [--break unbound|drop|misattribute|unrouted|unfenced] [--bus N]";
 
 interface Run {
   target: TargetName;
@@ -37,6 +41,8 @@ interface Run {
   seed: number;
   rounds: number;
   fault?: string;
+  /** More processes serving the target, on a bus (0: none, no bus). */
+  bus: number;
 }
 
 function options(argv: readonly string[]) {
@@ -49,6 +55,7 @@ function options(argv: readonly string[]) {
       seeds: { type: "string", default: "1" },
       rounds: { type: "string", default: "200" },
       break: { type: "string" },
+      bus: { type: "string", default: "0" },
       one: { type: "boolean", default: false },
     },
   });
@@ -68,7 +75,13 @@ function options(argv: readonly string[]) {
     throw new Error(
       `--break takes one of ${Object.keys(FAULTS).join(", ")}, not ${JSON.stringify(values.break)}`,
     );
+  const bus = number("bus", values.bus);
+  if (bus > 0 && (values.target !== "shop" || values.database !== "postgres"))
+    throw new Error(
+      `--bus serves the example shop from more processes: pass --target=shop --database=postgres with it; ${USAGE}`,
+    );
   return {
+    bus,
     targets: oneOf("target", values.target, TARGETS),
     databases: oneOf("database", values.database, DATABASES),
     seed:
@@ -80,8 +93,8 @@ function options(argv: readonly string[]) {
   };
 }
 
-/** The target `run` names, on a fresh database of its own. */
-async function targetOf(run: Run, scratch: string): Promise<Target> {
+/** The target `run` names, on a fresh database of its own (`where`). */
+async function targetOf(run: Run, scratch: string): Promise<{ target: Target; where: Elsewhere }> {
   const server = run.database === "postgres" ? postgresServer() : undefined;
   if (server?.skip) throw new Error(server.skip);
   const where: Elsewhere = !server
@@ -90,20 +103,34 @@ async function targetOf(run: Run, scratch: string): Promise<Target> {
         kind: "postgres",
         url: await (run.target === "shop" ? freshPostgresDatabase : emptyDatabase)(server.url!),
       };
-  return run.target === "shop" ? exampleShopOn(where) : notesOn(run.target, where);
+  const target = await (run.target === "shop" ? exampleShopOn(where) : notesOn(run.target, where));
+  return { target, where };
 }
 
 /** One run, in this process: its report line, and each failure. Resolves whether all held. */
 export async function runOne(run: Run, say: (line: string) => void): Promise<boolean> {
   if (run.fault !== undefined && isFault(run.fault)) FAULTS[run.fault]();
   const scratch = mkdtempSync(path.join(tmpdir(), "livecmd-soak-"));
-  const target = await targetOf(run, scratch);
+  const bus = run.bus > 0 ? await startBus() : undefined;
+  const built = await targetOf(run, scratch);
+  const others =
+    bus && built.where.kind === "postgres"
+      ? await busServers(run.bus, built.where.url, bus)
+      : undefined;
+  const target = others
+    ? { ...built.target, name: `${built.target.name}, on a bus across ${run.bus + 1} processes` }
+    : built.target;
   try {
-    const report = await checkLive(target, { seed: run.seed, rounds: run.rounds });
+    const report = await checkLive(target, {
+      seed: run.seed,
+      rounds: run.rounds,
+      ...(others && { others: others.urls, watchersPerKind: 2 }),
+    });
     say(reportLine(target, report));
     for (const failure of report.failures.slice(0, 5)) say(`  ${failure}`);
     return report.failures.length === 0;
   } finally {
+    others?.close();
     await target.app.close();
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -121,6 +148,7 @@ function runChild(run: Run): Promise<boolean> {
     `--database=${run.database}`,
     `--seed=${run.seed}`,
     `--rounds=${run.rounds}`,
+    `--bus=${run.bus}`,
     ...(run.fault ? [`--break=${run.fault}`] : []),
   ];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit"] });

@@ -58,7 +58,11 @@ describe("serveHttp's drain serves what the connections it accepted bring", () =
     );
     const [head, body] = (await answer).split("\r\n\r\n");
     assert.match(head!, /^HTTP\/1\.1 200 /, `${head}\n\n${body}`);
-    assert.match(head!, /\r\nconnection: close\r\n/i, "the drain ends each connection after its answer");
+    assert.match(
+      head!,
+      /\r\nconnection: close\r\n/i,
+      "the drain ends each connection after its answer",
+    );
     assert.match(body!, /"protocolVersion":"2025-11-25"/);
     await closing;
   });

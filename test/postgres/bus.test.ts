@@ -3,6 +3,9 @@ import type { ChildProcess } from "node:child_process";
 import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/client";
 import pg from "pg";
+import { BusListener } from "../../packages/livecmd/runtime/db/postgres/bus/busListener.ts";
+import { connectBus } from "../../packages/livecmd/runtime/db/postgres/bus/busConnection.ts";
+import type { TableChange } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import { natsServer, type NatsServer } from "../helpers/natsServer.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { serveExample } from "../helpers/serveExample.ts";
@@ -141,6 +144,40 @@ describe(
         );
       } finally {
         await listen.close();
+      }
+    });
+
+    test("a change committed while a run read, before the server had the run's routes, is told by the run's fence", async () => {
+      const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+      const connection = await connectBus(bus.url, pool);
+      const heard: TableChange[] = [];
+      const listener = new BusListener(
+        connection,
+        () => pool,
+        (changes) => heard.push(...changes),
+        () => {},
+      );
+      try {
+        await listener.start();
+        const mark = listener.mark();
+        // The run reads customer 2; meanwhile a write to it commits, and the relay routes it (a
+        // caught-up marker travels behind it) while nobody listens on its route.
+        psql(databaseUrl, "UPDATE customers SET name = 'While It Read' WHERE id = 2");
+        await listener.caughtUp();
+        listener.add({
+          whole: new Set(),
+          keyed: new Map([["customers", new Map([["id", new Set(["2"])]])]]),
+          filtered: new Map(),
+        });
+        await listener.fence(mark);
+        assert.ok(
+          heard.some(({ table }) => table === "customers"),
+          `the fence told the change: ${JSON.stringify(heard)}`,
+        );
+      } finally {
+        await listener.close();
+        await connection.nats.close();
+        await pool.end();
       }
     });
 
