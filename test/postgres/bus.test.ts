@@ -5,6 +5,8 @@ import type { Client } from "@modelcontextprotocol/client";
 import pg from "pg";
 import { BusListener } from "../../packages/livecmd/runtime/db/postgres/bus/busListener.ts";
 import { connectBus } from "../../packages/livecmd/runtime/db/postgres/bus/busConnection.ts";
+import { installCapture } from "../../packages/livecmd/runtime/db/postgres/changes/installChangeFeed.ts";
+import type { PgPool } from "../../packages/livecmd/runtime/db/postgres/pgLibrary.ts";
 import type { TableChange } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
 import { natsServer, type NatsServer } from "../helpers/natsServer.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
@@ -100,7 +102,11 @@ describe(
         databaseUrl = await emptyDatabase(server.url!);
         relay = (await serve()).child;
         await until(
-          () => psql(databaseUrl, "SELECT count(*) FROM pg_replication_slots WHERE active") === "1",
+          () =>
+            psql(
+              databaseUrl,
+              "SELECT count(*) FROM pg_replication_slots WHERE database = current_database() AND active",
+            ) === "1",
           10_000,
           "the first process relays",
         );
@@ -215,6 +221,41 @@ describe(
         psql(databaseUrl, "UPDATE customers SET name = 'Nobody Relays' WHERE id = 1");
         psql(databaseUrl, "UPDATE customers SET name = 'After The Relay Died' WHERE id = 1");
       });
+    });
+
+    test("a slot made again by a process starting (the old one lost, a write made with none) has every process on the bus re-run its watches", async () => {
+      const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+      const serving = children.filter(
+        (child) => child.exitCode === null && child.signalCode === null,
+      );
+      try {
+        await heardWhile("Written With No Slot", async () => {
+          // Stopped, no process can make the slot again before the install below does.
+          for (const child of serving) child.kill("SIGSTOP");
+          try {
+            // A relay caught while it took the slot over may start streaming after a first end.
+            await until(
+              () =>
+                psql(
+                  databaseUrl,
+                  "SELECT count(pg_terminate_backend(active_pid)) FROM pg_replication_slots WHERE database = current_database() AND active",
+                ) === "0",
+              10_000,
+              "the slot is let go",
+            );
+            psql(
+              databaseUrl,
+              "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = current_database()",
+            );
+            psql(databaseUrl, "UPDATE customers SET name = 'Written With No Slot' WHERE id = 1");
+            await installCapture(pool as unknown as PgPool, "logical", true);
+          } finally {
+            for (const child of serving) child.kill("SIGCONT");
+          }
+        });
+      } finally {
+        await pool.end();
+      }
     });
 
     test("a process started again (after the relay died) relays and serves watches", async () => {

@@ -7,6 +7,9 @@ import { command } from "../../packages/livecmd/runtime/model/command.ts";
 import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
 import type { CaptureChoice } from "../../packages/livecmd/runtime/db/postgres/changes/captureMode.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
+import { ChangeListener } from "../../packages/livecmd/runtime/db/postgres/changes/changeListener.ts";
+import type { TableChange } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
+import type { PgPool } from "../../packages/livecmd/runtime/db/postgres/pgLibrary.ts";
 import type { Subscriber } from "../../packages/livecmd/runtime/live/watchGroups.ts";
 import { root, run } from "../helpers/cli.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
@@ -201,6 +204,35 @@ describe("PostgreSQL: the change feed", { skip: server.skip }, () => {
       );
     } finally {
       await app.close();
+    }
+  });
+
+  test("on a bus, a dropped LISTEN connection reconnects and re-runs nothing (the bus replays what it missed), and says so", async () => {
+    const url = await emptyDatabase(server.url!);
+    const pool = new pg.Pool({ connectionString: url }) as unknown as PgPool;
+    const [heard, log]: [TableChange[], string[]] = [[], []];
+    const listener = new ChangeListener(
+      () => pool,
+      (changes) => heard.push(...changes),
+      (line) => log.push(line),
+      false,
+    );
+    try {
+      await listener.start();
+      psql(
+        url,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
+      );
+      await eventually(() => log.length >= 2);
+      assert.match(log[0]!, /^livecmd: the PostgreSQL change feed connection was lost/);
+      assert.equal(
+        log[1],
+        "livecmd: the PostgreSQL change feed is back (its changes come by the bus: nothing to re-run)",
+      );
+      assert.deepEqual(heard, []);
+    } finally {
+      await listener.close();
+      await pool.end();
     }
   });
 

@@ -164,8 +164,7 @@ async function installed(shared: PostgresConnection, options: OpenOptions): Prom
       cause: error,
     });
   });
-  const asker = options.bus ? "postgres({ bus })" : undefined;
-  const { capture } = await feed.installCapture(shared.pool, options.capture, asker);
+  const { capture } = await feed.installCapture(shared.pool, options.capture, !!options.bus);
   if (!(await feed.hasEventTriggers(shared.pool))) options.log(feed.WITHOUT_EVENT_TRIGGERS);
   if (capture.mode === "logical" && (await feed.keepsWalWithoutLimit(shared.pool)))
     options.log(`livecmd: warning: ${feed.UNLIMITED_KEEP}`);

@@ -159,7 +159,11 @@ export class ChangeListener {
       "re-running every subscription after the PostgreSQL change feed came back",
       () => {
         this.#retryMs = FIRST_RETRY_MS;
-        this.log("livecmd: the PostgreSQL change feed is back; re-running every subscription once");
+        this.log(
+          this.hearsFeed
+            ? "livecmd: the PostgreSQL change feed is back; re-running every subscription once"
+            : "livecmd: the PostgreSQL change feed is back (its changes come by the bus: nothing to re-run)",
+        );
         if (this.hearsFeed) this.changed([anyRowsOf(ANY_TABLE)]);
         for (const hearers of this.#heard.values()) for (const heard of hearers) heard(undefined);
       },

@@ -6,6 +6,7 @@ import {
   type CaptureMode,
 } from "./captureMode.ts";
 import {
+  ANNOUNCE,
   CHANGES_CHANNEL,
   DDL_EVENT_TRIGGER,
   INSTALL_LOCK,
@@ -93,21 +94,27 @@ export interface InstalledCapture {
 }
 
 /**
- * Installs the change feed in the mode `choice` asks of what the database allows. In the
- * `triggers` mode livecmd's slot is dropped too: nobody streams it, and it would keep WAL.
+ * Installs the change feed in the mode `choice` asks of what the database allows (`onBus`: for
+ * a process whose changes come by the bus). In the `triggers` mode livecmd's slot is dropped
+ * too: nobody streams it, and it would keep WAL.
  */
 export async function installCapture(
   pool: PgPool,
   choice: CaptureChoice,
-  asker?: string,
+  onBus = false,
 ): Promise<InstalledCapture> {
-  const capture = await chosenCapture(pool, choice, asker);
+  const capture = await chosenCapture(pool, choice, onBus ? "postgres({ bus })" : undefined);
   const added = await installChangeFeed(pool, capture.mode);
   if (capture.mode === "triggers") await dropSlot(pool);
   // Made before the database is ready, so that no write of this process's comes before it; the
-  // processes serving already (a slot dropped under them) are told to re-run what they watch.
+  // processes serving already (a slot dropped under them) are told to re-run what they watch:
+  // at once by NOTIFY, or, on the bus, which hears only the slot's stream, through the stream.
   else if ((await ensuredSlot(pool)).created)
-    await pool.query({ text: "SELECT pg_notify($1, $2)", values: [CHANGES_CHANNEL, SLOT_BEGAN] });
+    await pool.query(
+      onBus
+        ? { text: `SELECT ${ANNOUNCE}($1)`, values: [SLOT_BEGAN] }
+        : { text: "SELECT pg_notify($1, $2)", values: [CHANGES_CHANNEL, SLOT_BEGAN] },
+    );
   return { capture, added };
 }
 
