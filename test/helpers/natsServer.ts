@@ -4,7 +4,7 @@ import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-/** Debian's nats-server, with JetStream, on 127.0.0.1: stopped, killed and started again on its port and store. */
+/** Debian's nats-server, with JetStream (unless asked without), on 127.0.0.1: stopped, killed and started again on its port and store. */
 export interface NatsServer {
   readonly url: string;
   /** Its monitoring endpoint (`/connz?subs=1`, `/varz`). */
@@ -25,16 +25,16 @@ const BINARY = ["/usr/sbin/nats-server", "nats-server"].find(
 /**
  * A throwaway nats-server of this test process's own, stopped when the process exits;
  * `config` is its configuration file's text (`write_deadline: "250ms"`), besides what it is
- * started with.
+ * started with; JetStream on unless `jetstream` is false.
  */
-export async function natsServer(config = ""): Promise<NatsServerOrSkip> {
+export async function natsServer(config = "", jetstream = true): Promise<NatsServerOrSkip> {
   if (!BINARY) return { skip: "no nats-server here: apt-get install -y nats-server" };
   const store = mkdtempSync(path.join(tmpdir(), "livecmd-nats-"));
   const configFile = path.join(store, "nats.conf");
   writeFileSync(configFile, config);
   const [port, monitorPort] = [await freePort(), await freePort()];
-  const args = ["-c", configFile, "-js", "-sd", store, "-a", "127.0.0.1", "-p", String(port)];
-  args.push("-m", String(monitorPort));
+  const args = ["-c", configFile, "-a", "127.0.0.1", "-p", String(port), "-m", String(monitorPort)];
+  if (jetstream) args.push("-js", "-sd", store);
   let child: ChildProcess | undefined;
   const start = async () => {
     child = spawn(BINARY, args, { stdio: ["ignore", "ignore", "pipe"] });

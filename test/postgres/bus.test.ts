@@ -5,6 +5,8 @@ import type { Client } from "@modelcontextprotocol/client";
 import pg from "pg";
 import { BusListener } from "../../packages/livecmd/runtime/db/postgres/bus/busListener.ts";
 import { connectBus } from "../../packages/livecmd/runtime/db/postgres/bus/busConnection.ts";
+import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
+import { defineApp } from "../../packages/livecmd/runtime/model/app.ts";
 import { installCapture } from "../../packages/livecmd/runtime/db/postgres/changes/installChangeFeed.ts";
 import type { PgPool } from "../../packages/livecmd/runtime/db/postgres/pgLibrary.ts";
 import type { TableChange } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
@@ -21,6 +23,15 @@ const nats: Awaited<ReturnType<typeof natsServer>> = logical
   ? await natsServer('write_deadline: "250ms"\nmax_pending: 262144\nmax_payload: 65536\n')
   : { skip: "wal_level is not logical" };
 const SHOW_1 = "app://customers_show/1";
+/** How many of this database's slots are streamed (by the relay, when it has one). */
+const ACTIVE_SLOTS =
+  "SELECT count(*) FROM pg_replication_slots WHERE database = current_database() AND active";
+/** Ends the connection on which the relay holds its lock (an advisory lock, livecmd's only one held). */
+const TERMINATE_RELAY_LOCK =
+  "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())";
+/** Ends the relay's stream; how many it ended (0: none streamed). */
+const TERMINATE_RELAY =
+  "SELECT count(pg_terminate_backend(active_pid)) FROM pg_replication_slots WHERE database = current_database() AND active";
 
 /** Until `holds()`, `ms` at most. */
 async function until(holds: () => boolean | Promise<boolean>, ms: number, what: string) {
@@ -67,6 +78,7 @@ describe(
      */
     let relay: ChildProcess;
     let watching: ChildProcess;
+    let watchingUrl: URL;
     let watcher: { client: Client; updates: string[] };
     const children: ChildProcess[] = [];
 
@@ -74,6 +86,29 @@ describe(
       const served = serveExample(databaseUrl, { LIVECMD_BUS: bus.url });
       children.push(served.child);
       return { child: served.child, url: await served.url };
+    }
+
+    /** The serving processes not killed. */
+    const alive = () =>
+      children.filter((child) => child.exitCode === null && child.signalCode === null);
+
+    /**
+     * `act` while `processes` are stopped, after the relay's stream and lock were ended: none of
+     * them can take the slot meanwhile.
+     */
+    async function withRelaysStopped(
+      processes: readonly ChildProcess[],
+      act: () => Promise<void>,
+    ): Promise<void> {
+      for (const child of processes) child.kill("SIGSTOP");
+      try {
+        // A relay caught while it took the slot over may start streaming after a first end.
+        await until(() => psql(databaseUrl, TERMINATE_RELAY) === "0", 10_000, "the slot is let go");
+        psql(databaseUrl, TERMINATE_RELAY_LOCK);
+        await act();
+      } finally {
+        for (const child of processes) child.kill("SIGCONT");
+      }
     }
 
     /** Watches SHOW_1 while `act` runs, then waits until its name reads `name` and a notification said so. */
@@ -102,16 +137,13 @@ describe(
         databaseUrl = await emptyDatabase(server.url!);
         relay = (await serve()).child;
         await until(
-          () =>
-            psql(
-              databaseUrl,
-              "SELECT count(*) FROM pg_replication_slots WHERE database = current_database() AND active",
-            ) === "1",
+          () => psql(databaseUrl, ACTIVE_SLOTS) === "1",
           10_000,
           "the first process relays",
         );
         const second = await serve();
         watching = second.child;
+        watchingUrl = second.url;
         watcher = await updatesListener(second.url, "bus");
       },
       { timeout: 60_000 },
@@ -150,6 +182,24 @@ describe(
         );
       } finally {
         await listen.close();
+      }
+    });
+
+    test("a bus without JetStream: the app does not open, and says to start nats-server with it", async () => {
+      const plain = await natsServer("", false);
+      const database = postgres(databaseUrl, { bus: plain.server!.url });
+      const app = defineApp({ name: "shop", commands: {}, agent: { grant: [] }, database });
+      try {
+        await assert.rejects(app.ready(), (error: Error) => {
+          assert.match(
+            error.message,
+            /has no JetStream .*start nats-server with JetStream on \(nats-server -js, or jetstream \{\} in its configuration\)/,
+          );
+          return true;
+        });
+      } finally {
+        await app.close();
+        await plain.server!.stop();
       }
     });
 
@@ -225,33 +275,17 @@ describe(
 
     test("a slot made again by a process starting (the old one lost, a write made with none) has every process on the bus re-run its watches", async () => {
       const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-      const serving = children.filter(
-        (child) => child.exitCode === null && child.signalCode === null,
-      );
       try {
         await heardWhile("Written With No Slot", async () => {
-          // Stopped, no process can make the slot again before the install below does.
-          for (const child of serving) child.kill("SIGSTOP");
-          try {
-            // A relay caught while it took the slot over may start streaming after a first end.
-            await until(
-              () =>
-                psql(
-                  databaseUrl,
-                  "SELECT count(pg_terminate_backend(active_pid)) FROM pg_replication_slots WHERE database = current_database() AND active",
-                ) === "0",
-              10_000,
-              "the slot is let go",
-            );
+          // No process can make the slot again before the install below does.
+          await withRelaysStopped(alive(), async () => {
             psql(
               databaseUrl,
               "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = current_database()",
             );
             psql(databaseUrl, "UPDATE customers SET name = 'Written With No Slot' WHERE id = 1");
             await installCapture(pool as unknown as PgPool, "logical", true);
-          } finally {
-            for (const child of serving) child.kill("SIGCONT");
-          }
+          });
         });
       } finally {
         await pool.end();
@@ -283,6 +317,41 @@ describe(
           await bus.start();
         }
       });
+    });
+
+    test("a process without the bus that relays is said by each process on the bus, which is not ready until a relay on the bus is heard again, then re-runs its watches", async () => {
+      const busless = serveExample(databaseUrl);
+      children.push(busless.child);
+      await busless.url;
+      const onBus = alive().filter((child) => child !== busless.child);
+      const health = new URL("/healthz", watchingUrl);
+      await heardWhile("Written While No Relay Routed", async () => {
+        // No process on the bus can take the slot back before the one without does.
+        await withRelaysStopped(onBus, () =>
+          until(
+            () => psql(databaseUrl, ACTIVE_SLOTS) === "1",
+            10_000,
+            "the process without the bus relays",
+          ),
+        );
+        psql(
+          databaseUrl,
+          "UPDATE customers SET name = 'Written While No Relay Routed' WHERE id = 1",
+        );
+        await until(
+          async () => {
+            const answer = await fetch(health);
+            return (
+              answer.status === 503 &&
+              (await answer.text()).includes("no relay routes this database's changes to the bus")
+            );
+          },
+          15_000,
+          "the watcher's /healthz says no relay routes to the bus",
+        );
+        busless.child.kill("SIGKILL");
+      });
+      assert.equal((await fetch(health)).status, 200);
     });
   },
 );

@@ -121,5 +121,26 @@ describe(
         await listen.close();
       }
     });
+
+    test("the relay's lock connection ended by the server: its process goes on serving, relays again, and tells a write made then", async () => {
+      const listen = await listener.client.listen({ resourceSubscriptions: [SHOW_1] });
+      try {
+        const heard = listener.updates.length;
+        psql(
+          databaseUrl,
+          "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+        );
+        psql(databaseUrl, "UPDATE customers SET name = 'The Lock Was Lost' WHERE id = 1");
+        await until(() => listener.updates.length > heard, 10_000, "the write is told");
+        await until(() => slotStreamed(databaseUrl), 10_000, "a process relays again");
+        assert.equal(
+          survivor.exitCode ?? survivor.signalCode,
+          null,
+          "the relaying process still runs",
+        );
+      } finally {
+        await listen.close();
+      }
+    });
   },
 );

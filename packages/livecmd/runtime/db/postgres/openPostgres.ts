@@ -57,7 +57,7 @@ export function openPostgres(
     if (changes.some(({ table }) => table === ANY_TABLE)) shared.forgetPlans();
     changed(changes);
   };
-  // Filled in as the start goes, for `listening()` and `close()`, which must not wait for a
+  // Filled in as the start goes, for `notHeard()` and `close()`, which must not wait for a
   // start that may never come; what hears through it awaits `started`.
   const opened: Opened = { ownsPool: false };
   const started = start(shared, found, options, heard, opened);
@@ -74,8 +74,7 @@ export function openPostgres(
       await started;
       return opened.listener!.hear(channel, hears);
     },
-    listening: () =>
-      (opened.listener?.listening ?? false) && (opened.busListener?.listening ?? true),
+    notHeard: () => (opened.listener?.listening ? opened.busListener?.problem : FEED_NOT_HEARD),
     captureText: () => opened.captured,
     changeInterest: () => opened.busListener,
     async close() {
@@ -88,6 +87,8 @@ export function openPostgres(
     },
   });
 }
+
+const FEED_NOT_HEARD = "the PostgreSQL change feed is not listened to (reconnecting)";
 
 /** What an opening has started, as it goes. */
 interface Opened {
@@ -182,7 +183,7 @@ function setUpView(shared: PostgresConnection): PostgresDatabase {
     caughtUp: async () => {},
     close: async () => {},
     hear: async () => () => {},
-    listening: () => false,
+    notHeard: () => FEED_NOT_HEARD,
     captureText: () => undefined,
   });
 }

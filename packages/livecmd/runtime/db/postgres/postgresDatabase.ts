@@ -28,8 +28,8 @@ export interface DatabaseLifecycle {
   readonly ready: Promise<void>;
   caughtUp(): Promise<void>;
   close(): Promise<void>;
-  /** Whether the change feed's LISTEN connection is up. */
-  listening(): boolean;
+  /** Why changes do not reach this process now (the LISTEN connection down, the bus), if so. */
+  notHeard(): string | undefined;
   /** Hears a channel on the change feed's connection (`ChangeListener.hear`). */
   hear(channel: string, heard: (payload: string | undefined) => void): Promise<() => void>;
   /** How changes are captured (`captureLine`), once installed. */
@@ -272,9 +272,7 @@ export class PostgresDatabase implements AppDatabase {
 
   /** While the change feed is not heard, a write from elsewhere would not reach the subscriptions. */
   servingProblem(): string | undefined {
-    return this.lifecycle.listening()
-      ? undefined
-      : "the PostgreSQL change feed is not listened to (reconnecting)";
+    return this.lifecycle.notHeard();
   }
 
   /** Every process serving this database shares its 2025-era sessions. */

@@ -48,8 +48,11 @@ export async function connectBus(url: string, database: PgQueryable): Promise<Bu
         { cause: error },
       );
     });
-  // Both are lazy: no request is made before their first use.
-  const streams = await library.jetstream.jetstreamManager(nats);
+  // The manager asks the server for its JetStream account first: the check that it has one.
+  const streams = await library.jetstream.jetstreamManager(nats).catch(async (error: Error) => {
+    await nats.close();
+    throw jetStreamProblem(where, error);
+  });
   return { nats, jetstream: library.jetstream.jetstream(nats), streams, subjects, library, where };
 }
 
@@ -66,7 +69,7 @@ export async function ensuredStream(bus: BusConnection): Promise<StreamInfo> {
     const { JetStreamApiError, JetStreamApiCodes } = bus.library.jetstream;
     const missing =
       error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound;
-    if (!missing) throw jetStreamProblem(bus, error as Error);
+    if (!missing) throw jetStreamProblem(bus.where, error as Error);
   }
   return await bus.streams.streams
     .add({
@@ -76,15 +79,17 @@ export async function ensuredStream(bus: BusConnection): Promise<StreamInfo> {
       max_age: KEPT_NS,
     })
     .catch((error: Error) => {
-      throw jetStreamProblem(bus, error);
+      throw jetStreamProblem(bus.where, error);
     });
 }
 
-function jetStreamProblem(bus: BusConnection, error: Error): Error {
-  return new Error(
-    `livecmd: the bus at ${bus.where} did not answer a JetStream request (${error.message}); is nats-server up, and started with JetStream (-js)?`,
-    { cause: error },
-  );
+function jetStreamProblem(where: string, error: Error): Error {
+  // The class the client throws it as is not among its exports: its name tells it.
+  const message =
+    error.name === "JetStreamNotEnabled"
+      ? `livecmd: the bus at ${where} has no JetStream (${error.message}); livecmd keeps the changes in a JetStream stream: start nats-server with JetStream on (nats-server -js, or jetstream {} in its configuration)`
+      : `livecmd: the bus at ${where} did not answer a JetStream request (${error.message}); is nats-server up, with JetStream on (nats-server -js)?`;
+  return new Error(message, { cause: error });
 }
 
 function redacted(url: string): string {

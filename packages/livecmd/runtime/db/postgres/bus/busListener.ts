@@ -10,6 +10,7 @@ import type { PgPool } from "../pgLibrary.ts";
 import { ensuredStream, type BusConnection } from "./busConnection.ts";
 import type { Beat, RoutedChange } from "./busMessages.ts";
 import { BusRoutes } from "./busRoutes.ts";
+import { RelayHeartbeat } from "./relayHeartbeat.ts";
 import { replayStream } from "./streamReplay.ts";
 
 /**
@@ -17,6 +18,8 @@ import { replayStream } from "./streamReplay.ts";
  * on `all` and on the relay's heartbeat, and tells `changed` of each change heard. A gap (the
  * connection to the bus lost; the stream made again) is made good by replaying the stream from
  * the last position heard, or, when the stream no longer holds it, by re-running every watch.
+ * A relay not heard (`RelayHeartbeat`) makes the process not ready until one is, and its
+ * watches re-run then.
  */
 export class BusListener implements ChangeInterest {
   readonly #routes: BusRoutes;
@@ -35,6 +38,7 @@ export class BusListener implements ChangeInterest {
   #markers = 0;
   readonly #waiting = new Map<string, () => void>();
   #closed = false;
+  readonly #heartbeat: RelayHeartbeat;
 
   constructor(
     private readonly bus: BusConnection,
@@ -48,6 +52,7 @@ export class BusListener implements ChangeInterest {
       log,
     );
     this.#routes = new BusRoutes(bus, this.#hear);
+    this.#heartbeat = new RelayHeartbeat(bus.where, () => this.listening, log);
   }
 
   async start(): Promise<void> {
@@ -65,11 +70,18 @@ export class BusListener implements ChangeInterest {
     nats.subscribe(subjects.beat, { callback: (_, msg) => beat(msg) });
     await nats.flush();
     void this.#watchConnection();
+    this.#heartbeat.start();
   }
 
-  /** Whether the bus connection is up now (a readiness check asks). */
+  /** Whether the bus connection is up now. */
   get listening(): boolean {
     return !this.bus.nats.isClosed() && this.#lostAt === undefined;
+  }
+
+  /** Why changes do not reach this process now, if they do not (a readiness check asks). */
+  get problem(): string | undefined {
+    if (!this.listening) return `the bus at ${this.bus.where} is not reachable (reconnecting)`;
+    return this.#heartbeat.problem;
   }
 
   mark(): InterestMark {
@@ -114,6 +126,7 @@ export class BusListener implements ChangeInterest {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#heartbeat.stop();
     this.#routes.close();
     this.#stopWaiting();
   }
@@ -135,6 +148,11 @@ export class BusListener implements ChangeInterest {
   }
 
   #beat({ e, s }: Beat): void {
+    const silent = this.#heartbeat.heard();
+    if (silent !== undefined)
+      this.#rerunAll(
+        `a relay is heard on the bus again, after none was for ${silent} s (what was written meanwhile may never have been routed)`,
+      );
     if (e !== this.#epoch) return this.#newStream(e, s);
     this.#position = Math.max(this.#position, s);
   }
@@ -156,6 +174,7 @@ export class BusListener implements ChangeInterest {
       } else if (status.type === "reconnect" && this.#lostAt !== undefined) {
         const from = this.#lostAt;
         this.#lostAt = undefined;
+        this.#heartbeat.reconnected();
         this.log("livecmd: the bus is back; replaying the changes missed meanwhile");
         await this.#replay(from, undefined).catch((error: Error) =>
           this.#rerunAll(`replaying the bus's stream failed (${error.message})`),

@@ -4,6 +4,15 @@
  * batch the relay routed.
  */
 
+/** How often the relay says where it stands: a fence replays at most this much of the stream. */
+export const BEAT_MS = 100;
+
+/**
+ * How long a process hears no beat before it says no relay routes to the bus: longer than a
+ * relay's takeover of the slot (about 2 s), which a process rides out without a word.
+ */
+export const SILENCE_MS = 5_000;
+
 /** The relay's heartbeat, on `beat`: where it stands, even when nothing changes. */
 export interface Beat {
   readonly e: string;

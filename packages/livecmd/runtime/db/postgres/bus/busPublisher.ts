@@ -1,15 +1,12 @@
 import type { BusConnection } from "./busConnection.ts";
 import { ensuredStream } from "./busConnection.ts";
-import type { Beat, LoggedChanges, RoutedChange } from "./busMessages.ts";
+import { BEAT_MS, type Beat, type LoggedChanges, type RoutedChange } from "./busMessages.ts";
 
 /** nats-server's default largest message, when the server has not said its own. */
 const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
 /** Room for a logged message's JSON around its payloads and JetStream's headers. */
 const ENVELOPE_BYTES = 1024;
-
-/** How often the relay says where it stands: a fence replays at most this much of the stream. */
-const BEAT_MS = 100;
 
 /**
  * The relay's side of the bus: each batch of the change feed's payloads kept once in the stream

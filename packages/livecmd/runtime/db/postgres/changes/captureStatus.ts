@@ -33,10 +33,14 @@ SELECT to_regnamespace('${LIVECMD_SCHEMA}') IS NOT NULL AS schema,
        EXISTS (SELECT 1 FROM pg_publication WHERE pubname = '${PUBLICATION}') AS publication,
        current_setting('max_slot_wal_keep_size') AS "keepSize"`;
 
+/**
+ * A slot's confirmed position can lie a little past `pg_current_wal_lsn()` (a new user's `db
+ * status` said "-1 B not yet passed on"): nothing is behind then.
+ */
 const SLOT = /* sql */ `
 SELECT slot_name AS name, active_pid AS relay, wal_status AS "walStatus",
        coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), restart_lsn), 0)::float8 AS kept,
-       coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), confirmed_flush_lsn), 0)::float8 AS behind
+       greatest(coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), confirmed_flush_lsn), 0), 0)::float8 AS behind
   FROM pg_replication_slots WHERE slot_name = $1`;
 
 export async function captureStatus(pool: PgPool): Promise<CaptureStatus> {

@@ -104,18 +104,28 @@ export class LogicalRelay {
   /** Streams the slot, every statement of the relay on `lock`, the connection it holds the lock on. */
   async #relay(lock: PgClient): Promise<void> {
     if (this.#closed) return;
+    // The lock's connection ended under the relay (terminated by the server, cut off): the
+    // relay stops and says why, where an error nobody listens for would end the process.
+    let lost: Error | undefined;
+    lock.on("error", (error) => {
+      lost = error;
+      void this.#stream?.stop();
+    });
     const slot = await ensuredSlot(lock);
     const publisher = this.bus && new BusPublisher(this.bus);
     await publisher?.start();
     try {
       const stream = await this.openStream(slot.name, PUBLICATION);
       this.#stream = stream;
-      if (this.#closed) return await stream.stop();
-      const passOn = new WalPassOn(lock, stream, slot.confirmed, publisher);
-      if (slot.created) passOn.say(SLOT_BEGAN);
-      await stream.run((message) => passOn.take(message));
-      // A failure to pass on stops the stream, which then ends quietly: said as the relay's.
-      if (passOn.failure) throw passOn.failure;
+      if (this.#closed || lost) await stream.stop();
+      else {
+        const passOn = new WalPassOn(lock, stream, slot.confirmed, publisher);
+        if (slot.created) passOn.say(SLOT_BEGAN);
+        await stream.run((message) => passOn.take(message));
+        // A failure to pass on stops the stream, which then ends quietly: said as the relay's.
+        if (passOn.failure) throw passOn.failure;
+      }
+      if (lost) throw lost;
     } finally {
       publisher?.stop();
     }
