@@ -1,9 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { createInterface } from "node:readline";
+import { natsServer } from "../../test/helpers/natsServer.ts";
 import { processCpuMs } from "./processCpu.ts";
 
 /** What nats-server's `/varz` says of the whole server (the fields the bus bench reads). */
@@ -34,43 +29,21 @@ export interface NatsBroker {
   cpuMs(): number;
   /** The warnings and errors it logged so far (a slow consumer cut off, say). */
   complaints(): string[];
-  /** Stops it and removes its store. */
+  /** Stops it (its store is removed when the process exits). */
   stop(): Promise<void>;
 }
 
-const BINARY = "/usr/sbin/nats-server";
-
-/** Starts nats-server with a store of its own and resolves once it takes clients. */
+/** Starts nats-server (`natsServer`, the tests' own) and resolves once it takes clients. */
 export async function startNatsBroker(): Promise<NatsBroker> {
-  const store = mkdtempSync(path.join(tmpdir(), "livecmd-bench-nats-"));
-  const [port, monitor] = [await freePort(), await freePort()];
-  const child = spawn(
-    BINARY,
-    ["-js", "-sd", store, "-a", "127.0.0.1", "-p", String(port), "-m", String(monitor)],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const complaints: string[] = [];
-  const said = logLines(child, (line) => {
-    if (/\[(WRN|ERR|FTL)\]/.test(line)) complaints.push(line);
-  });
-  const stop = async () => {
-    if (child.exitCode === null) child.kill("SIGTERM");
-    await exited;
-    rmSync(store, { recursive: true, force: true });
-  };
-  try {
-    await said.ready;
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  const started = await natsServer();
+  if (!started.server) throw new Error(started.skip);
+  const server = started.server;
   const monitoring = async <T>(page: string): Promise<T> => {
-    const response = await fetch(`http://127.0.0.1:${monitor}/${page}`);
+    const response = await fetch(`${server.monitor}/${page}`);
     return (await response.json()) as T;
   };
   return {
-    url: `nats://127.0.0.1:${port}`,
+    url: server.url,
     totals: () => monitoring<BrokerTotals>("varz"),
     async connections() {
       const page = await monitoring<{ connections: BrokerConnection[] }>("connz?limit=4096");
@@ -79,39 +52,8 @@ export async function startNatsBroker(): Promise<NatsBroker> {
     async stored() {
       return (await monitoring<{ messages: number }>("jsz")).messages;
     },
-    cpuMs: () => processCpuMs(child.pid!),
-    complaints: () => [...complaints],
-    stop,
+    cpuMs: () => processCpuMs(server.pid()!),
+    complaints: () => server.logged().filter((line) => /\[(WRN|ERR|FTL)\]/.test(line)),
+    stop: () => server.stop(),
   };
-}
-
-/**
- * Each line the server logs (to stderr) told to `line`, all its life (a pipe left unread would
- * stop it); `ready` resolves once it says it takes clients, and rejects if it exits before.
- */
-function logLines(child: ChildProcess, line: (text: string) => void): { ready: Promise<void> } {
-  const lines = createInterface({ input: child.stderr! });
-  const ready = new Promise<void>((resolve, reject) => {
-    const early: string[] = [];
-    lines.on("line", (text) => {
-      line(text);
-      if (early.length < 50) early.push(text);
-      if (text.includes("Server is ready")) resolve();
-    });
-    child.once("exit", (code) =>
-      reject(new Error(`nats-server exited (${code}): ${early.join("\n")}`)),
-    );
-  });
-  return { ready };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

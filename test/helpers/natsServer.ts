@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
+import { createInterface } from "node:readline";
 import path from "node:path";
 
 /** Debian's nats-server, with JetStream (unless asked without), on 127.0.0.1: stopped, killed and started again on its port and store. */
@@ -13,6 +14,10 @@ export interface NatsServer {
   stop(signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
   /** Starts it again, on the same port and store. */
   start(): Promise<void>;
+  /** Its process id while it runs (a bench reads its CPU time). */
+  pid(): number | undefined;
+  /** Each line it logged so far, over every start. */
+  logged(): readonly string[];
 }
 
 export type NatsServerOrSkip =
@@ -36,9 +41,11 @@ export async function natsServer(config = "", jetstream = true): Promise<NatsSer
   const args = ["-c", configFile, "-a", "127.0.0.1", "-p", String(port), "-m", String(monitorPort)];
   if (jetstream) args.push("-js", "-sd", store);
   let child: ChildProcess | undefined;
+  const logged: string[] = [];
   const start = async () => {
     child = spawn(BINARY, args, { stdio: ["ignore", "ignore", "pipe"] });
-    await ready(child);
+    createInterface({ input: child.stderr! }).on("line", (line) => logged.push(line));
+    await ready(child, logged);
     // It must not keep the test process alive: the process kills it on exit.
     child.unref();
     (child.stderr as Socket).unref();
@@ -48,6 +55,8 @@ export async function natsServer(config = "", jetstream = true): Promise<NatsSer
     child = undefined;
     if (!running || running.exitCode !== null) return;
     const exited = new Promise((resolve) => running.once("exit", resolve));
+    // Held until it has exited: a stop awaited last must not let the process end first.
+    running.ref();
     running.kill(signal);
     await exited;
   };
@@ -57,26 +66,30 @@ export async function natsServer(config = "", jetstream = true): Promise<NatsSer
   });
   await start();
   const url = `nats://127.0.0.1:${port}`;
-  return { server: { url, monitor: `http://127.0.0.1:${monitorPort}`, start, stop } };
+  const monitor = `http://127.0.0.1:${monitorPort}`;
+  return { server: { url, monitor, start, stop, pid: () => child?.pid, logged: () => logged } };
 }
 
-/** Resolves once the server says it is ready for clients (it logs to stderr), within 30 s. */
-function ready(child: ChildProcess): Promise<void> {
+/**
+ * Resolves once the server says it is ready for clients (its stderr, read into `logged`), within
+ * 30 s.
+ */
+function ready(child: ChildProcess, logged: readonly string[]): Promise<void> {
+  const said = () => logged.join("\n");
   return new Promise((resolve, reject) => {
-    let said = "";
     const late = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`nats-server was not ready within 30 s: ${said}`));
+      reject(new Error(`nats-server was not ready within 30 s: ${said()}`));
     }, 30_000);
-    child.stderr!.on("data", (chunk: Buffer) => {
-      said += chunk.toString();
-      if (!said.includes("Server is ready")) return;
+    child.stderr!.on("data", () => {
+      // The line reader is told first: it listened before this.
+      if (!logged.some((line) => line.includes("Server is ready"))) return;
       clearTimeout(late);
       resolve();
     });
     child.once("exit", (code) => {
       clearTimeout(late);
-      reject(new Error(`nats-server exited (${code}): ${said}`));
+      reject(new Error(`nats-server exited (${code}): ${said()}`));
     });
   });
 }
