@@ -110,6 +110,33 @@ for (const protocol of PROTOCOLS) {
       });
     }
 
+    it("a URI with values that do not convert and values the schema refuses gets every error at once, in one -32602", async () => {
+      const mcp = await connect(protocol);
+      const cases: [string, FieldErrors][] = [
+        [
+          "app://customers_index?page=x&per_page=500",
+          [
+            { field: "page", message: '"page" must be an integer like 12; got "x"' },
+            { field: "per_page", message: "must be at most 100" },
+          ],
+        ],
+        [
+          "app://customers_index?direction=up&page=0&sort=name",
+          [
+            { field: "direction", message: '"direction" must be one of "asc", "desc"; got "up"' },
+            { field: "page", message: "must be at least 1" },
+          ],
+        ],
+        [
+          "app://customers_show/x",
+          [{ field: "id", message: '"id" must be an integer like 12; got "x"' }],
+        ],
+      ];
+      for (const [uri, errors] of cases)
+        assert.deepEqual(await refusedFields(mcp.read(uri)), errors, uri);
+      await mcp.close();
+    });
+
     it("a tool error for arguments leaves the server serving; an unknown tool and a malformed call stay protocol errors", async () => {
       for (const transport of ["memory", "http"] as const) {
         const mcp = await connect(protocol, transport);

@@ -85,10 +85,14 @@ export class FieldReader {
     return this.reject(field, `must be one of ${listed}`, raw, caseHint(raw, constants));
   }
 
-  /** The variables without their `undefined` entries, or every error recorded so far. */
+  /**
+   * The variables without their `undefined` entries, or every error recorded so far with the
+   * variables that did convert.
+   */
   result<V extends object>(vars: V): ParseResult<WithoutUndefined<V>> {
-    if (this.errors) return { ok: false, errors: this.errors };
-    return { ok: true, vars: withoutUndefined(vars) };
+    const read = withoutUndefined(vars);
+    if (this.errors) return { ok: false, errors: this.errors, vars: read };
+    return { ok: true, vars: read };
   }
 
   private reject(field: string, expected: string, raw: string, hint = ""): undefined {

@@ -4,7 +4,12 @@ export interface FieldError {
   message: string;
 }
 
-export type ParseResult<V> = { ok: true; vars: V } | { ok: false; errors: FieldError[] };
+/**
+ * A URI read into typed variables, or every error found in it; with those, when the URI was
+ * split into its variables, the ones that did convert (`vars`), for the schema to check too.
+ */
+export type ParseResult<V> =
+  { ok: true; vars: V } | { ok: false; errors: FieldError[]; vars?: Partial<V> };
 
 export type JsonSchema = { [keyword: string]: unknown };
 

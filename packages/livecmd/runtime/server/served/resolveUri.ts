@@ -27,28 +27,35 @@ export function resolveUri(
   const name = commandOf(uri, served.catalog.scheme);
   const entry = name === undefined ? undefined : served.catalog.readable(name, auth);
   if (!entry) throw resourceNotFound(uri);
-  const args = argsOf(served, entry, uri);
-  const errors = served.validator.validate(
-    entry.inputSchema,
-    argumentsObject(entry.arguments, args),
-  );
-  if (errors.length > 0)
-    throw invalidUri(
-      uri,
-      errors.map(({ field, message }) => ({ field: variableOf(entry.arguments, field), message })),
-    );
+  const { args, unread } = argsOf(served, entry, uri);
+  const invalid = served.validator
+    .validate(entry.inputSchema, argumentsObject(entry.arguments, args))
+    .map(({ field, message }) => ({ field: variableOf(entry.arguments, field), message }))
+    // A variable that did not convert is absent from the arguments: its own error says why.
+    .filter(({ field }) => !unread.some((error) => error.field === field));
+  const errors = [...unread, ...invalid];
+  if (errors.length > 0) throw invalidUri(uri, errors);
   return { entry, args };
 }
 
-function argsOf(served: ServedApp, entry: CommandEntry, uri: string): unknown[] {
+/**
+ * The handler's arguments from `uri`, and the variables that did not convert (every error at
+ * once: the schema checks the others). A URI that cannot be split into variables is refused.
+ */
+function argsOf(
+  served: ServedApp,
+  entry: CommandEntry,
+  uri: string,
+): { args: unknown[]; unread: readonly FieldError[] } {
   const template = served.catalog.template(entry);
   if (template) {
     const parsed = template.parse(uri);
-    if (!parsed.ok) throw invalidUri(uri, parsed.errors);
-    return template.args(parsed.vars);
+    if (parsed.ok) return { args: template.args(parsed.vars), unread: [] };
+    if (!parsed.vars) throw invalidUri(uri, parsed.errors);
+    return { args: template.args(parsed.vars as Record<string, unknown>), unread: parsed.errors };
   }
   if (uri !== entry.resource) throw invalidUri(uri, [plainResourceOnly(entry.resource!)]);
-  return handlerArgs(entry.arguments, {});
+  return { args: handlerArgs(entry.arguments, {}), unread: [] };
 }
 
 function plainResourceOnly(resource: string): FieldError {
