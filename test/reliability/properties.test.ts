@@ -169,12 +169,21 @@ for (const protocol of PROTOCOLS) {
           else assert.ok(counted.runs.length <= 1, "a URI runs its command at most once");
           const data = error.data as { uri: string; errors?: unknown };
           assert.equal(data.uri, uri);
-          if (parsed && !parsed.ok)
+          if (parsed && !parsed.ok) {
+            const reported = data.errors as { field: string }[];
             assert.deepStrictEqual(
-              data.errors,
+              reported.slice(0, parsed.errors.length),
               parsed.errors,
-              "the server reports exactly what the parser found",
+              "the server reports what the parser found, first",
             );
+            // Then what the schema refuses of the variables that did convert, and only of those.
+            for (const { field } of reported.slice(parsed.errors.length))
+              assert.ok(
+                Object.hasOwn(("vars" in parsed && parsed.vars) || {}, field) &&
+                  !parsed.errors.some((error) => error.field === field),
+                `a schema error only for a variable the parser read: ${field}`,
+              );
+          }
         }),
         { numRuns: GARBAGE_RUNS },
       );
