@@ -4,8 +4,9 @@
 # better-sqlite3 binds V8 itself, not Node-API, so the binary `npm ci` built for the machine's Node
 # does not load on 22 or 24. The line's binary is compiled once from the installed package's own
 # sources against the line's headers (node-gyp, as npm ships it; nothing is downloaded but the line
-# itself: CI reaches only the npm registry), kept in .cache/, put in place for COMMAND, and the
-# machine's put back when COMMAND ends, however it ends.
+# itself: CI reaches only the npm registry) and kept in .cache/. COMMAND's processes on the line
+# load it through better-sqlite3-line.cjs, preloaded by NODE_OPTIONS; node_modules is never
+# touched, so the machine's Node elsewhere keeps loading the machine's binary meanwhile.
 set -euo pipefail
 major=${1:?usage: better-sqlite3-line.sh MAJOR COMMAND...}
 shift
@@ -30,11 +31,8 @@ if [ ! -f "$built" ]; then
   rm -rf "$sources"
 fi
 
-in_place="$package/build/Release/better_sqlite3.node"
-machines=$(mktemp)
-cp "$in_place" "$machines"
-trap 'cp "$machines" "$in_place"; rm -f "$machines"' EXIT
-cp "$built" "$in_place"
+export LIVECMD_BETTER_SQLITE3_BINARY="$built" LIVECMD_BETTER_SQLITE3_PACKAGE="$package" LIVECMD_BETTER_SQLITE3_MAJOR="$major"
+export NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--require=$root/scripts/better-sqlite3-line.cjs"
 # A binary that does not load would only make the suites skip better-sqlite3's cases: refuse here.
 PATH="$line:$PATH" node -e "new (require('$package'))(':memory:').close()"
-PATH="$line:$PATH" "$@"
+PATH="$line:$PATH" exec "$@"
