@@ -10,6 +10,7 @@ import {
   staticTokens,
   type HttpServing,
 } from "../../packages/livecmd/runtime/server/index.ts";
+import { VERSION_META_KEY } from "../../packages/livecmd/runtime/model/resultMeta.ts";
 
 const ALICE = "alice-secret-0123";
 const BOB = "bob-secret-456789";
@@ -135,6 +136,13 @@ describe("a 2026-07-28 listen stream resumed with its last event id (GET, Last-E
     const opened = await resumed.until(ACK);
     const told = [...opened.matchAll(/"uri":"([^"]+)"/g)].map((match) => match[1]);
     assert.deepEqual(told, [show(1)]);
+    const updated = JSON.parse(/^data: (.*resources\/updated.*)$/m.exec(opened)![1]!);
+    const read = await writer.readResource({ uri: show(1) });
+    assert.equal(
+      updated.params._meta[VERSION_META_KEY],
+      read.contents[0]!._meta![VERSION_META_KEY],
+      "the update carries the version a read returns",
+    );
     // The same listen: the client's subscription id, and both URIs watched again.
     assert.match(
       opened,

@@ -97,7 +97,7 @@ describe("a 2025-era GET stream that drops", () => {
     const text = await firstEvents(serving.url, session!, lastEventId, /resources\/updated/);
     assert.match(
       text,
-      /id: \S+\ndata: \{"jsonrpc":"2\.0","method":"notifications\/resources\/updated","params":\{"uri":"app:\/\/customers_show\/1"\}\}/,
+      /id: \S+\ndata: \{"jsonrpc":"2\.0","method":"notifications\/resources\/updated","params":\{"uri":"app:\/\/customers_show\/1","_meta":\{"io\.github\.livecmd\/version":"[\w-]{22}"\}\}\}/,
     );
   });
 });

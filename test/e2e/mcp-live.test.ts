@@ -67,6 +67,17 @@ for (const protocol of PROTOCOLS) {
         await mcp.close();
       });
 
+      it("tells with each update the version a read of the URI now returns, and none once reading it fails", async () => {
+        const { app, mcp } = await connect();
+        const listening = await mcp.listen([SHOW_1, SHOW_2]);
+        await rename(mcp, 1, "Ada King");
+        const update = await listening.updates.nextUpdate();
+        assert.deepEqual(update, { uri: SHOW_1, version: await mcp.version(SHOW_1) });
+        await app.run("customers_delete", [2], { origin: Origin.App });
+        assert.deepEqual(await listening.updates.nextUpdate(), { uri: SHOW_2 });
+        await mcp.close();
+      });
+
       it("does not notify when a write leaves the result as it was, nor re-run for a table the command never read", async () => {
         const { mcp } = await connect();
         const listening = await mcp.listen([SHOW_1, SEARCH_ADA]);

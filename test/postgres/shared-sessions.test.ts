@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { exampleAppsOn } from "../helpers/exampleAppsOn.ts";
 import type { App } from "../../packages/livecmd/runtime/model/app.ts";
 import { serveHttp, type HttpServing } from "../../packages/livecmd/runtime/server/index.ts";
+import { VERSION_META_KEY } from "../../packages/livecmd/runtime/model/resultMeta.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { initialize, messagesOf, openGetStream, sessionRequest } from "../helpers/rawStreams.ts";
 
@@ -132,10 +133,24 @@ describe(
       await eventually(() => notifications() > told, "a process re-running it");
       await Promise.all([a.live.settled(), b.live.settled()]);
 
-      assert.deepEqual(await firstUpdate(b.url, session), { uri: "app://customers_show/1" });
+      const update = (await firstUpdate(b.url, session)) as { uri: string; _meta?: object };
+      assert.deepEqual(update, {
+        uri: "app://customers_show/1",
+        _meta: { [VERSION_META_KEY]: await versionRead(a.url, session) },
+      });
     });
   },
 );
+
+/** The version a read of customer 1 on `session` at `url` returns. */
+async function versionRead(url: URL, session: string): Promise<unknown> {
+  const answer = await read(url, session);
+  const text = await answer.text();
+  const message = JSON.parse(/^data: (.+)$/m.exec(text)?.[1] ?? text) as {
+    result: { contents: { _meta: Record<string, unknown> }[] };
+  };
+  return message.result.contents[0]!._meta[VERSION_META_KEY];
+}
 
 /** The params of the first `notifications/resources/updated` on `session`'s GET stream at `url`, 10 s at most. */
 async function firstUpdate(url: URL, session: string): Promise<unknown> {

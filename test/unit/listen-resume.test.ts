@@ -6,6 +6,8 @@ import {
   ListenResumes,
   resumableStream,
 } from "../../packages/livecmd/runtime/server/listens/listenResume.ts";
+import { notifiedVersion, versionOf } from "../../packages/livecmd/runtime/live/resultVersion.ts";
+import { VERSION_META_KEY } from "../../packages/livecmd/runtime/model/resultMeta.ts";
 
 const A = "app://customers_show/1";
 const B = "app://customers_show/2";
@@ -39,8 +41,9 @@ function sdkStream(chunks: string[]): Response {
   );
 }
 
-const updated = (uri: string) =>
-  `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } })}\n\n`;
+/** The SDK's frame of a `resources/updated`, and with `_meta` as livecmd stamps it. */
+const updated = (uri: string, _meta?: Record<string, string>) =>
+  `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri, ...(_meta && { _meta }) } })}\n\n`;
 
 describe("a listen's resumable event ids", () => {
   const resumes = new ListenResumes("a key of 32 bytes or more, for the test");
@@ -105,15 +108,21 @@ describe("a listen's resumable event ids", () => {
     ];
     const stream = resumableStream(
       sdkStream(cut),
-      { id: "listen:7", ids, resultOf: (uri) => results.get(uri) },
+      {
+        id: "listen:7",
+        ids,
+        resultOf: (uri) => results.get(uri),
+        versionOf: (uri) => notifiedVersion(results.get(uri)),
+      },
       [],
     );
     const text = await stream.text();
     const events = text.split("\n\n").slice(0, -1);
-    // Primed with the baseline, then the SDK's frames as they were, an id after the update.
+    // Primed with the baseline, then the SDK's frames as they were, the update given the version
+    // of what its URI returns now, and an id after it.
     assert.match(events[0]!, /^id: livecmd-listen\.\S+\nretry: 3000\ndata: $/);
     assert.equal(`${events[1]}\n\n`, ack);
-    assert.equal(`${events[2]}\n\n`, updated(A));
+    assert.equal(`${events[2]}\n\n`, updated(A, { [VERSION_META_KEY]: versionOf("new A") }));
     assert.match(events[3]!, /^id: livecmd-listen\.\S+\ndata: $/);
     assert.equal(events[4], ": keepalive");
     const baseline = resumes.resumed(/^id: (\S+)/.exec(events[0]!)![1]!, undefined)!;
@@ -129,13 +138,19 @@ describe("a listen's resumable event ids", () => {
     ids.told(B, "B");
     const stream = resumableStream(
       sdkStream([]),
-      { id: "listen:7", ids, resultOf: (uri) => (uri === A ? "now A" : "B") },
+      {
+        id: "listen:7",
+        ids,
+        resultOf: (uri) => (uri === A ? "now A" : "B"),
+        versionOf: (uri) => (uri === A ? "version of now A" : "version of B"),
+      },
       [A],
     );
     const events = (await stream.text()).split("\n\n").slice(0, -1);
     assert.equal(events.length, 2);
     assert.match(events[0]!, /"method":"notifications\/resources\/updated"/);
     assert.match(events[0]!, /"uri":"app:\/\/customers_show\/1"/);
+    assert.match(events[0]!, /"io.github.livecmd\/version":"version of now A"/);
     assert.match(events[0]!, /"io.modelcontextprotocol\/subscriptionId":"listen:7"/);
     const id = /^id: (\S+)/.exec(events[1]!)![1]!;
     assert.equal(resumes.resumed(id, undefined)!.told.get(A), resumes.digest("now A"));

@@ -6,7 +6,9 @@ import { OpenCount } from "./openCount.ts";
 import type { SubscriptionLimits } from "./limitDefaults.ts";
 import type { RefusalWire, WatchRefusal } from "./watchRefusal.ts";
 import { SubscriptionLedger, subscriptionLimits, type LimitName } from "./subscriptionLimits.ts";
+import { notifiedVersion } from "./resultVersion.ts";
 import { Watches } from "./watches.ts";
+import type { Notify } from "./watchGroups.ts";
 
 /** What watching a URI re-runs: the command and arguments a read of it runs. */
 export interface WatchedRun {
@@ -68,6 +70,8 @@ export type OpenListen =
   | {
       readonly watched: string[];
       readonly lastResultOf: (uri: string) => string | undefined;
+      /** The version an update of `uri` carries now (`notifiedVersion`). */
+      readonly versionOf: (uri: string) => string | undefined;
       readonly close: () => void;
     }
   | { readonly refused: WatchRefusal };
@@ -132,8 +136,8 @@ export class LiveRoom {
     return { limit, value: this.limits[limit], what };
   }
 
-  /** One connection's watches (a stdio connection, a 2025 session); `notify(uri)` on a change. */
-  watches(notify: (uri: string) => void): Watches {
+  /** One connection's watches (a stdio connection, a 2025 session); `notify` on a change. */
+  watches(notify: Notify): Watches {
     return new Watches(this, notify);
   }
 
@@ -146,7 +150,7 @@ export class LiveRoom {
   async openListen(
     requested: readonly string[],
     auth: AuthInfo | undefined,
-    notify: (uri: string) => void,
+    notify: Notify,
   ): Promise<OpenListen> {
     const holder = this.holderOf(auth);
     const full = this.#countListen(holder);
@@ -167,6 +171,7 @@ export class LiveRoom {
     return {
       watched: listened.watched,
       lastResultOf: (uri) => watches.lastResultOf(SOLE_KEY, uri),
+      versionOf: (uri) => notifiedVersion(watches.lastResultOf(SOLE_KEY, uri)),
       close,
     };
   }
@@ -176,12 +181,12 @@ export class LiveRoom {
    * of it by `auth` would be (all refusals are told together), and the call counts as a listen:
    * its URIs against `perConnection`, the holder's share and the total, and itself against
    * `listensPerPrincipal` and `listensTotal` while it waits (giving way to a newcomer past the
-   * total once it has waited `GIVE_WAY_AFTER_MS`). `notify(uri)` on each change.
+   * total once it has waited `GIVE_WAY_AFTER_MS`). `notify` on each change.
    */
   async openWatch(
     requested: readonly string[],
     auth: AuthInfo | undefined,
-    notify: (uri: string) => void,
+    notify: Notify,
   ): Promise<OpenWatch> {
     const runs = new Map<string, WatchedRun>();
     const unreadable: { uri: string; error: unknown }[] = [];

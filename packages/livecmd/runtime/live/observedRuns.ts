@@ -3,7 +3,7 @@ import type { AppEngine } from "../model/appEngine.ts";
 import { FAILED } from "./lastResult.ts";
 import { ReadSet, type Matching } from "./readSet.ts";
 import type { BurstFailures } from "./rerunFailures.ts";
-import { resultText } from "./resultVersion.ts";
+import { notifiedVersion, resultText } from "./resultVersion.ts";
 import type { UnseenReads } from "./unseenReads.ts";
 import type { WatchGroup, WatchGroups } from "./watchGroups.ts";
 
@@ -61,9 +61,10 @@ export class ObservedRuns {
     if (changed) group.changedAt = Date.now();
     groups.regroup(group, sawPrincipal);
     if (!changed) return;
+    const version = notifiedVersion(result);
     for (const subscriber of group.subscribers.keys()) {
       this.#notifications += 1;
-      subscriber.notify(subscriber.uri);
+      subscriber.notify(subscriber.uri, version);
     }
   }
 

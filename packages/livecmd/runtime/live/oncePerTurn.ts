@@ -1,20 +1,22 @@
 import { keepServing } from "../problems/keepServing.ts";
+import type { Notify } from "./watchGroups.ts";
 
 /**
- * `publish(uri)` at most once per URI per turn of the event loop. Every subscriber of a URI sits
- * in the same registry group and is notified in one synchronous loop, while the SDK fans one
- * `resources/updated` out to every listen whose filter holds that URI: publishing once per
- * subscriber would give each of those listens one copy per subscriber.
+ * `publish` at most once per URI per turn of the event loop, with the latest version told for
+ * it. Every subscriber of a URI sits in the same registry group and is notified in one
+ * synchronous loop, while the SDK fans one `resources/updated` out to every listen whose filter
+ * holds that URI: publishing once per subscriber would give each of those listens one copy per
+ * subscriber.
  */
-export function oncePerTurn(publish: (uri: string) => void): (uri: string) => void {
-  const pending = new Set<string>();
+export function oncePerTurn(publish: Notify): Notify {
+  const pending = new Map<string, string | undefined>();
   const flush = keepServing("telling clients of changed resources", () => {
-    const uris = [...pending];
+    const updates = [...pending];
     pending.clear();
-    for (const each of uris) publish(each);
+    for (const [uri, version] of updates) publish(uri, version);
   });
-  return (uri) => {
+  return (uri, version) => {
     if (pending.size === 0) queueMicrotask(flush);
-    pending.add(uri);
+    pending.set(uri, version);
   };
 }

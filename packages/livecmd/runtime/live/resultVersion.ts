@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { FAILED } from "./lastResult.ts";
 
 /**
  * The JSON text of what a command returned, as a read and a call send it (an absent result is
@@ -15,4 +16,12 @@ export function resultText(result: unknown): string {
  */
 export function versionOf(text: string): string {
   return createHash("sha256").update(text).digest("base64url").slice(0, 22);
+}
+
+/**
+ * The version a notification of a watched result carries: none when the run threw (reading the
+ * URI now fails) or has not ended yet (`undefined`).
+ */
+export function notifiedVersion(text: string | undefined): string | undefined {
+  return text === undefined || text === FAILED ? undefined : versionOf(text);
 }

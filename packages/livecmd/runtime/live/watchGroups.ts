@@ -5,10 +5,16 @@ import type { ChangeInterest } from "../db/changeInterest.ts";
 import { ReadIndex } from "./readIndex.ts";
 import type { ReadSet } from "./readSet.ts";
 
+/**
+ * Tells one watcher that `uri` changed, with the version of what it reads as now (`versionOf`);
+ * no version when reading it now fails.
+ */
+export type Notify = (uri: string, version: string | undefined) => void;
+
 /** One place a change is delivered: a client's subscription to the URI it sent. */
 export interface Subscriber {
   readonly uri: string;
-  notify(uri: string): void;
+  readonly notify: Notify;
   /** Whom it counts against (`LiveRoomOptions.holderOf`): its group's re-runs take turns with other holders'. */
   readonly holder?: string;
 }

@@ -4,6 +4,7 @@ import type { LastResult } from "./lastResult.ts";
 import type { Listened, LiveRoom, WatchedRun } from "./liveRoom.ts";
 import type { LimitName } from "./subscriptionLimits.ts";
 import type { WatchRefusal } from "./watchRefusal.ts";
+import type { Notify } from "./watchGroups.ts";
 
 /** What a client was doing when a subscription to `uri` went over a limit. */
 export function subscribingTo(uri: string): string {
@@ -30,10 +31,10 @@ interface Watch {
  */
 export class Watches {
   readonly #room: LiveRoom;
-  readonly #notify: (uri: string) => void;
+  readonly #notify: Notify;
   readonly #open = new Map<WatchKey, Watch>();
 
-  constructor(room: LiveRoom, notify: (uri: string) => void) {
+  constructor(room: LiveRoom, notify: Notify) {
     this.#room = room;
     this.#notify = notify;
   }

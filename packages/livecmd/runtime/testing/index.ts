@@ -27,7 +27,7 @@ import {
   type Updates,
 } from "./notifications.ts";
 
-export type { ListChanges, ListKind, Updates } from "./notifications.ts";
+export type { ListChanges, ListKind, Update, Updates } from "./notifications.ts";
 export { checkResult } from "./checkResult.ts";
 export type { WatchAnswer, WatchChange } from "../model/watchTool.ts";
 export { ResultMismatch } from "../validation/resultMismatch.ts";
@@ -120,7 +120,7 @@ export type ListenEnd = "local" | "graceful" | "remote";
 
 export interface Listening {
   readonly honored: readonly string[];
-  /** The URIs of `notifications/resources/updated` for this listen, in arrival order. */
+  /** The `notifications/resources/updated` of this listen, in arrival order: URIs, and with `nextUpdate` their versions. */
   readonly updates: Updates;
   /**
    * How the listen ended. 2026-07-28: the SDK's `closed` (`graceful` when the server shut down);

@@ -1,3 +1,4 @@
+import { VERSION_META_KEY } from "../model/resultMeta.ts";
 import {
   SUBSCRIPTION_ID_META_KEY,
   type Client,
@@ -14,9 +15,21 @@ export interface ListChanges {
   count(kind: ListKind): number;
 }
 
+/** One `notifications/resources/updated`. */
+export interface Update {
+  readonly uri: string;
+  /**
+   * The version of what the URI reads as now (`_meta`), as a read's contents carry it; absent
+   * when reading it now fails.
+   */
+  readonly version?: string;
+}
+
 export interface Updates extends AsyncIterable<string> {
   /** Resolves with the next update's URI; rejects if none arrives within `timeoutMs`. */
   next(timeoutMs?: number): Promise<string>;
+  /** Resolves with the next update, its version included; rejects as `next` does. */
+  nextUpdate(timeoutMs?: number): Promise<Update>;
 }
 
 /**
@@ -32,12 +45,12 @@ export class UpdateRouter {
   #lastListenId: unknown;
 
   constructor(client: Client) {
-    client.setNotificationHandler("notifications/resources/updated", (notification) => {
-      const listenId = notification.params._meta?.[SUBSCRIPTION_ID_META_KEY];
-      if (listenId !== undefined)
-        return this.#byListenId.get(listenId)?.push(notification.params.uri);
-      for (const queue of this.#byUri.get(notification.params.uri) ?? [])
-        queue.push(notification.params.uri);
+    client.setNotificationHandler("notifications/resources/updated", ({ params }) => {
+      const version = params._meta?.[VERSION_META_KEY];
+      const update = { uri: params.uri, ...(typeof version === "string" && { version }) };
+      const listenId = params._meta?.[SUBSCRIPTION_ID_META_KEY];
+      if (listenId !== undefined) return this.#byListenId.get(listenId)?.push(update);
+      for (const queue of this.#byUri.get(params.uri) ?? []) queue.push(update);
     });
   }
 
@@ -76,8 +89,8 @@ export class UpdateRouter {
 }
 
 export class UpdateQueue implements Updates {
-  readonly #arrived: string[] = [];
-  readonly #waiting: ((result: IteratorResult<string>) => void)[] = [];
+  readonly #arrived: Update[] = [];
+  readonly #waiting: ((result: IteratorResult<Update>) => void)[] = [];
   readonly #onEnd: () => void;
   ended = false;
 
@@ -85,10 +98,10 @@ export class UpdateQueue implements Updates {
     this.#onEnd = onEnd;
   }
 
-  push(uri: string): void {
+  push(update: Update): void {
     const waiter = this.#waiting.shift();
-    if (waiter) waiter({ value: uri, done: false });
-    else this.#arrived.push(uri);
+    if (waiter) waiter({ value: update, done: false });
+    else this.#arrived.push(update);
   }
 
   end(): void {
@@ -98,13 +111,17 @@ export class UpdateQueue implements Updates {
     for (const waiter of this.#waiting.splice(0)) waiter({ value: undefined, done: true });
   }
 
-  next(timeoutMs = 2000): Promise<string> {
+  async next(timeoutMs = 2000): Promise<string> {
+    return (await this.nextUpdate(timeoutMs)).uri;
+  }
+
+  nextUpdate(timeoutMs = 2000): Promise<Update> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiting.splice(this.#waiting.indexOf(waiter), 1);
         reject(new Error(`no notifications/resources/updated within ${timeoutMs} ms`));
       }, timeoutMs);
-      const waiter = (result: IteratorResult<string>) => {
+      const waiter = (result: IteratorResult<Update>) => {
         clearTimeout(timer);
         if (result.done)
           reject(new Error("the listen ended before the next notifications/resources/updated"));
@@ -115,12 +132,19 @@ export class UpdateQueue implements Updates {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<string> {
-    return { next: () => new Promise((resolve) => this.#take(resolve)) };
+    return {
+      next: () =>
+        new Promise((resolve) =>
+          this.#take((result) =>
+            resolve(result.done ? result : { value: result.value.uri, done: false }),
+          ),
+        ),
+    };
   }
 
-  #take(waiter: (result: IteratorResult<string>) => void): void {
-    const uri = this.#arrived.shift();
-    if (uri !== undefined) waiter({ value: uri, done: false });
+  #take(waiter: (result: IteratorResult<Update>) => void): void {
+    const update = this.#arrived.shift();
+    if (update !== undefined) waiter({ value: update, done: false });
     else if (this.ended) waiter({ value: undefined, done: true });
     else this.#waiting.push(waiter);
   }

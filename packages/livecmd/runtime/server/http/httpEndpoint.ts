@@ -87,7 +87,8 @@ export class HttpEndpoint implements McpHandler {
       if (this.#state === "starting") this.#state = "serving";
     });
     // The bus delivers by exact URI to every listen holding it, which is every subscriber of it:
-    // the listens publish each URI once.
+    // the listens publish each URI once. The bus carries no version: each listen's stream stamps
+    // its own, since principals watching one URI may read different results.
     this.#listens = new HttpListens(
       served.room,
       oncePerTurn((uri) => modern.notify.resourceUpdated(uri)),

@@ -5,6 +5,7 @@ import type {
 } from "@modelcontextprotocol/server";
 import { PROTOCOL_VERSION_META_KEY } from "@modelcontextprotocol/server";
 import type { LiveRoom } from "../../live/liveRoom.ts";
+import type { Notify } from "../../live/watchGroups.ts";
 import { isEventStream, primed, whenStreamEnds } from "../streams/eventStream.ts";
 import { principalOf } from "../../model/principal.ts";
 import { listenId, narrowedTo, requestedUris } from "./listenRequest.ts";
@@ -25,22 +26,18 @@ type Fetch = (request: Request, options?: McpHandlerRequestOptions) => Promise<R
  */
 export class HttpListens {
   readonly #room: LiveRoom;
-  readonly #publish: (uri: string) => void;
+  readonly #publish: Notify;
   readonly #held: TokenHolds;
   readonly #resumes: ListenResumes;
   /** What ends each open listen. */
   readonly #open = new Set<() => void>();
 
   /**
-   * `publish(uri)` reaches every open listen whose filter holds exactly `uri`; `held` ends a
-   * listen whose token is revoked or expires; `resumes` signs and reads the listens' event ids.
+   * `publish(uri)` reaches every open listen whose filter holds exactly `uri` (each stream stamps
+   * its own principal's version: `resumableStream`); `held` ends a listen whose token is revoked or
+   * expires; `resumes` signs and reads the listens' event ids.
    */
-  constructor(
-    room: LiveRoom,
-    publish: (uri: string) => void,
-    held: TokenHolds,
-    resumes: ListenResumes,
-  ) {
+  constructor(room: LiveRoom, publish: Notify, held: TokenHolds, resumes: ListenResumes) {
     this.#room = room;
     this.#publish = publish;
     this.#held = held;
@@ -148,7 +145,7 @@ export class HttpListens {
       }
       const resumable = resumableStream(
         response,
-        { id: message.id, ids, resultOf: listen.lastResultOf },
+        { id: message.id, ids, resultOf: listen.lastResultOf, versionOf: listen.versionOf },
         changed,
       );
       return whenStreamEnds(resumable, release, revoked.signal);

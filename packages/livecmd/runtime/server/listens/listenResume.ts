@@ -6,6 +6,7 @@ import {
   SUBSCRIPTION_ID_META_KEY,
   type JSONRPCRequest,
 } from "@modelcontextprotocol/server";
+import { updatedParams } from "../../model/resultMeta.ts";
 import { SSE_RETRY_MS } from "../streams/eventStream.ts";
 
 /**
@@ -191,14 +192,21 @@ export class ListenIds {
 /**
  * The listen's event stream with resumable ids: primed with the current id (SEP-1699: an id and
  * the `retry:` delay), after `updates` first (a resumed listen's changed URIs), and each
- * `resources/updated` the SDK writes followed by an id event recording that its client was told,
- * with `resultOf(uri)` then: the client reads after receiving it, so it sees that result or a
- * later one. An id event comes after the update it records, so a stream cut between the two
- * resumes from the older id and tells the update again, never the reverse.
+ * `resources/updated` the SDK writes stamped with `versionOf(uri)` then (the SDK's
+ * bus carries the URI alone, and principals watching one URI may read different results) and
+ * followed by an id event recording that its client was told of that result: the client reads
+ * after receiving it, so it sees that result or a later one. An id event comes after the update
+ * it records, so a stream cut between the two resumes from the older id and tells the update
+ * again, never the reverse.
  */
 export function resumableStream(
   response: Response,
-  listen: { id: string | number; ids: ListenIds; resultOf: (uri: string) => string | undefined },
+  listen: {
+    id: string | number;
+    ids: ListenIds;
+    resultOf: (uri: string) => string | undefined;
+    versionOf: (uri: string) => string | undefined;
+  },
   updates: readonly string[],
 ): Response {
   const encoder = new TextEncoder();
@@ -212,8 +220,9 @@ export function resumableStream(
     new TransformStream<Uint8Array, Uint8Array>({
       start(controller) {
         for (const uri of updates) {
-          controller.enqueue(encoder.encode(updatedEvent(listen.id, uri)));
-          listen.ids.told(uri, listen.resultOf(uri));
+          const result = listen.resultOf(uri);
+          controller.enqueue(encoder.encode(updatedEvent(listen.id, uri, listen.versionOf(uri))));
+          listen.ids.told(uri, result);
         }
         controller.enqueue(idEvent(`retry: ${SSE_RETRY_MS}\n`));
       },
@@ -222,10 +231,15 @@ export function resumableStream(
         for (let end = pending.indexOf("\n\n"); end >= 0; end = pending.indexOf("\n\n")) {
           const event = pending.slice(0, end + 2);
           pending = pending.slice(end + 2);
-          controller.enqueue(encoder.encode(event));
-          const uri = updatedUri(event);
-          if (uri === undefined) continue;
-          listen.ids.told(uri, listen.resultOf(uri));
+          const updated = updatedIn(event);
+          if (!updated) {
+            controller.enqueue(encoder.encode(event));
+            continue;
+          }
+          const result = listen.resultOf(updated.params.uri);
+          const version = listen.versionOf(updated.params.uri);
+          controller.enqueue(encoder.encode(stamped(event, updated, version)));
+          listen.ids.told(updated.params.uri, result);
           controller.enqueue(idEvent());
         }
       },
@@ -241,23 +255,40 @@ export function resumableStream(
   });
 }
 
+interface UpdatedMessage {
+  method: "notifications/resources/updated";
+  params: { uri: string; _meta?: Record<string, unknown> };
+}
+
 /** A `resources/updated` for `uri` on listen `id`, framed as the SDK frames its own. */
-function updatedEvent(id: string | number, uri: string): string {
+function updatedEvent(id: string | number, uri: string, version: string | undefined): string {
+  const { _meta, ...params } = updatedParams(uri, version);
   const notification = {
     jsonrpc: "2.0",
     method: "notifications/resources/updated",
-    params: { uri, _meta: { [SUBSCRIPTION_ID_META_KEY]: id } },
+    params: { ...params, _meta: { ..._meta, [SUBSCRIPTION_ID_META_KEY]: id } },
   };
   return `event: message\ndata: ${JSON.stringify(notification)}\n\n`;
 }
 
-/** The URI of the `resources/updated` an SSE event carries, or undefined for any other event. */
-function updatedUri(event: string): string | undefined {
+/** The `resources/updated` an SSE event carries, or undefined for any other event. */
+function updatedIn(event: string): UpdatedMessage | undefined {
   const data = /^data: (.*)$/m.exec(event)?.[1];
   if (!data?.includes("notifications/resources/updated")) return undefined;
   const message = JSON.parse(data) as { method?: string; params?: { uri?: unknown } };
   return message.method === "notifications/resources/updated" &&
     typeof message.params?.uri === "string"
-    ? message.params.uri
+    ? (message as UpdatedMessage)
     : undefined;
+}
+
+/** The SDK's `event` of `updated`, its `_meta` given `version`. */
+function stamped(event: string, updated: UpdatedMessage, version: string | undefined): string {
+  const { _meta } = updatedParams(updated.params.uri, version);
+  if (!_meta) return event;
+  const message = {
+    ...updated,
+    params: { ...updated.params, _meta: { ...updated.params._meta, ..._meta } },
+  };
+  return event.replace(/^data: .*$/m, () => `data: ${JSON.stringify(message)}`);
 }

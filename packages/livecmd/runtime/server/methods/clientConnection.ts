@@ -2,6 +2,7 @@ import type { Server } from "@modelcontextprotocol/server";
 import type { LiveRoom } from "../../live/liveRoom.ts";
 import type { Watches } from "../../live/watches.ts";
 import { serveSubscriptions } from "./subscribeResources.ts";
+import { updatedParams } from "../../model/resultMeta.ts";
 
 /** What a connection needs of the app it serves (the server's `ServedApp`). */
 export interface ConnectedApp {
@@ -65,14 +66,14 @@ export class ClientConnection {
   }
 
   #acceptSubscriptions(): Watches {
-    const subscriptions = this.#served.room.watches((uri) => this.notify(uri));
+    const subscriptions = this.#served.room.watches((uri, version) => this.notify(uri, version));
     serveSubscriptions(this.#server, subscriptions);
     return subscriptions;
   }
 
-  /** Tells the client that `uri` changed. */
-  notify(uri: string): void {
-    void this.#server.sendResourceUpdated({ uri }).catch(this.#onError);
+  /** Tells the client that `uri` changed, and the version it reads as now. */
+  notify(uri: string, version: string | undefined): void {
+    void this.#server.sendResourceUpdated(updatedParams(uri, version)).catch(this.#onError);
     this.#notified?.(uri);
   }
 

@@ -4,6 +4,7 @@ import type { SessionStore } from "../../db/sharedState.ts";
 import type { ClientConnection } from "../methods/clientConnection.ts";
 import { shortened } from "../../text/cutText.ts";
 import type { LiveRoom } from "../../live/liveRoom.ts";
+import { notifiedVersion } from "../../live/resultVersion.ts";
 import { subscribingTo, type Watches } from "../../live/watches.ts";
 import { serveSubscriptions } from "../methods/subscribeResources.ts";
 
@@ -148,8 +149,10 @@ export class SharedSubscriptions {
     // Watched here while the stream was not (subscribed here): their runs told no client.
     if (takenUp)
       for (const [uri, seen] of wanted)
-        if (watched.has(uri) && digest(watches.lastResultOf(uri, uri)) !== seen)
-          connection.notify(uri);
+        if (watched.has(uri)) {
+          const result = watches.lastResultOf(uri, uri);
+          if (digest(result) !== seen) connection.notify(uri, notifiedVersion(result));
+        }
     await Promise.all(
       [...wanted]
         .filter(([uri]) => !watched.has(uri))
@@ -167,7 +170,8 @@ export class SharedSubscriptions {
             return;
           }
           if (this.#endedDuringSync.has(uri)) return watches.end(uri);
-          if (this.#streaming && digest(result) !== seen) connection.notify(uri);
+          if (this.#streaming && digest(result) !== seen)
+            connection.notify(uri, notifiedVersion(result));
         }),
     );
   }

@@ -7,6 +7,7 @@ import {
 import type { App } from "../../model/app.ts";
 import { buildServer } from "../methods/buildServer.ts";
 import { ClientConnection } from "../methods/clientConnection.ts";
+import { updatedParams } from "../../model/resultMeta.ts";
 import { oncePerTurn } from "../../live/oncePerTurn.ts";
 import { ServedApp, type LiveStatus, type ServeOptions } from "../served/servedApp.ts";
 import { StdioListenTap } from "../listens/stdioListenTap.ts";
@@ -34,9 +35,12 @@ export function serveStdio(app: App, options: ServeStdioOptions = {}): StdioServ
   // by the legacy instance that replaces it).
   let pinned: { server: Server; era: McpRequestContext["era"] } | undefined;
   // The entry stamps one update onto every listen holding its URI: the connection's listens
-  // publish each URI once.
+  // publish each URI once. One connection is one principal: each listen reads the same version.
   const listens = served.room.watches(
-    oncePerTurn((uri) => void pinned?.server.sendResourceUpdated({ uri }).catch(onerror)),
+    oncePerTurn(
+      (uri, version) =>
+        void pinned?.server.sendResourceUpdated(updatedParams(uri, version)).catch(onerror),
+    ),
   );
   const transport = new StdioListenTap(
     options.transport ?? new StdioServerTransport(),
