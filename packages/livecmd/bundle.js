@@ -1,5 +1,5 @@
 // The package's JavaScript in dist/ (tsc writes only the declarations beside it): each entry of
-// package.json's `exports`, and the binary's CLI, bundled by esbuild, the modules entries share
+// package.json's `exports`, the binary's CLI, and the view pages' runtime, bundled by esbuild, the modules entries share
 // split into chunks (each module in one file, so the entries share its state). A host starts
 // `livecmd serve` at every session and waits for it: Node resolves, reads and links every file
 // it loads, and one file per source module cost a start more than running them (issue 37).
@@ -65,3 +65,35 @@ for (const [bundle, packages] of Object.entries(BUNDLED)) {
     format: "cjs",
   });
 }
+
+// zod's error messages in every language but English (about 260 KB of a view's page): the
+// ext-apps app SDK reaches zod through its `z` namespace, which keeps every export, and a view
+// never chooses another language (`z.config(z.locales.xx())`). English, the default, is
+// imported on its own (`zod/v4/classic/schemas.js`) and stays.
+const englishOnly = {
+  name: "zod-english-only",
+  setup(build) {
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, ({ importer }) =>
+      importer.includes("/node_modules/zod/")
+        ? { path: "zod-locales", namespace: "english-only" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "english-only" }, () => ({ contents: "export {};" }));
+  },
+};
+
+// The runtime every view page holds inline (`runtime/view/viewScript.ts` reads it).
+await build({
+  entryPoints: ["view/viewRuntime.ts"],
+  absWorkingDir: root.pathname,
+  bundle: true,
+  conditions: ["livecmd-source"],
+  minify: true,
+  format: "iife",
+  platform: "browser",
+  target: "es2022",
+  legalComments: "none",
+  logLevel: "warning",
+  outfile: "dist/view/viewRuntime.js",
+  plugins: [englishOnly],
+});

@@ -11,7 +11,9 @@ import { chromium, type Browser, type Frame } from "playwright-core";
 import { createExampleApp } from "../../example/app.ts";
 import { Origin } from "../../packages/livecmd/runtime/model/context.ts";
 import type { App } from "../../packages/livecmd/runtime/model/app.ts";
+import { EXTENSION_ID } from "@modelcontextprotocol/ext-apps/server";
 import {
+  VIEW_EXTENSION_ID,
   VIEW_MIME_TYPE,
   VIEW_URI_META_KEY,
 } from "../../packages/livecmd/runtime/model/viewResource.ts";
@@ -229,7 +231,7 @@ describe("a command's view as MCP serves it", () => {
   )) {
     it(`lists it, links it from the tool and serves it self-contained under its own policy (${protocol}, ${transport})`, async () => {
       const app = createExampleApp(":memory:");
-      const mcp = await testApp(app).mcp({ protocol, transport });
+      const mcp = await testApp(app).mcp({ protocol, transport, views: true });
       try {
         const listed = (await mcp.resources()).find((entry) => entry.uri.startsWith("ui://"));
         assert.deepEqual(listed, {
@@ -275,6 +277,11 @@ describe("a command's view as MCP serves it", () => {
           "nothing but the page's own inline scripts and styles, by digest",
         );
         assert.doesNotMatch(html, /\b(src|href)\s*=/, "no script, style or link from anywhere");
+        // The page holds zod's English messages alone: its other languages were 260 KB of 656.
+        assert.ok(
+          Buffer.byteLength(html) < 420_000,
+          `the page weighs ${Buffer.byteLength(html)} bytes`,
+        );
 
         const called = await mcp.call("customers_show", { id: 12 });
         assert.equal(called._meta?.[VIEW_URI_META_KEY], "app://customers_show/12");
@@ -285,7 +292,7 @@ describe("a command's view as MCP serves it", () => {
 
     it(`refuses the view to a principal that may not read the command, as its URIs (${protocol}, ${transport})`, async () => {
       const app = createExampleApp(":memory:");
-      const mcp = await testApp(app).mcp({ protocol, transport });
+      const mcp = await testApp(app).mcp({ protocol, transport, views: true });
       try {
         app.revoke(app.commands.get("customers_show")!);
         assert.ok(
@@ -306,8 +313,30 @@ describe("a command's view as MCP serves it", () => {
     });
   }
 
-  it("names the view's MIME type as the ext-apps SDK does", () => {
+  for (const [protocol, transport] of PROTOCOLS.flatMap((era) =>
+    (["memory", "http"] as const).map((over) => [era, over] as const),
+  )) {
+    it(`lists no view to a client that did not declare the MCP Apps extension, and still serves one it reads (${protocol}, ${transport})`, async () => {
+      const app = createExampleApp(":memory:");
+      const mcp = await testApp(app).mcp({ protocol, transport });
+      try {
+        const listed = (await mcp.resources()).map((entry) => entry.uri);
+        assert.ok(listed.includes("app://customers_index"), "the app's own resources are listed");
+        assert.deepEqual(
+          listed.filter((uri) => uri.startsWith("ui://")),
+          [],
+        );
+        const [content] = (await mcp.read("ui://app/customers_show")).contents;
+        assert.equal(content?.mimeType, RESOURCE_MIME_TYPE);
+      } finally {
+        await mcp.close();
+      }
+    });
+  }
+
+  it("names the view's MIME type and the extension as the ext-apps SDK does", () => {
     assert.equal(VIEW_MIME_TYPE, RESOURCE_MIME_TYPE);
+    assert.equal(VIEW_EXTENSION_ID, EXTENSION_ID);
   });
 });
 

@@ -7,6 +7,8 @@ import { BusListener } from "../../packages/livecmd/runtime/db/postgres/bus/busL
 import { connectBus } from "../../packages/livecmd/runtime/db/postgres/bus/busConnection.ts";
 import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
 import { defineApp } from "../../packages/livecmd/runtime/model/app.ts";
+import { CATALOG_VERSION } from "../../packages/livecmd/runtime/model/catalog.ts";
+import { serveHttp } from "../../packages/livecmd/runtime/server/index.ts";
 import { installCapture } from "../../packages/livecmd/runtime/db/postgres/changes/installChangeFeed.ts";
 import type { PgPool } from "../../packages/livecmd/runtime/db/postgres/pgLibrary.ts";
 import type { TableChange } from "../../packages/livecmd/runtime/db/keyedAccess.ts";
@@ -185,10 +187,24 @@ describe(
       }
     });
 
-    test("a bus without JetStream: the app does not open, and says to start nats-server with it", async () => {
+    test("a bus without JetStream: the app does not open, says to start nats-server with it, and /healthz says the bus", async () => {
       const plain = await natsServer("", false);
       const database = postgres(databaseUrl, { bus: plain.server!.url });
-      const app = defineApp({ name: "shop", commands: {}, agent: { grant: [] }, database });
+      const catalog = {
+        catalogVersion: CATALOG_VERSION,
+        app: "shop",
+        watchTool: null,
+        commands: [],
+      };
+      const generated = { catalog, templates: {} };
+      const app = defineApp({
+        name: "shop",
+        commands: {},
+        agent: { grant: [], watchTool: false },
+        database,
+        generated,
+      });
+      const serving = await serveHttp(app, { port: 0 });
       try {
         await assert.rejects(app.ready(), (error: Error) => {
           assert.match(
@@ -197,7 +213,12 @@ describe(
           );
           return true;
         });
+        const health = await fetch(new URL("/healthz", serving.url));
+        assert.equal(health.status, 503);
+        const { problem } = (await health.json()) as { problem: string };
+        assert.match(problem, /^the bus at \S+ has no JetStream/, "the bus, not the database");
       } finally {
+        await serving.close();
         await app.close();
         await plain.server!.stop();
       }

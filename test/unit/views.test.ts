@@ -10,6 +10,10 @@ import { callUri } from "../../packages/livecmd/runtime/model/callUri.ts";
 import type { Catalog, CommandEntry } from "../../packages/livecmd/runtime/model/catalog.ts";
 import { command } from "../../packages/livecmd/runtime/model/command.ts";
 import { catalogDrift } from "../../packages/livecmd/runtime/server/policy/catalogDrift.ts";
+import {
+  rendersViews,
+  VIEW_EXTENSION_ID,
+} from "../../packages/livecmd/runtime/model/viewResource.ts";
 
 const recorded = catalog as unknown as Catalog;
 /** The `views` fixture's catalog: `queue_tickets(queue, filter: TicketFilter)`. */
@@ -88,5 +92,37 @@ describe("catalog drift of a view", () => {
       });
       const drift = catalogDrift(engineOf(app), recorded).filter((line) => line.includes(" view"));
       assert.deepEqual(drift, expected === undefined ? [] : [expected]);
+    });
+});
+
+describe("which clients are listed views", () => {
+  const cases: [string, { extensions?: object } | undefined, boolean][] = [
+    ["a client that declared nothing", undefined, false],
+    ["a client that declared no extension", {}, false],
+    ["a client that declared other extensions", { extensions: { "io.example/x": {} } }, false],
+    [
+      "a client that declared MCP Apps without MIME types",
+      { extensions: { [VIEW_EXTENSION_ID]: {} } },
+      true,
+    ],
+    [
+      "a client that renders this MIME type",
+      { extensions: { [VIEW_EXTENSION_ID]: { mimeTypes: ["text/html;profile=mcp-app"] } } },
+      true,
+    ],
+    [
+      "a client that renders other MIME types only",
+      { extensions: { [VIEW_EXTENSION_ID]: { mimeTypes: ["text/html"] } } },
+      false,
+    ],
+    [
+      "a client whose declaration is not an object",
+      { extensions: { [VIEW_EXTENSION_ID]: true } },
+      false,
+    ],
+  ];
+  for (const [rule, capabilities, listed] of cases)
+    it(`${rule}: ${listed ? "listed" : "not listed"}`, () => {
+      assert.equal(rendersViews(capabilities), listed);
     });
 });

@@ -6,6 +6,22 @@
  */
 export const VIEW_MIME_TYPE = "text/html;profile=mcp-app";
 
+/** The extension a client declares in its capabilities when it renders views (`EXTENSION_ID`). */
+export const VIEW_EXTENSION_ID = "io.modelcontextprotocol/ui";
+
+/**
+ * Whether a client with `capabilities` renders views: it declared the MCP Apps extension, and,
+ * when it lists the MIME types it renders, this one among them. Views are listed only to such a
+ * client; a host that never declared it would show an agent a page it cannot use.
+ */
+export function rendersViews(capabilities: { extensions?: object } | undefined): boolean {
+  const declared = (capabilities?.extensions as Record<string, unknown> | undefined)?.[
+    VIEW_EXTENSION_ID
+  ] as { mimeTypes?: unknown } | undefined;
+  if (typeof declared !== "object" || declared === null) return false;
+  return !Array.isArray(declared.mimeTypes) || declared.mimeTypes.includes(VIEW_MIME_TYPE);
+}
+
 /** Where a tool's call result says which URI it read, for its view to watch (`_meta`). */
 export const VIEW_URI_META_KEY = "io.github.livecmd/uri";
 

@@ -19,6 +19,7 @@ import type { SkillsExtension } from "@modelcontextprotocol/server/ext/skills";
 import type { App } from "../model/app.ts";
 import { engineOf } from "../model/attachedEngine.ts";
 import { VERSION_META_KEY } from "../model/resultMeta.ts";
+import { VIEW_EXTENSION_ID, VIEW_MIME_TYPE } from "../model/viewResource.ts";
 import type { WatchAnswer } from "../model/watchTool.ts";
 import {
   ListChangeRecorder,
@@ -56,6 +57,11 @@ export interface McpTestOptions {
    * server asks (a confirm command's confirmation). Without it the client declares none.
    */
   elicit?: (request: ElicitRequest["params"]) => ElicitResult | Promise<ElicitResult>;
+  /**
+   * Declares the MCP Apps extension, as a host that renders views does: `resources/list` then
+   * lists the commands' views. Without it the client declares none and is listed none.
+   */
+  views?: boolean;
   /** Agent skills to serve (`ServeOptions.skills`: `await loadSkills("src/generated/skills")`). */
   skills?: SkillsExtension;
   /** How long the person has to answer a confirmation (`ServeOptions.confirmTimeoutMs`). */
@@ -146,14 +152,18 @@ const ERA_MODES = {
   "2025-11-25": { mode: "legacy" },
 } as const satisfies Record<ProtocolVersion, ClientOptions["versionNegotiation"]>;
 
-/** The SDK client of the era asked for, answering elicitations when the test gave an answerer. */
-function sdkClient({ protocol, elicit }: McpTestOptions): Client {
+/**
+ * The SDK client of the era asked for, answering elicitations when the test gave an answerer and
+ * declaring the MCP Apps extension when it asked for views.
+ */
+function sdkClient({ protocol, elicit, views }: McpTestOptions): Client {
+  const capabilities = {
+    ...(elicit && { elicitation: { form: {} } }),
+    ...(views && { extensions: { [VIEW_EXTENSION_ID]: { mimeTypes: [VIEW_MIME_TYPE] } } }),
+  };
   const client = new Client(
     { name: "livecmd-testing", version: "0.1.0" },
-    {
-      versionNegotiation: ERA_MODES[protocol],
-      ...(elicit && { capabilities: { elicitation: { form: {} } } }),
-    },
+    { versionNegotiation: ERA_MODES[protocol], capabilities },
   );
   if (elicit) client.setRequestHandler("elicitation/create", (request) => elicit(request.params));
   return client;

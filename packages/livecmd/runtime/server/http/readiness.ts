@@ -40,7 +40,13 @@ async function databaseProblem(engine: AppEngine): Promise<string | undefined> {
   try {
     await engine.ready();
   } catch (error) {
-    return `the database does not answer: ${(error as Error).message}`;
+    const { message } = error as Error;
+    // livecmd's own errors name what failed (the bus, the capture); any other is the driver's.
+    return message.startsWith(LIVECMD_PREFIX)
+      ? message.slice(LIVECMD_PREFIX.length)
+      : `the database does not answer: ${message}`;
   }
   return engine.servingProblem();
 }
+
+const LIVECMD_PREFIX = "livecmd: ";

@@ -12,7 +12,9 @@ import { complete } from "./complete.ts";
 import { paginate } from "./pagination.ts";
 import { readResource } from "./readResource.ts";
 import { readView } from "./readView.ts";
-import type { Listings } from "../../model/catalog.ts";
+import type { Listings, ResourceEntry } from "../../model/catalog.ts";
+import { isViewListing, rendersViews } from "../../model/viewResource.ts";
+import { clientCapabilitiesOf } from "../policy/clientCapabilities.ts";
 import { attachSkills, CheckedParamsServer } from "../sdkAdapter/index.ts";
 import type { ServedApp } from "../served/servedApp.ts";
 import { NOTHING_HELD, type TokenHolds } from "../../live/tokenHolds.ts";
@@ -77,7 +79,8 @@ export function buildServer(served: ServedApp, held: TokenHolds = NOTHING_HELD):
   const skills = served.skills && attachSkills(served.skills, server);
   if (skills) served.servesSkillFiles(skills.owns);
   server.setRequestHandler("resources/list", async (request, ctx) => {
-    const page = listingPage(served, "resources", request.params?.cursor, authOf(ctx));
+    const shown = viewsShown(ctx, server);
+    const page = listingPage(served, "resources", request.params?.cursor, authOf(ctx), shown);
     // The skills' SKILL.md files follow the app's resources, on the last page.
     if (!skills || page.nextCursor !== undefined) return page;
     return { ...page, resources: [...page.resources, ...(await skills.listed(ctx))] };
@@ -94,19 +97,36 @@ export function buildServer(served: ServedApp, held: TokenHolds = NOTHING_HELD):
   return server;
 }
 
+/**
+ * Which resources a client is listed: views only when it renders them (it declared the MCP Apps
+ * extension); any client may still read a view it was given.
+ */
+function viewsShown(
+  ctx: ServerContext,
+  server: Server,
+): ((entry: ResourceEntry) => boolean) | undefined {
+  const views = rendersViews(clientCapabilitiesOf(ctx, server.getClientCapabilities()));
+  return views ? undefined : (entry) => !isViewListing(entry);
+}
+
 /** The verified principal of a request, when the HTTP endpoint authenticates (else undefined). */
 function authOf(ctx: ServerContext): AuthInfo | undefined {
   return ctx.http?.authInfo;
 }
 
-/** One page of a listing as `auth` may see it, under the grant as it is now: `{ [kind]: entries, nextCursor? }`. */
+/**
+ * One page of a listing as `auth` may see it, under the grant as it is now, of the entries
+ * `shown` keeps (all when absent): `{ [kind]: entries, nextCursor? }`.
+ */
 function listingPage<K extends keyof Listings>(
   served: ServedApp,
   kind: K,
   cursor: string | undefined,
   auth: AuthInfo | undefined,
+  shown?: (entry: Listings[K][number]) => boolean,
 ): { [P in K]: Listings[K] } & { nextCursor?: string } {
-  const listing: readonly { name: string }[] = served.catalog.listings(auth)[kind];
+  const whole: Listings[K] = served.catalog.listings(auth)[kind];
+  const listing: readonly { name: string }[] = shown ? whole.filter(shown) : whole;
   const page = paginate(kind, listing, cursor, served.pageSize);
   const entries = { [kind]: page.items } as { [P in K]: Listings[K] };
   return page.nextCursor === undefined ? entries : { ...entries, nextCursor: page.nextCursor };

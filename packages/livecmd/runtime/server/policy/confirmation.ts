@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import {
-  CLIENT_CAPABILITIES_META_KEY,
   createRequestStateCodec,
   inputRequired,
   inputResponse,
@@ -19,6 +18,7 @@ import type { ArgumentsObject } from "../../model/commandArguments.ts";
 import { cutText, shortened } from "../../text/cutText.ts";
 import { principalOf } from "../../model/principal.ts";
 import { failureMessage } from "../errors/protocolErrors.ts";
+import { clientCapabilitiesOf, envelopeOf } from "./clientCapabilities.ts";
 import type { SpentConfirmations } from "./spentConfirmations.ts";
 
 /** The key of the one input request a confirmation makes. */
@@ -202,16 +202,9 @@ function ttlSecondsOf(timeoutMs: number): number {
  * 2025 era at `initialize` (`declared`). A bare `elicitation: {}` is form, as in 2025-06-18.
  */
 function canAskForm(ctx: ServerContext, declared: ClientCapabilities | undefined): boolean {
-  const capabilities =
-    (envelopeOf(ctx)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? declared;
-  const elicitation = capabilities?.elicitation;
+  const elicitation = clientCapabilitiesOf(ctx, declared)?.elicitation;
   if (!elicitation) return false;
   return elicitation.form !== undefined || elicitation.url === undefined;
-}
-
-/** The request's 2026-07-28 envelope (the SDK types it as an empty object); none on the 2025 era. */
-function envelopeOf(ctx: ServerContext): Record<string, unknown> | undefined {
-  return ctx.mcpReq.envelope as Record<string, unknown> | undefined;
 }
 
 /** The longest argument value the person reads; a client's 1 MB string is cut, not shown whole. */
