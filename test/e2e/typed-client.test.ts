@@ -130,6 +130,52 @@ for (const era of ERAS) {
         }
       });
 
+      it("reads once for two updates when that read already returned the version the second tells of", async () => {
+        const served = await servedExample(era, transport);
+        try {
+          const typed = new TypedClient(served.client);
+          const wire = served.client.transport!;
+          let reads = 0;
+          const send = wire.send.bind(wire);
+          wire.send = (message, options) => {
+            if ("method" in message && message.method === "resources/read") reads += 1;
+            return send(message, options);
+          };
+          // Updates are held back here, and handed to the client one at a time.
+          const held: Parameters<NonNullable<typeof wire.onmessage>>[] = [];
+          const deliver = wire.onmessage!;
+          wire.onmessage = (message, extra) => {
+            if ("method" in message && message.method === "notifications/resources/updated")
+              held.push([message, extra]);
+            else deliver(message, extra);
+          };
+          const rename = async (name: string, updates: number) => {
+            await served.client.callTool({ name: "customers_rename", arguments: { id: 3, name } });
+            while (held.length < updates) await new Promise((resolve) => setTimeout(resolve, 10));
+          };
+
+          const seen = recorder<CustomersShowResult>();
+          const watch = await typed.watch(uris.customers_show({ id: int(3) }), seen.onChange);
+          assert.equal(reads, 1, "the first value");
+          await rename("First rename", 1);
+          await rename("Second rename", 2);
+          const next = seen.next();
+          deliver(...held.shift()!);
+          assert.equal((await next).name, "Second rename", "read after both writes");
+          deliver(...held.shift()!);
+          // A read the update started would be sent before this call.
+          await served.client.callTool({ name: "customers_show", arguments: { id: 1 } });
+          assert.equal(reads, 2, "the second update tells the version already read: no read");
+          assert.deepEqual(
+            seen.values.map((customer) => customer.name),
+            [seen.values[0]!.name, "Second rename"],
+          );
+          await watch.close();
+        } finally {
+          await served.close();
+        }
+      });
+
       it("refuses to watch a URI the server will not watch", async () => {
         const served = await servedExample(era, transport);
         try {

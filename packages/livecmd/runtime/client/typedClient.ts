@@ -93,8 +93,8 @@ export class TypedClient {
   #routeUpdates(): void {
     if (this.#routing) return;
     this.#routing = true;
-    this.client.setNotificationHandler("notifications/resources/updated", (notification) =>
-      this.#watched.get(notification.params.uri)?.changed(),
+    this.client.setNotificationHandler("notifications/resources/updated", ({ params }) =>
+      this.#watched.get(params.uri)?.changed(params._meta?.[VERSION_META_KEY]),
     );
   }
 }

@@ -1,4 +1,5 @@
 import type { Client, McpSubscription } from "@modelcontextprotocol/client";
+import { VERSION_META_KEY } from "../model/resultMeta.ts";
 import { jsonTextOf } from "./jsonText.ts";
 
 export interface Watch {
@@ -21,7 +22,8 @@ const FRESH = { cacheMode: "bypass" } as const;
 /**
  * One URI watched on one client, shared by every `watch()` of it: one subscription (2026-07-28:
  * a `subscriptions/listen`; 2025 era: `resources/subscribe`), and one read at a time after each
- * `notifications/resources/updated`, read again if another came meanwhile.
+ * `notifications/resources/updated`, read again if another came meanwhile; none after one whose
+ * version is the one last read (a read that already returned what it tells of).
  */
 export class WatchedUri {
   readonly #client: Client;
@@ -31,6 +33,8 @@ export class WatchedUri {
   readonly #subscribed: Promise<() => Promise<void>>;
   #stale = false;
   #reading: Promise<void> | undefined;
+  /** The version the last read returned (`_meta`), when the server told it. */
+  #version: unknown;
 
   constructor(client: Client, uri: string, onIdle: () => void) {
     this.#client = client;
@@ -57,8 +61,9 @@ export class WatchedUri {
     return { close: () => this.#remove(watcher) };
   }
 
-  /** A `notifications/resources/updated` for this URI arrived. */
-  changed(): void {
+  /** A `notifications/resources/updated` for this URI arrived, telling `version` when known. */
+  changed(version?: unknown): void {
+    if (version !== undefined && version === this.#version && !this.#reading) return;
     this.#stale = true;
     this.#reading ??= this.#readWhileStale();
   }
@@ -67,10 +72,11 @@ export class WatchedUri {
     while (this.#stale) {
       this.#stale = false;
       try {
-        this.#deliver(
-          jsonTextOf(this.#uri, await this.#client.readResource({ uri: this.#uri }, FRESH)),
-        );
+        const read = await this.#client.readResource({ uri: this.#uri }, FRESH);
+        this.#version = read.contents[0]?._meta?.[VERSION_META_KEY];
+        this.#deliver(jsonTextOf(this.#uri, read));
       } catch (error) {
+        this.#version = undefined;
         this.#fail(error);
       }
     }
