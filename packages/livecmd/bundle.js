@@ -82,6 +82,29 @@ const englishOnly = {
   },
 };
 
+// The SDK's client and core declare no `sideEffects`, so a bundler keeps every module they
+// import: the app SDK needs only `Protocol` and some schemas, not the `Client`, its OAuth flows
+// or its JSON Schema validators (about 70 KB of a view's page). Their modules only define what
+// they export, so each is kept only when something it exports is used (the view tests in
+// Chromium hold the page working).
+const sdkWithoutSideEffects = {
+  name: "sdk-without-side-effects",
+  setup(build) {
+    build.onResolve({ filter: /^(@modelcontextprotocol\/(client|core)|\.\.?\/)/ }, async (args) => {
+      if (args.pluginData === SDK_RESOLVED) return undefined;
+      const { path, errors } = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: SDK_RESOLVED,
+      });
+      const sdk = /\/node_modules\/@modelcontextprotocol\/(client|core)\//.test(path);
+      return errors.length === 0 && sdk ? { path, sideEffects: false } : undefined;
+    });
+  },
+};
+const SDK_RESOLVED = Symbol("resolved by esbuild");
+
 // The runtime every view page holds inline (`runtime/view/viewScript.ts` reads it).
 await build({
   entryPoints: ["view/viewRuntime.ts"],
@@ -95,5 +118,5 @@ await build({
   legalComments: "none",
   logLevel: "warning",
   outfile: "dist/view/viewRuntime.js",
-  plugins: [englishOnly],
+  plugins: [englishOnly, sdkWithoutSideEffects],
 });
