@@ -87,6 +87,7 @@ const englishOnly = {
 // or its JSON Schema validators (about 70 KB of a view's page). Their modules only define what
 // they export, so each is kept only when something it exports is used (the view tests in
 // Chromium hold the page working).
+const SDK_RESOLVED = Symbol("resolved by esbuild");
 const sdkWithoutSideEffects = {
   name: "sdk-without-side-effects",
   setup(build) {
@@ -103,7 +104,6 @@ const sdkWithoutSideEffects = {
     });
   },
 };
-const SDK_RESOLVED = Symbol("resolved by esbuild");
 
 // The runtime every view page holds inline (`runtime/view/viewScript.ts` reads it).
 await build({

@@ -225,10 +225,12 @@ describe(
   },
 );
 
+const ERAS_AND_TRANSPORTS = PROTOCOLS.flatMap((era) =>
+  (["memory", "http"] as const).map((over) => [era, over] as const),
+);
+
 describe("a command's view as MCP serves it", () => {
-  for (const [protocol, transport] of PROTOCOLS.flatMap((era) =>
-    (["memory", "http"] as const).map((over) => [era, over] as const),
-  )) {
+  for (const [protocol, transport] of ERAS_AND_TRANSPORTS) {
     it(`lists it, links it from the tool and serves it self-contained under its own policy (${protocol}, ${transport})`, async () => {
       const app = createExampleApp(":memory:");
       const mcp = await testApp(app).mcp({ protocol, transport, views: true });
@@ -313,9 +315,7 @@ describe("a command's view as MCP serves it", () => {
     });
   }
 
-  for (const [protocol, transport] of PROTOCOLS.flatMap((era) =>
-    (["memory", "http"] as const).map((over) => [era, over] as const),
-  )) {
+  for (const [protocol, transport] of ERAS_AND_TRANSPORTS) {
     it(`lists no view to a client that did not declare the MCP Apps extension, and still serves one it reads (${protocol}, ${transport})`, async () => {
       const app = createExampleApp(":memory:");
       const mcp = await testApp(app).mcp({ protocol, transport });

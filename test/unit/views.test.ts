@@ -96,7 +96,7 @@ describe("catalog drift of a view", () => {
 });
 
 describe("which clients are listed views", () => {
-  const cases: [string, { extensions?: object } | undefined, boolean][] = [
+  const cases: [string, { extensions?: Record<string, unknown> } | undefined, boolean][] = [
     ["a client that declared nothing", undefined, false],
     ["a client that declared no extension", {}, false],
     ["a client that declared other extensions", { extensions: { "io.example/x": {} } }, false],

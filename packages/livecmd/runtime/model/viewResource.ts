@@ -14,12 +14,13 @@ export const VIEW_EXTENSION_ID = "io.modelcontextprotocol/ui";
  * when it lists the MIME types it renders, this one among them. Views are listed only to such a
  * client; a host that never declared it would show an agent a page it cannot use.
  */
-export function rendersViews(capabilities: { extensions?: object } | undefined): boolean {
-  const declared = (capabilities?.extensions as Record<string, unknown> | undefined)?.[
-    VIEW_EXTENSION_ID
-  ] as { mimeTypes?: unknown } | undefined;
+export function rendersViews(
+  capabilities: { extensions?: Record<string, unknown> } | undefined,
+): boolean {
+  const declared = capabilities?.extensions?.[VIEW_EXTENSION_ID];
   if (typeof declared !== "object" || declared === null) return false;
-  return !Array.isArray(declared.mimeTypes) || declared.mimeTypes.includes(VIEW_MIME_TYPE);
+  const { mimeTypes } = declared as { mimeTypes?: unknown };
+  return !Array.isArray(mimeTypes) || mimeTypes.includes(VIEW_MIME_TYPE);
 }
 
 /** Where a tool's call result says which URI it read, for its view to watch (`_meta`). */
