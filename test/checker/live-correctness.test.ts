@@ -78,7 +78,7 @@ describe(
 const CAUGHT = [
   { fault: "unbound", target: "drizzle", database: "postgres", seeds: 5, bus: 0 },
   { fault: "misattribute", target: "shop", database: "sqlite", seeds: 5, bus: 0 },
-  { fault: "unrouted", target: "shop", database: "postgres", seeds: 3, bus: 2 },
+  { fault: "unrouted", target: "shop", database: "postgres", seeds: 5, bus: 2 },
 ] as const;
 
 describe("livecmd broken on purpose: the checker catches it", () => {
