@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { lineEnvironment } from "../helpers/lineEnvironment.ts";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { request } from "node:http";
@@ -79,7 +80,7 @@ describe("the SDK v2 Client against `livecmd serve` on stdio", () => {
         new StdioClientTransport({
           command: process.execPath,
           args: SERVE,
-          env: FRESH_DATABASE,
+          env: { ...lineEnvironment(), ...FRESH_DATABASE },
           stderr: "ignore",
         }),
       );
@@ -149,7 +150,7 @@ describe("the v1 @modelcontextprotocol/sdk Client against `livecmd serve` on std
       new StdioClientTransportV1({
         command: process.execPath,
         args: SERVE,
-        env: FRESH_DATABASE,
+        env: { ...lineEnvironment(), ...FRESH_DATABASE },
         stderr: "ignore",
       }),
     );
@@ -177,8 +178,10 @@ describe("the MCP Inspector CLI against `livecmd serve` on stdio", () => {
       [
         inspectorCli,
         "--cli",
-        "-e",
-        "LIVECMD_EXAMPLE_DB=:memory:",
+        ...Object.entries({ ...lineEnvironment(), ...FRESH_DATABASE }).flatMap(([name, value]) => [
+          "-e",
+          `${name}=${value}`,
+        ]),
         process.execPath,
         ...SERVE,
         ...method,

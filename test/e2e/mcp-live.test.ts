@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { lineEnvironment } from "../helpers/lineEnvironment.ts";
 import { describe, it } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -403,7 +404,7 @@ describe("`livecmd serve` on stdio, a real child process", () => {
         new StdioClientTransport({
           command: process.execPath,
           args: SERVE,
-          env: FRESH_DATABASE,
+          env: { ...lineEnvironment(), ...FRESH_DATABASE },
           stderr: "ignore",
         }),
       );

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { lineEnvironment } from "./lineEnvironment.ts";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import {
@@ -47,7 +48,7 @@ export async function servedExample(
       new StdioClientTransport({
         command: process.execPath,
         args: SERVE,
-        env: ENV,
+        env: { ...lineEnvironment(), ...ENV },
         stderr: "ignore",
       }),
     );
