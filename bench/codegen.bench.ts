@@ -1,5 +1,6 @@
-import { readdir, rm, stat } from "node:fs/promises";
+import { rm, stat } from "node:fs/promises";
 import path from "node:path";
+import { listFiles } from "../packages/livecmd-kit/generator/output/writeOutputs.ts";
 import { expectSuccess, LIVECMD, REPO_ROOT, timeNode, type Finished } from "./lib/processes.ts";
 import {
   figureOf,
@@ -29,6 +30,10 @@ export interface ColdRuns {
   bare: Figure;
   /** The bare load that also asks each handler's parameter and return types (`--types`). */
   typed: Figure;
+  /** Writing the files codegen wrote into an emptied folder, timed in its process (`writeFiles.ts`). */
+  writes: Figure;
+  /** The typed load and the writes, added round by round: the floor for these outputs. */
+  typedAndWrites: Figure;
   /** What the CLI's own timer printed: the pipeline without process start-up. */
   pipeline: Figure;
   /** The same for `--check`. */
@@ -63,6 +68,7 @@ async function measureCold(commands: number): Promise<ColdRuns> {
     check: [] as Finished[],
     bare: [] as Finished[],
     typed: [] as Finished[],
+    writes: [] as number[],
   };
   // Interleaved, so that a burst of load elsewhere on the machine hits all four alike.
   for (let i = 0; i < repetitions(commands); i++) {
@@ -89,6 +95,7 @@ async function measureCold(commands: number): Promise<ColdRuns> {
         /is up to date/,
       ),
     );
+    samples.writes.push(await timeWrites(app.outDir));
     samples.bare.push(
       expectSuccess(
         "bare load",
@@ -119,6 +126,18 @@ async function measureCold(commands: number): Promise<ColdRuns> {
     check: figure("`livecmd codegen --check`", samples.check),
     bare: figure("bare ts-morph load", samples.bare),
     typed: figure("bare load + each handler's parameter and return types", samples.typed),
+    writes: figureOf(
+      label("writing the same files, in process"),
+      "ms",
+      samples.writes,
+      samples.writes,
+    ),
+    typedAndWrites: figureOf(
+      label("typed load + writing the same files"),
+      "ms",
+      samples.typed.map((run, i) => run.ms + samples.writes[i]!),
+      samples.typed.map((run, i) => run.ms + samples.writes[i]!),
+    ),
     pipeline: figureOf(
       label("`livecmd codegen`, its own timer"),
       "ms",
@@ -133,13 +152,25 @@ async function measureCold(commands: number): Promise<ColdRuns> {
   };
 }
 
+/** Bytes under each entry of `dir` (a folder's files summed), by the entry's name. */
 async function fileSizes(dir: string): Promise<Map<string, number>> {
-  const files = await readdir(dir);
-  return new Map(
-    await Promise.all(
-      files.map(async (file) => [file, (await stat(path.join(dir, file))).size] as const),
-    ),
+  const sizes = new Map<string, number>();
+  for (const file of await listFiles(dir)) {
+    const entry = file.split("/")[0]!;
+    const bytes = (await stat(path.join(dir, file))).size;
+    sizes.set(entry, (sizes.get(entry) ?? 0) + bytes);
+  }
+  return sizes;
+}
+
+/** What writing codegen's output folder costs by itself: the files into an emptied sibling, in ms. */
+async function timeWrites(outDir: string): Promise<number> {
+  const run = expectSuccess(
+    "write the same files",
+    await timeNode(["--import", "tsx", "bench/peers/writeFiles.ts", outDir, `${outDir}-copy`]),
+    /^wrote [1-9]\d* files in [\d.]+ ms/,
   );
+  return Number(/in ([\d.]+) ms/.exec(run.stdout)![1]);
 }
 
 function commandCount(commands: number): string {
@@ -170,19 +201,25 @@ export function reportedMs(run: Pick<Finished, "stdout">): number {
 
 function section(runs: ColdRuns[]): Section {
   const largest = runs[runs.length - 1]!;
-  // Issue 37: codegen within 1.5x of loading the program, and `--check` no slower than codegen.
+  // Issue 50: codegen within 1.2x of the typed load (issue 37's 1.5x of the bare load before it),
+  // and `--check` no slower than codegen.
   const comparisons: Comparison[] = runs.flatMap((run) => {
     const largestOnly = <T>(target: T) => (run === largest ? target : undefined);
     return [
-      ratio(
-        `codegen ${run.commands}: \`livecmd codegen\` / bare load`,
-        run.write,
-        run.bare,
-        largestOnly({ op: "<=", value: 1.5 } as const),
-      ),
+      ratio(`codegen ${run.commands}: \`livecmd codegen\` / bare load`, run.write, run.bare),
       ratio(`codegen ${run.commands}: \`--check\` / bare load`, run.check, run.bare),
       ratio(`codegen ${run.commands}: typed load / bare load`, run.typed, run.bare),
-      ratio(`codegen ${run.commands}: \`livecmd codegen\` / typed load`, run.write, run.typed),
+      ratio(
+        `codegen ${run.commands}: \`livecmd codegen\` / typed load`,
+        run.write,
+        run.typed,
+        largestOnly({ op: "<=", value: 1.2 } as const),
+      ),
+      ratio(
+        `codegen ${run.commands}: \`livecmd codegen\` / (typed load + writing the same files)`,
+        run.write,
+        run.typedAndWrites,
+      ),
       ratio(
         `codegen ${run.commands}: \`--check\` / \`livecmd codegen\``,
         run.check,
@@ -203,6 +240,7 @@ function section(runs: ColdRuns[]): Section {
       "`livecmd codegen` is `node packages/livecmd/bin/livecmd.js codegen --app ... --out ...` into an emptied folder; `--check` then compares against what it wrote.",
       "Bare load (`bench/peers/bareLoad.ts`, run with `node --import tsx`): the same compiler options (the app's tsconfig, found as codegen finds it), `addSourceFileAtPath(app)`, `resolveSourceFileDependencies()`, and the checker made (`getTypeChecker().compilerObject`: ts-morph makes it lazily, and making it binds every file).",
       "Typed load (`bareLoad.ts --types`): the bare load, then of each `command(options, handler)` the handler's parameter types and return type, asked of the checker as the outputs need them; TypeScript infers the return type by resolving the generic call. What codegen adds beyond it is its own work: schemas, rendering, writing.",
+      "Writing the same files (`bench/peers/writeFiles.ts`): what codegen wrote, read back and written with one `writeFileSync` each into an emptied sibling folder, timed in the process from the first write to the last. It is the file system's share, which no generator of these outputs avoids and which varies with the machine's disk far more than the rest (creating a file in a folder just emptied cost from 0.03 to 1 ms on the machine that wrote this); the row against the typed load plus it shows codegen's own work without that share.",
       "Growth compares the cost of each extra command from 100 to 2,000 with that from 1 to 100, by the CLI's own timer (the process's and tsx's start-up, whose noise exceeds what 99 commands add, are outside it): 1.0 is linear, above 1 grows faster than linear.",
     ],
     figures: runs.flatMap((run) => [
@@ -210,6 +248,8 @@ function section(runs: ColdRuns[]): Section {
       run.check,
       run.bare,
       run.typed,
+      run.writes,
+      run.typedAndWrites,
       run.pipeline,
       run.checkPipeline,
     ]),
@@ -268,7 +308,7 @@ function notes(largest: ColdRuns): string[] {
     .join(", ");
   const total = [...largest.outputBytes.values()].reduce((sum, bytes) => sum + bytes, 0);
   return [
-    `At ${largest.commands} commands the pipeline alone, by the CLI's own timer, took ${seconds(largest.pipeline)} of the write's ${seconds(largest.write)}; the bare load, start-up included, took ${seconds(largest.bare)}.`,
+    `At ${largest.commands} commands the pipeline alone, by the CLI's own timer, took ${seconds(largest.pipeline)} of the write's ${seconds(largest.write)}; the bare load, start-up included, took ${seconds(largest.bare)}, and writing the same files ${seconds(largest.writes)}.`,
     `It wrote ${megabytes(total)} (${files}), printed in its final layout by the render stage (no formatter pass).`,
   ];
 }
