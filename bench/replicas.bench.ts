@@ -9,6 +9,9 @@
  *   npm run bench -- replicas          # this row alone, printed, nothing written
  */
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import pg from "pg";
@@ -42,6 +45,20 @@ interface Subscriber {
   readonly subscribedOn: Map<string, string>;
 }
 
+/**
+ * Every client's token: behind a proxy, an endpoint without auth refuses what the proxy says it
+ * forwarded (`X-Forwarded-For`), so the replicas authenticate, as docs/mcp.md tells; the client
+ * that reads a replica direct does too, so both sides of the ratio pay it.
+ */
+const TOKEN = "bench-replicas-0123";
+const authProvider = { token: async () => TOKEN };
+
+function tokensFile(): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-bench-replicas-")), "tokens.txt");
+  writeFileSync(file, `${TOKEN} # bench\n`);
+  return file;
+}
+
 async function subscriber(url: URL): Promise<Subscriber> {
   const client = new Client({ name: "bench-replicas", version: "1.0.0" });
   const waiting = new Map<string, (at: number) => void>();
@@ -65,7 +82,7 @@ async function subscriber(url: URL): Promise<Subscriber> {
     }
     return response;
   };
-  await client.connect(new StreamableHTTPClientTransport(url, { fetch: watched }));
+  await client.connect(new StreamableHTTPClientTransport(url, { fetch: watched, authProvider }));
   return {
     client,
     toldAbout: (uri) => new Promise((resolve) => waiting.set(uri, resolve)),
@@ -88,7 +105,8 @@ export const replicasBench: BenchModule = {
     const databaseUrl = await emptyDatabase(server.url!);
     // One key for all, as docs/mcp.md asks: each replica resumes the listens the others primed.
     const env = { LIVECMD_REQUEST_STATE_KEY: randomBytes(32).toString("base64url") };
-    const serve = (port?: string) => servedCli([], { databaseUrl, port, env });
+    const tokens = tokensFile();
+    const serve = (port?: string) => servedCli(["--tokens", tokens], { databaseUrl, port, env });
     const replicas: ServedCli[] = await Promise.all([1, 2, 3].map(() => serve()));
     let nginx: Nginx | undefined;
     const pool = new pg.Pool({ connectionString: databaseUrl });
@@ -276,7 +294,9 @@ async function heldListen(balanced: URL, clients: Client[], kill: number): Promi
       holder = (response.headers.get("x-upstream") ?? "").split(", ").at(-1);
     return response;
   };
-  await client.connect(new StreamableHTTPClientTransport(balanced, { fetch: watched }));
+  await client.connect(
+    new StreamableHTTPClientTransport(balanced, { fetch: watched, authProvider }),
+  );
   await client.listen({ resourceSubscriptions: [show(id)] });
   return { holder, id, told };
 }
