@@ -44,12 +44,17 @@ export class HeldByToken {
     });
   }
 
-  /** Holds `end` under the token of `info` (nothing to hold without auth); returns its release. */
+  /**
+   * Holds `end` under the token of `info` (nothing to hold without auth); returns its release.
+   * The token is checked once more as the hold is taken: it was verified when its request came
+   * in, and a revocation between then and now (a listen or a watch call is held only once its
+   * watch is open) found nothing held to end.
+   */
   hold(info: AuthInfo | undefined, end: () => void): () => void {
     if (!this.#auth || !info) return () => undefined;
     const hold: Hold = { info, end, timer: undefined };
     this.#holds.add(hold);
-    this.#schedule(hold, info.expiresAt! * 1000 - Date.now() + EXPIRY_MARGIN_MS);
+    void this.#check(hold);
     return () => this.#release(hold);
   }
 
