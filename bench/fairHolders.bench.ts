@@ -5,9 +5,6 @@
  *
  *   npx tsx bench/fairHolders.bench.ts        # prints this row alone, writes nothing
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { pathToFileURL } from "node:url";
 import {
   Client,
@@ -22,6 +19,7 @@ import {
 } from "../packages/livecmd/runtime/server/index.ts";
 import { runAlone } from "./read.bench.ts";
 import { figureOf, ratio, type BenchModule, type Figure, type Section } from "./lib/section.ts";
+import { tokensFile } from "../test/helpers/tokensFile.ts";
 
 const HELD = [1024, 16_384];
 const WRITES = 15;
@@ -33,7 +31,9 @@ export const fairHoldersBench: BenchModule = {
   async run(context) {
     const serving = await serveHttp(createExampleApp(":memory:"), {
       port: 0,
-      auth: staticTokens(tokensFile()),
+      auth: staticTokens(
+        tokensFile("alice-secret-0123 customers:write # alice\nbob-secret-01234 # bob\n"),
+      ),
       // Bob's share raised to what he holds; the totals are the defaults.
       limits: { perPrincipal: 16_384, listensPerPrincipal: 16_384 / PER_LISTEN },
     });
@@ -62,12 +62,6 @@ export const fairHoldersBench: BenchModule = {
     }
   },
 };
-
-function tokensFile(): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-fair-")), "tokens.txt");
-  writeFileSync(file, "alice-secret-0123 customers:write # alice\nbob-secret-01234 # bob\n");
-  return file;
-}
 
 async function clientOf(url: URL, token: string): Promise<Client> {
   const client = new Client(

@@ -9,15 +9,13 @@
  *   npm run bench -- replicas          # this row alone, printed, nothing written
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import pg from "pg";
 import { startNginx, type Nginx } from "../test/helpers/nginx.ts";
 import { emptyDatabase, postgresServer } from "../test/helpers/postgres.ts";
 import { servedCli, type ServedCli } from "../test/helpers/servedCli.ts";
+import { tokensFile } from "../test/helpers/tokensFile.ts";
 import { wallClock } from "./lib/pgWatchers.ts";
 import {
   figureOf,
@@ -52,12 +50,6 @@ interface Subscriber {
  */
 const TOKEN = "bench-replicas-0123";
 const authProvider = { token: async () => TOKEN };
-
-function tokensFile(): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-bench-replicas-")), "tokens.txt");
-  writeFileSync(file, `${TOKEN} # bench\n`);
-  return file;
-}
 
 async function subscriber(url: URL): Promise<Subscriber> {
   const client = new Client({ name: "bench-replicas", version: "1.0.0" });
@@ -105,7 +97,7 @@ export const replicasBench: BenchModule = {
     const databaseUrl = await emptyDatabase(server.url!);
     // One key for all, as docs/mcp.md asks: each replica resumes the listens the others primed.
     const env = { LIVECMD_REQUEST_STATE_KEY: randomBytes(32).toString("base64url") };
-    const tokens = tokensFile();
+    const tokens = tokensFile(`${TOKEN} # bench\n`);
     const serve = (port?: string) => servedCli(["--tokens", tokens], { databaseUrl, port, env });
     const replicas: ServedCli[] = await Promise.all([1, 2, 3].map(() => serve()));
     let nginx: Nginx | undefined;

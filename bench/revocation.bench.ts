@@ -6,9 +6,7 @@
  *
  *   npm run bench -- revocation        # this row alone, printed, nothing written
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../example/app.ts";
@@ -22,6 +20,7 @@ import {
   type HttpServing,
 } from "../packages/livecmd/runtime/server/index.ts";
 import { openListen, untilEnd } from "../test/helpers/rawStreams.ts";
+import { tokensFile } from "../test/helpers/tokensFile.ts";
 import { runAlone } from "./read.bench.ts";
 import { figureOf, percentile, ratio, type BenchModule, type Section } from "./lib/section.ts";
 
@@ -39,8 +38,7 @@ interface Round {
 
 export const revocationBench: BenchModule = {
   async run(context): Promise<Section> {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-bench-revoke-")), "tokens");
-    writeFileSync(file, `${BYSTANDER} # bystander\n`);
+    const file = tokensFile(`${BYSTANDER} # bystander\n`);
     const auth = staticTokens(file);
     // A waiting call counts as a listen: one principal's share (64) would refuse half of them.
     const limits = { listensPerPrincipal: CALLS + LISTENS };

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Report, Step } from "../../packages/livecmd/cli/doctor/report.ts";
 import { livecmd, root, type CliRun } from "../helpers/cli.ts";
+import { tokensFile } from "../helpers/tokensFile.ts";
 
 /*
  * `livecmd doctor` as a user runs it (the compiled CLI, a real child process) against real SDK
@@ -298,10 +298,8 @@ describe("livecmd doctor", () => {
     let tokenFile: string;
 
     before(async () => {
-      const folder = mkdtempSync(path.join(tmpdir(), "livecmd-doctor-"));
-      const tokens = path.join(folder, "tokens.txt");
-      writeFileSync(tokens, `${TOKEN} # doctor\n`);
-      tokenFile = path.join(folder, "token.txt");
+      const tokens = tokensFile(`${TOKEN} # doctor\n`);
+      tokenFile = path.join(path.dirname(tokens), "token.txt");
       writeFileSync(tokenFile, `${TOKEN}\n`);
       ({ server, url } = await servedOverHttp(["--tokens", tokens]));
     });

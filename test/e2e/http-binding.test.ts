@@ -1,9 +1,6 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { hostname, networkInterfaces } from "node:os";
-import path from "node:path";
-import { tmpdir } from "node:os";
 import { after, before, describe, it } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
 import {
@@ -13,14 +10,10 @@ import {
   type HttpServing,
 } from "../../packages/livecmd/runtime/server/index.ts";
 import { INITIALIZE } from "../helpers/rawStreams.ts";
+import { tokensFile } from "../helpers/tokensFile.ts";
 
 const TOKEN = "reader-secret-0123";
-
-function tokensFile(): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-binding-")), "tokens.txt");
-  writeFileSync(file, `${TOKEN} customers:read # reader\n`);
-  return file;
-}
+const TOKENS = `${TOKEN} customers:read # reader\n`;
 
 /** A request to the endpoint on 127.0.0.1 naming `host` in its Host header (fetch will not). */
 function sent(
@@ -75,7 +68,7 @@ describe("serving on every interface (--host 0.0.0.0)", () => {
     serving = await serveHttp(createExampleApp(":memory:"), {
       port: 0,
       host: "0.0.0.0",
-      auth: staticTokens(tokensFile()),
+      auth: staticTokens(tokensFile(TOKENS)),
     });
     port = Number(serving.url.port);
   });
@@ -110,7 +103,7 @@ describe("serving on every interface with a public URL", () => {
     const serving = await serveHttp(createExampleApp(":memory:"), {
       port: 0,
       host: "0.0.0.0",
-      auth: staticTokens(tokensFile()),
+      auth: staticTokens(tokensFile(TOKENS)),
       publicUrl: new URL("https://mcp.example.test/mcp"),
     });
     try {

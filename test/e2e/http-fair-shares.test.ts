@@ -1,8 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
 import { DEFAULT_SUBSCRIPTION_LIMITS } from "../../packages/livecmd/runtime/live/limitDefaults.ts";
@@ -15,6 +12,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { GIVE_WAY_AFTER_MS } from "../../packages/livecmd/runtime/live/liveRoom.ts";
 import type { WatchAnswer } from "../../packages/livecmd/runtime/testing/index.ts";
 import { INITIALIZE, initialize } from "../helpers/rawStreams.ts";
+import { tokensFile } from "../helpers/tokensFile.ts";
 
 interface Answer {
   status: number;
@@ -152,8 +150,7 @@ describe("a share not given is 1/64th of its total", () => {
 
   it("follows a total that is given: --max-sessions 128 lets a token hold 2 sessions", async () => {
     const token = "reader-secret-0123";
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-shares-")), "tokens.txt");
-    writeFileSync(file, `${token} # reader\n`);
+    const file = tokensFile(`${token} # reader\n`);
     const serving = await serveHttp(createExampleApp(":memory:"), {
       port: 0,
       auth: staticTokens(file),

@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../example/app.ts";
@@ -11,6 +8,7 @@ import {
   type HttpServing,
 } from "../../packages/livecmd/runtime/server/index.ts";
 import { VERSION_META_KEY } from "../../packages/livecmd/runtime/model/resultMeta.ts";
+import { tokensFile } from "../helpers/tokensFile.ts";
 
 const ALICE = "alice-secret-0123";
 const BOB = "bob-secret-456789";
@@ -56,8 +54,7 @@ describe("a 2026-07-28 listen stream resumed with its last event id (GET, Last-E
   let writer: Client;
 
   before(async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-resume-")), "tokens.txt");
-    writeFileSync(file, `${ALICE} customers:write # alice\n${BOB} customers:write # bob\n`);
+    const file = tokensFile(`${ALICE} customers:write # alice\n${BOB} customers:write # bob\n`);
     serving = await serveHttp(createExampleApp(":memory:"), {
       port: 0,
       auth: staticTokens(file),

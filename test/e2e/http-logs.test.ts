@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { servedCli, type ServedCli } from "../helpers/servedCli.ts";
+import { tokensFile } from "../helpers/tokensFile.ts";
 
 /** A 2026-07-28 read the SDK refuses and logs (no Mcp-Name; sent chunked, so the SDK reads it). */
 async function forgingRead(url: URL, token?: string): Promise<void> {
@@ -92,8 +90,7 @@ for (const format of ["pretty", "json"] as const) {
 describe("log lines of an authenticated request", () => {
   let served: ServedCli;
   before(async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-logs-")), "tokens.txt");
-    writeFileSync(file, "reader-secret-0123 customers:read # reader\n");
+    const file = tokensFile("reader-secret-0123 customers:read # reader\n");
     served = await servedCli(["--tokens", file, "--log-format", "json"]);
   });
   after(() => served.close());

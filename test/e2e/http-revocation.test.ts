@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
 import { once } from "node:events";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
   initialize,
@@ -15,6 +13,7 @@ import {
 } from "../helpers/rawStreams.ts";
 import { servedCli, type ServedCli } from "../helpers/servedCli.ts";
 import type { Era } from "../helpers/servedExample.ts";
+import { tokensFile } from "../helpers/tokensFile.ts";
 import {
   Client,
   ProtocolError,
@@ -38,9 +37,7 @@ describe("a token removed from the tokens file (SIGHUP)", () => {
   let served: ServedCli;
   let file: string;
   before(async () => {
-    file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-revoke-")), "tokens.txt");
-    writeFileSync(
-      file,
+    file = tokensFile(
       `${READER} customers:read # reader\n${WRITER} customers:read customers:write # writer\n`,
     );
     served = await servedCli(["--tokens", file]);
@@ -145,9 +142,7 @@ for (const { face, serve } of FACES) {
         "ends at once with an error and no data, while the call of a token still good waits on",
         { timeout: 20_000 },
         async () => {
-          const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-revoke-")), "tokens.txt");
-          writeFileSync(
-            file,
+          const file = tokensFile(
             `${READER} customers:read # reader\n${WRITER} customers:read customers:write # writer\n`,
           );
           const auth = staticTokens(file);

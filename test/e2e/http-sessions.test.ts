@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../example/app.ts";
@@ -11,6 +8,7 @@ import {
   type HttpServing,
 } from "../../packages/livecmd/runtime/server/index.ts";
 import { initialize } from "../helpers/rawStreams.ts";
+import { tokensFile } from "../helpers/tokensFile.ts";
 
 const READER = "reader-secret-0123";
 const WRITER = "writer-secret-0123";
@@ -18,8 +16,9 @@ const WRITER = "writer-secret-0123";
 describe("2025-era sessions capped per principal and in all", () => {
   let serving: HttpServing;
   before(async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-sessions-")), "tokens.txt");
-    writeFileSync(file, `${READER} customers:read # reader\n${WRITER} customers:read # writer\n`);
+    const file = tokensFile(
+      `${READER} customers:read # reader\n${WRITER} customers:read # writer\n`,
+    );
     serving = await serveHttp(createExampleApp(":memory:"), {
       port: 0,
       auth: staticTokens(file),

@@ -1,17 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { writeFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { root, run } from "../helpers/cli.ts";
 import { initialize } from "../helpers/rawStreams.ts";
 import { CLI, servedCli } from "../helpers/servedCli.ts";
-
-function tokensFile(content: string | Buffer): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-tokens-")), "tokens.txt");
-  writeFileSync(file, content);
-  return file;
-}
+import { tokensFile } from "../helpers/tokensFile.ts";
 
 const GOOD = "reader-secret-0123 customers:read # reader\n";
 

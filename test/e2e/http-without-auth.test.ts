@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, it } from "node:test";
 import { createExampleApp } from "../../example/app.ts";
 import {
@@ -14,6 +11,7 @@ import { root, run } from "../helpers/cli.ts";
 import { nginxMissing, startNginx } from "../helpers/nginx.ts";
 import { INITIALIZE } from "../helpers/rawStreams.ts";
 import { CLI, servedCli } from "../helpers/servedCli.ts";
+import { tokensFile } from "../helpers/tokensFile.ts";
 
 const JSON_AND_SSE = {
   "content-type": "application/json",
@@ -22,11 +20,7 @@ const JSON_AND_SSE = {
 const TOKEN = "proxied-secret-0123";
 const PUBLIC = new URL("https://mcp.example.test/mcp");
 
-function tokensFile(): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-no-auth-")), "tokens.txt");
-  writeFileSync(file, `${TOKEN} # proxied\n`);
-  return file;
-}
+const TOKENS = `${TOKEN} # proxied\n`;
 
 /** Options that tell an endpoint it is reached from elsewhere: without auth, refused at start. */
 const REACHED_FROM_ELSEWHERE: [rule: string, options: McpHandlerOptions, refusal: RegExp][] = [
@@ -58,7 +52,7 @@ describe("an endpoint without auth answers this machine alone, whatever stands i
       assert.throws(() => mcpHandler(createExampleApp(":memory:"), options), refusal);
     });
     it(`starts with ${rule} once it has auth`, async () => {
-      const auth = staticTokens(tokensFile());
+      const auth = staticTokens(tokensFile(TOKENS));
       const serving = await serveHttp(createExampleApp(":memory:"), { port: 0, auth, ...options });
       await serving.close();
     });
@@ -99,7 +93,9 @@ describe("an endpoint without auth answers this machine alone, whatever stands i
     assert.equal(local.status, 200);
     await local.body?.cancel();
     await open.close();
-    const guarded = mcpHandler(createExampleApp(":memory:"), { auth: staticTokens(tokensFile()) });
+    const guarded = mcpHandler(createExampleApp(":memory:"), {
+      auth: staticTokens(tokensFile(TOKENS)),
+    });
     const request = post();
     request.headers.set("authorization", `Bearer ${TOKEN}`);
     const served = await guarded.fetch(request);
@@ -114,7 +110,7 @@ describe("an endpoint without auth answers this machine alone, whatever stands i
     async () => {
       for (const [flags, status] of [
         [[], 403],
-        [["--tokens", tokensFile()], 200],
+        [["--tokens", tokensFile(TOKENS)], 200],
       ] as const) {
         const served = await servedCli(flags);
         const nginx = await startNginx([served.url]);

@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
   Client,
@@ -15,18 +12,13 @@ import {
   staticTokens,
   type HttpServing,
 } from "../../packages/livecmd/runtime/server/index.ts";
+import { tokensFile } from "../helpers/tokensFile.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
 
 const TOKENS = `# the example app's writes need customers:write
 reader-secret-0123 customers:read # reader
 writer-secret-0123 customers:read customers:write # writer
 `;
-
-function tokensFile(): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-auth-")), "tokens.txt");
-  writeFileSync(file, TOKENS);
-  return file;
-}
 
 /** The SDK client with its own bearer-token support: `authProvider.token()` before each request. */
 async function connectAs(
@@ -77,7 +69,7 @@ describe("bearer tokens on the HTTP endpoint", () => {
   before(async () => {
     serving = await serveHttp(createExampleApp(":memory:"), {
       port: 0,
-      auth: staticTokens(tokensFile()),
+      auth: staticTokens(tokensFile(TOKENS)),
     });
   });
   after(() => serving.close());
@@ -236,9 +228,7 @@ describe("bearer tokens on the HTTP endpoint", () => {
   });
 
   it("2025 era: a principal is its client, not its token: a session stays its client's when it steps up to a token with more scopes", async () => {
-    const file = tokensFile();
-    writeFileSync(
-      file,
+    const file = tokensFile(
       `${TOKENS}stepped-up-secret-0123 customers:read customers:write # reader\n`,
     );
     const stepping = await serveHttp(createExampleApp(":memory:"), {
@@ -277,7 +267,7 @@ describe("a scope every request needs", () => {
   it("answers a token without it 403 insufficient_scope, naming the scope and the metadata", async () => {
     const serving = await serveHttp(createExampleApp(":memory:"), {
       port: 0,
-      auth: staticTokens(tokensFile(), { requiredScopes: ["customers:write"] }),
+      auth: staticTokens(tokensFile(TOKENS), { requiredScopes: ["customers:write"] }),
     });
     try {
       const ask = (token: string) =>

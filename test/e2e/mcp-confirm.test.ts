@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, describe, it } from "node:test";
@@ -24,6 +24,7 @@ import { initialize, messagesOf, sessionRequest } from "../helpers/rawStreams.ts
 import { root, run } from "../helpers/cli.ts";
 import { CLI, servedCli, type ServedCli } from "../helpers/servedCli.ts";
 import { servedExample } from "../helpers/servedExample.ts";
+import { tokensFile } from "../helpers/tokensFile.ts";
 import { PROTOCOLS, protocolError } from "./fixtures/protocolErrors.ts";
 
 type Question = ElicitRequest["params"];
@@ -202,14 +203,10 @@ type Answered = { resultType?: string; requestState?: string; isError?: boolean 
 const MANUAL = { allowInputRequired: true } as never;
 
 describe("who may answer a confirmation (2026-07-28 over HTTP with auth)", () => {
-  const tokens = () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-confirm-")), "tokens.txt");
-    writeFileSync(
-      file,
+  const tokens = () =>
+    tokensFile(
       "alice-secret-0123456 customers:write # alice\nbob-secret-01234567 customers:write # bob\n",
     );
-    return file;
-  };
 
   it("only the principal who called may answer, and only for the arguments asked about", async () => {
     const serving = await serveHttp(createExampleApp(":memory:"), {

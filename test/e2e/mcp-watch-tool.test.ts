@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, it } from "node:test";
 import {
   Client,
@@ -23,6 +20,7 @@ import {
 } from "../../packages/livecmd/runtime/testing/index.ts";
 import { PROTOCOLS } from "./fixtures/protocolErrors.ts";
 import { servedExample, type Era } from "../helpers/servedExample.ts";
+import { tokensFile } from "../helpers/tokensFile.ts";
 import { ERROR_META_KEY } from "../../packages/livecmd/runtime/model/resultMeta.ts";
 
 const WATCH = "watch_resources";
@@ -276,9 +274,7 @@ for (const protocol of PROTOCOLS) {
 
 describe("the watch tool over HTTP, across principals and the server's life", () => {
   it("costs one re-run for two principals waiting on one URI", async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-watch-")), "tokens.txt");
-    writeFileSync(
-      file,
+    const file = tokensFile(
       "first-secret-0123 customers:write # first\nsecond-secret-0123 customers:write # second\n",
     );
     // On SQLite even in CI's PostgreSQL pass: there this case counts 2 groups, not 1 (open, #33).

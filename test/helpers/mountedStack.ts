@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
 import { request, type ClientRequest } from "node:http";
-import { networkInterfaces, tmpdir } from "node:os";
+import { networkInterfaces } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { App } from "../../packages/livecmd/runtime/index.ts";
@@ -10,6 +9,7 @@ import { packageVersionNear } from "../../packages/livecmd/runtime/server/served
 import { livecmd, root } from "./cli.ts";
 import { INITIALIZE } from "./rawStreams.ts";
 import { connectStackClient, STACK_CLIENTS } from "./stackClients.ts";
+import { tokensFile } from "./tokensFile.ts";
 
 /** An example server: the app's own routes and its MCP endpoint at `/mcp`, on one port. */
 export interface StackServer {
@@ -41,6 +41,7 @@ export interface MountedStack {
 }
 
 const TOKEN = "stack-secret-0123";
+const TOKENS = `${TOKEN} # stack tests\n`;
 /** A page the endpoint is told to allow (`allowedOrigins`). */
 const PAGE = "https://agent.example";
 
@@ -52,7 +53,7 @@ export function describeMountedStack(stack: MountedStack): void {
         let server: StackServer;
         let client: Awaited<ReturnType<typeof connectStackClient>>;
         before(async () => {
-          server = await stack.start({ databasePath: ":memory:", tokensFile: tokensFile() });
+          server = await stack.start({ databasePath: ":memory:", tokensFile: tokensFile(TOKENS) });
           client = await connectStackClient(kind, new URL("/mcp", server.url), TOKEN);
         });
         after(async () => {
@@ -107,7 +108,7 @@ function frontDoorRules(stack: MountedStack): void {
   before(async () => {
     server = await stack.start({
       databasePath: ":memory:",
-      tokensFile: tokensFile(),
+      tokensFile: tokensFile(TOKENS),
       mcp: { allowedOrigins: [PAGE] },
     });
     mcp = new URL("/mcp", server.url);
@@ -190,7 +191,7 @@ function frontDoorRules(stack: MountedStack): void {
 }
 
 async function drains(stack: MountedStack): Promise<void> {
-  const server = await stack.start({ databasePath: ":memory:", tokensFile: tokensFile() });
+  const server = await stack.start({ databasePath: ":memory:", tokensFile: tokensFile(TOKENS) });
   const [kind] = STACK_CLIENTS;
   const client = await connectStackClient(kind, new URL("/mcp", server.url), TOKEN);
   let reached!: () => void;
@@ -233,7 +234,7 @@ async function drains(stack: MountedStack): Promise<void> {
  * `close()` waits for it, within its drain bound, and it is answered as if no shutdown had begun.
  */
 async function drainsUpload(stack: MountedStack): Promise<void> {
-  const server = await stack.start({ databasePath: ":memory:", tokensFile: tokensFile() });
+  const server = await stack.start({ databasePath: ":memory:", tokensFile: tokensFile(TOKENS) });
   const half = INITIALIZE.length >> 1;
   const upload = request(new URL("/mcp", server.url), {
     method: "POST",
@@ -312,12 +313,6 @@ function peerRule(stack: MountedStack): void {
       }
     },
   );
-}
-
-function tokensFile(): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-stack-")), "tokens.txt");
-  writeFileSync(file, `${TOKEN} # stack tests\n`);
-  return file;
 }
 
 /** A raw 2025-era `initialize`, as a browser page or a script would send it. */

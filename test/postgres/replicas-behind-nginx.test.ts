@@ -1,9 +1,6 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
   Client,
@@ -16,6 +13,7 @@ import {
 import { nginxMissing, startNginx, type Nginx } from "../helpers/nginx.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { servedCli, type ServedCli } from "../helpers/servedCli.ts";
+import { tokensFile } from "../helpers/tokensFile.ts";
 
 const server = postgresServer();
 const missing = server.skip ?? nginxMissing();
@@ -26,12 +24,7 @@ const show = (id: number) => `app://customers_show/${id}`;
  * forwarded (`X-Forwarded-For`), so the replicas authenticate, as docs/mcp.md tells.
  */
 const TOKEN = "replicas-secret-0123";
-
-function tokensFile(): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-replicas-")), "tokens.txt");
-  writeFileSync(file, `${TOKEN} customers:write orders:write # replicas\n`);
-  return file;
-}
+const TOKENS = `${TOKEN} customers:write orders:write # replicas\n`;
 
 /** An SDK client through the balancer, with the updates it heard and the replica of each stream. */
 interface Balanced {
@@ -157,7 +150,7 @@ describe(
       const env = { LIVECMD_REQUEST_STATE_KEY: randomBytes(32).toString("base64url") };
       replicas.push(
         ...(await Promise.all(
-          [1, 2, 3].map(() => servedCli(["--tokens", tokensFile()], { databaseUrl, env })),
+          [1, 2, 3].map(() => servedCli(["--tokens", tokensFile(TOKENS)], { databaseUrl, env })),
         )),
       );
       nginx = await startNginx(replicas.map(({ url }) => url));

@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, it } from "node:test";
 import {
   Client,
@@ -11,14 +8,13 @@ import {
 } from "@modelcontextprotocol/client";
 import { createExampleApp } from "../../example/app.ts";
 import { serveHttp, staticTokens } from "../../packages/livecmd/runtime/server/index.ts";
+import { tokensFile } from "../helpers/tokensFile.ts";
 
 /** Small limits, so that a flood reaches them in a test; the defaults are the same rules larger. */
 const LIMITS = { listensPerPrincipal: 8, perPrincipal: 768, listensTotal: 32, total: 2048 };
 
 function tokens(): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-flood-")), "tokens.txt");
-  writeFileSync(file, "flood-secret-0123 # flooder\nvictim-secret-0123 customers:write # victim\n");
-  return file;
+  return tokensFile("flood-secret-0123 # flooder\nvictim-secret-0123 customers:write # victim\n");
 }
 
 async function clientOf(url: URL, token: string, pinModern: boolean): Promise<Client> {

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { test } from "node:test";
 import { HeldByToken } from "../../packages/livecmd/runtime/server/auth/heldByToken.ts";
 import { staticTokens } from "../../packages/livecmd/runtime/server/index.ts";
+import { tokensFile } from "../helpers/tokensFile.ts";
 
 const TOKEN = "held-secret-0123";
 /** Another principal's token: a tokens file that lists none is refused. */
@@ -24,8 +23,7 @@ const cases = [
 
 for (const { rule, revokeBefore } of cases) {
   test(rule, async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-held-")), "tokens.txt");
-    writeFileSync(file, `${TOKEN} # held\n`);
+    const file = tokensFile(`${TOKEN} # held\n`);
     const auth = staticTokens(file);
     const held = new HeldByToken(auth, RESOURCE, (error) => assert.fail(error));
     const info = await auth.verify(TOKEN, RESOURCE);
@@ -44,8 +42,7 @@ for (const { rule, revokeBefore } of cases) {
 }
 
 test("a token that still verifies is held, not ended, when the hold is taken", async () => {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "livecmd-held-")), "tokens.txt");
-  writeFileSync(file, `${TOKEN} # held\n`);
+  const file = tokensFile(`${TOKEN} # held\n`);
   const auth = staticTokens(file);
   const held = new HeldByToken(auth, RESOURCE, (error) => assert.fail(error));
   let ended = false;
