@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
+import { LISTED_PER_FOLDER } from "../../packages/livecmd-kit/generator/output/changeLines.ts";
 import { scratchProject, TICKETS_APP } from "../helpers/scratchProject.ts";
 
 /** Every file of the project (node_modules aside), so a case can tell that nothing was lost. */
@@ -131,6 +132,33 @@ describe("codegen owns only the files it wrote", () => {
         "src/generated/uris.ts",
         "tsconfig.json",
       ]);
+    } finally {
+      await project.remove();
+    }
+  });
+
+  it("tells a folder of many skill pages as one line, and the summary after it", async () => {
+    const names = Array.from({ length: LISTED_PER_FOLDER + 3 }, (_, i) => `tickets_${i}`);
+    const app = [
+      'import { command, defineApp, type Int } from "livecmd";',
+      ...names.map(
+        (name) =>
+          `/** Ticket ${name}. */\nexport const ${name} = command({ live: true }, (ctx, id: Int) => ({ id }));`,
+      ),
+      `export default defineApp({ name: "desk", commands: { ${names.join(", ")} }, agent: { grant: [${names.join(", ")}] } });`,
+    ].join("\n");
+    const project = await scratchProject({ ...PROJECT, "src/app.ts": `${app}\n` });
+    try {
+      const run = await project.livecmd(["codegen"]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(run.stdout.trim().split("\n").slice(0, -1), [
+        "wrote src/generated/catalog.json",
+        "wrote src/generated/skills/desk/SKILL.md",
+        `wrote src/generated/skills/desk/references/ (${names.length} files)`,
+        "wrote src/generated/templates.ts",
+        "wrote src/generated/uris.ts",
+      ]);
+      assert.match(run.stdout, /src\/generated\/: 12 written, 0 removed, 0 unchanged/);
     } finally {
       await project.remove();
     }

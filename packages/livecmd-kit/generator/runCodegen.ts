@@ -1,5 +1,6 @@
 import path from "node:path";
 import { openAppProject, type AppProject } from "./discover/createProject.ts";
+import { changeLines } from "./output/changeLines.ts";
 import { checkOutputs, type CheckProblem } from "./output/checkOutputs.ts";
 import { formatDiagnostics } from "./output/formatDiagnostics.ts";
 import { misplacedOutput, surveyOutputFolder } from "./output/outputFolder.ts";
@@ -56,13 +57,9 @@ export async function runCodegen(options: CodegenOptions): Promise<number> {
     return problems.length === 0 ? EXIT.ok : EXIT.stale;
   }
   const report = writeOutputs(outDir, outputs, folder.extras);
-  const changes = [
-    ...report.written.map((file) => `wrote ${options.out}/${file}`),
-    ...report.removed.map((file) => `removed ${options.out}/${file}`),
-  ];
   options.log(
     [
-      ...changes,
+      ...changeLines(options.out, report.written, report.removed),
       ...unwatchable(generation.plan.catalog.commands),
       `${options.out}/: ${report.written.length} written, ${report.removed.length} removed, ${report.unchanged} unchanged (${elapsed()})`,
     ].join("\n"),

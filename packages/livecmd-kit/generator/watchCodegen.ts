@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Project, SourceFile } from "ts-morph";
 import { affectedFiles } from "./discover/affectedFiles.ts";
 import { openAppProject, type AppProject } from "./discover/createProject.ts";
+import { changeLines } from "./output/changeLines.ts";
 import type { OutputSet } from "./model.ts";
 import { Reuse } from "./reuse.ts";
 import { generateFor, type CodegenOptions } from "./runCodegen.ts";
@@ -101,8 +102,7 @@ export class WatchSession {
     const report = this.#write(generation.outputs, extras);
     this.options.log(
       [
-        ...report.written.map((file) => `wrote ${this.options.out}/${file}`),
-        ...report.removed.map((file) => `removed ${this.options.out}/${file}`),
+        ...changeLines(this.options.out, report.written, report.removed),
         `${this.options.out}/: ${report.written.length} written, ${report.removed.length} removed (${Math.round(performance.now() - started)} ms)`,
       ].join("\n"),
     );
