@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
+import { cp, symlink } from "node:fs/promises";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { sqliteDriverProblem } from "../../packages/livecmd/runtime/db/better-sqlite3/versionProblem.ts";
+import { root } from "../helpers/cli.ts";
 import { scratchProject, TICKETS_APP, type ScratchProject } from "../helpers/scratchProject.ts";
 
 const TSCONFIG = JSON.stringify({
@@ -113,4 +115,50 @@ describe("livecmd serve in an adopter's project", () => {
       await project.remove();
     }
   });
+
+  /**
+   * better-sqlite3 as npm 12 and pnpm 10 leave it when its install script is not approved: the
+   * package itself (the repository's copy, and the packages it requires), without `build/`.
+   */
+  async function unbuiltBetterSqlite3(project: ScratchProject): Promise<void> {
+    const installed = path.join(project.dir, "node_modules/better-sqlite3");
+    await cp(path.join(root, "node_modules/better-sqlite3"), installed, {
+      recursive: true,
+      filter: (source) => !source.startsWith(path.join(root, "node_modules/better-sqlite3/build")),
+    });
+    for (const name of ["bindings", "file-uri-to-path"])
+      await symlink(
+        path.join(root, "node_modules", name),
+        path.join(project.dir, "node_modules", name),
+      );
+  }
+
+  const unbuilt: { rule: string; app: string }[] = [
+    {
+      rule: "opened as the app module loads",
+      app: 'const sqlite = new Database(":memory:");\nexport default defineApp({ name: "desk", commands: {}, agent: { grant: [] }, database: () => sqlite });\n',
+    },
+    {
+      rule: "opened by the app's database function",
+      app: 'export default defineApp({ name: "desk", commands: {}, agent: { grant: [] }, database: () => new Database(":memory:") });\n',
+    },
+  ];
+  for (const { rule, app } of unbuilt) {
+    it(`names better-sqlite3 without its native module, ${rule}, and how to build it (exit 2)`, async () => {
+      const project = await scratchProject({
+        "src/app.js": `import Database from "better-sqlite3";\nimport { defineApp } from "livecmd";\n${app}`,
+      });
+      try {
+        await unbuiltBetterSqlite3(project);
+        const run = await project.livecmd(["serve", "--app", "src/app.js", "--allow-stale"]);
+        assert.equal(run.code, 2, run.stderr);
+        assert.match(
+          run.stderr,
+          /better-sqlite3 \(in \S*node_modules\/better-sqlite3\) has no native module: its install script, which fetches or builds it, did not run .*"allowScripts": \{ "better-sqlite3": true \}.*then build it: npm rebuild better-sqlite3$/m,
+        );
+      } finally {
+        await project.remove();
+      }
+    });
+  }
 });

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { isSetupError } from "livecmd/internal";
+import { isSetupError, missingBinaryProblem } from "livecmd/internal";
 import { InputError } from "./inputError.ts";
 import { withPackage } from "./devPackages.ts";
 
@@ -21,6 +21,8 @@ export async function importModule(file: string, cwd: string): Promise<Record<st
     return (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
   } catch (error) {
     if (isSetupError(error)) throw new InputError(error.message);
+    const missingBinary = missingBinaryProblem(error);
+    if (missingBinary) throw new InputError(`${file}: ${missingBinary}`);
     throw error;
   }
 }

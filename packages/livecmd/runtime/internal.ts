@@ -39,6 +39,7 @@ export { argumentValidator } from "./validation/argumentValidator.ts";
 export { ANY_TABLE } from "./db/anyTable.ts";
 export type { TableRead } from "./db/keyedAccess.ts";
 export { sqliteDriverProblem } from "./db/better-sqlite3/versionProblem.ts";
+export { missingBinaryProblem } from "./db/better-sqlite3/missingBinary.ts";
 export { NO_DATABASE, ReadSet, UNSEEN_FIX } from "./live/readSet.ts";
 export { keyValueText } from "./live/rerunCause.ts";
 export { wholeReasonText } from "./db/wholeReason.ts";

@@ -1,5 +1,6 @@
 import { SetupError } from "../setupError.ts";
 import { betterSqlite3 } from "../better-sqlite3/betterSqlite3.ts";
+import { missingBinaryProblem } from "../better-sqlite3/missingBinary.ts";
 import type { AppDatabase } from "../database.ts";
 import type { DatabaseDriver, DatabaseOwner } from "../driver.ts";
 import { nodePostgres } from "../node-postgres/nodePostgres.ts";
@@ -48,7 +49,12 @@ function opened(source: () => unknown): unknown {
     const problem = driver.loadProblem?.(`${process.cwd()}/`);
     if (problem) throw new Error(`livecmd: ${problem}`);
   }
-  return source();
+  try {
+    return source();
+  } catch (error) {
+    const missingBinary = missingBinaryProblem(error);
+    throw missingBinary ? new SetupError(`livecmd: ${missingBinary}`, { cause: error }) : error;
+  }
 }
 
 function describe(handle: unknown): string {
