@@ -3,34 +3,17 @@
  * `McpServer` with one `ResourceTemplate("app://customers_show/{id}")` whose callback runs the same
  * three statements as the example's customers_show on the same kind of database (the example's
  * schema and seed, in memory), served by `createMcpHandler` + `toNodeHandler` on `node:http`
- * at 127.0.0.1 with the same Host/Origin checks livecmd makes.
+ * at 127.0.0.1 with the same Host/Origin checks livecmd makes (`sdkNodeHandler.ts`).
  *
  * Run as a child: `node --import tsx bench/peers/sdkServer.ts` prints `listening <url>` and serves
  * until stdin closes or SIGTERM; answers `cpu` lines (see `childControl.ts`).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  localhostHostValidation,
-  localhostOriginValidation,
-  toNodeHandler,
-} from "@modelcontextprotocol/node";
-import { createMcpHandler } from "@modelcontextprotocol/server";
 import { controlledByStdin } from "./childControl.ts";
-import { buildServer } from "./sdkCustomers.ts";
+import { sdkNodeHandler } from "./sdkNodeHandler.ts";
 
-const onerror = (error: Error) => process.stderr.write(`sdk peer: ${error.message}\n`);
-const handler = createMcpHandler(() => buildServer(), { onerror });
-const nodeHandler = toNodeHandler(
-  { fetch: (request: Request) => handler.fetch(request) },
-  { onerror },
-);
-const validHost = localhostHostValidation();
-const validOrigin = localhostOriginValidation();
-const http = createServer((req, res) => {
-  if (!validHost(req, res) || !validOrigin(req, res)) return;
-  void nodeHandler(req, res);
-});
+const http = createServer(sdkNodeHandler());
 http.listen(0, "127.0.0.1", () => {
   const { port } = http.address() as AddressInfo;
   process.stdout.write(`listening http://127.0.0.1:${port}/mcp\n`);
