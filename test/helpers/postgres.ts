@@ -66,3 +66,13 @@ export function psql(url: string, sql: string): string {
   if (ran.status !== 0) throw new Error(`psql failed: ${ran.stderr}`);
   return ran.stdout.trim();
 }
+
+/** Whether livecmd's relay streams the database `url` names (its WAL sender, in the logical mode). */
+export function relayStreams(url: string): boolean {
+  return (
+    psql(
+      url,
+      "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'walsender' AND application_name = 'livecmd relay' AND datname = current_database()",
+    ) === "1"
+  );
+}

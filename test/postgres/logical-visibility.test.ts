@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import { defineApp } from "../../packages/livecmd/runtime/index.ts";
 import { postgres } from "../../packages/livecmd/runtime/db/node-postgres/postgres.ts";
 import { queryCommand, watch } from "../helpers/differentialLive.ts";
-import { emptyDatabase, ownCluster, psql } from "../helpers/postgres.ts";
+import { emptyDatabase, ownCluster, psql, relayStreams } from "../helpers/postgres.ts";
 
 // A cluster of its own: the test makes every commit wait for a synchronous standby that never
 // answers, which would stop any other test's writes.
@@ -44,14 +44,7 @@ describe(
       });
       try {
         const watched = await watch(app, "rows", [[0, [1]]]);
-        await until(
-          () =>
-            psql(
-              url,
-              "SELECT count(*) FROM pg_stat_replication WHERE application_name = 'livecmd relay'",
-            ) === "1",
-          "the relay streams",
-        );
+        await until(() => relayStreams(url), "the relay streams");
         const writer = spawn("psql", [url, "-XAtqc", "UPDATE notes SET body = 'new' WHERE id = 1"]);
         await until(
           () =>

@@ -165,6 +165,9 @@ function foundPool(
   const pool = livecmdPool(pg, handle, shared, log);
   return {
     pool,
+    held: isPool(handle)
+      ? ownPool(pg, { ...connectionOf(handle), max: HELD_CONNECTIONS }, log)
+      : pool,
     where,
     handleText: typeof handle === "string" ? `the pool livecmd made for ${where}` : where,
     ownsPool: typeof handle === "string" || isClient(handle),
@@ -199,6 +202,9 @@ function livecmdPool(
   observeClient(found, shared.handleStatements);
   return ownPool(pg, connectionConfigOf(found), log);
 }
+
+/** The change feed's LISTEN and the relay's lock, and one more for a statement beside them. */
+const HELD_CONNECTIONS = 3;
 
 function ownPool(
   pg: PgModule,

@@ -20,6 +20,13 @@ const SET_UP_AT_ONCE =
 /** The pool a driver found for livecmd's own statements, and how messages name it. */
 export interface FoundPool {
   readonly pool: PgPool;
+  /**
+   * Where livecmd's long-held connections come from (the change feed's LISTEN, the relay's lock),
+   * each held for as long as the app runs: `pool` when livecmd made it, else a pool of livecmd's
+   * own with the app's settings. Taken from the app's pool they would leave its runs fewer
+   * connections than it was sized for, and none of a pool of one or two: every run would wait.
+   */
+  readonly held: PgPool;
   /** The database as a message about its first connection names it (a redacted URL, the app's pool). */
   readonly where: string;
   /** What the app gave `postgres()` (`AppDatabase.handleText`). */
@@ -83,6 +90,7 @@ export function openPostgres(
       await opened.busListener?.close();
       await opened.bus?.nats.close();
       await opened.listener?.close();
+      if (opened.held && opened.held !== shared.pool) await opened.held.end();
       if (opened.ownsPool) await shared.pool.end();
     },
   });
@@ -98,6 +106,8 @@ interface Opened {
   busListener?: BusListener;
   captured?: string;
   ownsPool: boolean;
+  /** `FoundPool.held`, once found. */
+  held?: PgPool;
 }
 
 /**
@@ -116,11 +126,12 @@ async function start(
   shared.pool = pool.pool;
   shared.handleText = pool.handleText;
   opened.ownsPool = pool.ownsPool;
+  opened.held = pool.held;
   await firstConnection(shared.pool, pool.where);
   const loaded = await shared.loaded;
   const bus = options.bus ? await loaded.connectBus(options.bus, shared.pool) : undefined;
   opened.bus = bus;
-  const listener = await shared.dialect.openChanges(() => shared.pool, heard, options.log, !bus);
+  const listener = await shared.dialect.openChanges(() => pool.held, heard, options.log, !bus);
   opened.listener = listener;
   const capture = await installed(shared, options);
   opened.captured = loaded.captureLine(capture) + (bus ? `; on the bus at ${bus.where}` : "");
@@ -143,7 +154,7 @@ function startedRelay(
   bus: BusConnection | undefined,
 ): LogicalRelay {
   const relay = new loaded.LogicalRelay(
-    () => shared.pool,
+    () => found.held,
     found.openWalStream,
     log,
     loaded.RELAY_RETRY_MS,
