@@ -1,8 +1,12 @@
+import { writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { createAppProject } from "../packages/livecmd-kit/generator/discover/createProject.ts";
 import { coldRuns, reportedMs } from "./codegen.bench.ts";
-import { LineStream, LIVECMD, spawnNode } from "./lib/processes.ts";
+import { LineStream, LIVECMD, REPO_ROOT, spawnNode } from "./lib/processes.ts";
 import { figureOf, type BenchModule, type Comparison, type Figure } from "./lib/section.ts";
-import { commandModule, writeSyntheticApp } from "./lib/syntheticApp.ts";
+import { commandModule, writeSyntheticApp, type SyntheticApp } from "./lib/syntheticApp.ts";
+import { askHandlerTypes } from "./peers/handlerTypes.ts";
 
 /**
  * Issue 37: an edit written in under 100 ms at 100 commands, and under 300 ms at 2,000; and at
@@ -25,6 +29,8 @@ interface WatchRuns {
   drizzle?: boolean;
   edit: Figure;
   own: Figure;
+  /** The same edits' floor: the edited handler's types asked again with ts-morph (`typedEdits`). */
+  typed: Figure;
   /** Files written per edit, median. */
   written: number;
 }
@@ -43,6 +49,12 @@ export const watchBench: BenchModule = {
       unit: "ms",
       target: { op: "<", value: run.target },
     }));
+    for (const run of runs)
+      comparisons.push({
+        label: `watch ${sizeLabel(run)}: one-file edit → written / the edited handler typed again`,
+        value: run.edit.median / run.typed.median,
+        unit: "x",
+      });
     comparisons.push({
       label: `watch ${cold.commands}: cold \`livecmd codegen\` / watch edit`,
       value: cold.write.median / runs[0]!.edit.median,
@@ -53,9 +65,10 @@ export const watchBench: BenchModule = {
       method: [
         `\`node packages/livecmd/bin/livecmd.js codegen --watch\` on fresh synthetic apps of ${SIZES.map(sizeLabel).join(", ")} (see the cold row); after its first generation, ${EDITS} edits, each rewriting one command module with a new description. The Drizzle app's handlers read through \`drizzle-orm/node-postgres\` (a select with a where and a limit), so each result type is Drizzle's inferred row.`,
         `Timed from just before the write to the arrival of the watcher's next "N written" line, so it includes file-system notification and the watcher's 20 ms debounce; the watcher is left quiet for ${QUIET_MS} ms between edits.`,
+        `The floor of the same edits, in the bench's process once the watcher is gone: the app loaded with ts-morph as codegen loads it, then ${EDITS} edits more of the same kind, each re-read (\`refreshFromFileSystemSync\`) and its handler's parameter and return types asked of the next program's checker (\`bench/peers/handlerTypes.ts\`, what the cold row's typed load asks of every handler), timed from the re-read; one untimed edit first, as the watcher prepares for edits before its first. It is what any generator reading these types with TypeScript pays for an edit, and for a handler whose result Drizzle's types infer, most of it is that inference in a checker made anew.`,
         "The cold figure is the cold row's `livecmd codegen` on an app of 100 commands.",
       ],
-      figures: [...runs.flatMap((run) => [run.edit, run.own]), cold.write],
+      figures: [...runs.flatMap((run) => [run.edit, run.own, run.typed]), cold.write],
       comparisons,
       notes: runs.map(
         (run) =>
@@ -106,7 +119,9 @@ async function measureEdits(
   } finally {
     watcher.kill();
   }
+  const typed = typedEdits(app, drizzle);
   return {
+    typed: figureOf(`${sizeLabel(size)}: the edited handler typed again`, "ms", typed),
     edit: figureOf(`${sizeLabel(size)}: one-file edit → "written" line`, "ms", editToWritten),
     own: figureOf(
       `${sizeLabel(size)}: the regeneration, by the watcher's own timer`,
@@ -115,4 +130,30 @@ async function measureEdits(
     ),
     written: written.sort((a, b) => a - b)[written.length >> 1]!,
   };
+}
+
+/**
+ * `EDITS` edits of the kind the watcher was timed on, each a module rewritten with a new
+ * description, and for each the time to re-read it and ask its handler's types of the next
+ * program's checker: the floor of an edit for a generator that reads types with ts-morph.
+ */
+function typedEdits(app: SyntheticApp, drizzle: boolean): number[] {
+  const appFile = path.join(REPO_ROOT, app.appFile);
+  const { project } = createAppProject(appFile);
+  project.addSourceFileAtPath(appFile);
+  project.resolveSourceFileDependencies();
+  const times: number[] = [];
+  for (let edit = 0; edit <= EDITS; edit++) {
+    const index = (edit * 41) % app.names.length;
+    writeFileSync(
+      app.commandFiles[index]!,
+      commandModule(app.names[index]!, EDITS + edit, drizzle),
+    );
+    const started = performance.now();
+    const file = project.getSourceFileOrThrow(app.commandFiles[index]!);
+    file.refreshFromFileSystemSync();
+    askHandlerTypes(project.getTypeChecker().compilerObject, [file.compilerNode]);
+    if (edit > 0) times.push(performance.now() - started);
+  }
+  return times;
 }
