@@ -5,7 +5,13 @@ import { command, defineApp, postgres } from "../../packages/livecmd/runtime/ind
 import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 import { Origin } from "../../packages/livecmd/runtime/model/context.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
-import { emptyDatabase, postgresServer, psql, relayStreams } from "../helpers/postgres.ts";
+import {
+  emptyDatabase,
+  ownCluster,
+  postgresServer,
+  psql,
+  relayStreams,
+} from "../helpers/postgres.ts";
 
 const ITEMS = 12;
 /** Far longer than any of these statements takes: past it, a run waits for a connection it never gets. */
@@ -29,75 +35,75 @@ function within<T>(running: Promise<T>, what: string): Promise<T> {
   return Promise.race([running, late]).finally(() => clearTimeout(timer));
 }
 
-const server = postgresServer();
-
-describe(
-  "on PostgreSQL, livecmd's long-held connections (the change feed's LISTEN, the relay's lock) are its own: the app's pool keeps every connection for its runs",
-  { skip: server.skip },
-  () => {
-    const cases = [
-      { rule: "triggers capture (its LISTEN held), a pool of 1", capture: "triggers", max: 1 },
-      {
-        rule: "logical capture (its LISTEN and the relay's lock held), a pool of 2",
-        capture: "logical",
-        max: 2,
-      },
-    ] as const;
-    for (const { rule, capture, max } of cases) {
-      test(`${rule}: ${ITEMS} writes at once, each notified`, async (t) => {
-        const url = await emptyDatabase(server.url!);
-        if (capture === "logical" && psql(url, "SHOW wal_level") !== "logical")
-          return t.skip("the server has no logical decoding (wal_level is not logical)");
-        psql(
-          url,
-          `CREATE TABLE items (id integer PRIMARY KEY, qty integer NOT NULL);
+describe("on PostgreSQL, livecmd's long-held connections (the change feed's LISTEN, the relay's lock) are its own: the app's pool keeps every connection for its runs", () => {
+  const cases = [
+    {
+      rule: "triggers capture (its LISTEN held), a pool of 1",
+      capture: "triggers",
+      max: 1,
+      server: () => postgresServer(),
+    },
+    {
+      rule: "logical capture (its LISTEN and the relay's lock held), a pool of 2",
+      capture: "logical",
+      max: 2,
+      // A cluster of its own, with logical decoding, whatever the shared one has.
+      server: () => ownCluster("logical"),
+    },
+  ] as const;
+  for (const { rule, capture, max, server: serverOf } of cases) {
+    const server = serverOf();
+    test(`${rule}: ${ITEMS} writes at once, each notified`, { skip: server.skip }, async () => {
+      const url = await emptyDatabase(server.url!);
+      psql(
+        url,
+        `CREATE TABLE items (id integer PRIMARY KEY, qty integer NOT NULL);
            INSERT INTO items SELECT id, 0 FROM generate_series(1, ${ITEMS}) AS id`,
-        );
-        const pool = new pg.Pool({ connectionString: url, max });
-        const items_show = command({ live: true }, async (_ctx, id: number) => {
-          const { rows } = await pool.query("SELECT qty FROM items WHERE id = $1", [id]);
-          return rows[0];
-        });
-        const items_bump = command({}, async (_ctx, id: number) => {
-          await pool.query("UPDATE items SET qty = qty + 1 WHERE id = $1", [id]);
-        });
-        const app = defineApp({
-          name: "items",
-          commands: { items_show, items_bump },
-          agent: { grant: [items_show, items_bump] },
-          database: postgres(pool, { capture }),
-        });
-        const live = new LiveRegistry(app, {
-          onError: ({ command, error }) =>
-            assert.fail(`a re-run of ${command} failed: ${String(error)}`),
-        });
-        try {
-          const notified = new Set<string>();
-          for (let id = 1; id <= ITEMS; id++) {
-            const uri = `items://items_show/${id}`;
-            await within(
-              live.add("items_show", [id], { uri, notify: () => notified.add(uri) }),
-              `watching ${uri}`,
-            );
-          }
-          if (capture === "logical") await until(() => relayStreams(url), "the relay streams");
-          const engine = engineOf(app);
-          await within(
-            Promise.all(
-              Array.from({ length: ITEMS }, (_, i) =>
-                engine.run("items_bump", [i + 1], { origin: Origin.Agent }),
-              ),
-            ),
-            `${ITEMS} writes through a pool of ${max}`,
-          );
-          await until(() => notified.size === ITEMS, `${ITEMS} notified`);
-          assert.equal(psql(url, "SELECT sum(qty) FROM items"), String(ITEMS));
-        } finally {
-          live.close();
-          await app.close();
-          await pool.end();
-        }
+      );
+      const pool = new pg.Pool({ connectionString: url, max });
+      const items_show = command({ live: true }, async (_ctx, id: number) => {
+        const { rows } = await pool.query("SELECT qty FROM items WHERE id = $1", [id]);
+        return rows[0];
       });
-    }
-  },
-);
+      const items_bump = command({}, async (_ctx, id: number) => {
+        await pool.query("UPDATE items SET qty = qty + 1 WHERE id = $1", [id]);
+      });
+      const app = defineApp({
+        name: "items",
+        commands: { items_show, items_bump },
+        agent: { grant: [items_show, items_bump] },
+        database: postgres(pool, { capture }),
+      });
+      const live = new LiveRegistry(app, {
+        onError: ({ command, error }) =>
+          assert.fail(`a re-run of ${command} failed: ${String(error)}`),
+      });
+      try {
+        const notified = new Set<string>();
+        for (let id = 1; id <= ITEMS; id++) {
+          const uri = `items://items_show/${id}`;
+          await within(
+            live.add("items_show", [id], { uri, notify: () => notified.add(uri) }),
+            `watching ${uri}`,
+          );
+        }
+        if (capture === "logical") await until(() => relayStreams(url), "the relay streams");
+        const engine = engineOf(app);
+        await within(
+          Promise.all(
+            Array.from({ length: ITEMS }, (_, i) =>
+              engine.run("items_bump", [i + 1], { origin: Origin.Agent }),
+            ),
+          ),
+          `${ITEMS} writes through a pool of ${max}`,
+        );
+        await until(() => notified.size === ITEMS, `${ITEMS} notified`);
+        assert.equal(psql(url, "SELECT sum(qty) FROM items"), String(ITEMS));
+      } finally {
+        live.close();
+        await app.close();
+        await pool.end();
+      }
+    });
+  }
+});
