@@ -5,13 +5,7 @@ import { command, defineApp, postgres } from "../../packages/livecmd/runtime/ind
 import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 import { Origin } from "../../packages/livecmd/runtime/model/context.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
-import {
-  emptyDatabase,
-  ownCluster,
-  postgresServer,
-  psql,
-  relayStreams,
-} from "../helpers/postgres.ts";
+import { emptyDatabase, ownCluster, psql, relayStreams } from "../helpers/postgres.ts";
 
 const ITEMS = 12;
 /** Far longer than any of these statements takes: past it, a run waits for a connection it never gets. */
@@ -37,12 +31,6 @@ function within<T>(running: Promise<T>, what: string): Promise<T> {
 
 describe("on PostgreSQL, livecmd's long-held connections (the change feed's LISTEN, the relay's lock) are its own: the app's pool keeps every connection for its runs", () => {
   const cases = [
-    {
-      rule: "triggers capture (its LISTEN held), a pool of 1",
-      capture: "triggers",
-      max: 1,
-      server: () => postgresServer(),
-    },
     {
       rule: "logical capture (its LISTEN and the relay's lock held), a pool of 2",
       capture: "logical",
