@@ -5,7 +5,13 @@ import { command, defineApp, postgres } from "../../packages/livecmd/runtime/ind
 import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
 import { Origin } from "../../packages/livecmd/runtime/model/context.ts";
 import { LiveRegistry } from "../../packages/livecmd/runtime/live/liveRegistry.ts";
-import { emptyDatabase, ownCluster, psql, relayStreams } from "../helpers/postgres.ts";
+import {
+  emptyDatabase,
+  ownCluster,
+  postgresServer,
+  psql,
+  relayStreams,
+} from "../helpers/postgres.ts";
 
 const ITEMS = 12;
 /** Far longer than any of these statements takes: past it, a run waits for a connection it never gets. */
@@ -31,6 +37,12 @@ function within<T>(running: Promise<T>, what: string): Promise<T> {
 
 describe("on PostgreSQL, livecmd's long-held connections (the change feed's LISTEN, the relay's lock) are its own: the app's pool keeps every connection for its runs", () => {
   const cases = [
+    {
+      rule: "triggers capture (its LISTEN held), a pool of 1",
+      capture: "triggers",
+      max: 1,
+      server: () => postgresServer(),
+    },
     {
       rule: "logical capture (its LISTEN and the relay's lock held), a pool of 2",
       capture: "logical",
@@ -94,4 +106,60 @@ describe("on PostgreSQL, livecmd's long-held connections (the change feed's LIST
       }
     });
   }
+});
+
+describe("on PostgreSQL through the app's own pool, a watch opened while the database still opens misses no write", () => {
+  const server = postgresServer();
+  test(
+    "its first run waits until the change feed is heard: a write it makes (or anyone makes) is then notified, or read",
+    { skip: server.skip },
+    async () => {
+      const url = await emptyDatabase(server.url!);
+      psql(
+        url,
+        "CREATE TABLE items (id integer PRIMARY KEY, qty integer NOT NULL); INSERT INTO items VALUES (1, 0)",
+      );
+      const pool = new pg.Pool({ connectionString: url, max: 2 });
+      // The run reads, then writes once: read and written before the change feed is listened to,
+      // the write is never heard, and the watch keeps the value it read.
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+      const items_show = command({ live: true }, async (_ctx, id: number) => {
+        const { rows } = await pool.query("SELECT qty FROM items WHERE id = $1", [id]);
+        if (rows[0].qty === 0) {
+          await pool.query("UPDATE items SET qty = 1 WHERE id = $1", [id]);
+          wrote();
+        }
+        return rows[0];
+      });
+      const app = defineApp({
+        name: "items",
+        commands: { items_show },
+        agent: { grant: [items_show] },
+        database: postgres(pool, {
+          capture: "triggers",
+          // A slow setUp (a migration) holds the change feed's start back. It ends as soon as the
+          // run has written, when that comes first (the run did not wait for it), else after 2 s.
+          setUp: () =>
+            Promise.race([written, new Promise<void>((resolve) => setTimeout(resolve, 2_000))]),
+        }),
+      });
+      const live = new LiveRegistry(app);
+      try {
+        const uri = "items://items_show/1";
+        let notified = 0;
+        await within(
+          live.add("items_show", [1], { uri, notify: () => (notified += 1) }),
+          `watching ${uri}`,
+        );
+        await live.settled();
+        assert.equal(live.resultOf("items_show", [1])?.text, JSON.stringify({ qty: 1 }));
+        assert.equal(notified, 1);
+      } finally {
+        live.close();
+        await app.close();
+        await pool.end();
+      }
+    },
+  );
 });

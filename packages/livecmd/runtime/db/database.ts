@@ -104,6 +104,12 @@ export interface AppDatabase extends Database {
    */
   caughtUp(): Promise<void>;
   /**
+   * Settles once every change committed from now on is heard (on PostgreSQL: connected, set up,
+   * the change feed listened to; on SQLite at once, the log being read from the open); rejects
+   * with why it cannot be. A run whose reads are watched starts after it (`AppEngine.run`).
+   */
+  hearing(): Promise<void>;
+  /**
    * What brings this process only the changes to what it watches, told each run's reads
    * (PostgreSQL on a bus); absent where every change reaches every process.
    */

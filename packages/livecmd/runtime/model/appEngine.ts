@@ -289,7 +289,10 @@ export class AppEngine {
       if (errors.length > 0) throw new InvalidArguments(errors);
     }
     // Opened before the first run, so that the app's own handle is observed from its first statement.
-    if (this.#openDatabase) void this.db;
+    // A watched run starts once changes are heard: the app's own handle sends at once, and a
+    // write between its read and the change feed's start would go unheard.
+    if (this.#openDatabase && options.observer) await this.db.hearing();
+    else if (this.#openDatabase) void this.db;
     const { invocation, observer } = this.#invocation(name, args, options);
     // Statements made through the app's own handle within the run report to the run too, and
     // what the run leaves open on the handle is known to be its own once it ends.

@@ -348,6 +348,10 @@ export class PostgresDatabase implements AppDatabase {
     return this.lifecycle.caughtUp();
   }
 
+  hearing(): Promise<void> {
+    return this.#ready;
+  }
+
   close(): Promise<void> {
     return this.lifecycle.close();
   }

@@ -62,6 +62,10 @@ export class DeferredDatabase implements AppDatabase {
     await (await this.opening).caughtUp();
   }
 
+  async hearing(): Promise<void> {
+    await (await this.opening).hearing();
+  }
+
   async close(): Promise<void> {
     await (await this.opening.catch(() => undefined))?.close();
   }

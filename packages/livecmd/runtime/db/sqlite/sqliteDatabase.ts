@@ -537,6 +537,9 @@ export class SqliteDatabase implements AppDatabase {
     await connection.reported();
   }
 
+  /** Writes are read off the change log, which its triggers fill from the moment it opened. */
+  async hearing(): Promise<void> {}
+
   async close(): Promise<void> {
     this.#connection.close();
   }
