@@ -89,7 +89,10 @@ export async function readVersion(
     return version;
   } catch (error) {
     if (signal?.aborted) throw error;
-    return `error: ${(error as Error).message.split("\n")[0]}`;
+    const cause = (error as Error).cause as Error | undefined;
+    // fetch's own message ("fetch failed") says nothing; its cause says how the request failed.
+    const why = cause?.message ? ` (${cause.message.split("\n")[0]})` : "";
+    return `error: ${(error as Error).message.split("\n")[0]}${why}`;
   }
 }
 

@@ -45,6 +45,45 @@ export interface AppDefinition {
   generated?: { catalog: unknown; templates: Generated["templates"] };
 }
 
+/** What `defineApp` takes, as a message shows it. */
+const DEFINITION_SHAPE = "defineApp({ name, commands: { ... }, agent: { grant: [...] } })";
+
+/**
+ * `definition` has the shape `AppDefinition` types (an app in JavaScript, or cast, may not):
+ * else a message naming the part and what it should be, not a TypeError from inside livecmd.
+ */
+export function checkDefinitionShape(definition: unknown): asserts definition is AppDefinition {
+  const problem = shapeProblem(definition);
+  if (problem) throw new TypeError(`livecmd: ${problem}; ${DEFINITION_SHAPE}`);
+}
+
+function shapeProblem(definition: unknown): string | undefined {
+  if (!isRecord(definition)) return `defineApp was given ${kindOf(definition)}, not an object`;
+  const { name, commands, agent } = definition;
+  if (typeof name !== "string" || name === "")
+    return `defineApp's name (the URI scheme, "app" for app://...) is ${kindOf(name)}, not a non-empty string`;
+  if (!isRecord(commands))
+    return `defineApp's commands is ${kindOf(commands)}, not an object of commands (spread the command modules: { ...customers })`;
+  if (!isRecord(agent) || !Array.isArray(agent.grant))
+    return `defineApp's agent.grant is ${kindOf(isRecord(agent) ? agent.grant : agent)}, not a list of the commands an agent may use (an empty list grants none)`;
+  const index = agent.grant.findIndex((granted) => !isCommand(granted));
+  if (index >= 0)
+    return `defineApp's agent.grant[${index}] is ${kindOf(agent.grant[index])}, not a command: grant takes the commands themselves (grant: [customers_show]), not their names`;
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A value as a message names what it is: `undefined`, `an array`, `the string "a"`. */
+function kindOf(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return `the string ${JSON.stringify(value)}`;
+  return `${/^[aeiou]/.test(typeof value) ? "an" : "a"} ${typeof value}`;
+}
+
 /** `agent.scopes`, checked: every key names one of the app's commands, every scope is a non-empty string. */
 export function checkedScopes(
   app: string,

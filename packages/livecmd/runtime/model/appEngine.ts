@@ -5,6 +5,7 @@ import {
   checkedScopes,
   checkedWatchTool,
   checkGenerated,
+  checkDefinitionShape,
   nameCommands,
   type AppDefinition,
 } from "./appDefinition.ts";
@@ -70,6 +71,7 @@ export class AppEngine {
   readonly #runs = new RunScope();
 
   constructor(definition: AppDefinition) {
+    checkDefinitionShape(definition);
     this.name = definition.name;
     this.version = definition.version;
     this.description = definition.description;
