@@ -24,10 +24,14 @@ export function observeStatements(
 ): void {
   const methods = target as Record<string, unknown>;
   const bound = new WeakMap<object, readonly unknown[]>();
-  const positional = (params: readonly unknown[]): readonly unknown[] =>
-    arraysSpread && params.some(Array.isArray)
+  const positional = (params: readonly unknown[]): readonly unknown[] => {
+    if (!arraysSpread) return params;
+    // One array, as Kysely passes its parameters: those are the values, with no copy to make.
+    if (params.length === 1 && Array.isArray(params[0])) return params[0] as unknown[];
+    return params.some(Array.isArray)
       ? params.flatMap((param) => (Array.isArray(param) ? param : [param]))
       : params;
+  };
   for (const name of RUNNERS) {
     const run = methods[name] as Method | undefined;
     if (typeof run !== "function") continue;

@@ -186,12 +186,11 @@ class ConnectionCore {
     // SQLite runs a statement to its end on this thread: a cancelled run stops between them.
     throwIfCancelled(observer?.signal);
     const plan = this.plans.of(sql);
-    const read = observer?.read?.bind(observer);
-    if (read && !observer!.tablesOnly && returned && plan.reads.some(({ page }) => page))
-      return this.#paged(plan.reads, params, read, execute, returned);
-    if (read)
-      read(
-        observer!.tablesOnly
+    if (observer?.read && !observer.tablesOnly && returned && plan.reads.some(({ page }) => page))
+      return this.#paged(plan.reads, params, observer, execute, returned);
+    if (observer?.read)
+      observer.read(
+        observer.tablesOnly
           ? plan.reads.map(({ table }) => ({ table }))
           : this.plans.bind(plan.reads, params),
       );
@@ -209,7 +208,7 @@ class ConnectionCore {
   #paged<T>(
     planned: StatementPlan["reads"],
     params: readonly unknown[],
-    read: (reads: readonly TableRead[]) => void,
+    observer: TableObserver,
     execute: () => T,
     returned: (result: T) => ReturnedRows,
   ): T {
@@ -220,7 +219,7 @@ class ConnectionCore {
       ran = { result: execute() };
       return ran.result;
     } finally {
-      read(ran ? binding.paged(planned, bound, returned(ran.result)) : bound);
+      observer.read!(ran ? binding.paged(planned, bound, returned(ran.result)) : bound);
     }
   }
 

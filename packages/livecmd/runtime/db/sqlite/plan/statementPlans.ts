@@ -94,19 +94,20 @@ export interface StatementBinding {
 
 /** One statement's values: its parameters, and the values it looks up (each looked up once). */
 class Binding implements FilterBinding, StatementBinding {
-  readonly #lookups = new Map<string, unknown[] | undefined>();
+  // Made on the first lookup: most statements look nothing up, and this runs for each of them.
+  #lookups: Map<string, unknown[] | undefined> | undefined;
   /** Why a lookup's values could not be told, by lookup. */
-  readonly #beyond = new Map<string, string>();
+  #beyond: Map<string, string> | undefined;
   #like: "sensitive" | "insensitive" | undefined | null = null;
 
-  /** The parameters, and after them the last keys of pages (bound as parameters are). */
-  readonly #params: unknown[];
+  /** The parameters, and after them the last keys of pages (bound as parameters are, copied before the first). */
+  #params: readonly unknown[];
 
   constructor(
     private readonly plans: StatementPlans,
     params: readonly unknown[],
   ) {
-    this.#params = [...params];
+    this.#params = params;
   }
 
   reads(reads: readonly PlannedRead[]): TableRead[] {
@@ -130,6 +131,13 @@ class Binding implements FilterBinding, StatementBinding {
 
   /** The keys of `sources` in `column`; undefined when one cannot be told (NULL, a real SQLite prints otherwise, too many looked up). */
   #keys(column: KeyColumn, sources: readonly KeySource[]): KeyValue[] | undefined {
+    // One value, as a read by one key has: the Set below costs more than the rest of this.
+    if (sources.length === 1) {
+      const [source] = sources as [KeySource];
+      const values = this.#raw(source);
+      const key = values?.length === 1 ? boundKey(values[0], source.via, column) : null;
+      if (key !== null) return key === undefined ? undefined : [key];
+    }
     const keys = new Set<KeyValue>();
     for (const source of sources) {
       const values = this.#raw(source);
@@ -146,7 +154,7 @@ class Binding implements FilterBinding, StatementBinding {
   #whyNotKeyed(sources: readonly KeySource[]): WholeReason {
     for (const source of sources) {
       if (!("lookup" in source)) continue;
-      const beyond = this.#beyond.get(source.lookup.id);
+      const beyond = this.#beyond?.get(source.lookup.id);
       if (beyond !== undefined) return { kind: "lookup", from: lookupText(source.lookup), beyond };
     }
     return UNCOMPARABLE;
@@ -167,7 +175,7 @@ class Binding implements FilterBinding, StatementBinding {
       const last = page && lastKey(page, returned, () => page.limit && this.#raw(page.limit)?.[0]);
       if (!read.page || last === undefined) return bound[i]!;
       const { key, collation, descending } = read.page;
-      this.#params.push(last);
+      this.#params = [...this.#params, last];
       const edge = { sources: [{ param: this.#params.length, via: [] }], inclusive: true };
       const atom: PlannedAtom = {
         kind: "range",
@@ -187,8 +195,9 @@ class Binding implements FilterBinding, StatementBinding {
     if ("param" in source) return [this.#params[source.param - 1]];
     if ("constant" in source) return [source.constant];
     const { id } = source.lookup;
-    if (!this.#lookups.has(id)) this.#lookups.set(id, this.#lookUp(source.lookup));
-    return this.#lookups.get(id);
+    const lookups = (this.#lookups ??= new Map());
+    if (!lookups.has(id)) lookups.set(id, this.#lookUp(source.lookup));
+    return lookups.get(id);
   }
 
   #lookUp(lookup: Lookup): unknown[] | undefined {
@@ -202,7 +211,7 @@ class Binding implements FilterBinding, StatementBinding {
       found = "the lookup of its values failed";
     }
     if (typeof found !== "string") return found;
-    this.#beyond.set(lookup.id, found);
+    (this.#beyond ??= new Map()).set(lookup.id, found);
     return undefined;
   }
 
