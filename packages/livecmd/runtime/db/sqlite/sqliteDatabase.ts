@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import type { AppDatabase, RunResult, SqlParam, TableObserver } from "../database.ts";
 import { ANY_TABLE } from "../anyTable.ts";
-import { anyRowsOf, type TableChange, type TableRead } from "../keyedAccess.ts";
+import { anyRowsOf, type TableChange } from "../keyedAccess.ts";
 import { RunScope } from "../runScope.ts";
 import type { ChangeLog } from "./changes/changeLog.ts";
 import { readingNumbers, type SqliteConnection, type SqliteStatement } from "./sqliteConnection.ts";
