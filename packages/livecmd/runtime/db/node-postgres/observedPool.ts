@@ -91,11 +91,20 @@ export function observeClient(client: PgClient, statements: PgHandleStatements):
 /** `client` as the app sees it: the same, but for an observed `query`. */
 function observedClient(client: PgClient, statements: PgHandleStatements): PgClient {
   const query = observedQuery(client, statements);
+  // Bound once per method: pg-pool and the libraries ask for `release` and the like on every use.
+  const bound = new Map<PropertyKey, { method: Method; bound: Method }>();
   return new Proxy(client, {
     get(target, key) {
       if (key === "query") return query;
       const value: unknown = Reflect.get(target, key, target);
-      return typeof value === "function" ? (value as Method).bind(target) : value;
+      if (typeof value !== "function") return value;
+      let known = bound.get(key);
+      if (known?.method !== value)
+        bound.set(
+          key,
+          (known = { method: value as Method, bound: (value as Method).bind(target) }),
+        );
+      return known.bound;
     },
   });
 }
@@ -116,10 +125,14 @@ function observedQuery(client: PgClient, statements: PgHandleStatements): Method
       statements.streamed(text, values);
       return query(...args);
     }
-    const sent = () => ({ text, values, client: unobserved, status: status() });
-    if (sending.idle() && statements.toldAtOnce(sent())) return query(...args);
+    if (
+      sending.idle() &&
+      statements.toldAtOnce({ text, values, client: unobserved, status: status() })
+    )
+      return query(...args);
+    // Where the connection stands once the statements before it have left, not now.
     const result = sending.send((handOff) =>
-      statements.statement(sent(), () => {
+      statements.statement({ text, values, client: unobserved, status: status() }, () => {
         const leaving = query(...sendArgs) as Promise<PgQueryResult>;
         handOff();
         return leaving;
