@@ -6,6 +6,11 @@ import { serveHttp, type HttpServing } from "../../packages/livecmd/runtime/serv
 import { VERSION_META_KEY } from "../../packages/livecmd/runtime/model/resultMeta.ts";
 import { emptyDatabase, postgresServer, psql } from "../helpers/postgres.ts";
 import { initialize, messagesOf, openGetStream, sessionRequest } from "../helpers/rawStreams.ts";
+import { engineOf } from "../../packages/livecmd/runtime/model/attachedEngine.ts";
+import type {
+  SessionMessage,
+  SessionStore,
+} from "../../packages/livecmd/runtime/db/sharedState.ts";
 
 const server = postgresServer();
 /** Short, so that the sweeps (every third of it) come often; no assertion is timed by it. */
@@ -53,7 +58,7 @@ function twoServingProcesses(options: { sessionIdleMs?: number }) {
     for (const each of serving) await each.close({ drainMs: 0 });
     for (const app of apps) await app.close();
   });
-  return { serving, databaseUrl: () => databaseUrl };
+  return { apps, serving, databaseUrl: () => databaseUrl };
 }
 
 describe(
@@ -138,6 +143,63 @@ describe(
         uri: "app://customers_show/1",
         _meta: { [VERSION_META_KEY]: await versionRead(a.url, session) },
       });
+    });
+  },
+);
+
+describe(
+  "a 2025 GET stream that ends before its process has told the others it holds it",
+  { skip: server.skip },
+  () => {
+    const { apps, serving } = twoServingProcesses({});
+
+    test("its subscriptions end after the grace, and are not taken up when the telling is done", async () => {
+      const [a] = serving as [HttpServing];
+      // Each call makes a store; the sessions' one is of the same class, patched for this test:
+      // the telling held back (a busy database), and the reads a take-up starts with counted.
+      const store = Object.getPrototypeOf(engineOf(apps[0]!).sharedSessions()) as SessionStore;
+      const { tell, subscriptions } = store;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let told: Promise<void> | undefined;
+      store.tell = function (this: SessionStore, message: SessionMessage) {
+        if (!("stream" in message)) return tell.call(this, message);
+        return (told = held.then(() => tell.call(this, message)));
+      };
+      let takeUps = 0;
+      store.subscriptions = function (this: SessionStore, id: string) {
+        takeUps++;
+        return subscriptions.call(this, id);
+      };
+      after(() => Object.assign(store, { tell, subscriptions }));
+
+      const { session } = await initialize(a.url);
+      assert.ok(session);
+      const subscribed = await sessionRequest(a.url, session, {
+        id: 2,
+        method: "resources/subscribe",
+        params: { uri: "app://customers_show/1" },
+      });
+      assert.equal(subscribed.status, 200);
+      assert.equal(a.live.stats().subscriptions, 1);
+      const stream = new AbortController();
+      assert.equal(
+        (await openGetStream(a.url, session, undefined, undefined, stream.signal)).status,
+        200,
+      );
+      stream.abort();
+      await eventually(
+        () => a.live.stats().subscriptions === 0,
+        "the subscription ended after the grace",
+      );
+
+      const before = takeUps;
+      release();
+      assert.ok(told, "the process told the others it holds the stream");
+      await told;
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(takeUps, before, "no take-up began for the stream that ended");
+      assert.equal(a.live.stats().subscriptions, 0);
     });
   },
 );

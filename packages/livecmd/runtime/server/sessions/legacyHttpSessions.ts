@@ -142,9 +142,11 @@ export class LegacyHttpSessions {
   #pushStream(session: Session, request: Request, response: Response, done: () => void): Response {
     clearTimeout(session.reconnectGrace);
     const shared = session.shared;
+    let open = true;
     // Any process that held the stream lets it go; this one watches the subscriptions.
-    if (shared) this.#here.shared?.streamHere(session);
+    if (shared) this.#here.shared?.streamHere(session, () => open);
     const end = () => {
+      open = false;
       done();
       shared?.streamEnded();
       session.reconnectGrace = setTimeout(

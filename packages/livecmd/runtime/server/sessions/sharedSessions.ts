@@ -58,11 +58,15 @@ export class SharedSessions {
     );
   }
 
-  /** `session`'s GET stream is here: any process that held it lets it go, this one watches. */
-  streamHere(session: Session): void {
+  /**
+   * `session`'s GET stream is here: any process that held it lets it go, then this one watches,
+   * if the stream is `open` still (it may have ended while the others were told, and its
+   * subscriptions with it: taken up then, they would be watched for good).
+   */
+  streamHere(session: Session, open: () => boolean): void {
     this.store
       .tell({ session: session.id, stream: this.#self })
-      .then(() => session.shared?.streamOpened())
+      .then(() => (open() ? session.shared?.streamOpened() : undefined))
       .catch(this.#onerror);
   }
 

@@ -169,9 +169,9 @@ export class SharedSubscriptions {
             );
             return;
           }
-          if (this.#endedDuringSync.has(uri)) return watches.end(uri);
-          if (this.#streaming && digest(result) !== seen)
-            connection.notify(uri, notifiedVersion(result));
+          // Ended meanwhile, or the stream went: a stream opened here again takes it up anew.
+          if (this.#endedDuringSync.has(uri) || !this.#streaming) return watches.end(uri);
+          if (digest(result) !== seen) connection.notify(uri, notifiedVersion(result));
         }),
     );
   }
