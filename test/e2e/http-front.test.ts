@@ -83,6 +83,16 @@ const CASES: FrontCase[] = [
     status: 400,
     code: -32700,
   },
+  ...[INITIALIZE, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })].map(
+    (body): FrontCase => ({
+      rule: `a 2025 POST whose Content-Type is not JSON is 415, before any session (${JSON.parse(body).method})`,
+      method: "POST",
+      headers: () => ({ "content-type": "text/plain" }),
+      body,
+      status: 415,
+      code: -32000,
+    }),
+  ),
   {
     rule: "an Origin of this host on another port is refused (the port counts)",
     method: "POST",

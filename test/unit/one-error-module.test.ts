@@ -153,6 +153,7 @@ const CODES: readonly (readonly [name: string, error: ProtocolError, code: numbe
   ["originRefused", protocolErrors.originRefused("https://evil.example"), -32000],
   ["sessionNotFound", protocolErrors.sessionNotFound("s1"), -32001],
   ["sessionRequired", protocolErrors.sessionRequired(), -32000],
+  ["unsupportedMediaType", protocolErrors.unsupportedMediaType(), -32000],
 ];
 
 describe("each JSON-RPC error's wire shape", () => {

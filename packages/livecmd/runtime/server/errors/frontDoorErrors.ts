@@ -147,6 +147,14 @@ export function answerTooLong(bytes: number, max: number): ProtocolError {
   );
 }
 
+/** The SDK's refusal of a POST whose body is not declared JSON (answered 415), word for word. */
+export function unsupportedMediaType(): ProtocolError {
+  return refusal(
+    SDK_TRANSPORT_REFUSAL,
+    "Unsupported Media Type: Content-Type must be application/json",
+  );
+}
+
 /** The SDK's refusal of a body over its limit (answered 413), word for word. */
 export function payloadTooLarge(): ProtocolError {
   return refusal(

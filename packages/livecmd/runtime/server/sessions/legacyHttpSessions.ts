@@ -1,11 +1,19 @@
-import { isInitializeRequest, type AuthInfo } from "@modelcontextprotocol/server";
+import {
+  isInitializeRequest,
+  isJsonContentType,
+  type AuthInfo,
+} from "@modelcontextprotocol/server";
 import type { SessionStore } from "../../db/sharedState.ts";
 import { isEventStream, primed, whenStreamEnds } from "../streams/eventStream.ts";
 import { principalOf } from "../../model/principal.ts";
 import type { HeldByToken } from "../auth/heldByToken.ts";
 import { errorResponse } from "../errors/protocolErrors.ts";
 import { sessionLimitReached } from "../errors/limitErrors.ts";
-import { sessionNotFound, sessionRequired } from "../errors/frontDoorErrors.ts";
+import {
+  sessionNotFound,
+  sessionRequired,
+  unsupportedMediaType,
+} from "../errors/frontDoorErrors.ts";
 import { holderOf } from "../log/requestContext.ts";
 import { invalidParams } from "../sdkAdapter/requestParams.ts";
 import type { ServedApp } from "../served/servedApp.ts";
@@ -102,8 +110,13 @@ export class LegacyHttpSessions {
     return this.#pushStream(session, request, response, done);
   }
 
-  /** A request without a session: an `initialize` opens one, within the session limits. */
+  /**
+   * A request without a session: an `initialize` opens one, within the session limits. A POST
+   * whose body is not declared JSON is told so first, as the SDK would, whatever it holds.
+   */
   async #initialize(request: Request, auth: AuthInfo | undefined): Promise<Response> {
+    if (request.method === "POST" && !isJsonContentType(request.headers.get("content-type")))
+      return errorResponse(415, unsupportedMediaType());
     const body: unknown =
       request.method === "POST"
         ? await request
