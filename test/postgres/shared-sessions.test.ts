@@ -27,13 +27,14 @@ async function eventually(check: () => Promise<boolean> | boolean, what: string)
   }
 }
 
-function read(url: URL, session: string): Promise<Response> {
-  return sessionRequest(url, session, {
-    id: 2,
-    method: "resources/read",
-    params: { uri: "app://customers_show/1" },
-  });
+/** A request about customer 1 on `session` at `url`. */
+function aboutCustomer1(method: string, url: URL, session: string): Promise<Response> {
+  return sessionRequest(url, session, { id: 2, method, params: { uri: "app://customers_show/1" } });
 }
+
+const read = (url: URL, session: string) => aboutCustomer1("resources/read", url, session);
+const subscribe = (url: URL, session: string) =>
+  aboutCustomer1("resources/subscribe", url, session);
 
 /**
  * Two example apps served over HTTP on one fresh database, for the suite that calls it: made
@@ -121,11 +122,7 @@ describe(
       const held = await openGetStream(a.url, session, undefined, undefined, first.signal);
       assert.equal(held.status, 200);
       // B watches it too (it subscribed there); A takes it up (it holds the stream).
-      const subscribed = await sessionRequest(b.url, session, {
-        id: 2,
-        method: "resources/subscribe",
-        params: { uri: "app://customers_show/1" },
-      });
+      const subscribed = await subscribe(b.url, session);
       assert.equal(subscribed.status, 200);
       await eventually(() => a.live.stats().subscriptions === 1, "A watching it");
       first.abort();
@@ -175,11 +172,7 @@ describe(
 
       const { session } = await initialize(a.url);
       assert.ok(session);
-      const subscribed = await sessionRequest(a.url, session, {
-        id: 2,
-        method: "resources/subscribe",
-        params: { uri: "app://customers_show/1" },
-      });
+      const subscribed = await subscribe(a.url, session);
       assert.equal(subscribed.status, 200);
       assert.equal(a.live.stats().subscriptions, 1);
       const stream = new AbortController();
