@@ -267,6 +267,70 @@ export default defineApp({ name: "desk", commands: { ...tickets }, agent: { gran
   });
 });
 
+describe("a compiled app module is refused, naming its TypeScript source", () => {
+  const COMPILED = "export default {};\n";
+  const OUT_TO_ROOT = JSON.stringify({ compilerOptions: { outDir: "dist", rootDir: "src" } });
+  const cases: { rule: string; files: Record<string, string>; app: string; pass: string }[] = [
+    {
+      rule: "tsc's output maps back from outDir to rootDir",
+      files: { "tsconfig.json": OUT_TO_ROOT, "src/app.ts": TICKETS_APP, "dist/app.js": COMPILED },
+      app: "dist/app.js",
+      pass: "--app src/app.ts",
+    },
+    {
+      rule: "an .mjs is compiled from an .mts",
+      files: { "tsconfig.json": OUT_TO_ROOT, "src/app.mts": TICKETS_APP, "dist/app.mjs": COMPILED },
+      app: "dist/app.mjs",
+      pass: "--app src/app.mts",
+    },
+    {
+      rule: "a module beside its source",
+      files: { "tsconfig.json": TSCONFIG, "src/app.ts": TICKETS_APP, "src/app.js": COMPILED },
+      app: "src/app.js",
+      pass: "--app src/app.ts",
+    },
+    {
+      rule: "no TypeScript source found",
+      files: { "tsconfig.json": OUT_TO_ROOT, "dist/app.js": COMPILED },
+      app: "dist/app.js",
+      pass: "--app with the TypeScript module it is compiled from",
+    },
+  ];
+  for (const { rule, files, app, pass } of cases) {
+    it(`${rule}: exit 2 and one line that says to pass ${pass}`, async () => {
+      const project = await scratchProject(files);
+      try {
+        for (const command of [["codegen"], ["codegen", "--check"], ["inspect"]]) {
+          const run = await project.livecmd([...command, "--app", app]);
+          assert.equal(run.code, 2, run.stdout + run.stderr);
+          assert.equal(
+            run.stdout,
+            `livecmd ${command[0]}: ${app} is JavaScript; the app's commands are read from its TypeScript source, whose types make the templates and their parsers: pass ${pass}\n`,
+          );
+        }
+        assert.ok(!existsSync(path.join(project.dir, "dist/generated")));
+      } finally {
+        await project.remove();
+      }
+    });
+  }
+
+  it("inspect --cost without tsx names tsx alone: the compiled app is no way round it", async () => {
+    const project = await scratchProject({ "tsconfig.json": TSCONFIG, "src/app.ts": TICKETS_APP });
+    try {
+      const run = await project.livecmd(["inspect", "--cost", "--app", "src/app.ts"]);
+      assert.equal(run.code, 2, run.stdout + run.stderr);
+      assert.match(run.stdout, /^app "desk" \(src\/app\.ts\): 1 command/);
+      assert.equal(
+        run.stderr,
+        "livecmd: loading src/app.ts, which is TypeScript, needs tsx, which is not installed: npm install --save-dev tsx@^4.0.0\n",
+      );
+    } finally {
+      await project.remove();
+    }
+  });
+});
+
 describe("versions", () => {
   it("livecmd --version is livecmd's own, not the project's", async () => {
     const project = await scratchProject({});

@@ -40,14 +40,16 @@ export const inspectCommand: CommandModule<object, InspectArguments> = {
     if (argv.reads) {
       const { inspectReads } = await import("./inspectReads.ts");
       const reads = argv.reads;
-      await onTheApp(app, cwd, (loaded) => inspectReads(loaded, reads, log));
+      await onTheApp({ file: app, cwd }, (loaded) => inspectReads(loaded, reads, log));
       return;
     }
     const { runInspect } = await import("../generator/inspect/runInspect.ts");
     process.exitCode = await runInspect({ app, tsconfig, cwd, log });
     if (!argv.cost || process.exitCode !== 0) return;
     const { inspectCost } = await import("./inspectCost.ts");
-    await onTheApp(app, cwd, (loaded) => inspectCost(loaded, log));
+    // The table above read the TypeScript source (a compiled app is refused there): the same
+    // module is run, so a missing tsx is not answered by offering the compiled one.
+    await onTheApp({ file: app, cwd, compiledWillDo: false }, (loaded) => inspectCost(loaded, log));
   },
 };
 
@@ -55,8 +57,11 @@ export const inspectCommand: CommandModule<object, InspectArguments> = {
  * Runs `inspect` on the loaded app and closes it, then ends the process: what is left open is
  * the app's own (a pg.Pool's idle clients would hold the process for their timeout, 10 s).
  */
-async function onTheApp(file: string, cwd: string, inspect: (app: App) => Promise<void>) {
-  const loaded = await loadApp(file, cwd);
+async function onTheApp(
+  { file, cwd, compiledWillDo }: { file: string; cwd: string; compiledWillDo?: boolean },
+  inspect: (app: App) => Promise<void>,
+) {
+  const loaded = await loadApp(file, cwd, { compiledWillDo });
   try {
     await inspect(loaded);
   } finally {

@@ -12,11 +12,17 @@ let typeScriptLoaded: Promise<void> | undefined;
 /**
  * Imports a module of the user's (`file`, relative to `cwd`): a compiled `.js` one on plain
  * Node, a TypeScript one through tsx's loader, registered only when a `.ts` file asks for it.
+ * `compiledWillDo`: whether the caller runs the compiled module as well, which a missing tsx's
+ * message then offers.
  */
-export async function importModule(file: string, cwd: string): Promise<Record<string, unknown>> {
+export async function importModule(
+  file: string,
+  cwd: string,
+  { compiledWillDo = true } = {},
+): Promise<Record<string, unknown>> {
   const absolute = path.resolve(cwd, file);
   if (!existsSync(absolute)) throw new InputError(`${file} does not exist (looked in ${cwd})`);
-  if (TYPESCRIPT.test(file)) await loadTypeScript(file, cwd);
+  if (TYPESCRIPT.test(file)) await loadTypeScript(file, cwd, compiledWillDo);
   try {
     return (await import(pathToFileURL(absolute).href)) as Record<string, unknown>;
   } catch (error) {
@@ -27,7 +33,7 @@ export async function importModule(file: string, cwd: string): Promise<Record<st
   }
 }
 
-function loadTypeScript(file: string, cwd: string): Promise<void> {
+function loadTypeScript(file: string, cwd: string, compiledWillDo: boolean): Promise<void> {
   typeScriptLoaded ??= withPackage(
     `loading ${file}, which is TypeScript,`,
     "tsx",
@@ -36,7 +42,7 @@ function loadTypeScript(file: string, cwd: string): Promise<void> {
       const tsx = (await importFromProject("tsx/esm/api", cwd)) as { register(): void };
       tsx.register();
     },
-    `; or compile it and pass the .js (e.g. --app dist/app.js)`,
+    compiledWillDo ? `; or compile it and pass the .js (e.g. --app dist/app.js)` : "",
   );
   return typeScriptLoaded;
 }

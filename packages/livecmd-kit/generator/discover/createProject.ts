@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { Project, ts, type CompilerOptions } from "ts-morph";
+import { JAVASCRIPT_MODULE, typeScriptSourceOf } from "./compiledApp.ts";
 
 /** Compiler options for an app with no tsconfig.json above it. */
 const STANDALONE_OPTIONS: CompilerOptions = {
@@ -36,9 +37,14 @@ export class ProjectError extends Error {}
  * Only the files the app module reaches are loaded.
  */
 export function createAppProject(appFile: string, tsconfig?: string): AppProject {
+  const { options, configFile } = appOptions(appFile, tsconfig);
+  return { project: projectWith(options), tsconfig: configFile };
+}
+
+function appOptions(appFile: string, tsconfig: string | undefined) {
   const configFile = tsconfig ?? nearestTsconfig(path.dirname(appFile));
   const options = configFile ? optionsOwning(appFile, configFile) : STANDALONE_OPTIONS;
-  return { project: projectWith(options), tsconfig: configFile };
+  return { options, configFile };
 }
 
 /** `createAppProject` for the CLI's paths (relative to `cwd`): a tsconfig that cannot be read is a message. */
@@ -47,18 +53,37 @@ export function openAppProject(paths: {
   tsconfig?: string | undefined;
   cwd: string;
 }): ({ ok: true } & AppProject) | { ok: false; problem: string } {
+  const appFile = path.resolve(paths.cwd, paths.app);
+  const tsconfig = paths.tsconfig && path.resolve(paths.cwd, paths.tsconfig);
   try {
-    return {
-      ok: true,
-      ...createAppProject(
-        path.resolve(paths.cwd, paths.app),
-        paths.tsconfig && path.resolve(paths.cwd, paths.tsconfig),
-      ),
-    };
+    if (JAVASCRIPT_MODULE.test(appFile))
+      return { ok: false, problem: compiledAppProblem(paths, appFile, tsconfig) };
+    return { ok: true, ...createAppProject(appFile, tsconfig) };
   } catch (error) {
     if (error instanceof ProjectError) return { ok: false, problem: error.message };
     throw error;
   }
+}
+
+/**
+ * Why a JavaScript app module is not read (TypeScript reads no types from it, and without
+ * `allowJs` not the file at all), naming the TypeScript module it was compiled from if found.
+ */
+function compiledAppProblem(
+  paths: { app: string; cwd: string },
+  appFile: string,
+  tsconfig: string | undefined,
+): string {
+  const { options, configFile } = appOptions(appFile, tsconfig);
+  const source = typeScriptSourceOf(
+    appFile,
+    options,
+    configFile ? path.dirname(configFile) : paths.cwd,
+  );
+  const pass = source
+    ? `--app ${path.relative(paths.cwd, source).split(path.sep).join("/")}`
+    : "--app with the TypeScript module it is compiled from";
+  return `${paths.app} is JavaScript; the app's commands are read from its TypeScript source, whose types make the templates and their parsers: pass ${pass}`;
 }
 
 /** A Project with the standalone options (tests and benchmarks of the stages themselves). */
