@@ -11,7 +11,6 @@ import {
   DEFAULT_PAGE_SIZE,
   DEFAULT_SESSION_IDLE_MS,
   DEFAULT_SUBSCRIPTION_LIMITS,
-  engineOf,
   FAIR_SHARES,
   LOG_FORMATS,
   packageVersionNear,
@@ -285,7 +284,6 @@ async function serve(
       throw new InputError((error as Error).message);
     }
     options.log.info(`serving app "${app.name}" over stdio`);
-    sayCapture(app, options.log);
     // Serving ends with stdin. What is left open then is the app's own (a pg.Pool's idle
     // clients), which would hold the process for their timeout.
     process.stdin.once("end", () => void serving.close().then(() => process.exit(0)));
@@ -301,7 +299,6 @@ async function serve(
     throw new InputError((error as Error).message.replace(/^livecmd: /, ""));
   }
   process.stdout.write(`livecmd: serving app "${app.name}" at ${serving.url.href}\n`);
-  sayCapture(app, options.log);
   // A balancer's SIGTERM: drain (requests in progress finish, streams end gracefully), exit 0.
   const stop = () => {
     options.log.info("draining: no new connections; ending streams, finishing requests");
@@ -309,16 +306,6 @@ async function serve(
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-}
-
-/**
- * How the app's database changes are captured (PostgreSQL: logical decoding or triggers, and
- * why), once serving: a start refused for bad flags says one line, not this one besides.
- */
-function sayCapture(app: App, log: ServerLog): void {
-  const engine = engineOf(app);
-  const capture = engine.hasDatabase ? engine.db.captureText?.() : undefined;
-  if (capture) log.info(capture.replace(/^livecmd: /, ""));
 }
 
 function isPort(value: number): boolean {

@@ -58,6 +58,7 @@ export class HttpEndpoint implements McpHandler {
   /** `options` as `checkEndpointOptions` passed them. */
   constructor(app: App, options: McpHandlerOptions) {
     const served = (this.#served = new ServedApp(app, options));
+    served.sayCapture();
     const onerror = (this.#onerror = (error: Error) =>
       served.onerror(
         error.message.length > MAX_LOG_MESSAGE

@@ -210,6 +210,24 @@ export class ServedApp {
   }
 
   /**
+   * Says how the app's database changes are captured (PostgreSQL: logical decoding or triggers,
+   * and why; the bus), once the database is open: what a serving entry tells at its start, so
+   * an endpoint mounted in the app's own server says it as `livecmd serve` does.
+   */
+  sayCapture(): void {
+    const { engine, log } = this;
+    if (!engine.hasDatabase) return;
+    engine.ready().then(
+      () => {
+        const capture = engine.db.captureText?.();
+        if (capture) log.info(capture.replace(/^livecmd: /, ""));
+      },
+      // A database that cannot open is told by every request that needs it.
+      () => {},
+    );
+  }
+
+  /**
    * Learns the skill's files from a server instance's extension (`attachSkills`): they are
    * resources that do not change while served, so watching one is acknowledged and costs nothing.
    */

@@ -30,6 +30,7 @@ export interface StdioServing extends StdioServerHandle {
  */
 export function serveStdio(app: App, options: ServeStdioOptions = {}): StdioServing {
   const served = new ServedApp(app, options);
+  served.sayCapture();
   const { onerror } = served;
   // The instance the entry built last is the one it pins (a discarded discover probe is followed
   // by the legacy instance that replaces it).
