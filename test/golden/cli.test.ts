@@ -57,7 +57,7 @@ test("cli: an app with input errors exits 2 and prints file:line:col", async () 
   assert.equal(run.code, 2);
   assert.match(
     run.stdout,
-    /^test\/fixtures\/grant-error\/app\/app\.ts:9:86 - error CG006: agent\.grant lists "stray"/m,
+    /^test\/fixtures\/grant-error\/app\/app\.ts:11:99 - error CG006: agent\.grant lists "stray"/m,
   );
 });
 
@@ -130,7 +130,7 @@ test("cli: inspect --reads prints, per URI, the rows by key (looked up or not), 
   assert.equal(refused.code, 2);
   assert.match(
     refused.stderr,
-    /--reads app:\/\/customers_show\/x: .*"id" must be an integer like 12; got "x"/,
+    /--reads app:\/\/customers_show\/x: .*id: must be an integer like 12; got "x"/,
   );
 });
 

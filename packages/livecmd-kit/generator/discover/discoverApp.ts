@@ -55,9 +55,11 @@ export function discoverApp(
     return command ? [command] : [];
   });
   const byDeclaration = new Map(commands.map((command) => [command.declaration, command]));
+  const registered = new Set(syntax.commands.map(({ declaration }) => declaration));
   const granted = new Set(
     syntax.grant.flatMap(
-      (element) => collector.collect(() => [grantedCommand(element, byDeclaration)]) ?? [],
+      (element) =>
+        collector.collect(() => grantedCommand(element, byDeclaration, registered)) ?? [],
     ),
   );
   collector.diagnostics.push(...duplicateNames(commands));
@@ -92,12 +94,18 @@ function checkedWatchTool(
   );
 }
 
+/**
+ * The command a grant element names: none for a registered command whose own problem was
+ * reported when it was read (it is no stray grant).
+ */
 function grantedCommand(
   { node, declaration }: AppSyntax["grant"][number],
   commands: ReadonlyMap<Node, CommandSyntax>,
-): CommandSyntax {
+  registered: ReadonlySet<Node>,
+): CommandSyntax[] {
   const command = declaration && commands.get(declaration);
-  if (command) return command;
+  if (command) return [command];
+  if (declaration && registered.has(declaration)) return [];
   const unresolved = unresolvedImport(node);
   if (unresolved)
     throw unresolvedImportError(node, unresolved, `agent.grant lists "${node.getText()}", which`);
