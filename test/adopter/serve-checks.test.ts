@@ -116,6 +116,25 @@ describe("livecmd serve in an adopter's project", () => {
     }
   });
 
+  it("an app on node:sqlite, on a Node.js without it, is one line naming the Node.js it needs (exit 2); with it, it loads", async () => {
+    const project = await scratchProject({
+      "src/app.js": `import { DatabaseSync } from "node:sqlite";\nimport { defineApp } from "livecmd";\nconst sqlite = new DatabaseSync(":memory:");\nexport default defineApp({ name: "desk", commands: {}, agent: { grant: [] }, database: () => sqlite });\n`,
+    });
+    try {
+      const run = await project.livecmd(["serve", "--app", "src/app.js", "--allow-stale"]);
+      // With node:sqlite the module loads, and serving stops where this app has no catalog.
+      if (process.getBuiltinModule?.("node:sqlite"))
+        return assert.match(run.stderr, /app "desk" has no generated catalog/);
+      assert.equal(run.code, 2, run.stderr);
+      assert.equal(
+        run.stderr,
+        `livecmd: src/app.js: the app imports node:sqlite, which Node.js ${process.versions.node} does not have (it is built in from Node.js 22.13): run it on Node.js 22.13 or later, or use better-sqlite3 there (npm install better-sqlite3@^12)\n`,
+      );
+    } finally {
+      await project.remove();
+    }
+  });
+
   /**
    * better-sqlite3 as npm 12 and pnpm 10 leave it when its install script is not approved: the
    * package itself (the repository's copy, and the packages it requires), without `build/`.

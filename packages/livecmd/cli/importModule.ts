@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { isSetupError, missingBinaryProblem } from "livecmd/internal";
+import { isSetupError, missingBinaryProblem, missingNodeSqliteProblem } from "livecmd/internal";
 import { InputError } from "./inputError.ts";
 import { withPackage } from "./devPackages.ts";
 
@@ -29,6 +29,8 @@ export async function importModule(
     if (isSetupError(error)) throw new InputError(error.message);
     const missingBinary = missingBinaryProblem(error);
     if (missingBinary) throw new InputError(`${file}: ${missingBinary}`);
+    const missingNodeSqlite = missingNodeSqliteProblem(error);
+    if (missingNodeSqlite) throw new InputError(`${file}: ${missingNodeSqlite}`);
     throw error;
   }
 }

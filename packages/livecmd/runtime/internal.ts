@@ -40,6 +40,7 @@ export { ANY_TABLE } from "./db/anyTable.ts";
 export type { TableRead } from "./db/keyedAccess.ts";
 export { sqliteDriverProblem } from "./db/better-sqlite3/versionProblem.ts";
 export { missingBinaryProblem } from "./db/better-sqlite3/missingBinary.ts";
+export { missingNodeSqliteProblem } from "./db/node-sqlite/missingBuiltin.ts";
 export { NO_DATABASE, ReadSet, UNSEEN_FIX } from "./live/readSet.ts";
 export { keyValueText } from "./live/rerunCause.ts";
 export { wholeReasonText } from "./db/wholeReason.ts";
