@@ -116,20 +116,20 @@ for (const protocol of PROTOCOLS) {
         [
           "app://customers_index?page=x&per_page=500",
           [
-            { field: "page", message: '"page" must be an integer like 12; got "x"' },
+            { field: "page", message: 'must be an integer like 12; got "x"' },
             { field: "per_page", message: "must be at most 100" },
           ],
         ],
         [
           "app://customers_index?direction=up&page=0&sort=name",
           [
-            { field: "direction", message: '"direction" must be one of "asc", "desc"; got "up"' },
+            { field: "direction", message: 'must be one of "asc", "desc"; got "up"' },
             { field: "page", message: "must be at least 1" },
           ],
         ],
         [
           "app://customers_show/x",
-          [{ field: "id", message: '"id" must be an integer like 12; got "x"' }],
+          [{ field: "id", message: 'must be an integer like 12; got "x"' }],
         ],
       ];
       for (const [uri, errors] of cases)

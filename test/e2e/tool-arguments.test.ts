@@ -71,7 +71,7 @@ const namedErrors: {
   {
     rule: "a field the parser refuses",
     uri: "hotel://room_bookings/7?nights=two",
-    read: [{ field: "nights", message: '"nights" must be an integer like 12; got "two"' }],
+    read: [{ field: "nights", message: 'must be an integer like 12; got "two"' }],
     args: { number: 7, stay: { nights: "two" } },
     call: [{ field: "stay.nights", message: "must be an integer" }],
   },

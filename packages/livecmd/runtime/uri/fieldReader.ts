@@ -96,7 +96,8 @@ export class FieldReader {
   }
 
   private reject(field: string, expected: string, raw: string, hint = ""): undefined {
-    const message = `${JSON.stringify(field)} ${expected}; got ${quoteValue(raw)}${hint}`;
+    // The field is told beside the message (`field: message`), as a schema's errors are.
+    const message = `${expected}; got ${quoteValue(raw)}${hint}`;
     (this.errors ??= []).push({ field, message });
     return undefined;
   }
