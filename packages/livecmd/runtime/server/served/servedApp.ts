@@ -216,7 +216,8 @@ export class ServedApp {
    */
   sayCapture(): void {
     const { engine, log } = this;
-    if (!engine.hasDatabase) return;
+    // Only PostgreSQL has more than one way to capture changes.
+    if (!engine.hasDatabase || !engine.db.captureText) return;
     engine.ready().then(
       () => {
         const capture = engine.db.captureText?.();
