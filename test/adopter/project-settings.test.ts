@@ -300,7 +300,8 @@ describe("a compiled app module is refused, naming its TypeScript source", () =>
     it(`${rule}: exit 2 and one line that says to pass ${pass}`, async () => {
       const project = await scratchProject(files);
       try {
-        for (const command of [["codegen"], ["codegen", "--check"], ["inspect"]]) {
+        const commands = [["codegen"], ["codegen", "--check"], ["codegen", "--watch"], ["inspect"]];
+        for (const command of commands) {
           const run = await project.livecmd([...command, "--app", app]);
           assert.equal(run.code, 2, run.stdout + run.stderr);
           assert.equal(

@@ -54,7 +54,8 @@ export const codegenCommand: CommandModule<object, CodegenArguments> = {
     const paths = await appPaths(argv, cwd);
     const options = { ...paths, check: argv.check === true, force: argv.force === true, cwd, log };
     // The generator (ts-morph, prettier) loads only when it runs: `livecmd --help` starts fast.
-    if (argv.watch) await (await import("../generator/watchCodegen.ts")).watchCodegen(options);
-    else process.exitCode = await (await import("../generator/runCodegen.ts")).runCodegen(options);
+    process.exitCode = argv.watch
+      ? await (await import("../generator/watchCodegen.ts")).watchCodegen(options)
+      : await (await import("../generator/runCodegen.ts")).runCodegen(options);
   },
 };

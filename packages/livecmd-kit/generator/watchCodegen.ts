@@ -6,7 +6,7 @@ import { openAppProject, type AppProject } from "./discover/createProject.ts";
 import { changeLines } from "./output/changeLines.ts";
 import type { OutputSet } from "./model.ts";
 import { Reuse } from "./reuse.ts";
-import { generateFor, type CodegenOptions } from "./runCodegen.ts";
+import { EXIT, generateFor, type CodegenOptions } from "./runCodegen.ts";
 import { surveyOutputFolder } from "./output/outputFolder.ts";
 import {
   writeFiles,
@@ -26,10 +26,13 @@ const DEBOUNCE_MS = 20;
  * each output again, and writes only the files whose bytes changed. Errors are printed and
  * watching goes on.
  */
-export async function watchCodegen(options: Omit<CodegenOptions, "check">): Promise<void> {
+export async function watchCodegen(options: Omit<CodegenOptions, "check">): Promise<number> {
   const appFile = path.resolve(options.cwd, options.app);
   const opened = openAppProject(options);
-  if (!opened.ok) return options.log(`livecmd codegen: ${opened.problem}`);
+  if (!opened.ok) {
+    options.log(`livecmd codegen: ${opened.problem}`);
+    return EXIT.inputError;
+  }
   const session = new WatchSession(opened, options);
   const watched = path.dirname(appFile);
   const run = (changed: string[]) =>
@@ -68,7 +71,7 @@ export async function watchCodegen(options: Omit<CodegenOptions, "check">): Prom
   options.log(
     `watching ${path.relative(options.cwd, watched) || "."}/ for changes (Ctrl-C to stop)`,
   );
-  await new Promise(() => {});
+  return new Promise(() => {});
 }
 
 /** One `codegen --watch`: the app's Project, what the last generation made, what it wrote. */
