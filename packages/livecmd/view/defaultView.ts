@@ -4,7 +4,8 @@ import { renderValue, utcText } from "./schemaView.ts";
 
 /**
  * livecmd's own view of a command's result: its title, whether it is live and when it last
- * changed, then the result drawn by its schema (`schemaView.ts`), or why there is none.
+ * changed (or as of when), then the result drawn by its schema (`schemaView.ts`), or why there
+ * is none.
  */
 export function defaultView(config: ViewConfig, root: HTMLElement): (state: ViewState) => void {
   return (state) => {
@@ -26,9 +27,14 @@ export function defaultView(config: ViewConfig, root: HTMLElement): (state: View
       root.replaceChildren(header, refusal);
     } else {
       status.className = state.live ? "status live" : "status";
-      status.textContent = `${state.live ? "live" : "not kept current"} · last changed ${utcText(state.lastModified)}`;
+      // Where the server does not know when the result last changed (nothing changed since it
+      // started), the view says when it got the result instead of passing that off as a change.
+      const when = state.changedAt
+        ? `last changed ${utcText(state.changedAt)}`
+        : `as of ${utcText(state.receivedAt)}`;
+      status.textContent = `${state.live ? "live" : "not kept current"} · ${when}`;
       const changed = document.createElement("time");
-      changed.setAttribute("datetime", state.lastModified);
+      changed.setAttribute("datetime", state.changedAt ?? state.receivedAt);
       status.append(changed);
       root.replaceChildren(
         header,

@@ -9,7 +9,10 @@ export type ViewState =
       readonly kind: "result";
       readonly value: unknown;
       readonly uri: string | undefined;
-      readonly lastModified: string;
+      /** When the server saw the result change (ISO 8601), where it knows. */
+      readonly changedAt: string | undefined;
+      /** When the view got it: what the result is "as of" where the change's time is unknown. */
+      readonly receivedAt: string;
       readonly live: boolean;
     }
   | { readonly kind: "refused"; readonly message: string };
@@ -42,9 +45,14 @@ export class LiveResult {
     if (result.isError) return this.#publish({ kind: "refused", message: textOf(result) });
     const uri = metaString(result, VIEW_URI_META_KEY);
     const text = result.content.find((part) => part.type === "text");
-    const lastModified = text?.annotations?.lastModified ?? new Date().toISOString();
     const live = uri !== undefined && this.#watchTool !== null;
-    this.#publish({ kind: "result", value: JSON.parse(textOf(result)), uri, lastModified, live });
+    this.#publish({
+      kind: "result",
+      value: JSON.parse(textOf(result)),
+      uri,
+      ...received(text?.annotations?.lastModified),
+      live,
+    });
     if (live && !this.#watching) {
       this.#watching = true;
       void this.#watch(uri, metaString(result, VERSION_META_KEY));
@@ -80,16 +88,29 @@ export class LiveResult {
       const watched = (answer.structuredContent ?? JSON.parse(textOf(answer))) as WatchAnswer;
       for (const change of watched.changed) {
         if (change.uri !== uri) continue;
-        const lastModified = change.lastModified ?? new Date().toISOString();
         this.#publish(
           change.error !== undefined
             ? { kind: "refused", message: change.error }
-            : { kind: "result", value: change.value, uri, lastModified, live: true },
+            : {
+                kind: "result",
+                value: change.value,
+                uri,
+                ...received(change.lastModified),
+                live: true,
+              },
         );
       }
       version = watched.resources.find((resource) => resource.uri === uri)?.version ?? version;
     }
   }
+}
+
+/** A result's times: when it changed, as the server told it (if it did), and now. */
+function received(changedAt: string | undefined): {
+  changedAt: string | undefined;
+  receivedAt: string;
+} {
+  return { changedAt, receivedAt: new Date().toISOString() };
 }
 
 function textOf(result: CallToolResult): string {

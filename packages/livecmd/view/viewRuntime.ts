@@ -27,7 +27,7 @@ const runtime: LivecmdView = {
       if (state.kind !== "result") return;
       const update: ResultUpdate = {
         uri: state.uri,
-        lastModified: state.lastModified,
+        lastModified: state.changedAt ?? state.receivedAt,
         live: state.live,
       };
       render(state.value, update);
