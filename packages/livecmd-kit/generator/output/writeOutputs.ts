@@ -10,6 +10,7 @@ import {
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type { OutputSet } from "../model.ts";
+import { posixRelative } from "../posixRelative.ts";
 
 export interface WriteReport {
   written: string[];
@@ -91,8 +92,6 @@ export async function listFiles(dir: string): Promise<string[]> {
   }
   return entries
     .filter((entry) => entry.isFile())
-    .map((entry) =>
-      path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"),
-    )
+    .map((entry) => posixRelative(dir, path.join(entry.parentPath, entry.name)))
     .sort();
 }
