@@ -213,8 +213,8 @@ describe("splitUri: path segments", () => {
   });
 
   it("rejects an empty segment on that variable's field", () => {
-    assertOneError(`${BASE}//b`, "from", /"from" is empty/);
-    assertOneError(`${BASE}/a/`, "to", /"to" is empty/);
+    assertOneError(`${BASE}//b`, "from", /^is empty/);
+    assertOneError(`${BASE}/a/`, "to", /^is empty/);
   });
 
   it("does not blame fields for segment errors when the count is wrong", () => {
@@ -250,7 +250,7 @@ describe("splitUri: percent-decoding", () => {
   ];
   for (const [segment, shown, position] of malformed) {
     it(`rejects the malformed escape in ${JSON.stringify(segment)} on its field`, () => {
-      const message = `^"from" has ${JSON.stringify(shown)} at position ${position}, a malformed percent-escape`;
+      const message = `^has ${JSON.stringify(shown)} at position ${position}, a malformed percent-escape`;
       assertOneError(`${BASE}/${segment}/b`, "from", new RegExp(message), /%25/);
     });
   }
@@ -271,7 +271,7 @@ describe("splitUri: percent-decoding", () => {
   ];
   for (const [name, escapes, reason] of invalidUtf8) {
     it(`rejects invalid UTF-8: ${name} (${escapes})`, () => {
-      assertOneError(`${BASE}/${escapes}/b`, "from", /^"from" has "%/, /not valid UTF-8/, reason);
+      assertOneError(`${BASE}/${escapes}/b`, "from", /^has "%/, /not valid UTF-8/, reason);
     });
   }
 
@@ -279,7 +279,7 @@ describe("splitUri: percent-decoding", () => {
     assertOneError(
       `${BASE}/a/b?status=%C3%28`,
       "status",
-      /^"status" has "%C3%28" at position \d+, which is not valid UTF-8/,
+      /^has "%C3%28" at position \d+, which is not valid UTF-8/,
     );
   });
 
@@ -312,7 +312,7 @@ describe("splitUri: query", () => {
   });
 
   it("rejects a part without =", () => {
-    assertOneError(`${BASE}/a/b?status`, "status", /"status" has no "="/, /status=value/);
+    assertOneError(`${BASE}/a/b?status`, "status", /^has no "="/, /status=value/);
   });
 
   const emptyParts: [name: string, query: string, position: number][] = [

@@ -9,7 +9,7 @@ export class DecodeFailure {
     readonly reason: string,
   ) {}
 
-  /** Completes a sentence about a value: `"from" ${failure.describe()}`. */
+  /** What is wrong with a value, as its field's message (`from: ${failure.describe()}`). */
   describe(): string {
     return `has ${JSON.stringify(this.text)} at position ${this.position}, ${this.reason}`;
   }

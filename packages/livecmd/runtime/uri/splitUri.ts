@@ -152,12 +152,11 @@ class Splitter<P extends string, Q extends string> {
     const name = this.pathNames[this.segmentCount++];
     if (name === undefined) return;
     if (start === end) {
-      this.segmentError(name, `${JSON.stringify(name)} is empty; every path segment needs a value`);
+      this.segmentError(name, "is empty; every path segment needs a value");
       return;
     }
     const value = escaped ? percentDecode(this.uri, start, end) : this.uri.slice(start, end);
-    if (value instanceof DecodeFailure)
-      this.segmentError(name, `${JSON.stringify(name)} ${value.describe()}`);
+    if (value instanceof DecodeFailure) this.segmentError(name, value.describe());
     else this.path[name] = value;
   }
 
@@ -234,10 +233,7 @@ class Splitter<P extends string, Q extends string> {
       return;
     }
     if (equals < 0) {
-      this.fail(
-        name,
-        `${JSON.stringify(name)} has no "="; write ${name}=value (${name}= for the empty string)`,
-      );
+      this.fail(name, `has no "="; write ${name}=value (${name}= for the empty string)`);
       return;
     }
     if (this.query === EMPTY_RECORD) this.query = Object.create(null) as { [K in Q]?: string };
@@ -249,7 +245,7 @@ class Splitter<P extends string, Q extends string> {
       ? percentDecode(this.uri, equals + 1, end)
       : this.uri.slice(equals + 1, end);
     if (value instanceof DecodeFailure) {
-      this.fail(name, `${JSON.stringify(name)} ${value.describe()}`);
+      this.fail(name, value.describe());
       this.query[name] = "";
     } else this.query[name] = value;
   }
@@ -258,7 +254,7 @@ class Splitter<P extends string, Q extends string> {
     const reported = (this.repeatedNames ??= new Set());
     if (reported.has(name)) return;
     reported.add(name);
-    this.fail(name, `${JSON.stringify(name)} is given more than once; give it once`);
+    this.fail(name, "is given more than once; give it once");
   }
 
   /** Logs the character at `i` that should have been percent-encoded; returns its width. */
