@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { Project, ts, type CompilerOptions } from "ts-morph";
 import { JAVASCRIPT_MODULE, typeScriptSourceOf } from "./compiledApp.ts";
-import { posixRelative } from "../posixRelative.ts";
 
 /** Compiler options for an app with no tsconfig.json above it. */
 const STANDALONE_OPTIONS: CompilerOptions = {
@@ -82,7 +81,7 @@ function compiledAppProblem(
     configFile ? path.dirname(configFile) : paths.cwd,
   );
   const pass = source
-    ? `--app ${posixRelative(paths.cwd, source)}`
+    ? `--app ${path.relative(paths.cwd, source).split(path.sep).join("/")}`
     : "--app with the TypeScript module it is compiled from";
   return `${paths.app} is JavaScript; the app's commands are read from its TypeScript source, whose types make the templates and their parsers: pass ${pass}`;
 }

@@ -1,6 +1,6 @@
+import path from "node:path";
 import type { ImportDeclaration, Node, Project, SourceFile } from "ts-morph";
 import type { Diagnostic, DiagnosticCode, SourceLocation } from "../model.ts";
-import { posixRelative } from "../posixRelative.ts";
 
 /**
  * The folder each project's paths are told relative to (`rootedAt`): held beside the project
@@ -22,7 +22,7 @@ export function relativeFile(file: SourceFile): string {
   // A path told against the process's folder would differ by where codegen ran: never guess.
   if (root === undefined)
     throw new Error(`livecmd: ${file.getFilePath()} is in a project no run rooted`);
-  return posixRelative(root, file.getFilePath());
+  return path.relative(root, file.getFilePath()).split(path.sep).join("/");
 }
 
 export function locationOf(node: Node): SourceLocation {

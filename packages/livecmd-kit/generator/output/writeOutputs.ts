@@ -10,7 +10,6 @@ import {
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type { OutputSet } from "../model.ts";
-import { posixRelative } from "../posixRelative.ts";
 
 export interface WriteReport {
   written: string[];
@@ -92,6 +91,8 @@ export async function listFiles(dir: string): Promise<string[]> {
   }
   return entries
     .filter((entry) => entry.isFile())
-    .map((entry) => posixRelative(dir, path.join(entry.parentPath, entry.name)))
+    .map((entry) =>
+      path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"),
+    )
     .sort();
 }
